@@ -1,0 +1,76 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "PhoneLogin",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "webapp", targets: ["WebApp"]),
+        .library(name: "HTTPLite", targets: ["HTTPLite"]),
+        .library(name: "HTMLRender", targets: ["HTMLRender"]),
+        .library(name: "AuthCore", targets: ["AuthCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+    ],
+    targets: [
+        .target(
+            name: "HTTPLite",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "HTMLRender",
+            dependencies: [
+                .product(name: "Mustache", package: "swift-mustache"),
+            ]
+        ),
+        .target(
+            name: "AuthCore",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "WebApp",
+            dependencies: [
+                "HTTPLite",
+                "HTMLRender",
+                "AuthCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "AuthCoreTests",
+            dependencies: ["AuthCore"]
+        ),
+        .testTarget(
+            name: "HTTPLiteTests",
+            dependencies: ["HTTPLite"]
+        ),
+        .testTarget(
+            name: "WebAppTests",
+            dependencies: [
+                "WebApp",
+                "AuthCore",
+                "HTTPLite",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+    ]
+)

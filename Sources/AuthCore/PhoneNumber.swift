@@ -1,0 +1,111 @@
+/// A valid US phone number in the North American Numbering Plan (NANP).
+///
+/// People type numbers in many shapes; this type accepts the common ones and keeps a single
+/// canonical form (E.164, `+15305550123`) so that the same phone is always the same key in storage,
+/// in rate limits and in the SMS provider's API.
+public struct PhoneNumber: Hashable, Sendable, CustomStringConvertible {
+    /// The three-digit area code (NPA).
+    public let areaCode: String
+    /// The three-digit central office code (NXX), often called the exchange.
+    public let exchange: String
+    /// The four-digit line number.
+    public let line: String
+
+    /// Why a typed phone number was not accepted.
+    public enum ParseError: Error, Equatable, Sendable, CustomStringConvertible {
+        /// Nothing (or only white space) was typed.
+        case empty
+        /// Something was typed, but it is not a valid US number.
+        case invalid
+
+        /// The message shown to the person.
+        public var description: String {
+            switch self {
+            case .empty: return "Please enter your phone number."
+            case .invalid: return "Your phone number is invalid."
+            }
+        }
+    }
+
+    /// Longest input we try to read: anything longer is not a phone number someone typed.
+    static let maximumInputLength = 40
+
+    /// Parses what a person typed: `(530) 555-0123`, `530.555.0123`, `5305550123`,
+    /// `+1 530 555 0123`, `1-530-555-0123`, or the stored E.164 form.
+    ///
+    /// Only ASCII digits, spaces, `(`, `)`, `.`, `-` and one leading `+` are allowed; letters
+    /// (vanity numbers), other scripts' digits and other country codes are rejected rather than
+    /// guessed at, because a wrong guess sends a code to a stranger.
+    public init(parsing input: String) throws(ParseError) {
+        let trimmed = input.trimmingWhitespace()
+        if trimmed.isEmpty { throw .empty }
+        guard trimmed.utf8.count <= Self.maximumInputLength else { throw .invalid }
+
+        var digits: [UInt8] = []
+        digits.reserveCapacity(11)
+        var sawPlus = false
+        for (offset, byte) in trimmed.utf8.enumerated() {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                digits.append(byte)
+            case UInt8(ascii: "+"):
+                // A plus is only meaningful as the very first character (E.164 / international).
+                guard offset == 0 else { throw .invalid }
+                sawPlus = true
+            case UInt8(ascii: " "), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "."),
+                UInt8(ascii: "-"), UInt8(ascii: "\t"):
+                continue
+            default:
+                throw .invalid
+            }
+        }
+
+        let national: ArraySlice<UInt8>
+        switch digits.count {
+        case 10 where !sawPlus:
+            national = digits[...]
+        case 11 where digits[0] == UInt8(ascii: "1"):
+            national = digits.dropFirst()
+        default:
+            // Includes "+" followed by another country code, and wrong digit counts.
+            throw .invalid
+        }
+
+        let npa = Array(national.prefix(3))
+        let nxx = Array(national.dropFirst(3).prefix(3))
+        guard Self.isValidNXX(npa), Self.isValidNXX(nxx) else { throw .invalid }
+
+        self.areaCode = String(decoding: npa, as: UTF8.self)
+        self.exchange = String(decoding: nxx, as: UTF8.self)
+        self.line = String(decoding: national.suffix(4), as: UTF8.self)
+    }
+
+    /// NANP rule for area codes and exchanges: the first digit is 2–9, and N11 codes (211, 311,
+    /// …, 911) are reserved for services, never assigned to a subscriber.
+    private static func isValidNXX(_ code: [UInt8]) -> Bool {
+        guard code.count == 3, code[0] >= UInt8(ascii: "2") else { return false }
+        let isN11 = code[1] == UInt8(ascii: "1") && code[2] == UInt8(ascii: "1")
+        return !isN11
+    }
+
+    /// The canonical storage and API form, `+15305550123`.
+    public var e164: String { "+1\(areaCode)\(exchange)\(line)" }
+
+    /// The form people read, `(530) 555-0123`.
+    public var nationalFormat: String { "(\(areaCode)) \(exchange)-\(line)" }
+
+    /// A form safe for logs: only the last four digits are kept, `+1******0123`.
+    public var masked: String { "+1******\(line)" }
+
+    public var description: String { masked }
+}
+
+extension String {
+    /// The string without leading and trailing spaces, tabs and line breaks.
+    func trimmingWhitespace() -> String {
+        var scalars = Substring(self).unicodeScalars[...]
+        while let first = scalars.first, first.properties.isWhitespace { scalars.removeFirst() }
+        while let last = scalars.last, last.properties.isWhitespace { scalars.removeLast() }
+        return String(String.UnicodeScalarView(scalars))
+    }
+}

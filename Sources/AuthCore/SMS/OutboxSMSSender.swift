@@ -1,0 +1,66 @@
+import Foundation
+import Logging
+
+/// Delivers messages to a local outbox: one JSON object per line (`to`, `body`, `sent_at`)
+/// appended to a file, plus a log line that says a message went there (without its text, since
+/// the text holds a live code).
+///
+/// This is the default for a self-hosted demo: a person or a test reads the code from the file.
+public final class OutboxSMSSender: SMSSender, @unchecked Sendable {
+    /// The outbox file.
+    public let path: String
+    private let logger: Logger
+    // Appends are serialised on this queue, off the caller's thread: file I/O never runs on an
+    // event loop, and lines from concurrent sign-ins never interleave.
+    private let queue = DispatchQueue(label: "phone-login.sms-outbox")
+
+    /// An outbox at `path`; its folder is created when missing.
+    public init(path: String, logger: Logger) throws {
+        self.path = path
+        self.logger = logger
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
+    }
+
+    private struct Line: Encodable {
+        let to: String
+        let body: String
+        let sent_at: String
+    }
+
+    public func send(_ message: SMSMessage) async throws {
+        let formatter = ISO8601DateFormatter()
+        let line = Line(to: message.to.e164, body: message.body, sent_at: formatter.string(from: Date()))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var encoded = try encoder.encode(line)
+        encoded.append(UInt8(ascii: "\n"))
+        let data = encoded
+        let path = self.path
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+            queue.async {
+                do {
+                    try Self.append(data, to: path)
+                    continuation.resume()
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+        logger.info("SMS written to outbox", metadata: ["to": "\(message.to.masked)", "outbox": "\(path)"])
+    }
+
+    private static func append(_ data: Data, to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        guard fd >= 0 else {
+            throw SMSDeliveryError(reason: "cannot open outbox \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard written == data.count else {
+            throw SMSDeliveryError(reason: "cannot write outbox \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Crypto
+import Foundation
+
+/// The secret a browser holds in its session cookie (or an app as a bearer token): 256 random bits.
+///
+/// The server stores only ``storageKey``, a SHA-256 of the token, so a leaked database cannot be
+/// turned back into working cookies.
+public struct SessionToken: Hashable, Sendable, CustomStringConvertible {
+    /// The token as it travels: 43 characters of unpadded base64url.
+    public let value: String
+
+    /// A new random token from the system's secure random source.
+    public static func generate() -> SessionToken {
+        var generator = SystemRandomNumberGenerator()
+        var bytes = [UInt8](repeating: 0, count: 32)
+        for index in bytes.indices { bytes[index] = generator.next() }
+        return SessionToken(trusted: Data(bytes).base64URLEncodedString())
+    }
+
+    private init(trusted value: String) {
+        self.value = value
+    }
+
+    /// Accepts a token read from a cookie or header; `nil` unless it has the exact shape we issue,
+    /// so junk never reaches the database.
+    public init?(_ value: String) {
+        guard value.utf8.count == 43,
+            value.utf8.allSatisfy({ byte in
+                (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                    || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+                    || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            })
+        else { return nil }
+        self.value = value
+    }
+
+    /// What the database keys the session by: SHA-256 of the token.
+    public var storageKey: Data { Data(SHA256.hash(data: Data(value.utf8))) }
+
+    /// Never print the token itself.
+    public var description: String { "SessionToken(…)" }
+}
+
+extension Data {
+    /// Unpadded base64url (RFC 4648 §5), safe in cookies and URLs.
+    public func base64URLEncodedString() -> String {
+        base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// Decodes unpadded base64url; `nil` on malformed input.
+    public init?(base64URLEncoded text: String) {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        let remainder = base64.utf8.count % 4
+        if remainder == 1 { return nil }
+        if remainder > 0 { base64 += String(repeating: "=", count: 4 - remainder) }
+        self.init(base64Encoded: base64)
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+
+/// The numbers behind sign-in. Defaults follow the product spec (and Twilio Verify, NIST
+/// SP 800-63B §5.1.3 for out-of-band codes).
+public struct SignInPolicy: Sendable {
+    /// How long a code is valid: 10 minutes.
+    public var codeLifetime: TimeInterval = 600
+    /// How long before the same phone may be sent another code: 30 seconds.
+    public var resendCooldown: TimeInterval = 30
+    /// Wrong tries after which a code is dead: 5.
+    public var maxAttemptsPerCode = 5
+    /// A signed-in session ends after this long without a request: 7 days.
+    public var sessionIdleTimeout: TimeInterval = 7 * 86_400
+    /// A signed-in session ends this long after sign-in whatever happens: 30 days.
+    public var sessionLifetime: TimeInterval = 30 * 86_400
+
+    public init() {}
+
+    /// The subset storage enforces inside its transactions.
+    public var storage: StoragePolicy {
+        StoragePolicy(
+            codeLifetime: codeLifetime, resendCooldown: resendCooldown, maxAttemptsPerCode: maxAttemptsPerCode,
+            sessionIdleTimeout: sessionIdleTimeout, sessionLifetime: sessionLifetime)
+    }
+}

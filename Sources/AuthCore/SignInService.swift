@@ -1,0 +1,161 @@
+import Foundation
+import Logging
+
+/// Sign-in with a phone number and a texted code: the rules, with no HTTP in them.
+///
+/// The web pages and (later) the JSON API call the same methods, so both follow one set of
+/// rules. Sessions are named by ``SessionToken``; the store only ever sees their hashes.
+public struct SignInService: Sendable {
+    /// Result of asking for a code.
+    public struct CodeRequest: Sendable, Equatable {
+        /// The session now pending for the phone (new if the caller had none).
+        public let session: SessionToken
+        public let phone: PhoneNumber
+        /// Whether a message went out now (false: one went out less than the cooldown ago and
+        /// that code is still the one to type).
+        public let sent: Bool
+        public let codeExpiresAt: Date
+        /// When another code may be asked for.
+        public let resendAvailableAt: Date
+    }
+
+    /// Result of a right code.
+    public struct SignedIn: Sendable, Equatable {
+        /// The fresh session token for the signed-in state; the old one is dead.
+        public let session: SessionToken
+        public let user: User
+    }
+
+    public let policy: SignInPolicy
+    private let store: any AuthStore
+    private let sms: any SMSSender
+    private let hasher: CodeHasher
+    private let composer: SMSMessageComposer
+    private let clock: @Sendable () -> Date
+    private let makeCode: @Sendable () -> OneTimeCode
+    private let logger: Logger
+
+    /// - Parameters:
+    ///   - clock: the current time; tests inject one they can move.
+    ///   - makeCode: the code generator; secure random unless a test mode replaces it.
+    public init(
+        store: any AuthStore, sms: any SMSSender, hasher: CodeHasher, composer: SMSMessageComposer,
+        policy: SignInPolicy, logger: Logger,
+        clock: @escaping @Sendable () -> Date = { Date() },
+        makeCode: @escaping @Sendable () -> OneTimeCode = { OneTimeCode.random() }
+    ) {
+        self.store = store
+        self.sms = sms
+        self.hasher = hasher
+        self.composer = composer
+        self.policy = policy
+        self.logger = logger
+        self.clock = clock
+        self.makeCode = makeCode
+    }
+
+    /// The login step: validates the typed number and texts it a code, leaving `session` (or a
+    /// new session) pending for that number.
+    ///
+    /// If a code went to the same number less than the cooldown ago (the person went back and
+    /// submitted again), no second message is sent: the session joins the code already out.
+    public func requestCode(phoneInput: String, session: SessionToken?) async throws -> CodeRequest {
+        let phone: PhoneNumber
+        do {
+            phone = try PhoneNumber(parsing: phoneInput)
+        } catch {
+            throw SignInError.phone(error)
+        }
+        return try await issue(to: phone, session: session, attachDuringCooldown: true)
+    }
+
+    /// The resend button: a new code to the number this session is signing in with, replacing
+    /// the old code; refused while the cooldown runs.
+    public func resendCode(session: SessionToken) async throws -> CodeRequest {
+        guard case .pending(let phone) = try await state(of: session) else { throw SignInError.noPendingSignIn }
+        return try await issue(to: phone, session: session, attachDuringCooldown: false)
+    }
+
+    private func issue(to phone: PhoneNumber, session: SessionToken?, attachDuringCooldown: Bool) async throws
+        -> CodeRequest
+    {
+        let code = makeCode()
+        let digest = hasher.digest(of: code, for: phone)
+        let newToken = SessionToken.generate()
+        let now = clock()
+        let outcome = try await store.issueCode(
+            IssueRequest(
+                phone: phone, codeDigest: digest, existingSession: session?.storageKey,
+                newSession: newToken.storageKey, attachSessionDuringCooldown: attachDuringCooldown, now: now))
+        // The store kept the caller's session if it was still live, else it used the new key.
+        let token = outcome.keptExistingSession ? (session ?? newToken) : newToken
+        let expiresAt = outcome.codeExpiresAt
+
+        if let until = outcome.cooldownUntil {
+            if !attachDuringCooldown {
+                throw SignInError.resendTooSoon(seconds: max(1, Int(until.timeIntervalSince(now).rounded(.up))))
+            }
+            return CodeRequest(session: token, phone: phone, sent: false, codeExpiresAt: expiresAt, resendAvailableAt: until)
+        }
+        do {
+            try await sms.send(SMSMessage(to: phone, body: composer.body(for: code)))
+        } catch {
+            logger.error("SMS delivery failed", metadata: ["to": "\(phone.masked)", "error": "\(error)"])
+            try await store.withdrawCode(phone: phone, codeDigest: digest)
+            throw SignInError.deliveryFailed
+        }
+        logger.info("Sign-in code sent", metadata: ["to": "\(phone.masked)"])
+        return CodeRequest(
+            session: token, phone: phone, sent: true, codeExpiresAt: expiresAt,
+            resendAvailableAt: now.addingTimeInterval(policy.resendCooldown))
+    }
+
+    /// The verify step: checks the typed code for the session's pending number. On success the
+    /// session is replaced by a fresh signed-in one (its token is in the result).
+    public func verify(session: SessionToken, codeInput: String) async throws -> SignedIn {
+        guard case .pending(let phone) = try await state(of: session) else { throw SignInError.noPendingSignIn }
+        // A malformed code counts as a wrong try: otherwise junk would be a free probe.
+        let code = OneTimeCode(codeInput)
+        let candidate = code.map { hasher.digest(of: $0, for: phone) } ?? Data(repeating: 0, count: 32)
+        let signedInToken = SessionToken.generate()
+        let outcome = try await store.checkCode(
+            CheckRequest(
+                session: session.storageKey, phone: phone, candidateDigest: candidate,
+                signedInSession: signedInToken.storageKey, now: clock()))
+        switch outcome {
+        case .signedIn(let user):
+            logger.info("Signed in", metadata: ["user": "\(user.id)", "phone": "\(phone.masked)"])
+            return SignedIn(session: signedInToken, user: user)
+        case .incorrect(let remaining):
+            logger.notice("Incorrect code", metadata: ["phone": "\(phone.masked)", "remaining": "\(remaining)"])
+            throw remaining == 0 ? SignInError.tooManyAttempts : SignInError.incorrectCode
+        case .expired, .noCode:
+            throw SignInError.codeExpired
+        case .tooManyAttempts:
+            throw SignInError.tooManyAttempts
+        case .noPendingSession:
+            throw SignInError.noPendingSignIn
+        }
+    }
+
+    /// What the session stands for now; `nil` when it is unknown or expired.
+    public func state(of session: SessionToken) async throws -> SessionState? {
+        try await store.session(session.storageKey, now: clock())
+    }
+
+    /// Seconds until `phone` may be sent another code (0 when it may now).
+    public func resendWait(for phone: PhoneNumber) async throws -> Int {
+        Int(try await store.resendWait(phone: phone, now: clock()).rounded(.up))
+    }
+
+    /// Ends the session on the server.
+    public func signOut(session: SessionToken) async throws {
+        try await store.deleteSession(session.storageKey)
+    }
+
+    /// Removes expired sessions and codes.
+    @discardableResult
+    public func purgeExpired() async throws -> Int {
+        try await store.purgeExpired(now: clock())
+    }
+}

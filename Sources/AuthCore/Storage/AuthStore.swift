@@ -1,0 +1,140 @@
+import Foundation
+
+/// A person who has signed in at least once.
+public struct User: Sendable, Equatable {
+    /// Stable numeric id.
+    public let id: Int64
+    /// The phone the person signs in with.
+    public let phone: PhoneNumber
+
+    public init(id: Int64, phone: PhoneNumber) {
+        self.id = id
+        self.phone = phone
+    }
+}
+
+/// What a session cookie stands for.
+public enum SessionState: Sendable, Equatable {
+    /// A code was sent to this phone and has not been confirmed yet.
+    case pending(PhoneNumber)
+    /// The person proved they hold this phone.
+    case signedIn(User)
+}
+
+/// The rules storage enforces atomically; see ``SignInPolicy`` for their meaning.
+public struct StoragePolicy: Sendable {
+    public var codeLifetime: TimeInterval
+    public var resendCooldown: TimeInterval
+    public var maxAttemptsPerCode: Int
+    public var sessionIdleTimeout: TimeInterval
+    public var sessionLifetime: TimeInterval
+}
+
+/// Outcome of ``AuthStore/issueCode(_:)``.
+public struct IssueOutcome: Sendable, Equatable {
+    /// `nil`: the new code digest is stored (replacing any older one). Otherwise a code went to
+    /// this phone less than the cooldown ago, nothing new was stored, and this is when the
+    /// cooldown ends.
+    public var cooldownUntil: Date?
+    /// When the code now valid for the phone expires.
+    public var codeExpiresAt: Date
+    /// Whether the session made pending is `existingSession` (true) or `newSession` (false).
+    public var keptExistingSession: Bool
+
+    public init(cooldownUntil: Date?, codeExpiresAt: Date, keptExistingSession: Bool) {
+        self.cooldownUntil = cooldownUntil
+        self.codeExpiresAt = codeExpiresAt
+        self.keptExistingSession = keptExistingSession
+    }
+}
+
+/// Outcome of ``AuthStore/checkCode(_:)``.
+public enum CheckOutcome: Sendable, Equatable {
+    /// Right code: it is consumed, the pending session is gone and a signed-in one exists.
+    case signedIn(User)
+    /// Wrong code; `remainingAttempts` more tries before the code is dead (0: dead now).
+    case incorrect(remainingAttempts: Int)
+    /// The code's lifetime has passed.
+    case expired
+    /// The code had already used up its attempts.
+    case tooManyAttempts
+    /// There is no code for this phone (already used, or replaced and purged).
+    case noCode
+    /// The session is not pending (expired, signed out, or never existed).
+    case noPendingSession
+}
+
+/// A request to store a new code for a phone and attach a session to it.
+public struct IssueRequest: Sendable {
+    public var phone: PhoneNumber
+    public var codeDigest: Data
+    /// The session that asked, if the browser already had one.
+    public var existingSession: Data?
+    /// Storage key to use if a new session must be created.
+    public var newSession: Data
+    /// When the cooldown is running: still attach the session to the phone (a login form
+    /// re-submitted for the same number) rather than refusing (an explicit resend).
+    public var attachSessionDuringCooldown: Bool
+    public var now: Date
+
+    public init(
+        phone: PhoneNumber, codeDigest: Data, existingSession: Data?, newSession: Data,
+        attachSessionDuringCooldown: Bool, now: Date
+    ) {
+        self.phone = phone
+        self.codeDigest = codeDigest
+        self.existingSession = existingSession
+        self.newSession = newSession
+        self.attachSessionDuringCooldown = attachSessionDuringCooldown
+        self.now = now
+    }
+}
+
+/// A typed code to compare against the stored digest for the session's phone.
+public struct CheckRequest: Sendable {
+    public var session: Data
+    public var phone: PhoneNumber
+    public var candidateDigest: Data
+    /// Storage key of the signed-in session to create on success (a fresh id: no fixation).
+    public var signedInSession: Data
+    public var now: Date
+
+    public init(session: Data, phone: PhoneNumber, candidateDigest: Data, signedInSession: Data, now: Date) {
+        self.session = session
+        self.phone = phone
+        self.candidateDigest = candidateDigest
+        self.signedInSession = signedInSession
+        self.now = now
+    }
+}
+
+/// Storage for sign-in: codes, sessions and users.
+///
+/// Each method is one transaction, so the checks and counts it makes hold under concurrency.
+/// Sessions are addressed by their storage key (a hash of the cookie value), never the token.
+public protocol AuthStore: Sendable {
+    /// Stores a code digest for a phone unless the resend cooldown is running, and makes the
+    /// session pending for that phone.
+    func issueCode(_ request: IssueRequest) async throws -> IssueOutcome
+
+    /// Undoes ``issueCode(_:)`` after the message could not be delivered: removes the code if it
+    /// is still the one with `codeDigest`, so the person can try again at once.
+    func withdrawCode(phone: PhoneNumber, codeDigest: Data) async throws
+
+    /// Compares a typed code with the stored one, counting a wrong try; on success consumes the
+    /// code, creates the user on first sign-in and swaps the session for a signed-in one.
+    func checkCode(_ request: CheckRequest) async throws -> CheckOutcome
+
+    /// The live state of a session, refreshing its idle timer; `nil` if unknown or expired.
+    func session(_ key: Data, now: Date) async throws -> SessionState?
+
+    /// Seconds until the phone may be sent another code (0 when it may now).
+    func resendWait(phone: PhoneNumber, now: Date) async throws -> TimeInterval
+
+    /// Deletes a session (sign-out). Unknown keys are ignored.
+    func deleteSession(_ key: Data) async throws
+
+    /// Deletes expired sessions and codes; returns how many rows went.
+    @discardableResult
+    func purgeExpired(now: Date) async throws -> Int
+}

@@ -1,0 +1,213 @@
+import Foundation
+import GRDB
+
+/// ``AuthStore`` on SQLite through GRDB.
+///
+/// Every method that checks and then changes runs inside one `write` transaction; SQLite runs
+/// write transactions one at a time, so limits and attempt counts hold under any concurrency.
+public struct SQLiteAuthStore: AuthStore {
+    private let database: AuthDatabase
+    private let policy: StoragePolicy
+
+    public init(database: AuthDatabase, policy: StoragePolicy) {
+        self.database = database
+        self.policy = policy
+    }
+
+    public func issueCode(_ request: IssueRequest) async throws -> IssueOutcome {
+        let policy = self.policy
+        return try await database.pool.write { db in
+            let now = request.now.timeIntervalSince1970
+            let phone = request.phone.e164
+            let existing = try Self.liveSessionKey(db, request.existingSession, now: now)
+            let sessionKey = existing ?? request.newSession
+
+            let outcome: IssueOutcome
+            let pendingUntil: Double
+            if let row = try Row.fetchOne(
+                db, sql: "SELECT sent_at, expires_at FROM verifications WHERE phone = ?", arguments: [phone]),
+                let sentAt: Double = row["sent_at"], now < sentAt + policy.resendCooldown,
+                let expiresAt: Double = row["expires_at"], expiresAt > now
+            {
+                outcome = IssueOutcome(
+                    cooldownUntil: Date(timeIntervalSince1970: sentAt + policy.resendCooldown),
+                    codeExpiresAt: Date(timeIntervalSince1970: expiresAt), keptExistingSession: existing != nil)
+                guard request.attachSessionDuringCooldown else { return outcome }
+                pendingUntil = expiresAt
+            } else {
+                let expiresAt = now + policy.codeLifetime
+                try db.execute(
+                    sql: """
+                        INSERT INTO verifications (phone, code_digest, sent_at, expires_at, failed_attempts)
+                        VALUES (?, ?, ?, ?, 0)
+                        ON CONFLICT(phone) DO UPDATE SET
+                            code_digest = excluded.code_digest, sent_at = excluded.sent_at,
+                            expires_at = excluded.expires_at, failed_attempts = 0
+                        """,
+                    arguments: [phone, request.codeDigest, now, expiresAt])
+                outcome = IssueOutcome(
+                    cooldownUntil: nil, codeExpiresAt: Date(timeIntervalSince1970: expiresAt),
+                    keptExistingSession: existing != nil)
+                pendingUntil = expiresAt
+            }
+            // A pending sign-in lives exactly as long as its code. Any signed-in state this
+            // browser had is replaced: it is now signing in (again) with this phone.
+            try db.execute(
+                sql: """
+                    INSERT INTO sessions (key, pending_phone, user_id, created_at, last_seen_at, expires_at, absolute_expires_at)
+                    VALUES (?, ?, NULL, ?, ?, ?, ?)
+                    ON CONFLICT(key) DO UPDATE SET
+                        pending_phone = excluded.pending_phone, user_id = NULL,
+                        last_seen_at = excluded.last_seen_at, expires_at = excluded.expires_at,
+                        absolute_expires_at = excluded.absolute_expires_at
+                    """,
+                arguments: [sessionKey, phone, now, now, pendingUntil, pendingUntil])
+            return outcome
+        }
+    }
+
+    public func withdrawCode(phone: PhoneNumber, codeDigest: Data) async throws {
+        try await database.pool.write { db in
+            try db.execute(
+                sql: "DELETE FROM verifications WHERE phone = ? AND code_digest = ?",
+                arguments: [phone.e164, codeDigest])
+        }
+    }
+
+    public func checkCode(_ request: CheckRequest) async throws -> CheckOutcome {
+        let policy = self.policy
+        return try await database.pool.write { db -> CheckOutcome in
+            let now = request.now.timeIntervalSince1970
+            let phone = request.phone.e164
+            guard
+                try Bool.fetchOne(
+                    db,
+                    sql: "SELECT 1 FROM sessions WHERE key = ? AND pending_phone = ? AND expires_at > ?",
+                    arguments: [request.session, phone, now]) == true
+            else { return .noPendingSession }
+
+            guard
+                let row = try Row.fetchOne(
+                    db,
+                    sql: "SELECT code_digest, expires_at, failed_attempts FROM verifications WHERE phone = ?",
+                    arguments: [phone])
+            else { return .noCode }
+            let failed: Int = row["failed_attempts"]
+            if failed >= policy.maxAttemptsPerCode { return .tooManyAttempts }
+            let expiresAt: Double = row["expires_at"]
+            if expiresAt <= now { return .expired }
+
+            let stored: Data = row["code_digest"]
+            guard constantTimeEquals(stored, request.candidateDigest) else {
+                try db.execute(
+                    sql: "UPDATE verifications SET failed_attempts = failed_attempts + 1 WHERE phone = ?",
+                    arguments: [phone])
+                return .incorrect(remainingAttempts: max(0, policy.maxAttemptsPerCode - failed - 1))
+            }
+
+            // Right code: single use, then a fresh session id for the signed-in state.
+            try db.execute(sql: "DELETE FROM verifications WHERE phone = ?", arguments: [phone])
+            try db.execute(sql: "DELETE FROM sessions WHERE key = ?", arguments: [request.session])
+            try db.execute(
+                sql: """
+                    INSERT INTO users (phone, created_at, last_sign_in_at) VALUES (?, ?, ?)
+                    ON CONFLICT(phone) DO UPDATE SET last_sign_in_at = excluded.last_sign_in_at
+                    """,
+                arguments: [phone, now, now])
+            let userID = try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE phone = ?", arguments: [phone])!
+            let absolute = now + policy.sessionLifetime
+            try db.execute(
+                sql: """
+                    INSERT INTO sessions (key, pending_phone, user_id, created_at, last_seen_at, expires_at, absolute_expires_at)
+                    VALUES (?, NULL, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    request.signedInSession, userID, now, now, min(absolute, now + policy.sessionIdleTimeout), absolute,
+                ])
+            return .signedIn(User(id: userID, phone: request.phone))
+        }
+    }
+
+    /// How stale `last_seen_at` may get before a request refreshes it: keeps signed-in page
+    /// views to one read, not a write each.
+    static let touchInterval: TimeInterval = 60
+
+    public func session(_ key: Data, now: Date) async throws -> SessionState? {
+        let nowSeconds = now.timeIntervalSince1970
+        let found = try await database.pool.read { db -> (state: SessionState, lastSeen: Double)? in
+            guard
+                let row = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT s.pending_phone, s.last_seen_at, u.id AS user_id, u.phone AS user_phone
+                        FROM sessions s LEFT JOIN users u ON u.id = s.user_id
+                        WHERE s.key = ? AND s.expires_at > ?
+                        """,
+                    arguments: [key, nowSeconds])
+            else { return nil }
+            let lastSeen: Double = row["last_seen_at"]
+            if let pending: String = row["pending_phone"], let phone = try? PhoneNumber(parsing: pending) {
+                return (.pending(phone), lastSeen)
+            }
+            if let id: Int64 = row["user_id"], let text: String = row["user_phone"],
+                let phone = try? PhoneNumber(parsing: text)
+            {
+                return (.signedIn(User(id: id, phone: phone)), lastSeen)
+            }
+            return nil
+        }
+        guard let found else { return nil }
+        if case .signedIn = found.state, nowSeconds - found.lastSeen >= Self.touchInterval {
+            let idle = policy.sessionIdleTimeout
+            try await database.pool.write { db in
+                try db.execute(
+                    sql: """
+                        UPDATE sessions SET last_seen_at = ?, expires_at = min(absolute_expires_at, ?)
+                        WHERE key = ? AND user_id IS NOT NULL
+                        """,
+                    arguments: [nowSeconds, nowSeconds + idle, key])
+            }
+        }
+        return found.state
+    }
+
+    public func resendWait(phone: PhoneNumber, now: Date) async throws -> TimeInterval {
+        let cooldown = policy.resendCooldown
+        let sentAt = try await database.pool.read { db in
+            try Double.fetchOne(db, sql: "SELECT sent_at FROM verifications WHERE phone = ?", arguments: [phone.e164])
+        }
+        guard let sentAt else { return 0 }
+        return max(0, sentAt + cooldown - now.timeIntervalSince1970)
+    }
+
+    public func deleteSession(_ key: Data) async throws {
+        try await database.pool.write { db in
+            try db.execute(sql: "DELETE FROM sessions WHERE key = ?", arguments: [key])
+        }
+    }
+
+    public func purgeExpired(now: Date) async throws -> Int {
+        try await database.pool.write { db in
+            let seconds = now.timeIntervalSince1970
+            try db.execute(sql: "DELETE FROM sessions WHERE expires_at <= ?", arguments: [seconds])
+            var count = db.changesCount
+            // Keep expired codes a day, so "Your code expired" (not "no code") is what people see.
+            try db.execute(sql: "DELETE FROM verifications WHERE expires_at <= ?", arguments: [seconds - 86_400])
+            count += db.changesCount
+            return count
+        }
+    }
+
+    /// The existing session's key if it is still live; an expired one is deleted so it is never
+    /// revived (a new key is issued instead).
+    private static func liveSessionKey(_ db: Database, _ key: Data?, now: Double) throws -> Data? {
+        guard let key else { return nil }
+        if try Bool.fetchOne(db, sql: "SELECT 1 FROM sessions WHERE key = ? AND expires_at > ?", arguments: [key, now])
+            == true
+        {
+            return key
+        }
+        try db.execute(sql: "DELETE FROM sessions WHERE key = ?", arguments: [key])
+        return nil
+    }
+}

@@ -1,0 +1,51 @@
+import Logging
+import NIOCore
+
+/// What the server knows about a request before the app looks at it.
+public struct RequestContextSource: Sendable {
+    /// A logger carrying this request's id.
+    public var logger: Logger
+    /// The TCP peer.
+    public var remoteAddress: SocketAddress?
+}
+
+/// Per-request state, typed: the app declares its own context type (with its session, user,
+/// CSRF token, …) and HTTPLite fills in the part it owns.
+public protocol RequestContext: Sendable {
+    /// A fresh context for a request that just arrived.
+    init(source: RequestContextSource)
+    /// The request's logger (with its request id).
+    var logger: Logger { get set }
+    /// Path parameters, filled in by the router.
+    var parameters: Parameters { get set }
+}
+
+/// A plain context for apps and tests that need nothing more.
+public struct BasicRequestContext: RequestContext {
+    public var logger: Logger
+    public var parameters = Parameters()
+
+    public init(source: RequestContextSource) {
+        self.logger = source.logger
+    }
+}
+
+/// Values of `:name` path segments matched by the router.
+public struct Parameters: Sendable, Equatable {
+    private var storage: [(String, String)] = []
+
+    public init() {}
+
+    /// The value of a path parameter.
+    public subscript(name: String) -> String? {
+        storage.first(where: { $0.0 == name })?.1
+    }
+
+    mutating func set(_ name: String, _ value: String) {
+        storage.append((name, value))
+    }
+
+    public static func == (lhs: Parameters, rhs: Parameters) -> Bool {
+        lhs.storage.elementsEqual(rhs.storage, by: ==)
+    }
+}
