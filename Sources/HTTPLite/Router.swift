@@ -38,17 +38,26 @@ public final class Router<Context: RequestContext> {
     public func post(_ path: String, use handler: @escaping Handler) { on(.POST, path, use: handler) }
 
     /// The finished, immutable responder: middleware chain, then route dispatch.
-    public func buildResponder() -> any HTTPResponder<Context> {
+    public func buildResponder() -> RouterResponder<Context> {
         var responder: any HTTPResponder<Context> = RouteTable<Context>(
             staticRoutes: staticRoutes, patternRoutes: patternRoutes)
         for middleware in middlewares.reversed() {
             responder = MiddlewareResponder(middleware: middleware, responder: responder)
         }
-        return responder
+        return RouterResponder(root: responder)
     }
 
     fileprivate static func key(_ pattern: [PathComponent]) -> String {
         "/" + pattern.map { if case .constant(let text) = $0 { text } else { "" } }.joined(separator: "/")
+    }
+}
+
+/// The responder a ``Router`` builds: its middleware chain around its routes.
+public struct RouterResponder<Context: RequestContext>: HTTPResponder {
+    let root: any HTTPResponder<Context>
+
+    public func respond(to request: Request, context: Context) async throws -> Response {
+        try await root.respond(to: request, context: context)
     }
 }
 

@@ -1,0 +1,46 @@
+// Login page: formats the phone number as it is typed and stops double submits.
+(function () {
+  "use strict";
+  var form = document.getElementById("login-form");
+  var phone = document.getElementById("phone");
+  if (!form || !phone) return;
+
+  function format(value) {
+    var digits = value.replace(/\D/g, "");
+    if (digits.length > 10 && digits.charAt(0) === "1") digits = digits.slice(1);
+    if (value.trim().charAt(0) === "+" && digits.length === 11 && digits.charAt(0) === "1") digits = digits.slice(1);
+    digits = digits.slice(0, 10);
+    if (digits.length === 0) return "";
+    if (digits.length < 4) return "(" + digits;
+    if (digits.length < 7) return "(" + digits.slice(0, 3) + ") " + digits.slice(3);
+    return "(" + digits.slice(0, 3) + ") " + digits.slice(3, 6) + "-" + digits.slice(6);
+  }
+
+  phone.addEventListener("input", function (event) {
+    // Deleting a formatting character must not be undone by reformatting.
+    if (event.inputType && event.inputType.indexOf("delete") === 0) return;
+    // Leave anything that is not a plain US number (letters, other country codes) as typed,
+    // so the server can say what is wrong with it.
+    if (/[^\d\s().+\-]/.test(phone.value)) return;
+    var formatted = format(phone.value);
+    if (formatted !== phone.value) phone.value = formatted;
+  });
+
+  var submitted = false;
+  form.addEventListener("submit", function (event) {
+    if (submitted) { event.preventDefault(); return; }
+    submitted = true;
+    var button = form.querySelector("button[type=submit]");
+    if (button) {
+      button.disabled = true;
+      button.setAttribute("aria-busy", "true");
+      button.textContent = "Sending…";
+    }
+  });
+  // Coming back with the back button restores the page from cache: make it usable again.
+  window.addEventListener("pageshow", function () {
+    submitted = false;
+    var button = form.querySelector("button[type=submit]");
+    if (button) { button.disabled = false; button.removeAttribute("aria-busy"); button.textContent = "Next"; }
+  });
+})();

@@ -1,0 +1,249 @@
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// The last handler of a connection's pipeline: collects one request (head and body within the
+/// limits), hands it to the responder on a task, and writes the response.
+///
+/// NIO's `HTTPServerPipelineHandler` in front of it holds back pipelined requests until the
+/// previous response is written, so this handler sees one request at a time.
+final class HTTPConnectionHandler<Responder: HTTPResponder>: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private enum State {
+        /// Waiting for the next request head.
+        case idle
+        /// Reading a request's body.
+        case receiving(HTTPRequestHead, ByteBuffer)
+        /// The request will be refused with `status`; its body is read and dropped.
+        case rejecting(HTTPRequestHead, HTTPResponseStatus, discarded: Int)
+        /// The responder is working on a request, or its response is being written.
+        case responding
+        /// The connection is closing; nothing more is read or written.
+        case closed
+    }
+
+    /// Most bytes of a refused body read (and dropped) before the answer is sent and the
+    /// connection closed, so a client that sends its whole body first still sees the status.
+    private static var maxDiscardedBytes: Int { 1024 * 1024 }
+
+    private let responder: Responder
+    private let configuration: ServerConfiguration
+    private let logger: Logger
+    private let connectionID: Int
+    private var requestCount = 0
+    private var state = State.idle
+    private var timeout: Scheduled<Void>?
+    private var remoteAddress: SocketAddress?
+
+    init(responder: Responder, configuration: ServerConfiguration, logger: Logger, connectionID: Int) {
+        self.responder = responder
+        self.configuration = configuration
+        self.logger = logger
+        self.connectionID = connectionID
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        remoteAddress = context.channel.remoteAddress
+        if context.channel.isActive { armTimeout(context: context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        remoteAddress = context.channel.remoteAddress
+        armTimeout(context: context)
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        state = .closed
+        timeout?.cancel()
+        timeout = nil
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch (unwrapInboundIn(data), state) {
+        case (.head(let head), .idle):
+            receive(head, context: context)
+        case (.body(var part), .receiving(let head, var body)):
+            if body.readableBytes + part.readableBytes > configuration.maxBodySize {
+                state = .rejecting(head, .payloadTooLarge, discarded: body.readableBytes + part.readableBytes)
+            } else {
+                state = .closed  // drop the reference so `body` stays uniquely owned while appending
+                body.writeBuffer(&part)
+                state = .receiving(head, body)
+            }
+        case (.body(let part), .rejecting(let head, let status, let discarded)):
+            let total = discarded + part.readableBytes
+            state = .rejecting(head, status, discarded: total)
+            if total > Self.maxDiscardedBytes { refuse(head, status: status, context: context) }
+        case (.end, .receiving(let head, let body)):
+            dispatch(head, body: body, context: context)
+        case (.end, .rejecting(let head, let status, _)):
+            refuse(head, status: status, context: context)
+        case (_, .closed):
+            break
+        default:
+            // The pipeline handler guarantees ordering; anything else is a bug worth a log line.
+            logger.error("Unexpected HTTP part for connection state; closing", metadata: ["connection": "\(connectionID)"])
+            closeNow(context: context)
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if let parserError = error as? HTTPParserError {
+            let status: HTTPResponseStatus =
+                parserError == .headerOverflow ? .requestHeaderFieldsTooLarge : .badRequest
+            logger.info(
+                "Refused malformed request",
+                metadata: ["connection": "\(connectionID)", "status": "\(status.code)", "error": "\(parserError)"])
+            if case .responding = state {
+                closeNow(context: context)
+            } else {
+                writeError(status, version: .http1_1, isHead: false, context: context)
+            }
+        } else {
+            logger.debug(
+                "Connection error", metadata: ["connection": "\(connectionID)", "error": "\(error)"])
+            closeNow(context: context)
+        }
+    }
+
+    // MARK: - Steps
+
+    private func receive(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
+        if head.uri.utf8.count > configuration.maxURILength {
+            state = .rejecting(head, .uriTooLong, discarded: 0)
+            return
+        }
+        if let length = head.headers.first(name: "Content-Length").flatMap(Int.init), length > configuration.maxBodySize {
+            state = .rejecting(head, .payloadTooLarge, discarded: 0)
+            if head.headers[canonicalForm: "Expect"].contains(where: { $0.lowercased() == "100-continue" }) {
+                // The client is waiting for our go-ahead; tell it no now instead of reading a body.
+                refuse(head, status: .payloadTooLarge, context: context)
+            }
+            return
+        }
+        if head.headers[canonicalForm: "Expect"].contains(where: { $0.lowercased() == "100-continue" }) {
+            let interim = HTTPResponseHead(version: head.version, status: .continue)
+            context.writeAndFlush(wrapOutboundOut(.head(interim)), promise: nil)
+        }
+        state = .receiving(head, context.channel.allocator.buffer(capacity: 0))
+    }
+
+    private func dispatch(_ head: HTTPRequestHead, body: ByteBuffer, context: ChannelHandlerContext) {
+        timeout?.cancel()
+        timeout = nil
+        state = .responding
+        requestCount += 1
+        var requestLogger = logger
+        requestLogger[metadataKey: "request"] = "\(connectionID).\(requestCount)"
+        let request = Request(
+            method: head.method, uri: head.uri, headers: head.headers, body: body,
+            remoteAddress: remoteAddress, isKeepAlive: head.isKeepAlive)
+        let source = RequestContextSource(logger: requestLogger, remoteAddress: remoteAddress)
+        let responder = self.responder
+        let taskLogger = requestLogger
+        let future = context.eventLoop.makeFutureWithTask { () async -> Response in
+            do {
+                return try await responder.respond(to: request, context: Responder.Context(source: source))
+            } catch let error as HTTPError {
+                var response = Response.text(error.message + "\n", status: error.status)
+                response.headers.add(contentsOf: error.headers)
+                return response
+            } catch {
+                taskLogger.error("Request failed", metadata: ["error": "\(error)"])
+                return Response.text("Something went wrong on our side.\n", status: .internalServerError)
+            }
+        }
+        future.assumeIsolated().whenSuccess { response in
+            guard case .responding = self.state else { return }
+            self.write(response, for: head, close: !head.isKeepAlive, context: context)
+        }
+    }
+
+    /// Answers a request that broke a limit, then closes: the rest of its bytes are not worth reading.
+    private func refuse(_ head: HTTPRequestHead, status: HTTPResponseStatus, context: ChannelHandlerContext) {
+        logger.info(
+            "Refused request",
+            metadata: ["connection": "\(connectionID)", "status": "\(status.code)", "method": "\(head.method.rawValue)"])
+        writeError(status, version: head.version, isHead: head.method == .HEAD, context: context)
+    }
+
+    private func writeError(
+        _ status: HTTPResponseStatus, version: HTTPVersion, isHead: Bool, context: ChannelHandlerContext
+    ) {
+        let message: String
+        switch status {
+        case .payloadTooLarge: message = "The request body is too large."
+        case .uriTooLong: message = "The address is too long."
+        case .requestHeaderFieldsTooLarge: message = "The request headers are too large."
+        case .requestTimeout: message = "The request took too long to arrive."
+        default: message = "The request could not be understood."
+        }
+        let head = HTTPRequestHead(version: version, method: isHead ? .HEAD : .GET, uri: "/")
+        write(Response.text(message + "\n", status: status), for: head, close: true, context: context)
+    }
+
+    private func write(_ response: Response, for head: HTTPRequestHead, close: Bool, context: ChannelHandlerContext) {
+        state = close ? .closed : .responding
+        var headers = response.headers
+        let close = close || headers[canonicalForm: "Connection"].contains { $0.lowercased() == "close" }
+        let hasBody = !(response.status.code < 200 || response.status == .noContent || response.status == .notModified)
+        if hasBody {
+            headers.replaceOrAdd(name: "Content-Length", value: String(response.body.readableBytes))
+        }
+        if close {
+            headers.replaceOrAdd(name: "Connection", value: "close")
+        } else if head.version.major == 1 && head.version.minor == 0 {
+            headers.replaceOrAdd(name: "Connection", value: "keep-alive")
+        }
+        let responseHead = HTTPResponseHead(version: head.version, status: response.status, headers: headers)
+        context.write(wrapOutboundOut(.head(responseHead)), promise: nil)
+        if hasBody, head.method != .HEAD, response.body.readableBytes > 0 {
+            context.write(wrapOutboundOut(.body(.byteBuffer(response.body))), promise: nil)
+        }
+        let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+        if close {
+            state = .closed
+            written.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+        } else {
+            state = .idle
+            armTimeout(context: context)
+        }
+    }
+
+    private func armTimeout(context: ChannelHandlerContext) {
+        timeout?.cancel()
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        timeout = context.eventLoop.scheduleTask(in: configuration.requestTimeout) {
+            let (handler, context) = loopBound.value
+            handler.requestTimedOut(context: context)
+        }
+    }
+
+    private func requestTimedOut(context: ChannelHandlerContext) {
+        timeout = nil
+        switch state {
+        case .idle:
+            logger.debug("Closing idle connection", metadata: ["connection": "\(connectionID)"])
+            closeNow(context: context)
+        case .receiving(let head, _), .rejecting(let head, _, _):
+            refuse(head, status: .requestTimeout, context: context)
+        case .responding, .closed:
+            break
+        }
+    }
+
+    private func closeNow(context: ChannelHandlerContext) {
+        state = .closed
+        timeout?.cancel()
+        timeout = nil
+        context.close(promise: nil)
+    }
+}

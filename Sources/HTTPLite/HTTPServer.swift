@@ -1,0 +1,121 @@
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// Serves one ``HTTPResponder`` over HTTP/1.1 on SwiftNIO.
+///
+/// NIO's HTTP/1.1 codec parses the wire; each connection's ``HTTPConnectionHandler`` turns
+/// parsed parts into a ``Request``, enforces the limits in ``ServerConfiguration``, calls the
+/// responder off the event loop, and writes the ``Response`` back with keep-alive handled.
+public final class HTTPServer<Responder: HTTPResponder>: Sendable {
+    /// The limits and address this server was made with.
+    public let configuration: ServerConfiguration
+    private let responder: Responder
+    private let group: any EventLoopGroup
+    private let logger: Logger
+    private let state = NIOLockedValueBox(ServerState())
+
+    private struct ServerState {
+        var channel: (any Channel)?
+        var connections: [ObjectIdentifier: any Channel] = [:]
+        var nextConnectionID = 0
+        var isShuttingDown = false
+    }
+
+    public init(
+        responder: Responder, configuration: ServerConfiguration,
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, logger: Logger
+    ) {
+        self.responder = responder
+        self.configuration = configuration
+        self.group = eventLoopGroup
+        self.logger = logger
+    }
+
+    /// Binds and starts accepting connections; returns the bound address (with the real port
+    /// when the configuration asked for port 0).
+    @discardableResult
+    public func start() async throws -> SocketAddress {
+        let configuration = self.configuration
+        let limits = {
+            var limits = NIOHTTPDecoderLimitConfiguration()
+            limits.maxHeaderFieldSize = configuration.maxHeaderFieldSize
+            limits.maxHeaderListSize = configuration.maxHeaderListSize
+            limits.maxHeaderFieldCount = configuration.maxHeaderFieldCount
+            return limits
+        }()
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: configuration.backlog)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.maxMessagesPerRead, value: 16)
+            .childChannelInitializer { [self] channel in
+                let connectionID = self.register(channel)
+                return channel.pipeline.configureHTTPServerPipeline(
+                    withErrorHandling: false, withEncoderConfiguration: .init(), withDecoderLimitConfiguration: limits
+                ).flatMapThrowing {
+                    try channel.pipeline.syncOperations.addHandler(
+                        HTTPConnectionHandler(
+                            responder: self.responder, configuration: configuration,
+                            logger: self.logger, connectionID: connectionID))
+                }
+            }
+        let channel = try await bootstrap.bind(host: configuration.host, port: configuration.port).get()
+        state.withLockedValue { $0.channel = channel }
+        guard let address = channel.localAddress else { throw HTTPServerError.noLocalAddress }
+        return address
+    }
+
+    /// The bound address, once started.
+    public var localAddress: SocketAddress? {
+        state.withLockedValue { $0.channel?.localAddress }
+    }
+
+    /// How many client connections are open right now.
+    public var openConnectionCount: Int {
+        state.withLockedValue { $0.connections.count }
+    }
+
+    /// Stops accepting, lets requests in flight finish (up to the grace period), closes idle
+    /// connections at once and busy ones right after their response, then returns.
+    public func shutdown() async {
+        let (listener, connections) = state.withLockedValue { state in
+            state.isShuttingDown = true
+            return (state.channel, Array(state.connections.values))
+        }
+        try? await listener?.close()
+        for connection in connections {
+            connection.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+        }
+        let eventLoop = group.any()
+        let forceClose = eventLoop.scheduleTask(in: configuration.shutdownGracePeriod) {
+            for connection in connections { connection.close(promise: nil) }
+        }
+        let allClosed = EventLoopFuture.andAllComplete(connections.map(\.closeFuture), on: eventLoop)
+        try? await allClosed.get()
+        forceClose.cancel()
+    }
+
+    private func register(_ channel: any Channel) -> Int {
+        let id = ObjectIdentifier(channel)
+        let (connectionID, closeNow) = state.withLockedValue { state -> (Int, Bool) in
+            state.nextConnectionID += 1
+            if state.isShuttingDown { return (state.nextConnectionID, true) }
+            state.connections[id] = channel
+            return (state.nextConnectionID, false)
+        }
+        if closeNow { channel.close(promise: nil) }
+        channel.closeFuture.whenComplete { [state] _ in
+            _ = state.withLockedValue { $0.connections.removeValue(forKey: id) }
+        }
+        return connectionID
+    }
+}
+
+/// Why the server could not start.
+public enum HTTPServerError: Error {
+    /// The socket bound but reported no address.
+    case noLocalAddress
+}

@@ -1,0 +1,45 @@
+import NIOCore
+
+/// Where the server listens and the limits it enforces on every connection.
+public struct ServerConfiguration: Sendable {
+    /// Host to bind, e.g. `127.0.0.1`.
+    public var host: String
+    /// Port to bind; `0` lets the system pick a free one (read it from ``HTTPServer/localAddress``).
+    public var port: Int
+    /// Largest request body accepted; a bigger one gets 413.
+    public var maxBodySize: Int
+    /// Longest request target (path and query) accepted; a longer one gets 414.
+    public var maxURILength: Int
+    /// Largest single header field (name and value); the request line counts as one field.
+    /// A bigger one gets 431.
+    public var maxHeaderFieldSize: Int
+    /// Largest total of all header fields; more gets 431.
+    public var maxHeaderListSize: Int
+    /// Most header fields in one request; more gets 431.
+    public var maxHeaderFieldCount: Int
+    /// How long a connection may take to deliver its next complete request: an idle
+    /// keep-alive connection, or a slow client trickling bytes, is closed after this.
+    public var requestTimeout: TimeAmount
+    /// How long a graceful shutdown waits for requests in flight before closing their connections.
+    public var shutdownGracePeriod: TimeAmount
+    /// Pending-connection queue length.
+    public var backlog: Int32
+
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, maxBodySize: Int = 64 * 1024, maxURILength: Int = 8 * 1024,
+        maxHeaderFieldSize: Int = 16 * 1024, maxHeaderListSize: Int = 32 * 1024, maxHeaderFieldCount: Int = 100,
+        requestTimeout: TimeAmount = .seconds(30), shutdownGracePeriod: TimeAmount = .seconds(10),
+        backlog: Int32 = 256
+    ) {
+        self.host = host
+        self.port = port
+        self.maxBodySize = maxBodySize
+        self.maxURILength = maxURILength
+        self.maxHeaderFieldSize = maxHeaderFieldSize
+        self.maxHeaderListSize = maxHeaderListSize
+        self.maxHeaderFieldCount = maxHeaderFieldCount
+        self.requestTimeout = requestTimeout
+        self.shutdownGracePeriod = shutdownGracePeriod
+        self.backlog = backlog
+    }
+}

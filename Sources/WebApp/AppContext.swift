@@ -1,0 +1,27 @@
+import AuthCore
+import HTTPLite
+import Logging
+
+/// Per-request state of this app: HTTPLite's part plus the session the cookie named.
+struct AppContext: RequestContext {
+    var logger: Logger
+    var parameters = Parameters()
+    /// The session token from the cookie, when it names a live session.
+    var sessionToken: SessionToken?
+    /// What that session stands for.
+    var session: SessionState?
+
+    init(source: RequestContextSource) {
+        self.logger = source.logger
+    }
+
+    /// The signed-in user, if any.
+    var user: User? {
+        if case .signedIn(let user) = session { user } else { nil }
+    }
+
+    /// The phone a code was sent to, while signing in.
+    var pendingPhone: PhoneNumber? {
+        if case .pending(let phone) = session { phone } else { nil }
+    }
+}

@@ -1,0 +1,101 @@
+import AuthCore
+import Foundation
+import HTMLRender
+import HTTPLite
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+
+/// The whole app, assembled in one place from an ``AppConfiguration``: the `webapp` command and
+/// the end-to-end tests both build it with ``make(configuration:logger:)``.
+final class Application: Sendable {
+    let configuration: AppConfiguration
+    let server: HTTPServer<RouterResponder<AppContext>>
+    let database: AuthDatabase
+    let signIn: SignInService
+    private let logger: Logger
+    private let purgeTask: LockedTask
+
+    private init(
+        configuration: AppConfiguration, server: HTTPServer<RouterResponder<AppContext>>, database: AuthDatabase,
+        signIn: SignInService, logger: Logger
+    ) {
+        self.configuration = configuration
+        self.server = server
+        self.database = database
+        self.signIn = signIn
+        self.logger = logger
+        self.purgeTask = LockedTask()
+    }
+
+    /// Opens the database (running migrations), loads templates and the secret, and wires the
+    /// routes. Nothing listens until ``start()``.
+    static func make(
+        configuration: AppConfiguration, logger: Logger, sms: (any SMSSender)? = nil,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) async throws -> Application {
+        try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+        let secret = try configuration.secret ?? ServerSecret.loadOrCreate(at: configuration.secretPath)
+        let renderer = try await PageRenderer(directory: configuration.templatesDirectory, required: Pages.templateNames)
+        let database = try AuthDatabase(path: configuration.resolvedDatabasePath)
+        let store = SQLiteAuthStore(database: database, policy: configuration.policy.storage)
+        let sender = try sms ?? OutboxSMSSender(path: configuration.resolvedOutboxPath, logger: logger)
+        let signIn = SignInService(
+            store: store, sms: sender, hasher: CodeHasher(secret: secret),
+            composer: SMSMessageComposer(appName: configuration.appName, domain: configuration.smsDomain),
+            policy: configuration.policy, logger: logger, clock: clock)
+
+        let pages = Pages(renderer: renderer)
+        let cookie = SessionCookie(https: configuration.https, signedInMaxAge: Int(configuration.policy.sessionLifetime))
+        let router = Router<AppContext>()
+        router.add(middleware: SecurityHeaders(https: configuration.https))
+        router.add(middleware: ErrorPages(pages: pages))
+        router.add(middleware: StaticFiles<AppContext>(folder: configuration.publicDirectory, urlPrefix: "/public"))
+        router.add(middleware: SessionMiddleware(signIn: signIn, cookie: cookie))
+        SignInController(signIn: signIn, pages: pages, cookie: cookie).register(on: router)
+        HomeController(pages: pages).register(on: router)
+
+        let server = HTTPServer(responder: router.buildResponder(), configuration: configuration.server, logger: logger)
+        return Application(configuration: configuration, server: server, database: database, signIn: signIn, logger: logger)
+    }
+
+    /// Starts listening and the background purge; returns the bound address.
+    @discardableResult
+    func start() async throws -> SocketAddress {
+        let address = try await server.start()
+        let signIn = self.signIn
+        let interval = configuration.purgeInterval
+        let logger = self.logger
+        purgeTask.set(
+            Task {
+                while !Task.isCancelled {
+                    do {
+                        let removed = try await signIn.purgeExpired()
+                        if removed > 0 { logger.info("Purged expired sign-in data", metadata: ["rows": "\(removed)"]) }
+                    } catch {
+                        logger.error("Purge failed", metadata: ["error": "\(error)"])
+                    }
+                    try? await Task.sleep(for: interval)
+                }
+            })
+        return address
+    }
+
+    /// Stops accepting, finishes requests in flight, stops the purge, closes the database.
+    func shutdown() async {
+        await server.shutdown()
+        purgeTask.cancel()
+        do {
+            try database.close()
+        } catch {
+            logger.error("Closing the database failed", metadata: ["error": "\(error)"])
+        }
+    }
+}
+
+/// A task handle that can be set and cancelled from any thread.
+private final class LockedTask: Sendable {
+    private let box = NIOLockedValueBox<Task<Void, Never>?>(nil)
+    func set(_ task: Task<Void, Never>) { box.withLockedValue { $0 = task } }
+    func cancel() { box.withLockedValue { $0?.cancel() } }
+}

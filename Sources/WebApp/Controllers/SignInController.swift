@@ -1,0 +1,111 @@
+import AuthCore
+import Foundation
+import HTTPLite
+import NIOHTTP1
+
+/// Login, Verify and logout: the pages around ``SignInService``.
+///
+/// Every page checks the session state first: signed in goes to `/home`, no sign-in in
+/// progress goes to `/login`, so the back button can never reach a page that no longer applies.
+struct SignInController: Sendable {
+    let signIn: SignInService
+    let pages: Pages
+    let cookie: SessionCookie
+
+    /// Cookie that carries "a new code was sent" from the resend POST to the next GET /verify.
+    static let noticeCookie = "notice"
+
+    func register(on router: Router<AppContext>) {
+        router.get("/", use: root)
+        router.get("/login", use: showLogin)
+        router.post("/login", use: submitLogin)
+        router.get("/verify", use: showVerify)
+        router.post("/verify", use: submitVerify)
+        router.post("/verify/resend", use: resend)
+        router.post("/logout", use: logout)
+    }
+
+    @Sendable func root(_ request: Request, _ context: AppContext) async throws -> Response {
+        .redirect(to: context.user == nil ? "/login" : "/home")
+    }
+
+    @Sendable func showLogin(_ request: Request, _ context: AppContext) async throws -> Response {
+        if context.user != nil { return .redirect(to: "/home") }
+        // Back from Verify: show the number the code went to, so it can be corrected.
+        return try pages.login(phone: context.pendingPhone?.nationalFormat ?? "")
+    }
+
+    @Sendable func submitLogin(_ request: Request, _ context: AppContext) async throws -> Response {
+        if context.user != nil { return .redirect(to: "/home") }
+        let phoneInput = try request.formData()["phone"] ?? ""
+        do {
+            let result = try await signIn.requestCode(phoneInput: phoneInput, session: context.sessionToken)
+            var response = Response.redirect(to: "/verify")
+            if result.session != context.sessionToken { response.setCookie(cookie.pending(result.session)) }
+            return response
+        } catch let error as SignInError {
+            let status: HTTPResponseStatus = error == .deliveryFailed ? .serviceUnavailable : .unprocessableEntity
+            return try pages.login(phone: phoneInput, error: error.description, status: status)
+        }
+    }
+
+    @Sendable func showVerify(_ request: Request, _ context: AppContext) async throws -> Response {
+        if context.user != nil { return .redirect(to: "/home") }
+        guard let phone = context.pendingPhone else { return .redirect(to: "/login") }
+        let notice = request.cookie(Self.noticeCookie) == "resent" ? "A new code was sent to \(phone.nationalFormat)." : nil
+        var response = try pages.verify(phone: phone, resendWait: try await signIn.resendWait(for: phone), notice: notice)
+        if request.cookie(Self.noticeCookie) != nil {
+            response.setCookie(Cookie.expired(name: Self.noticeCookie, path: "/verify", secure: cookie.secure))
+        }
+        return response
+    }
+
+    @Sendable func submitVerify(_ request: Request, _ context: AppContext) async throws -> Response {
+        if context.user != nil { return .redirect(to: "/home") }
+        guard let token = context.sessionToken, let phone = context.pendingPhone else { return .redirect(to: "/login") }
+        let form = try request.formData()
+        let typed = form["code"] ?? (1...6).map { form["d\($0)"] ?? "" }.joined()
+        // People and autofill add spaces or a dash ("123 456", "123-456").
+        let code = String(typed.filter { !$0.isWhitespace && $0 != "-" }.prefix(64))
+        do {
+            let signedIn = try await signIn.verify(session: token, codeInput: code)
+            var response = Response.redirect(to: "/home")
+            response.setCookie(cookie.signedIn(signedIn.session))
+            return response
+        } catch SignInError.noPendingSignIn {
+            return .redirect(to: "/login")
+        } catch let error as SignInError {
+            return try pages.verify(
+                phone: phone, resendWait: try await signIn.resendWait(for: phone), error: error.description,
+                status: .unprocessableEntity)
+        }
+    }
+
+    @Sendable func resend(_ request: Request, _ context: AppContext) async throws -> Response {
+        if context.user != nil { return .redirect(to: "/home") }
+        guard let token = context.sessionToken, let phone = context.pendingPhone else { return .redirect(to: "/login") }
+        do {
+            _ = try await signIn.resendCode(session: token)
+            var response = Response.redirect(to: "/verify")
+            response.setCookie(
+                Cookie(name: Self.noticeCookie, value: "resent", path: "/verify", maxAge: 60, secure: cookie.secure))
+            return response
+        } catch SignInError.noPendingSignIn {
+            return .redirect(to: "/login")
+        } catch let error as SignInError {
+            let wait = try await signIn.resendWait(for: phone)
+            var response = try pages.verify(
+                phone: phone, resendWait: wait, error: error.description,
+                status: error == .deliveryFailed ? .serviceUnavailable : .tooManyRequests)
+            if wait > 0 { response.headers.replaceOrAdd(name: "Retry-After", value: String(wait)) }
+            return response
+        }
+    }
+
+    @Sendable func logout(_ request: Request, _ context: AppContext) async throws -> Response {
+        if let token = context.sessionToken { try await signIn.signOut(session: token) }
+        var response = Response.redirect(to: "/login")
+        response.setCookie(cookie.expired())
+        return response
+    }
+}

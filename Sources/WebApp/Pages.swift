@@ -1,0 +1,46 @@
+import AuthCore
+import HTMLRender
+import HTTPLite
+import NIOHTTP1
+
+/// The app's pages: one method per template, taking typed values, returning a response with
+/// `Cache-Control: no-store` (every page depends on the session, so the back button must not
+/// show a stale one).
+struct Pages: Sendable {
+    static let templateNames = ["layout", "login", "verify", "home", "error"]
+    let renderer: PageRenderer
+
+    /// Longest typed phone text echoed back into the form.
+    private static let maxEchoedInput = 64
+
+    func login(phone: String = "", error: String? = nil, status: HTTPResponseStatus = .ok) throws -> Response {
+        try page("login", ["phone": String(phone.prefix(Self.maxEchoedInput)), "error": error ?? "", "hasError": error != nil], status: status)
+    }
+
+    func verify(
+        phone: PhoneNumber, resendWait: Int, notice: String? = nil, error: String? = nil,
+        status: HTTPResponseStatus = .ok
+    ) throws -> Response {
+        let digits: [[String: Any]] = (1...6).map { ["index": $0, "first": $0 == 1] }
+        return try page(
+            "verify",
+            [
+                "phone": phone.nationalFormat, "digits": digits, "resendWait": resendWait,
+                "notice": notice ?? "", "error": error ?? "",
+            ], status: status)
+    }
+
+    func home(user: User) throws -> Response {
+        try page("home", ["phone": user.phone.nationalFormat])
+    }
+
+    func error(_ status: HTTPResponseStatus, message: String) throws -> Response {
+        try page("error", ["reason": status.reasonPhrase, "message": message], status: status)
+    }
+
+    private func page(_ name: String, _ values: [String: Any], status: HTTPResponseStatus = .ok) throws -> Response {
+        var response = Response.html(try renderer.render(name, values), status: status)
+        response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+        return response
+    }
+}

@@ -1,0 +1,130 @@
+import ArgumentParser
+import AuthCore
+import Foundation
+import HTTPLite
+import Logging
+import NIOCore
+import NIOPosix
+
+/// `webapp`: serves Phone Login.
+@main
+struct WebAppCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "webapp",
+        abstract: "Phone Login: sign in with a US phone number and a 6-digit code sent by SMS.",
+        discussion: """
+            Data (database, server secret, SMS outbox) lives under --data-dir unless given one by one.
+            The server secret can instead come from the WEBAPP_SECRET environment variable
+            (at least 64 hex digits).
+            """)
+
+    @Option(help: "Address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "Port to listen on; 0 picks a free port (the bound URL is printed).")
+    var port = 8080
+
+    @Option(name: .customLong("data-dir"), help: "Folder for the database, secret and outbox.")
+    var dataDirectory = "data"
+
+    @Option(name: .customLong("db"), help: "SQLite database file (default: <data-dir>/webapp.sqlite).")
+    var databasePath: String?
+
+    @Option(name: .customLong("sms-outbox"), help: "File the texts are appended to, one JSON object per line (default: <data-dir>/outbox.jsonl).")
+    var outboxPath: String?
+
+    @Option(name: .customLong("templates"), help: "Folder with the page templates.")
+    var templatesDirectory = "Templates"
+
+    @Option(name: .customLong("public"), help: "Folder with the static files served under /public/.")
+    var publicDirectory = "Public"
+
+    @Option(name: .customLong("sms-domain"), help: "Host name of the site, for origin-bound codes in texts (@HOST #123456).")
+    var smsDomain = "localhost"
+
+    @Option(name: .customLong("app-name"), help: "Name in the text (\"123456 is your NAME verification code.\").")
+    var appName: String?
+
+    @Flag(help: "The site is reached over HTTPS (directly or via a proxy): Secure __Host- cookies and HSTS.")
+    var https = false
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel: Logger.Level = .info
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
+    }
+
+    func run() async throws {
+        let level = logLevel
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "webapp")
+
+        var configuration = AppConfiguration()
+        configuration.server.host = host
+        configuration.server.port = port
+        configuration.dataDirectory = dataDirectory
+        configuration.databasePath = databasePath
+        configuration.outboxPath = outboxPath
+        configuration.templatesDirectory = templatesDirectory
+        configuration.publicDirectory = publicDirectory
+        configuration.smsDomain = smsDomain
+        configuration.appName = appName
+        configuration.https = https
+        if let hex = ProcessInfo.processInfo.environment["WEBAPP_SECRET"] {
+            configuration.secret = try ServerSecret(hex: hex, source: "WEBAPP_SECRET")
+        }
+
+        let app = try await Application.make(configuration: configuration, logger: logger)
+        let address = try await app.start()
+        let shownHost = address.ipAddress.map { $0.contains(":") ? "[\($0)]" : $0 } ?? host
+        // Written unbuffered: scripts and tests wait for this line to know the port.
+        FileHandle.standardOutput.write(Data("Listening on http://\(shownHost):\(address.port ?? port)\n".utf8))
+
+        await Self.waitForTerminationSignal()
+        logger.info("Shutting down")
+        await app.shutdown()
+        logger.info("Stopped")
+    }
+
+    /// Suspends until SIGINT or SIGTERM arrives.
+    private static func waitForTerminationSignal() async {
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let queue = DispatchQueue(label: "webapp.signals")
+            let once = SignalOnce(continuation)
+            for number in [SIGINT, SIGTERM] {
+                let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+                source.setEventHandler { once.fire() }
+                source.resume()
+                once.keep(source)
+            }
+        }
+    }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}
+
+/// Resumes a continuation once, from whichever signal comes first.
+private final class SignalOnce: @unchecked Sendable {
+    private var continuation: CheckedContinuation<Void, Never>?
+    private var sources: [any DispatchSourceSignal] = []
+    private let lock = NSLock()
+
+    init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = continuation }
+
+    func keep(_ source: any DispatchSourceSignal) { lock.withLock { sources.append(source) } }
+
+    func fire() {
+        let continuation = lock.withLock { () -> CheckedContinuation<Void, Never>? in
+            defer { self.continuation = nil }
+            return self.continuation
+        }
+        continuation?.resume()
+    }
+}
