@@ -60,7 +60,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AuthCoreTests",
-            dependencies: ["AuthCore"]
+            dependencies: ["AuthCore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "HTTPLiteTests",

@@ -9,6 +9,10 @@ public struct SignInPolicy: Sendable {
     public var resendCooldown: TimeInterval = 30
     /// Wrong tries after which a code is dead: 5.
     public var maxAttemptsPerCode = 5
+    /// How long a pending sign-in outlives its code: long enough to say "Your code expired" on
+    /// the Verify page and offer a resend to the same number, but the code itself never works
+    /// after ``codeLifetime``: 10 minutes.
+    public var pendingSessionGrace: TimeInterval = 600
     /// A signed-in session ends after this long without a request: 7 days.
     public var sessionIdleTimeout: TimeInterval = 7 * 86_400
     /// A signed-in session ends this long after sign-in whatever happens: 30 days.
@@ -20,6 +24,7 @@ public struct SignInPolicy: Sendable {
     public var storage: StoragePolicy {
         StoragePolicy(
             codeLifetime: codeLifetime, resendCooldown: resendCooldown, maxAttemptsPerCode: maxAttemptsPerCode,
-            sessionIdleTimeout: sessionIdleTimeout, sessionLifetime: sessionLifetime)
+            sessionIdleTimeout: sessionIdleTimeout, sessionLifetime: sessionLifetime,
+            pendingSessionGrace: pendingSessionGrace)
     }
 }

@@ -28,6 +28,7 @@ public struct StoragePolicy: Sendable {
     public var maxAttemptsPerCode: Int
     public var sessionIdleTimeout: TimeInterval
     public var sessionLifetime: TimeInterval
+    public var pendingSessionGrace: TimeInterval
 }
 
 /// Outcome of ``AuthStore/issueCode(_:)``.

@@ -33,7 +33,7 @@ public struct SQLiteAuthStore: AuthStore {
                     cooldownUntil: Date(timeIntervalSince1970: sentAt + policy.resendCooldown),
                     codeExpiresAt: Date(timeIntervalSince1970: expiresAt), keptExistingSession: existing != nil)
                 guard request.attachSessionDuringCooldown else { return outcome }
-                pendingUntil = expiresAt
+                pendingUntil = expiresAt + policy.pendingSessionGrace
             } else {
                 let expiresAt = now + policy.codeLifetime
                 try db.execute(
@@ -48,9 +48,10 @@ public struct SQLiteAuthStore: AuthStore {
                 outcome = IssueOutcome(
                     cooldownUntil: nil, codeExpiresAt: Date(timeIntervalSince1970: expiresAt),
                     keptExistingSession: existing != nil)
-                pendingUntil = expiresAt
+                pendingUntil = expiresAt + policy.pendingSessionGrace
             }
-            // A pending sign-in lives exactly as long as its code. Any signed-in state this
+            // A pending sign-in lives as long as its code plus a short grace (in which it can
+            // only be told the code expired and ask for a new one). Any signed-in state this
             // browser had is replaced: it is now signing in (again) with this phone.
             try db.execute(
                 sql: """

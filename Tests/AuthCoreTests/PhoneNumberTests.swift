@@ -1,0 +1,61 @@
+import Testing
+
+@testable import AuthCore
+
+@Suite("US phone numbers")
+struct PhoneNumberTests {
+    @Test(
+        "accepts what people type",
+        arguments: [
+            "(530) 555-0123", "530.555.0123", "5305550123", "+1 530 555 0123", "1-530-555-0123",
+            "+15305550123", "  530 555 0123  ", "15305550123", "(530)555-0123", "530-555-0123",
+        ])
+    func accepts(_ input: String) throws {
+        let phone = try PhoneNumber(parsing: input)
+        #expect(phone.e164 == "+15305550123")
+        #expect(phone.nationalFormat == "(530) 555-0123")
+    }
+
+    @Test(
+        "rejects what is not a NANP number",
+        arguments: [
+            "530555012",  // 9 digits
+            "53055501234",  // 11 digits not starting with 1
+            "+2 530 555 0123",  // other country code
+            "+44 20 7946 0958",  // UK
+            "+1 530 555 01234",  // too long
+            "(030) 555-0123",  // area code starts with 0
+            "(130) 555-0123",  // area code starts with 1
+            "(530) 055-0123",  // exchange starts with 0
+            "(530) 155-0123",  // exchange starts with 1
+            "(911) 555-0123",  // N11 area code
+            "(411) 555-0123",  // N11 area code
+            "(530) 911-0123",  // N11 exchange
+            "530-FLOWERS",  // letters
+            "530555O123",  // letter O for zero
+            "530+5550123",  // plus not leading
+            "++15305550123",
+            "٥٣٠٥٥٥٠١٢٣",  // Arabic-Indic digits
+            "530 555 0123 ext 4",
+            "1 (530) 555-0123 5",
+            "0",
+            String(repeating: "5", count: 10_000),
+        ])
+    func rejects(_ input: String) {
+        #expect(throws: PhoneNumber.ParseError.invalid) { try PhoneNumber(parsing: input) }
+    }
+
+    @Test("empty input has its own message", arguments: ["", "   ", "\t"])
+    func empty(_ input: String) {
+        #expect(throws: PhoneNumber.ParseError.empty) { try PhoneNumber(parsing: input) }
+        #expect(PhoneNumber.ParseError.empty.description == "Please enter your phone number.")
+        #expect(PhoneNumber.ParseError.invalid.description == "Your phone number is invalid.")
+    }
+
+    @Test("logs see only the last four digits")
+    func masked() throws {
+        let phone = try PhoneNumber(parsing: "(530) 555-0123")
+        #expect(phone.masked == "+1******0123")
+        #expect("\(phone)" == "+1******0123")
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import NIOHTTP1
+import Testing
+
+@testable import WebApp
+
+/// Bad input, limits and protocol details over real sockets.
+@Suite("HTTP behaviour")
+struct HTTPBehaviourTests {
+    @Test("unknown paths get the 404 page; malformed ones 400")
+    func notFound() async throws {
+        try await withServer { server in
+            let browser = Browser(baseURL: server.baseURL)
+            for path in ["/nope", "/login/extra", "/public/missing.css"] {
+                let response = try await browser.get(path)
+                #expect(response.status == .notFound, "\(path)")
+                #expect(response.header("Content-Type") == "text/html; charset=utf-8", "\(path)")
+                #expect(response.header("Cache-Control") == "no-store", "\(path)")
+                #expect(response.body.contains("<h1>Not Found</h1>"), "\(path)")
+                #expect(response.header("Content-Security-Policy") != nil, "\(path)")
+            }
+            // Sent byte for byte: an HTTP client library would normalise these paths.
+            for (path, status) in [("/%ff", "400"), ("/login%00", "400"), ("/public/../Package.swift", "404")] {
+                let connection = try RawConnection(port: server.port)
+                connection.send("GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                let response = await connection.readAll()
+                #expect(response.hasPrefix("HTTP/1.1 \(status)"), "\(path)")
+                #expect(response.contains("<h1>"), "\(path)")
+            }
+        }
+    }
+
+    @Test("wrong methods get 405 with Allow")
+    func methodNotAllowed() async throws {
+        try await withServer { server in
+            let browser = Browser(baseURL: server.baseURL)
+            let delete = try await browser.send(.DELETE, "/login")
+            #expect(delete.status == .methodNotAllowed)
+            #expect(delete.header("Allow") == "GET, HEAD, POST")
+            #expect(delete.body.contains("<h1>Method Not Allowed</h1>"))
+            let getLogout = try await browser.get("/logout")
+            #expect(getLogout.status == .methodNotAllowed)
+            #expect(getLogout.header("Allow") == "POST")
+            let postHome = try await browser.post("/home")
+            #expect(postHome.status == .methodNotAllowed)
+        }
+    }
+
+    @Test("HEAD gets the headers of GET and no body")
+    func head() async throws {
+        try await withServer { server in
+            let connection = try RawConnection(port: server.port)
+            connection.send("HEAD /login HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let response = await connection.readAll()
+            #expect(response.hasPrefix("HTTP/1.1 200 OK\r\n"))
+            let length = try #require(
+                response.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") })
+            #expect(Int(length.split(separator: " ").last!)! > 500)
+            #expect(response.hasSuffix("\r\n\r\n"))
+        }
+    }
+
+    @Test("a body over 64 KiB gets 413 and changes nothing")
+    func payloadTooLarge() async throws {
+        try await withServer { server in
+            let browser = Browser(baseURL: server.baseURL)
+            let body = "phone=" + String(repeating: "5", count: 70 * 1024)
+            let response = try await browser.send(
+                .POST, "/login", headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data(body.utf8))
+            #expect(response.status == .payloadTooLarge)
+            #expect(response.header("Connection") == "close")
+            #expect(try server.outbox().isEmpty)
+            // Exactly at the limit is still read (and answered as a bad phone number).
+            let atLimit = "phone=" + String(repeating: "5", count: 64 * 1024 - 6)
+            let ok = try await browser.send(
+                .POST, "/login", headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data(atLimit.utf8))
+            #expect(ok.status == .unprocessableEntity)
+        }
+    }
+
+    @Test("a chunked body over the limit gets 413 too")
+    func chunkedTooLarge() async throws {
+        try await withServer { server in
+            let connection = try RawConnection(port: server.port)
+            var request = "POST /login HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n"
+            let chunk = String(repeating: "a", count: 16 * 1024)
+            for _ in 0..<5 { request += String(16 * 1024, radix: 16) + "\r\n" + chunk + "\r\n" }
+            request += "0\r\n\r\n"
+            connection.send(request)
+            #expect(await connection.readAll().hasPrefix("HTTP/1.1 413"))
+        }
+    }
+
+    @Test("oversized headers get 431, a long URL 414, garbage 400; the server keeps serving")
+    func protocolErrors() async throws {
+        try await withServer { server in
+            let big = try RawConnection(port: server.port)
+            big.send("GET /login HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 40 * 1024))\r\n\r\n")
+            #expect(await big.readAll().hasPrefix("HTTP/1.1 431"))
+
+            let longURL = try RawConnection(port: server.port)
+            longURL.send("GET /login?\(String(repeating: "a", count: 9000)) HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(await longURL.readAll().hasPrefix("HTTP/1.1 414"))
+
+            for garbage in ["GARBAGE\r\n\r\n", "GET / HTTP/9.9\r\n\r\n", "GET / HTTP/1.1\r\nBad Header\r\n\r\n", "\u{0}\u{1}\u{2}\r\n\r\n"] {
+                let connection = try RawConnection(port: server.port)
+                connection.send(garbage)
+                #expect(await connection.readAll().hasPrefix("HTTP/1.1 400"), "\(garbage.debugDescription)")
+            }
+
+            let browser = Browser(baseURL: server.baseURL)
+            #expect(try await browser.get("/login").status == .ok)
+        }
+    }
+
+    @Test("malformed and non-UTF-8 forms get 400 or 415, never a crash")
+    func badForms() async throws {
+        try await withServer { server in
+            let browser = Browser(baseURL: server.baseURL)
+            let form: HTTPHeaders = ["Content-Type": "application/x-www-form-urlencoded"]
+            let cases: [(HTTPHeaders, [UInt8], HTTPResponseStatus)] = [
+                (form, Array("phone=%ff%fe".utf8), .badRequest),
+                (form, Array("phone=%".utf8), .badRequest),
+                (form, [0x70, 0x68, 0x3d, 0xff, 0xfe], .badRequest),
+                (["Content-Type": "application/json"], Array(#"{"phone":"5305550123"}"#.utf8), .unsupportedMediaType),
+                ([:], Array("phone=5305550123".utf8), .unsupportedMediaType),
+                (form, Array(String(repeating: "a=1&", count: 1000).utf8), .badRequest),
+            ]
+            for (headers, body, status) in cases {
+                let response = try await browser.send(.POST, "/login", headers: headers, body: Data(body))
+                #expect(response.status == status, "\(body.prefix(20))")
+                #expect(response.body.contains("<h1>"), "an error page, not a bare status")
+            }
+            #expect(try server.outbox().isEmpty)
+            #expect(try await browser.get("/login").status == .ok)
+        }
+    }
+
+    @Test("static files: content types, caching headers, 304, no traversal")
+    func staticFiles() async throws {
+        try await withServer { server in
+            let browser = Browser(baseURL: server.baseURL)
+            let css = try await browser.get("/public/app.css")
+            #expect(css.status == .ok)
+            #expect(css.header("Content-Type") == "text/css; charset=utf-8")
+            #expect(css.header("Cache-Control")?.hasPrefix("public, max-age=") == true)
+            #expect(css.header("X-Content-Type-Options") == "nosniff")
+            let etag = try #require(css.header("ETag"))
+            let cached = try await browser.get("/public/app.css", headers: ["If-None-Match": etag])
+            #expect(cached.status == .notModified)
+            #expect(cached.body.isEmpty)
+            let js = try await browser.get("/public/verify.js")
+            #expect(js.header("Content-Type") == "text/javascript; charset=utf-8")
+
+            for path in ["/public/%2e%2e/Package.swift", "/public/..%2fPackage.swift", "/public/.hidden", "/public/%00"] {
+                let connection = try RawConnection(port: server.port)
+                connection.send("GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                let response = await connection.readAll()
+                #expect(response.hasPrefix("HTTP/1.1 404") || response.hasPrefix("HTTP/1.1 400"), "\(path)")
+                #expect(!response.contains("PackageDescription"), "\(path)")
+            }
+        }
+    }
+
+    @Test("keep-alive serves several requests on one connection; Connection: close closes it")
+    func keepAlive() async throws {
+        try await withServer { server in
+            let connection = try RawConnection(port: server.port)
+            for _ in 0..<3 {
+                connection.send("GET /login HTTP/1.1\r\nHost: x\r\n\r\n")
+                let response = try #require(await connection.readResponse())
+                #expect(response.hasPrefix("HTTP/1.1 200 OK"))
+                #expect(!response.lowercased().contains("connection: close"))
+            }
+            connection.send("GET /login HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let last = try #require(await connection.readResponse())
+            #expect(last.lowercased().contains("connection: close"))
+            #expect(await connection.isClosedByPeer())
+        }
+    }
+
+    @Test("idle and trickling connections are closed after the request timeout")
+    func idleTimeout() async throws {
+        try await withServer({ $0.server.requestTimeout = .milliseconds(500) }) { server in
+            let idle = try RawConnection(port: server.port, readTimeoutSeconds: 5)
+            let started = Date()
+            #expect(await idle.isClosedByPeer())
+            #expect(Date().timeIntervalSince(started) < 4)
+
+            // Bytes keep coming, but the request never completes: cut off all the same.
+            let slow = try RawConnection(port: server.port, readTimeoutSeconds: 5)
+            let slowStarted = Date()
+            slow.send("GET /login HTTP/1.1\r\n")
+            try await Task.sleep(for: .milliseconds(300))
+            slow.send("Host: x\r\n")
+            try await Task.sleep(for: .milliseconds(300))
+            slow.send("X-Slow: 1\r\n")
+            let answer = await slow.readAll()
+            #expect(!answer.contains("200 OK"))
+            // Closed by the server, not by this test's own 5 s read timeout.
+            #expect(Date().timeIntervalSince(slowStarted) < 3)
+
+            let browser = Browser(baseURL: server.baseURL)
+            #expect(try await browser.get("/login").status == .ok)
+        }
+    }
+}

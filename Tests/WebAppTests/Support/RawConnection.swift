@@ -1,0 +1,119 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A plain TCP connection to 127.0.0.1, for sending bytes no HTTP client would send
+/// (malformed requests, huge headers, trickled bytes). Reads time out, so no test hangs.
+final class RawConnection: @unchecked Sendable {
+    private let fd: Int32
+
+    init(port: Int, readTimeoutSeconds: Int = 10) throws {
+        #if canImport(Glibc)
+            fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard fd >= 0 else { throw TestFailure("socket() failed") }
+        var timeout = timeval(tv_sec: readTimeoutSeconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else {
+            close(fd)
+            throw TestFailure("connect() failed")
+        }
+    }
+
+    deinit { close(fd) }
+
+    /// Sends all of `text`; returns false if the peer closed the connection.
+    @discardableResult
+    func send(_ text: String) -> Bool {
+        send(Array(text.utf8))
+    }
+
+    @discardableResult
+    func send(_ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { buffer in
+                #if canImport(Glibc)
+                    Glibc.send(fd, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL))
+                #else
+                    Darwin.send(fd, buffer.baseAddress, buffer.count, 0)
+                #endif
+            }
+            if sent <= 0 { return false }
+            offset += sent
+        }
+        return true
+    }
+
+    /// Reads until the peer closes the connection or the read times out.
+    ///
+    /// The blocking read runs on a Dispatch thread, never on Swift concurrency's small
+    /// cooperative pool, which the server under test needs to answer.
+    func readAll() async -> String {
+        await offPool { self.blockingReadAll() }
+    }
+
+    /// Reads one response with a `Content-Length` body (for keep-alive checks).
+    func readResponse() async -> String? {
+        await offPool { self.blockingReadResponse() }
+    }
+
+    /// True when the peer has closed the connection (a read returns end-of-file or a reset).
+    func isClosedByPeer() async -> Bool {
+        await offPool {
+            var byte: UInt8 = 0
+            return recv(self.fd, &byte, 1, 0) <= 0
+        }
+    }
+
+    private func offPool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: body()) }
+        }
+    }
+
+    private func blockingReadAll() -> String {
+        var result = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count <= 0 { break }
+            result.append(contentsOf: buffer[0..<count])
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    private func blockingReadResponse() -> String? {
+        var result = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let text = String(decoding: result, as: UTF8.self)
+            if let headerEnd = text.range(of: "\r\n\r\n") {
+                let head = text[..<headerEnd.lowerBound].lowercased()
+                let length =
+                    head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+                    .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+                let bodyStart = text.utf8.distance(from: text.startIndex, to: headerEnd.upperBound)
+                if result.count >= bodyStart + length { return text }
+            }
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count <= 0 { return result.isEmpty ? nil : String(decoding: result, as: UTF8.self) }
+            result.append(contentsOf: buffer[0..<count])
+        }
+    }
+}
