@@ -64,7 +64,12 @@ let package = Package(
         ),
         .testTarget(
             name: "HTTPLiteTests",
-            dependencies: ["HTTPLite"]
+            dependencies: [
+                "HTTPLite",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "WebAppTests",

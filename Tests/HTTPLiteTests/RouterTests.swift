@@ -1,0 +1,77 @@
+import Logging
+import NIOCore
+import NIOHTTP1
+import Testing
+
+@testable import HTTPLite
+
+@Suite("Router")
+struct RouterTests {
+    func context() -> BasicRequestContext {
+        BasicRequestContext(source: RequestContextSource(logger: Logger(label: "test"), remoteAddress: nil))
+    }
+
+    func router() -> RouterResponder<BasicRequestContext> {
+        let router = Router<BasicRequestContext>()
+        router.get("/login") { _, _ in .text("login page") }
+        router.post("/login") { _, _ in .text("login post") }
+        router.get("/accounts/:id") { _, context in .text("account \(context.parameters["id"] ?? "?")") }
+        router.get("/accounts/:id/history") { _, context in .text("history \(context.parameters["id"] ?? "?")") }
+        return router.buildResponder()
+    }
+
+    func body(_ response: Response) -> String { String(buffer: response.body) }
+
+    @Test("routes by method and path, with path parameters")
+    func routes() async throws {
+        let responder = router()
+        #expect(body(try await responder.respond(to: Request(method: .GET, uri: "/login"), context: context())) == "login page")
+        #expect(body(try await responder.respond(to: Request(method: .POST, uri: "/login?x=1"), context: context())) == "login post")
+        #expect(body(try await responder.respond(to: Request(method: .GET, uri: "/accounts/42"), context: context())) == "account 42")
+        #expect(body(try await responder.respond(to: Request(method: .GET, uri: "/accounts/a%20b/history"), context: context())) == "history a b")
+        // A trailing slash or doubled slashes name the same page.
+        #expect(body(try await responder.respond(to: Request(method: .GET, uri: "/login/"), context: context())) == "login page")
+    }
+
+    @Test("HEAD falls back to GET")
+    func head() async throws {
+        let response = try await router().respond(to: Request(method: .HEAD, uri: "/login"), context: context())
+        #expect(body(response) == "login page")
+    }
+
+    @Test("unknown path is 404, wrong method 405 with Allow")
+    func errors() async throws {
+        let responder = router()
+        await #expect { try await responder.respond(to: Request(method: .GET, uri: "/nope"), context: context()) } throws: { error in
+            (error as? HTTPError)?.status == .notFound
+        }
+        await #expect { try await responder.respond(to: Request(method: .DELETE, uri: "/login"), context: context()) } throws: { error in
+            guard let error = error as? HTTPError else { return false }
+            return error.status == .methodNotAllowed && error.headers.first(name: "Allow") == "GET, HEAD, POST"
+        }
+        await #expect { try await responder.respond(to: Request(method: .GET, uri: "/%ff"), context: context()) } throws: { error in
+            (error as? HTTPError)?.status == .badRequest
+        }
+    }
+
+    @Test("middleware runs in the order added, around the route")
+    func middlewareOrder() async throws {
+        struct Tag: Middleware {
+            let name: String
+            func handle(
+                _ request: Request, context: BasicRequestContext,
+                next: (Request, BasicRequestContext) async throws -> Response
+            ) async throws -> Response {
+                var response = try await next(request, context)
+                response.headers.add(name: "X-Order", value: name)
+                return response
+            }
+        }
+        let router = Router<BasicRequestContext>()
+        router.add(middleware: Tag(name: "outer"))
+        router.add(middleware: Tag(name: "inner"))
+        router.get("/") { _, _ in .text("hi") }
+        let response = try await router.buildResponder().respond(to: Request(method: .GET, uri: "/"), context: context())
+        #expect(response.headers["X-Order"] == ["inner", "outer"])
+    }
+}
