@@ -10,6 +10,8 @@ struct AppContext: RequestContext {
     var sessionToken: SessionToken?
     /// What that session stands for.
     var session: SessionState?
+    /// The CSRF token every form on the page must carry.
+    var csrfToken = ""
 
     init(source: RequestContextSource) {
         self.logger = source.logger

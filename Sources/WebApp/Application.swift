@@ -51,6 +51,7 @@ final class Application: Sendable {
         router.add(middleware: SecurityHeaders(https: configuration.https))
         router.add(middleware: ErrorPages(pages: pages))
         router.add(middleware: StaticFiles<AppContext>(folder: configuration.publicDirectory, urlPrefix: "/public"))
+        router.add(middleware: CSRFProtection(tokens: CSRFTokens(secret: secret), https: configuration.https))
         router.add(middleware: SessionMiddleware(signIn: signIn, cookie: cookie))
         SignInController(signIn: signIn, pages: pages, cookie: cookie).register(on: router)
         HomeController(pages: pages).register(on: router)

@@ -13,25 +13,30 @@ struct Pages: Sendable {
     /// Longest typed phone text echoed back into the form.
     private static let maxEchoedInput = 64
 
-    func login(phone: String = "", error: String? = nil, status: HTTPResponseStatus = .ok) throws -> Response {
-        try page("login", ["phone": String(phone.prefix(Self.maxEchoedInput)), "error": error ?? "", "hasError": error != nil], status: status)
+    func login(csrf: String, phone: String = "", error: String? = nil, status: HTTPResponseStatus = .ok) throws -> Response {
+        try page(
+            "login",
+            [
+                "csrf": csrf, "phone": String(phone.prefix(Self.maxEchoedInput)), "error": error ?? "",
+                "hasError": error != nil,
+            ], status: status)
     }
 
     func verify(
-        phone: PhoneNumber, resendWait: Int, notice: String? = nil, error: String? = nil,
+        csrf: String, phone: PhoneNumber, resendWait: Int, notice: String? = nil, error: String? = nil,
         status: HTTPResponseStatus = .ok
     ) throws -> Response {
         let digits: [[String: Any]] = (1...6).map { ["index": $0, "first": $0 == 1] }
         return try page(
             "verify",
             [
-                "phone": phone.nationalFormat, "digits": digits, "resendWait": resendWait,
+                "csrf": csrf, "phone": phone.nationalFormat, "digits": digits, "resendWait": resendWait,
                 "notice": notice ?? "", "error": error ?? "",
             ], status: status)
     }
 
-    func home(user: User) throws -> Response {
-        try page("home", ["phone": user.phone.nationalFormat])
+    func home(csrf: String, user: User) throws -> Response {
+        try page("home", ["csrf": csrf, "phone": user.phone.nationalFormat])
     }
 
     func error(_ status: HTTPResponseStatus, message: String) throws -> Response {

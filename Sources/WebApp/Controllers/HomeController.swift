@@ -10,6 +10,6 @@ struct HomeController: Sendable {
 
     @Sendable func home(_ request: Request, _ context: AppContext) async throws -> Response {
         guard let user = context.user else { return .redirect(to: "/login") }
-        return try pages.home(user: user)
+        return try pages.home(csrf: context.csrfToken, user: user)
     }
 }

@@ -32,7 +32,7 @@ struct SignInController: Sendable {
     @Sendable func showLogin(_ request: Request, _ context: AppContext) async throws -> Response {
         if context.user != nil { return .redirect(to: "/home") }
         // Back from Verify: show the number the code went to, so it can be corrected.
-        return try pages.login(phone: context.pendingPhone?.nationalFormat ?? "")
+        return try pages.login(csrf: context.csrfToken, phone: context.pendingPhone?.nationalFormat ?? "")
     }
 
     @Sendable func submitLogin(_ request: Request, _ context: AppContext) async throws -> Response {
@@ -45,7 +45,7 @@ struct SignInController: Sendable {
             return response
         } catch let error as SignInError {
             let status: HTTPResponseStatus = error == .deliveryFailed ? .serviceUnavailable : .unprocessableEntity
-            return try pages.login(phone: phoneInput, error: error.description, status: status)
+            return try pages.login(csrf: context.csrfToken, phone: phoneInput, error: error.description, status: status)
         }
     }
 
@@ -53,7 +53,7 @@ struct SignInController: Sendable {
         if context.user != nil { return .redirect(to: "/home") }
         guard let phone = context.pendingPhone else { return .redirect(to: "/login") }
         let notice = request.cookie(Self.noticeCookie) == "resent" ? "A new code was sent to \(phone.nationalFormat)." : nil
-        var response = try pages.verify(phone: phone, resendWait: try await signIn.resendWait(for: phone), notice: notice)
+        var response = try pages.verify(csrf: context.csrfToken, phone: phone, resendWait: try await signIn.resendWait(for: phone), notice: notice)
         if request.cookie(Self.noticeCookie) != nil {
             response.setCookie(Cookie.expired(name: Self.noticeCookie, path: "/verify", secure: cookie.secure))
         }
@@ -76,7 +76,7 @@ struct SignInController: Sendable {
             return .redirect(to: "/login")
         } catch let error as SignInError {
             return try pages.verify(
-                phone: phone, resendWait: try await signIn.resendWait(for: phone), error: error.description,
+                csrf: context.csrfToken, phone: phone, resendWait: try await signIn.resendWait(for: phone), error: error.description,
                 status: .unprocessableEntity)
         }
     }
@@ -95,7 +95,7 @@ struct SignInController: Sendable {
         } catch let error as SignInError {
             let wait = try await signIn.resendWait(for: phone)
             var response = try pages.verify(
-                phone: phone, resendWait: wait, error: error.description,
+                csrf: context.csrfToken, phone: phone, resendWait: wait, error: error.description,
                 status: error == .deliveryFailed ? .serviceUnavailable : .tooManyRequests)
             if wait > 0 { response.headers.replaceOrAdd(name: "Retry-After", value: String(wait)) }
             return response

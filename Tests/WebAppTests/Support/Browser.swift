@@ -52,13 +52,25 @@ final class Browser: @unchecked Sendable {
         lock.withLock { jar[name] = StoredCookie(value: value, path: path) }
     }
 
+    /// The CSRF token cookie this browser holds.
+    var csrfToken: String? { cookie("csrf") ?? cookie("__Host-csrf") }
+
     func clearCookies() { lock.withLock { jar.removeAll() } }
 
     func get(_ path: String, headers: HTTPHeaders = [:]) async throws -> TestResponse {
         try await send(.GET, path, headers: headers)
     }
 
-    func post(_ path: String, form: [(String, String)] = [], headers: HTTPHeaders = [:]) async throws -> TestResponse {
+    /// Posts a form the way a browser posts one from our pages: with the CSRF token the pages
+    /// carry (loading a page first if this browser has none yet). `csrf: false` leaves it out.
+    func post(_ path: String, form: [(String, String)] = [], headers: HTTPHeaders = [:], csrf: Bool = true)
+        async throws -> TestResponse
+    {
+        var form = form
+        if csrf {
+            if csrfToken == nil { _ = try await get("/login") }
+            if let token = csrfToken { form.append(("csrf", token)) }
+        }
         var headers = headers
         if headers.first(name: "Content-Type") == nil {
             headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")

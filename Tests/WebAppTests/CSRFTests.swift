@@ -1,0 +1,87 @@
+import Foundation
+import NIOHTTP1
+import Testing
+
+@testable import WebApp
+
+/// Cross-site request forgery: every form post must carry the visitor's signed token.
+@Suite("CSRF protection")
+struct CSRFTests {
+    @Test("the first page sets a signed token cookie and every form carries it; no session is created")
+    func pagesCarryToken() async throws {
+        try await withServer { server in
+            let browser = Browser(baseURL: server.baseURL)
+            let page = try await browser.get("/login")
+            let cookie = try #require(page.setCookie("csrf"))
+            #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"))
+            let token = try #require(browser.csrfToken)
+            #expect(page.body.contains(#"name="csrf" value="\#(token)""#))
+            #expect(page.setCookie("session") == nil)
+            // The next page reuses the token instead of setting a new one.
+            #expect(try await browser.get("/login").setCookie("csrf") == nil)
+
+            _ = try await browser.post("/login", form: [("phone", "5305550123")])
+            let verify = try await browser.get("/verify")
+            #expect(verify.body.components(separatedBy: #"name="csrf" value="\#(token)""#).count == 3)
+        }
+    }
+
+    @Test(
+        "a post without the token, with another token or a forged one gets 403 and sends nothing",
+        arguments: ["missing", "other", "forged", "no-cookie"])
+    func refused(_ kind: String) async throws {
+        try await withServer { server in
+            let browser = Browser(baseURL: server.baseURL)
+            _ = try await browser.get("/login")
+            let token = try #require(browser.csrfToken)
+            var form = [("phone", "5305550123")]
+            switch kind {
+            case "other":
+                let other = Browser(baseURL: server.baseURL)
+                _ = try await other.get("/login")
+                form.append(("csrf", try #require(other.csrfToken)))
+            case "forged":
+                let forged = String(repeating: "A", count: 43)
+                browser.setCookie("csrf", forged)
+                form.append(("csrf", forged))
+            case "no-cookie":
+                browser.clearCookies()
+                form.append(("csrf", token))
+            default:
+                break
+            }
+            let response = try await browser.post("/login", form: form, csrf: false)
+            #expect(response.status == .forbidden)
+            #expect(response.body.contains("did not come from this site"))
+            #expect(response.setCookie("session") == nil)
+            #expect(try server.outbox().isEmpty)
+        }
+    }
+
+    @Test("browsers' own cross-site signals are refused even with a token")
+    func crossSiteHeaders() async throws {
+        try await withServer { server in
+            let browser = Browser(baseURL: server.baseURL)
+            for headers: HTTPHeaders in [["Sec-Fetch-Site": "cross-site"], ["Sec-Fetch-Site": "same-site"], ["Origin": "https://evil.example"]] {
+                let response = try await browser.post("/login", form: [("phone", "5305550123")], headers: headers)
+                #expect(response.status == .forbidden, "\(headers)")
+            }
+            #expect(try server.outbox().isEmpty)
+            let sameOrigin = try await browser.post(
+                "/login", form: [("phone", "5305550123")],
+                headers: ["Sec-Fetch-Site": "same-origin", "Origin": "http://127.0.0.1:\(server.port)"])
+            #expect(sameOrigin.location == "/verify")
+        }
+    }
+
+    @Test("logout cannot be forced from another site")
+    func logoutNeedsToken() async throws {
+        try await withServer { server in
+            let browser = Browser(baseURL: server.baseURL)
+            _ = try await browser.post("/login", form: [("phone", "5305550123")])
+            _ = try await browser.post("/verify", form: [("code", try server.lastCode())])
+            #expect(try await browser.post("/logout", csrf: false).status == .forbidden)
+            #expect(try await browser.get("/home").status == .ok)
+        }
+    }
+}
