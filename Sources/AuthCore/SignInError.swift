@@ -12,6 +12,12 @@ public enum SignInError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooManyAttempts
     /// A new code was asked for before the cooldown ended.
     case resendTooSoon(seconds: Int)
+    /// Too many codes went to this number lately.
+    case tooManyCodesForPhone(seconds: Int)
+    /// Too many codes were asked for from this network address lately.
+    case tooManyCodesFromClient(seconds: Int)
+    /// Too many wrong codes for this number in a day: sign-in to it is locked for a while.
+    case phoneLocked(seconds: Int)
     /// There is no sign-in in progress for this session (it expired or never started).
     case noPendingSignIn
     /// The text message could not be sent; nothing was changed.
@@ -25,8 +31,33 @@ public enum SignInError: Error, Equatable, Sendable, CustomStringConvertible {
         case .tooManyAttempts: return "Too many incorrect codes. Please request a new code."
         case .resendTooSoon(let seconds):
             return "Please wait \(seconds) second\(seconds == 1 ? "" : "s") before requesting a new code."
+        case .tooManyCodesForPhone(let seconds):
+            return "Too many codes were sent to this number. Please try again in \(Self.duration(seconds))."
+        case .tooManyCodesFromClient(let seconds):
+            return "Too many codes were requested from your network. Please try again in \(Self.duration(seconds))."
+        case .phoneLocked(let seconds):
+            return "Too many incorrect codes for this number. Sign-in is locked for \(Self.duration(seconds))."
         case .noPendingSignIn: return "Your sign-in expired. Please enter your phone number again."
         case .deliveryFailed: return "We couldn't send the text message. Please try again."
         }
+    }
+
+    /// Seconds the person must wait, when the error is about a limit.
+    public var retryAfter: Int? {
+        switch self {
+        case .resendTooSoon(let seconds), .tooManyCodesForPhone(let seconds), .tooManyCodesFromClient(let seconds),
+            .phoneLocked(let seconds):
+            return seconds
+        default:
+            return nil
+        }
+    }
+
+    /// "45 seconds", "9 minutes", "3 hours": rounded up, in the largest unit that fits.
+    static func duration(_ seconds: Int) -> String {
+        func plural(_ n: Int, _ unit: String) -> String { "\(n) \(unit)\(n == 1 ? "" : "s")" }
+        if seconds < 60 { return plural(max(1, seconds), "second") }
+        if seconds < 3600 { return plural((seconds + 59) / 60, "minute") }
+        return plural((seconds + 3599) / 3600, "hour")
     }
 }

@@ -18,6 +18,18 @@ public struct SignInPolicy: Sendable {
     /// A signed-in session ends this long after sign-in whatever happens: 30 days.
     public var sessionLifetime: TimeInterval = 30 * 86_400
 
+    /// Most codes sent to one phone number per ``codesPerPhoneWindow``: 5 per 10 minutes
+    /// (Twilio Verify's limit), against SMS pumping and harassing a stranger's phone.
+    public var maxCodesPerPhone = 5
+    public var codesPerPhoneWindow: TimeInterval = 600
+    /// Most codes asked for from one client address per ``codesPerClientWindow``: 20 per hour.
+    public var maxCodesPerClient = 20
+    public var codesPerClientWindow: TimeInterval = 3600
+    /// Failed codes per phone number per ``failuresPerPhoneWindow`` after which sign-in to that
+    /// number is locked until the window passes: 20 per 24 hours.
+    public var maxFailuresPerPhone = 20
+    public var failuresPerPhoneWindow: TimeInterval = 86_400
+
     public init() {}
 
     /// The subset storage enforces inside its transactions.
@@ -25,6 +37,9 @@ public struct SignInPolicy: Sendable {
         StoragePolicy(
             codeLifetime: codeLifetime, resendCooldown: resendCooldown, maxAttemptsPerCode: maxAttemptsPerCode,
             sessionIdleTimeout: sessionIdleTimeout, sessionLifetime: sessionLifetime,
-            pendingSessionGrace: pendingSessionGrace)
+            pendingSessionGrace: pendingSessionGrace, maxCodesPerPhone: maxCodesPerPhone,
+            codesPerPhoneWindow: codesPerPhoneWindow, maxCodesPerClient: maxCodesPerClient,
+            codesPerClientWindow: codesPerClientWindow, maxFailuresPerPhone: maxFailuresPerPhone,
+            failuresPerPhoneWindow: failuresPerPhoneWindow)
     }
 }

@@ -59,25 +59,28 @@ public struct SignInService: Sendable {
     ///
     /// If a code went to the same number less than the cooldown ago (the person went back and
     /// submitted again), no second message is sent: the session joins the code already out.
-    public func requestCode(phoneInput: String, session: SessionToken?) async throws -> CodeRequest {
+    /// `client` is the address the request came from, for the per-client sending limit.
+    public func requestCode(phoneInput: String, session: SessionToken?, client: String? = nil) async throws
+        -> CodeRequest
+    {
         let phone: PhoneNumber
         do {
             phone = try PhoneNumber(parsing: phoneInput)
         } catch {
             throw SignInError.phone(error)
         }
-        return try await issue(to: phone, session: session, attachDuringCooldown: true)
+        return try await issue(to: phone, session: session, attachDuringCooldown: true, client: client)
     }
 
     /// The resend button: a new code to the number this session is signing in with, replacing
     /// the old code; refused while the cooldown runs.
-    public func resendCode(session: SessionToken) async throws -> CodeRequest {
+    public func resendCode(session: SessionToken, client: String? = nil) async throws -> CodeRequest {
         guard case .pending(let phone) = try await state(of: session) else { throw SignInError.noPendingSignIn }
-        return try await issue(to: phone, session: session, attachDuringCooldown: false)
+        return try await issue(to: phone, session: session, attachDuringCooldown: false, client: client)
     }
 
-    private func issue(to phone: PhoneNumber, session: SessionToken?, attachDuringCooldown: Bool) async throws
-        -> CodeRequest
+    private func issue(to phone: PhoneNumber, session: SessionToken?, attachDuringCooldown: Bool, client: String?)
+        async throws -> CodeRequest
     {
         let code = makeCode()
         let digest = hasher.digest(of: code, for: phone)
@@ -86,7 +89,13 @@ public struct SignInService: Sendable {
         let outcome = try await store.issueCode(
             IssueRequest(
                 phone: phone, codeDigest: digest, existingSession: session?.storageKey,
-                newSession: newToken.storageKey, attachSessionDuringCooldown: attachDuringCooldown, now: now))
+                newSession: newToken.storageKey, attachSessionDuringCooldown: attachDuringCooldown, client: client,
+                now: now))
+        if let (limit, until) = outcome.limited {
+            let seconds = max(1, Int(until.timeIntervalSince(now).rounded(.up)))
+            logger.notice("Sending limit reached", metadata: ["to": "\(phone.masked)", "limit": "\(limit)"])
+            throw limit == .phone ? SignInError.tooManyCodesForPhone(seconds: seconds) : .tooManyCodesFromClient(seconds: seconds)
+        }
         // The store kept the caller's session if it was still live, else it used the new key.
         let token = outcome.keptExistingSession ? (session ?? newToken) : newToken
         let expiresAt = outcome.codeExpiresAt
@@ -133,6 +142,9 @@ public struct SignInService: Sendable {
             throw SignInError.codeExpired
         case .tooManyAttempts:
             throw SignInError.tooManyAttempts
+        case .locked(let until):
+            logger.notice("Sign-in locked after too many failed codes", metadata: ["phone": "\(phone.masked)"])
+            throw SignInError.phoneLocked(seconds: max(1, Int(until.timeIntervalSince(clock()).rounded(.up))))
         case .noPendingSession:
             throw SignInError.noPendingSignIn
         }

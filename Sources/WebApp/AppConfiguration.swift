@@ -25,6 +25,8 @@ struct AppConfiguration: Sendable {
     var smsDomain = "localhost"
     /// The app is reached over HTTPS (directly or behind a proxy): Secure, `__Host-` cookies and HSTS.
     var https = false
+    /// Take the client address from `X-Forwarded-For` (only behind a reverse proxy that sets it).
+    var trustProxy = false
     /// Code, cooldown, attempt and session lifetimes.
     var policy = SignInPolicy()
     /// How often expired sessions and codes are deleted.

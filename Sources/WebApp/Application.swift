@@ -53,7 +53,9 @@ final class Application: Sendable {
         router.add(middleware: StaticFiles<AppContext>(folder: configuration.publicDirectory, urlPrefix: "/public"))
         router.add(middleware: CSRFProtection(tokens: CSRFTokens(secret: secret), https: configuration.https))
         router.add(middleware: SessionMiddleware(signIn: signIn, cookie: cookie))
-        SignInController(signIn: signIn, pages: pages, cookie: cookie).register(on: router)
+        SignInController(
+            signIn: signIn, pages: pages, cookie: cookie, clientAddress: ClientAddress(trustProxy: configuration.trustProxy)
+        ).register(on: router)
         HomeController(pages: pages).register(on: router)
 
         let server = HTTPServer(responder: router.buildResponder(), configuration: configuration.server, logger: logger)

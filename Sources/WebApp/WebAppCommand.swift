@@ -48,6 +48,9 @@ struct WebAppCommand: AsyncParsableCommand {
     @Flag(help: "The site is reached over HTTPS (directly or via a proxy): Secure __Host- cookies and HSTS.")
     var https = false
 
+    @Flag(name: .customLong("trust-proxy"), help: "Take the client address from X-Forwarded-For (only behind a reverse proxy that sets it).")
+    var trustProxy = false
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
 
@@ -75,6 +78,7 @@ struct WebAppCommand: AsyncParsableCommand {
         configuration.smsDomain = smsDomain
         configuration.appName = appName
         configuration.https = https
+        configuration.trustProxy = trustProxy
         if let hex = ProcessInfo.processInfo.environment["WEBAPP_SECRET"] {
             configuration.secret = try ServerSecret(hex: hex, source: "WEBAPP_SECRET")
         }

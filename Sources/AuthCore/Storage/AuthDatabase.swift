@@ -66,6 +66,25 @@ public final class AuthDatabase: Sendable {
                     CREATE INDEX verifications_by_expiry ON verifications(expires_at);
                     """)
         }
+        migrator.registerMigration("v2-send-and-failure-limits") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE code_sends (
+                        id INTEGER PRIMARY KEY,
+                        phone TEXT NOT NULL,
+                        client TEXT,
+                        sent_at REAL NOT NULL
+                    );
+                    CREATE INDEX code_sends_by_phone ON code_sends(phone, sent_at);
+                    CREATE INDEX code_sends_by_client ON code_sends(client, sent_at);
+                    CREATE TABLE failed_checks (
+                        id INTEGER PRIMARY KEY,
+                        phone TEXT NOT NULL,
+                        failed_at REAL NOT NULL
+                    );
+                    CREATE INDEX failed_checks_by_phone ON failed_checks(phone, failed_at);
+                    """)
+        }
         return migrator
     }
 }

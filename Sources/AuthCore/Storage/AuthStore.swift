@@ -29,6 +29,20 @@ public struct StoragePolicy: Sendable {
     public var sessionIdleTimeout: TimeInterval
     public var sessionLifetime: TimeInterval
     public var pendingSessionGrace: TimeInterval
+    public var maxCodesPerPhone: Int
+    public var codesPerPhoneWindow: TimeInterval
+    public var maxCodesPerClient: Int
+    public var codesPerClientWindow: TimeInterval
+    public var maxFailuresPerPhone: Int
+    public var failuresPerPhoneWindow: TimeInterval
+}
+
+/// A sending limit that refused a new code.
+public enum SendLimit: Sendable, Equatable {
+    /// Too many codes went to this phone number in the window.
+    case phone
+    /// Too many codes were asked for from this client address in the window.
+    case client
 }
 
 /// Outcome of ``AuthStore/issueCode(_:)``.
@@ -41,11 +55,24 @@ public struct IssueOutcome: Sendable, Equatable {
     public var codeExpiresAt: Date
     /// Whether the session made pending is `existingSession` (true) or `newSession` (false).
     public var keptExistingSession: Bool
+    /// Set when a sending limit refused the code: which one, and when it allows another.
+    /// Nothing was stored then.
+    public var limited: (limit: SendLimit, until: Date)?
 
-    public init(cooldownUntil: Date?, codeExpiresAt: Date, keptExistingSession: Bool) {
+    public init(
+        cooldownUntil: Date?, codeExpiresAt: Date, keptExistingSession: Bool,
+        limited: (limit: SendLimit, until: Date)? = nil
+    ) {
         self.cooldownUntil = cooldownUntil
         self.codeExpiresAt = codeExpiresAt
         self.keptExistingSession = keptExistingSession
+        self.limited = limited
+    }
+
+    public static func == (lhs: IssueOutcome, rhs: IssueOutcome) -> Bool {
+        lhs.cooldownUntil == rhs.cooldownUntil && lhs.codeExpiresAt == rhs.codeExpiresAt
+            && lhs.keptExistingSession == rhs.keptExistingSession && lhs.limited?.limit == rhs.limited?.limit
+            && lhs.limited?.until == rhs.limited?.until
     }
 }
 
@@ -59,6 +86,8 @@ public enum CheckOutcome: Sendable, Equatable {
     case expired
     /// The code had already used up its attempts.
     case tooManyAttempts
+    /// The phone had too many failed codes in the window; sign-in is locked until then.
+    case locked(until: Date)
     /// There is no code for this phone (already used, or replaced and purged).
     case noCode
     /// The session is not pending (expired, signed out, or never existed).
@@ -76,12 +105,15 @@ public struct IssueRequest: Sendable {
     /// When the cooldown is running: still attach the session to the phone (a login form
     /// re-submitted for the same number) rather than refusing (an explicit resend).
     public var attachSessionDuringCooldown: Bool
+    /// The client address that asked (for the per-client limit); `nil` if unknown.
+    public var client: String?
     public var now: Date
 
     public init(
         phone: PhoneNumber, codeDigest: Data, existingSession: Data?, newSession: Data,
-        attachSessionDuringCooldown: Bool, now: Date
+        attachSessionDuringCooldown: Bool, client: String? = nil, now: Date
     ) {
+        self.client = client
         self.phone = phone
         self.codeDigest = codeDigest
         self.existingSession = existingSession

@@ -35,6 +35,14 @@ public struct SQLiteAuthStore: AuthStore {
                 guard request.attachSessionDuringCooldown else { return outcome }
                 pendingUntil = expiresAt + policy.pendingSessionGrace
             } else {
+                if let limited = try Self.sendLimit(db, phone: phone, client: request.client, now: now, policy: policy) {
+                    return IssueOutcome(
+                        cooldownUntil: nil, codeExpiresAt: request.now, keptExistingSession: existing != nil,
+                        limited: limited)
+                }
+                try db.execute(
+                    sql: "INSERT INTO code_sends (phone, client, sent_at) VALUES (?, ?, ?)",
+                    arguments: [phone, request.client, now])
                 let expiresAt = now + policy.codeLifetime
                 try db.execute(
                     sql: """
@@ -72,7 +80,42 @@ public struct SQLiteAuthStore: AuthStore {
             try db.execute(
                 sql: "DELETE FROM verifications WHERE phone = ? AND code_digest = ?",
                 arguments: [phone.e164, codeDigest])
+            guard db.changesCount > 0 else { return }
+            // The text never went out: it does not count against the sending limits either.
+            try db.execute(
+                sql: "DELETE FROM code_sends WHERE id = (SELECT max(id) FROM code_sends WHERE phone = ?)",
+                arguments: [phone.e164])
         }
+    }
+
+    /// Which sending limit, if any, refuses another code now, and until when.
+    private static func sendLimit(_ db: Database, phone: String, client: String?, now: Double, policy: StoragePolicy)
+        throws -> (limit: SendLimit, until: Date)?
+    {
+        if let until = try windowFull(
+            db, sql: "SELECT sent_at FROM code_sends WHERE phone = ? AND sent_at > ? ORDER BY sent_at",
+            key: phone, max: policy.maxCodesPerPhone, window: policy.codesPerPhoneWindow, now: now)
+        {
+            return (.phone, until)
+        }
+        if let client,
+            let until = try windowFull(
+                db, sql: "SELECT sent_at FROM code_sends WHERE client = ? AND sent_at > ? ORDER BY sent_at",
+                key: client, max: policy.maxCodesPerClient, window: policy.codesPerClientWindow, now: now)
+        {
+            return (.client, until)
+        }
+        return nil
+    }
+
+    /// When `max` events already happened in the sliding window: the time the oldest of them
+    /// leaves it (and one more is allowed). `nil` while there is room.
+    private static func windowFull(
+        _ db: Database, sql: String, key: String, max: Int, window: TimeInterval, now: Double
+    ) throws -> Date? {
+        let times = try Double.fetchAll(db, sql: sql, arguments: [key, now - window])
+        guard times.count >= max else { return nil }
+        return Date(timeIntervalSince1970: times[times.count - max] + window)
     }
 
     public func checkCode(_ request: CheckRequest) async throws -> CheckOutcome {
@@ -93,6 +136,12 @@ public struct SQLiteAuthStore: AuthStore {
                     sql: "SELECT code_digest, expires_at, failed_attempts FROM verifications WHERE phone = ?",
                     arguments: [phone])
             else { return .noCode }
+            if let until = try Self.windowFull(
+                db, sql: "SELECT failed_at FROM failed_checks WHERE phone = ? AND failed_at > ? ORDER BY failed_at",
+                key: phone, max: policy.maxFailuresPerPhone, window: policy.failuresPerPhoneWindow, now: now)
+            {
+                return .locked(until: until)
+            }
             let failed: Int = row["failed_attempts"]
             if failed >= policy.maxAttemptsPerCode { return .tooManyAttempts }
             let expiresAt: Double = row["expires_at"]
@@ -103,6 +152,8 @@ public struct SQLiteAuthStore: AuthStore {
                 try db.execute(
                     sql: "UPDATE verifications SET failed_attempts = failed_attempts + 1 WHERE phone = ?",
                     arguments: [phone])
+                try db.execute(
+                    sql: "INSERT INTO failed_checks (phone, failed_at) VALUES (?, ?)", arguments: [phone, now])
                 return .incorrect(remainingAttempts: max(0, policy.maxAttemptsPerCode - failed - 1))
             }
 
@@ -188,12 +239,19 @@ public struct SQLiteAuthStore: AuthStore {
     }
 
     public func purgeExpired(now: Date) async throws -> Int {
-        try await database.pool.write { db in
+        let policy = self.policy
+        return try await database.pool.write { db in
             let seconds = now.timeIntervalSince1970
             try db.execute(sql: "DELETE FROM sessions WHERE expires_at <= ?", arguments: [seconds])
             var count = db.changesCount
             // Keep expired codes a day, so "Your code expired" (not "no code") is what people see.
             try db.execute(sql: "DELETE FROM verifications WHERE expires_at <= ?", arguments: [seconds - 86_400])
+            count += db.changesCount
+            let sendWindow = max(policy.codesPerPhoneWindow, policy.codesPerClientWindow)
+            try db.execute(sql: "DELETE FROM code_sends WHERE sent_at <= ?", arguments: [seconds - sendWindow])
+            count += db.changesCount
+            try db.execute(
+                sql: "DELETE FROM failed_checks WHERE failed_at <= ?", arguments: [seconds - policy.failuresPerPhoneWindow])
             count += db.changesCount
             return count
         }

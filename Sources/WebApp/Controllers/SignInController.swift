@@ -11,6 +11,7 @@ struct SignInController: Sendable {
     let signIn: SignInService
     let pages: Pages
     let cookie: SessionCookie
+    let clientAddress: ClientAddress
 
     /// Cookie that carries "a new code was sent" from the resend POST to the next GET /verify.
     static let noticeCookie = "notice"
@@ -39,13 +40,16 @@ struct SignInController: Sendable {
         if context.user != nil { return .redirect(to: "/home") }
         let phoneInput = try request.formData()["phone"] ?? ""
         do {
-            let result = try await signIn.requestCode(phoneInput: phoneInput, session: context.sessionToken)
+            let result = try await signIn.requestCode(
+                phoneInput: phoneInput, session: context.sessionToken, client: clientAddress.of(request))
             var response = Response.redirect(to: "/verify")
             if result.session != context.sessionToken { response.setCookie(cookie.pending(result.session)) }
             return response
         } catch let error as SignInError {
-            let status: HTTPResponseStatus = error == .deliveryFailed ? .serviceUnavailable : .unprocessableEntity
-            return try pages.login(csrf: context.csrfToken, phone: phoneInput, error: error.description, status: status)
+            let status: HTTPResponseStatus =
+                error == .deliveryFailed ? .serviceUnavailable : error.retryAfter != nil ? .tooManyRequests : .unprocessableEntity
+            return Self.withRetryAfter(
+                try pages.login(csrf: context.csrfToken, phone: phoneInput, error: error.description, status: status), error)
         }
     }
 
@@ -75,9 +79,11 @@ struct SignInController: Sendable {
         } catch SignInError.noPendingSignIn {
             return .redirect(to: "/login")
         } catch let error as SignInError {
-            return try pages.verify(
-                csrf: context.csrfToken, phone: phone, resendWait: try await signIn.resendWait(for: phone), error: error.description,
-                status: .unprocessableEntity)
+            return Self.withRetryAfter(
+                try pages.verify(
+                    csrf: context.csrfToken, phone: phone, resendWait: try await signIn.resendWait(for: phone),
+                    error: error.description, status: error.retryAfter != nil ? .tooManyRequests : .unprocessableEntity),
+                error)
         }
     }
 
@@ -85,7 +91,7 @@ struct SignInController: Sendable {
         if context.user != nil { return .redirect(to: "/home") }
         guard let token = context.sessionToken, let phone = context.pendingPhone else { return .redirect(to: "/login") }
         do {
-            _ = try await signIn.resendCode(session: token)
+            _ = try await signIn.resendCode(session: token, client: clientAddress.of(request))
             var response = Response.redirect(to: "/verify")
             response.setCookie(
                 Cookie(name: Self.noticeCookie, value: "resent", path: "/verify", maxAge: 60, secure: cookie.secure))
@@ -93,13 +99,21 @@ struct SignInController: Sendable {
         } catch SignInError.noPendingSignIn {
             return .redirect(to: "/login")
         } catch let error as SignInError {
-            let wait = try await signIn.resendWait(for: phone)
-            var response = try pages.verify(
-                csrf: context.csrfToken, phone: phone, resendWait: wait, error: error.description,
-                status: error == .deliveryFailed ? .serviceUnavailable : .tooManyRequests)
-            if wait > 0 { response.headers.replaceOrAdd(name: "Retry-After", value: String(wait)) }
-            return response
+            let wait = max(try await signIn.resendWait(for: phone), error.retryAfter ?? 0)
+            return Self.withRetryAfter(
+                try pages.verify(
+                    csrf: context.csrfToken, phone: phone, resendWait: wait, error: error.description,
+                    status: error == .deliveryFailed ? .serviceUnavailable : .tooManyRequests),
+                error)
         }
+    }
+
+    /// Adds `Retry-After` when the error is a limit.
+    private static func withRetryAfter(_ response: Response, _ error: SignInError) -> Response {
+        guard let seconds = error.retryAfter else { return response }
+        var response = response
+        response.headers.replaceOrAdd(name: "Retry-After", value: String(seconds))
+        return response
     }
 
     @Sendable func logout(_ request: Request, _ context: AppContext) async throws -> Response {
