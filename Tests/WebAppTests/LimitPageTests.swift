@@ -1,0 +1,56 @@
+import Foundation
+import NIOHTTP1
+import Testing
+
+@testable import WebApp
+
+@Suite("Limits as the pages show them")
+struct LimitPageTests {
+    @Test("the per-client limit answers 429 with Retry-After and a sentence; X-Forwarded-For only counts with --trust-proxy")
+    func perClient() async throws {
+        try await withServer({ $0.policy.maxCodesPerClient = 2 }) { server in
+            let browser = Browser(baseURL: server.baseURL)
+            // Without --trust-proxy a forged header does not give a fresh address.
+            for (index, phone) in ["5305550101", "5305550102", "5305550103"].enumerated() {
+                browser.clearCookies()
+                let response = try await browser.post(
+                    "/login", form: [("phone", phone)], headers: ["X-Forwarded-For": "198.51.100.\(index)"])
+                if index < 2 {
+                    #expect(response.location == "/verify")
+                } else {
+                    #expect(response.status == .tooManyRequests)
+                    #expect(response.header("Retry-After") == "3600")
+                    #expect(response.body.contains("Too many codes were requested from your network. Please try again in 1 hour."))
+                    #expect(response.body.contains(#"value="5305550103""#))
+                }
+            }
+            #expect(try server.outbox().count == 2)
+        }
+        try await withServer({
+            $0.policy.maxCodesPerClient = 1
+            $0.trustProxy = true
+        }) { server in
+            let browser = Browser(baseURL: server.baseURL)
+            for (index, phone) in ["5305550101", "5305550102"].enumerated() {
+                browser.clearCookies()
+                let response = try await browser.post(
+                    "/login", form: [("phone", phone)], headers: ["X-Forwarded-For": "203.0.113.7, 198.51.100.\(index)"])
+                #expect(response.location == "/verify", "proxy-reported client \(index)")
+            }
+        }
+    }
+
+    @Test("the per-number limit refuses a resend with 429")
+    func perPhone() async throws {
+        try await withServer({ $0.policy.maxCodesPerPhone = 1 }) { server in
+            let browser = Browser(baseURL: server.baseURL)
+            _ = try await browser.post("/login", form: [("phone", "5305550123")])
+            server.clock.advance(by: 31)
+            let resend = try await browser.post("/verify/resend")
+            #expect(resend.status == .tooManyRequests)
+            #expect(resend.header("Retry-After") == "569")
+            #expect(resend.body.contains("Too many codes were sent to this number. Please try again in 10 minutes."))
+            #expect(try server.outbox().count == 1)
+        }
+    }
+}
