@@ -52,7 +52,7 @@ struct CommandTests {
     func servesAndStops() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webapp-cli-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (process, output, _) = try run(["--port", "0", "--data-dir", folder.path])
+        let (process, output, errors) = try run(["--port", "0", "--data-dir", folder.path, "--log-level", "debug"])
         defer { if process.isRunning { process.terminate() } }
 
         // The first line says where it listens; read it off the cooperative pool.
@@ -90,5 +90,14 @@ struct CommandTests {
         }
         #expect(exited)
         #expect(process.terminationStatus == 0)
+
+        // Secrets stay secret: the logs name the texts and sign-ins, never the code, and the
+        // number only by its last four digits.
+        let logs = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(logs.contains("+1******0123"))
+        #expect(logs.contains("Signed in"))
+        #expect(!logs.contains(String(code)))
+        #expect(!logs.contains("5305550123") && !logs.contains("555-0123"))
+        #expect(logs.contains("Stopped"))
     }
 }
