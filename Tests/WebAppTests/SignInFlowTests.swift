@@ -303,4 +303,32 @@ struct SignInFlowTests {
             #expect(response.header("Strict-Transport-Security") != nil)
         }
     }
+
+    @Test("no enumeration: a known number and a new one get the same answers")
+    func noEnumeration() async throws {
+        try await withServer { server in
+            let known = Browser(baseURL: server.baseURL)
+            try await login(known, "(530) 555-0123")
+            _ = try await submitCode(known, try server.lastCode())
+
+            func answers(_ phone: String) async throws -> [String] {
+                let browser = Browser(baseURL: server.baseURL)
+                let sent = try await login(browser, phone)
+                let page = try await browser.get("/verify")
+                let token = try #require(browser.csrfToken)
+                let wrong = try await submitCode(browser, "000000")
+                func normalised(_ text: String) -> String {
+                    text.replacingOccurrences(of: token, with: "TOKEN").replacingOccurrences(of: phone, with: "PHONE")
+                }
+                return [
+                    "\(sent.status.code) \(sent.location ?? "")", "\(page.status.code)", normalised(page.body),
+                    "\(wrong.status.code)", normalised(wrong.body),
+                ]
+            }
+            server.clock.advance(by: 31)
+            let forKnown = try await answers("(530) 555-0123")
+            let forNew = try await answers("(415) 555-0199")
+            #expect(forKnown == forNew)
+        }
+    }
 }
