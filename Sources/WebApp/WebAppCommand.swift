@@ -51,11 +51,26 @@ struct WebAppCommand: AsyncParsableCommand {
     @Flag(name: .customLong("trust-proxy"), help: "Take the client address from X-Forwarded-For (only behind a reverse proxy that sets it).")
     var trustProxy = false
 
+    @Option(name: .customLong("max-codes-per-phone"), help: "Most codes texted to one number per 10 minutes.")
+    var maxCodesPerPhone = SignInPolicy().maxCodesPerPhone
+
+    @Option(name: .customLong("max-codes-per-client"), help: "Most codes asked for from one client address per hour.")
+    var maxCodesPerClient = SignInPolicy().maxCodesPerClient
+
+    @Option(name: .customLong("max-failures-per-phone"), help: "Failed codes per number in 24 hours before sign-in to it is locked.")
+    var maxFailuresPerPhone = SignInPolicy().maxFailuresPerPhone
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
+        for (name, value) in [
+            ("--max-codes-per-phone", maxCodesPerPhone), ("--max-codes-per-client", maxCodesPerClient),
+            ("--max-failures-per-phone", maxFailuresPerPhone),
+        ] where value < 1 {
+            throw ValidationError("\(name) must be at least 1.")
+        }
     }
 
     func run() async throws {
@@ -79,6 +94,9 @@ struct WebAppCommand: AsyncParsableCommand {
         configuration.appName = appName
         configuration.https = https
         configuration.trustProxy = trustProxy
+        configuration.policy.maxCodesPerPhone = maxCodesPerPhone
+        configuration.policy.maxCodesPerClient = maxCodesPerClient
+        configuration.policy.maxFailuresPerPhone = maxFailuresPerPhone
         if let hex = ProcessInfo.processInfo.environment["WEBAPP_SECRET"] {
             configuration.secret = try ServerSecret(hex: hex, source: "WEBAPP_SECRET")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 /// The built `webapp` binary, run as a person would run it.
@@ -99,5 +100,81 @@ struct CommandTests {
         #expect(!logs.contains(String(code)))
         #expect(!logs.contains("5305550123") && !logs.contains("555-0123"))
         #expect(logs.contains("Stopped"))
+    }
+
+    /// Starts the binary on a free port with `folder` as its data; returns the process and base URL.
+    func start(dataDirectory folder: URL) async throws -> (Process, String) {
+        let (process, output, _) = try run([
+            "--port", "0", "--data-dir", folder.path, "--log-level", "error", "--max-codes-per-client", "100000",
+        ])
+        let line = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                var data = Data()
+                while !data.contains(UInt8(ascii: "\n")) {
+                    let chunk = output.fileHandleForReading.availableData
+                    if chunk.isEmpty { break }
+                    data.append(chunk)
+                }
+                continuation.resume(returning: String(decoding: data, as: UTF8.self))
+            }
+        }
+        let match = try #require(line.firstMatch(of: /Listening on (http:\/\/127\.0\.0\.1:\d+)/))
+        return (process, String(match.1))
+    }
+
+    @Test("kill -9 under load loses no signed-in session and leaves the database intact")
+    func crashSafety() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webapp-crash-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (first, baseURL) = try await start(dataDirectory: folder)
+        defer { if first.isRunning { first.terminate() } }
+
+        // 20 people sign in one after another, while 4 other clients keep the server busy
+        // with sign-in starts; each signed-in browser is remembered once /home was reached.
+        let load = Task {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for worker in 0..<4 {
+                    group.addTask {
+                        var line = 0
+                        while !Task.isCancelled {
+                            let browser = Browser(baseURL: baseURL)
+                            _ = try? await browser.post("/login", form: [("phone", "415555\(String(format: "%04d", worker * 1000 + line % 1000))")])
+                            line += 1
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+        var signedIn: [Browser] = []
+        for person in 0..<20 {
+            let phone = "530555\(String(format: "%04d", person))"
+            let browser = Browser(baseURL: baseURL)
+            _ = try await browser.post("/login", form: [("phone", phone)])
+            let outbox = try String(contentsOf: folder.appendingPathComponent("outbox.jsonl"), encoding: .utf8)
+            let line = try #require(outbox.split(separator: "\n").last { $0.contains("+1\(phone)") })
+            let code = try #require(line.firstMatch(of: /#(\d{6})/)).1
+            let verified = try await browser.post("/verify", form: [("code", String(code))])
+            #expect(verified.location == "/home")
+            if try await browser.get("/home").status == .ok { signedIn.append(browser) }
+        }
+        kill(first.processIdentifier, SIGKILL)
+        first.waitUntilExit()
+        load.cancel()
+        #expect(first.terminationReason == .uncaughtSignal)
+
+        let database = try DatabaseQueue(path: folder.appendingPathComponent("webapp.sqlite").path)
+        let integrity = try await database.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+        try database.close()
+        #expect(integrity == ["ok"])
+
+        let (second, newURL) = try await start(dataDirectory: folder)
+        defer { second.terminate() }
+        #expect(signedIn.count == 20)
+        for browser in signedIn {
+            let restarted = Browser(baseURL: newURL)
+            restarted.setCookie("session", try #require(browser.cookie("session")))
+            #expect(try await restarted.get("/home").status == .ok)
+        }
     }
 }
