@@ -177,4 +177,40 @@ struct CommandTests {
             #expect(try await restarted.get("/home").status == .ok)
         }
     }
+
+    @Test("SIGTERM stops accepting but finishes the request in flight, then exits cleanly")
+    func gracefulShutdown() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webapp-stop-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (process, baseURL) = try await start(dataDirectory: folder)
+        defer { if process.isRunning { process.terminate() } }
+        let port = try #require(Int(baseURL.split(separator: ":").last!))
+
+        // A request half sent when the signal arrives.
+        let inFlight = try RawConnection(port: port)
+        let body = "phone=5305550123&csrf=x"
+        inFlight.send("POST /login HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\nphone=")
+        try await Task.sleep(for: .milliseconds(200))
+        process.terminate()
+        try await Task.sleep(for: .milliseconds(300))
+
+        // No new connections are taken.
+        #expect(throws: (any Error).self) { _ = try RawConnection(port: port) }
+        #expect(process.isRunning)
+
+        // The request in flight completes and gets its answer (403: it has no valid CSRF token).
+        inFlight.send(String(body.dropFirst("phone=".count)))
+        let response = await inFlight.readAll()
+        #expect(response.hasPrefix("HTTP/1.1 403"))
+        #expect(response.contains("</html>"))
+
+        let exited = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                for _ in 0..<100 where process.isRunning { usleep(100_000) }
+                continuation.resume(returning: !process.isRunning)
+            }
+        }
+        #expect(exited)
+        #expect(process.terminationStatus == 0)
+    }
 }
