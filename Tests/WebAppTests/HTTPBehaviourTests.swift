@@ -203,4 +203,18 @@ struct HTTPBehaviourTests {
             #expect(try await browser.get("/login").status == .ok)
         }
     }
+
+    @Test("200 idle connections do not stop others being served, and are all closed by the timeout")
+    func manyIdleConnections() async throws {
+        try await withServer({ $0.server.requestTimeout = .seconds(1) }) { server in
+            let idle = try (0..<200).map { _ in try RawConnection(port: server.port, readTimeoutSeconds: 5) }
+            let browser = Browser(baseURL: server.baseURL)
+            #expect(try await browser.get("/login").status == .ok)
+            let started = Date()
+            for connection in idle { #expect(await connection.isClosedByPeer()) }
+            #expect(Date().timeIntervalSince(started) < 4)
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(server.app.server.openConnectionCount <= 1)
+        }
+    }
 }

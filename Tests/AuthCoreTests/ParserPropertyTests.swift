@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+
+@testable import AuthCore
+
+/// Property tests over the phone and code parsers: many seeded random inputs (bounded, so the
+/// run is quick and repeatable), each checked against invariants rather than examples.
+@Suite("Parser properties")
+struct ParserPropertyTests {
+    /// SplitMix64: a small seeded generator, so a failure can be replayed.
+    struct SeededGenerator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    static let alphabet: [Character] = Array("0123456789 ()-.+\t1aZ#*٣é\u{0}\u{200B}")
+
+    @Test("random text never crashes the phone parser; whatever it accepts round-trips")
+    func phoneProperties() throws {
+        var generator = SeededGenerator(state: 0x5EED)
+        for _ in 0..<50_000 {
+            let length = Int.random(in: 0...24, using: &generator)
+            let text = String((0..<length).map { _ in Self.alphabet.randomElement(using: &generator)! })
+            guard let phone = try? PhoneNumber(parsing: text) else { continue }
+            // Accepted numbers are valid NANP numbers and parse back to themselves.
+            #expect(phone.e164.count == 12 && phone.e164.hasPrefix("+1"))
+            #expect(!"01".contains(phone.areaCode.first!) && !"01".contains(phone.exchange.first!))
+            #expect(try PhoneNumber(parsing: phone.e164) == phone)
+            #expect(try PhoneNumber(parsing: phone.nationalFormat) == phone)
+        }
+    }
+
+    @Test("every valid NANP number in its usual shapes parses to the same E.164")
+    func validNumbersInEveryShape() throws {
+        var generator = SeededGenerator(state: 42)
+        for _ in 0..<5_000 {
+            let area = Int.random(in: 200...999, using: &generator)
+            let exchange = Int.random(in: 200...999, using: &generator)
+            let line = Int.random(in: 0...9999, using: &generator)
+            let n11 = { (value: Int) in value % 100 == 11 }
+            let lineText = String(format: "%04d", line)
+            let shapes = [
+                "(\(area)) \(exchange)-\(lineText)", "\(area).\(exchange).\(lineText)", "\(area)\(exchange)\(lineText)",
+                "+1 \(area) \(exchange) \(lineText)", "1-\(area)-\(exchange)-\(lineText)",
+            ]
+            for shape in shapes {
+                if n11(area) || n11(exchange) {
+                    #expect(throws: PhoneNumber.ParseError.invalid) { try PhoneNumber(parsing: shape) }
+                } else {
+                    #expect(try PhoneNumber(parsing: shape).e164 == "+1\(area)\(exchange)\(lineText)")
+                }
+            }
+        }
+    }
+
+    @Test("codes: exactly the six-ASCII-digit strings are accepted")
+    func codeProperties() {
+        var generator = SeededGenerator(state: 7)
+        for _ in 0..<50_000 {
+            let length = Int.random(in: 0...8, using: &generator)
+            let text = String((0..<length).map { _ in Self.alphabet.randomElement(using: &generator)! })
+            let expected = text.utf8.count == 6 && text.utf8.allSatisfy { $0 >= 48 && $0 <= 57 }
+            #expect((OneTimeCode(text) != nil) == expected, "\(text.debugDescription)")
+        }
+    }
+}
