@@ -58,14 +58,16 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "AuthCoreTests",
-            dependencies: ["AuthCore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]
+            dependencies: ["AuthCore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "HTTPLiteTests",
             dependencies: [
                 "HTTPLite",
+                "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
