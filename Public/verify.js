@@ -3,6 +3,10 @@
 // submits exactly once. Without this script the boxes and the Verify button still work.
 (function () {
   "use strict";
+  // A page answered to a POST (a wrong code, an invalid number) becomes a plain GET entry in
+  // the history, so Back or Reload later asks the server again (which redirects as the session
+  // now requires) instead of offering to resubmit the form.
+  if (window.history && window.history.replaceState) window.history.replaceState(null, "", window.location.href);
   var form = document.getElementById("verify-form");
   if (!form) return;
   var boxes = [];
