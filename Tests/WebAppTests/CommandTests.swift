@@ -53,23 +53,9 @@ struct CommandTests {
     func servesAndStops() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webapp-cli-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (process, output, errors) = try run(["--port", "0", "--data-dir", folder.path, "--log-level", "debug"])
+        let (process, baseURL, errors) = try await start(dataDirectory: folder, logLevel: "debug")
         defer { if process.isRunning { process.terminate() } }
-
-        // The first line says where it listens; read it off the cooperative pool.
-        let line = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                var data = Data()
-                while !data.contains(UInt8(ascii: "\n")) {
-                    let chunk = output.fileHandleForReading.availableData
-                    if chunk.isEmpty { break }
-                    data.append(chunk)
-                }
-                continuation.resume(returning: String(decoding: data, as: UTF8.self))
-            }
-        }
-        let match = try #require(line.firstMatch(of: /Listening on (http:\/\/127\.0\.0\.1:(\d+))/))
-        let browser = Browser(baseURL: String(match.1))
+        let browser = Browser(baseURL: baseURL)
         let sent = try await browser.post("/login", form: [("phone", "530 555 0123")])
         #expect(sent.location == "/verify")
 
@@ -103,9 +89,9 @@ struct CommandTests {
     }
 
     /// Starts the binary on a free port with `folder` as its data; returns the process and base URL.
-    func start(dataDirectory folder: URL) async throws -> (Process, String) {
-        let (process, output, _) = try run([
-            "--port", "0", "--data-dir", folder.path, "--log-level", "error", "--max-codes-per-client", "100000",
+    func start(dataDirectory folder: URL, logLevel: String = "error") async throws -> (Process, String, Pipe) {
+        let (process, output, errors) = try run([
+            "--port", "0", "--data-dir", folder.path, "--log-level", logLevel, "--max-codes-per-client", "100000",
         ])
         let line = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
@@ -119,14 +105,14 @@ struct CommandTests {
             }
         }
         let match = try #require(line.firstMatch(of: /Listening on (http:\/\/127\.0\.0\.1:\d+)/))
-        return (process, String(match.1))
+        return (process, String(match.1), errors)
     }
 
     @Test("kill -9 under load loses no signed-in session and leaves the database intact")
     func crashSafety() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webapp-crash-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (first, baseURL) = try await start(dataDirectory: folder)
+        let (first, baseURL, _) = try await start(dataDirectory: folder)
         defer { if first.isRunning { first.terminate() } }
 
         // 20 people sign in one after another, while 4 other clients keep the server busy
@@ -168,7 +154,7 @@ struct CommandTests {
         try database.close()
         #expect(integrity == ["ok"])
 
-        let (second, newURL) = try await start(dataDirectory: folder)
+        let (second, newURL, _) = try await start(dataDirectory: folder)
         defer { second.terminate() }
         #expect(signedIn.count == 20)
         for browser in signedIn {
@@ -182,7 +168,7 @@ struct CommandTests {
     func gracefulShutdown() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webapp-stop-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (process, baseURL) = try await start(dataDirectory: folder)
+        let (process, baseURL, _) = try await start(dataDirectory: folder)
         defer { if process.isRunning { process.terminate() } }
         let port = try #require(Int(baseURL.split(separator: ":").last!))
 
