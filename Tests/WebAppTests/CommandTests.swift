@@ -69,13 +69,7 @@ struct CommandTests {
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("webapp.sqlite").path))
 
         process.terminate()  // SIGTERM
-        let exited = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                for _ in 0..<100 where process.isRunning { usleep(100_000) }
-                continuation.resume(returning: !process.isRunning)
-            }
-        }
-        #expect(exited)
+        #expect(await exits(process))
         #expect(process.terminationStatus == 0)
 
         // Secrets stay secret: the logs name the texts and sign-ins, never the code, and the
@@ -86,6 +80,16 @@ struct CommandTests {
         #expect(!logs.contains(String(code)))
         #expect(!logs.contains("5305550123") && !logs.contains("555-0123"))
         #expect(logs.contains("Stopped"))
+    }
+
+    /// Whether `process` ends within 10 s; waits on a Dispatch thread, off the cooperative pool.
+    func exits(_ process: Process) async -> Bool {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                for _ in 0..<100 where process.isRunning { usleep(100_000) }
+                continuation.resume(returning: !process.isRunning)
+            }
+        }
     }
 
     /// Starts the binary on a free port with `folder` as its data; returns the process and base URL.
@@ -190,13 +194,7 @@ struct CommandTests {
         #expect(response.hasPrefix("HTTP/1.1 403"))
         #expect(response.contains("</html>"))
 
-        let exited = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                for _ in 0..<100 where process.isRunning { usleep(100_000) }
-                continuation.resume(returning: !process.isRunning)
-            }
-        }
-        #expect(exited)
+        #expect(await exits(process))
         #expect(process.terminationStatus == 0)
     }
 }
