@@ -29,12 +29,12 @@ final class RawConnection: @unchecked Sendable {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard result == 0 else {
-            close(fd)
-            throw TestFailure("connect() failed")
-        }
+        // No close(fd) here: a class whose stored properties are all set runs `deinit` even
+        // when its init throws, and a second close could hit a descriptor NIO reused meanwhile.
+        guard result == 0 else { throw TestFailure("connect() failed") }
     }
 
+    /// The only place the socket is closed, exactly once.
     deinit { close(fd) }
 
     /// Sends all of `text`; returns false if the peer closed the connection.
