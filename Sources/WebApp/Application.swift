@@ -54,7 +54,8 @@ final class Application: Sendable {
         router.add(middleware: CSRFProtection(tokens: CSRFTokens(secret: secret), https: configuration.https))
         router.add(middleware: SessionMiddleware(signIn: signIn, cookie: cookie))
         SignInController(
-            signIn: signIn, pages: pages, cookie: cookie, clientAddress: ClientAddress(trustProxy: configuration.trustProxy)
+            signIn: signIn, pages: pages, cookie: cookie,
+            rememberedPhone: RememberedPhoneCookie(https: configuration.https), clientAddress: ClientAddress(trustProxy: configuration.trustProxy)
         ).register(on: router)
         HomeController(pages: pages).register(on: router)
 

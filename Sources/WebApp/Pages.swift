@@ -13,12 +13,17 @@ struct Pages: Sendable {
     /// Longest typed phone text echoed back into the form.
     private static let maxEchoedInput = 64
 
-    func login(csrf: String, phone: String = "", error: String? = nil, status: HTTPResponseStatus = .ok) throws -> Response {
+    /// - Parameter remembered: `phone` is the number that last signed in on this browser
+    ///   (the page offers "Not you?").
+    func login(
+        csrf: String, phone: String = "", remembered: Bool = false, error: String? = nil,
+        status: HTTPResponseStatus = .ok
+    ) throws -> Response {
         try page(
             "login",
             [
-                "csrf": csrf, "phone": String(phone.prefix(Self.maxEchoedInput)), "error": error ?? "",
-                "hasError": error != nil,
+                "csrf": csrf, "phone": String(phone.prefix(Self.maxEchoedInput)), "remembered": remembered,
+                "error": error ?? "", "hasError": error != nil,
             ], status: status)
     }
 

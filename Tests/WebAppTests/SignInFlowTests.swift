@@ -273,6 +273,43 @@ struct SignInFlowTests {
         }
     }
 
+    @Test("the number that last signed in is filled in on return, until \"Not you?\" forgets it")
+    func remembersLastNumber() async throws {
+        try await withServer { server in
+            let browser = Browser(baseURL: server.baseURL)
+            #expect(try await browser.get("/login").body.contains("Not you?") == false)
+            try await login(browser)
+            let signedIn = try await submitCode(browser, try server.lastCode())
+            let cookie = try #require(signedIn.setCookie("last-phone"))
+            #expect(cookie.hasPrefix("last-phone=+15305550123;"))
+            #expect(cookie.contains("HttpOnly"))
+            #expect(cookie.contains("Max-Age=31536000"))
+
+            _ = try await browser.post("/logout")
+            let page = try await browser.get("/login")
+            #expect(page.body.contains(#"value="(530) 555-0123""#))
+            #expect(page.body.contains("Not you?"))
+
+            // A tampered value is not a number: ignored, never echoed.
+            browser.setCookie("last-phone", "<script>")
+            let tampered = try await browser.get("/login")
+            #expect(!tampered.body.contains("Not you?"))
+            #expect(!tampered.body.contains("<script>"))
+
+            browser.setCookie("last-phone", "+15305550123")
+            let forgotten = try await browser.post("/login/forget")
+            #expect(forgotten.location == "/login")
+            #expect(forgotten.setCookie("last-phone")?.contains("Max-Age=0") == true)
+            let empty = try await browser.get("/login")
+            #expect(empty.body.contains(#"value="""#))
+            #expect(!empty.body.contains("(530) 555-0123"))
+            // Forgetting needs the CSRF token like every other form.
+            browser.setCookie("last-phone", "+15305550123")
+            #expect(try await browser.post("/login/forget", csrf: false).status == .forbidden)
+            #expect(browser.cookie("last-phone") == "+15305550123")
+        }
+    }
+
     @Test("logout ends the session on the server")
     func logout() async throws {
         try await withServer { server in

@@ -11,6 +11,7 @@ struct SignInController: Sendable {
     let signIn: SignInService
     let pages: Pages
     let cookie: SessionCookie
+    let rememberedPhone: RememberedPhoneCookie
     let clientAddress: ClientAddress
 
     /// Cookie that carries "a new code was sent" from the resend POST to the next GET /verify.
@@ -20,6 +21,7 @@ struct SignInController: Sendable {
         router.get("/", use: root)
         router.get("/login", use: showLogin)
         router.post("/login", use: submitLogin)
+        router.post("/login/forget", use: forgetPhone)
         router.get("/verify", use: showVerify)
         router.post("/verify", use: submitVerify)
         router.post("/verify/resend", use: resend)
@@ -33,7 +35,21 @@ struct SignInController: Sendable {
     @Sendable func showLogin(_ request: Request, _ context: AppContext) async throws -> Response {
         if context.user != nil { return .redirect(to: "/home") }
         // Back from Verify: show the number the code went to, so it can be corrected.
-        return try pages.login(csrf: context.csrfToken, phone: context.pendingPhone?.nationalFormat ?? "")
+        if let pending = context.pendingPhone {
+            return try pages.login(csrf: context.csrfToken, phone: pending.nationalFormat)
+        }
+        // Otherwise the number that last signed in on this browser, with "Not you?".
+        if let remembered = rememberedPhone.phone(in: request) {
+            return try pages.login(csrf: context.csrfToken, phone: remembered.nationalFormat, remembered: true)
+        }
+        return try pages.login(csrf: context.csrfToken)
+    }
+
+    /// "Not you?": forgets the remembered number on this browser and shows an empty Login.
+    @Sendable func forgetPhone(_ request: Request, _ context: AppContext) async throws -> Response {
+        var response = Response.redirect(to: context.user == nil ? "/login" : "/home")
+        response.setCookie(rememberedPhone.forget())
+        return response
     }
 
     @Sendable func submitLogin(_ request: Request, _ context: AppContext) async throws -> Response {
@@ -75,6 +91,7 @@ struct SignInController: Sendable {
             let signedIn = try await signIn.verify(session: token, codeInput: code)
             var response = Response.redirect(to: "/home")
             response.setCookie(cookie.signedIn(signedIn.session))
+            response.setCookie(rememberedPhone.remember(phone))
             return response
         } catch SignInError.noPendingSignIn {
             return .redirect(to: "/login")
