@@ -15,6 +15,7 @@ import time
 import unittest
 
 from selenium import webdriver
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
@@ -58,10 +59,11 @@ class Server:
             self.process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             self.process.kill()
+        self.process.stdout.close()
         shutil.rmtree(self.data, ignore_errors=True)
 
 
-def browser(javascript=True):
+def browser():
     options = Options()
     options.binary_location = CHROMIUM
     for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"]:
@@ -69,8 +71,6 @@ def browser(javascript=True):
     # A phone-sized screen: 390 x 844 CSS pixels, like an iPhone 14.
     options.add_experimental_option(
         "mobileEmulation", {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 1}})
-    if not javascript:
-        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
     return webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
 
 
@@ -80,7 +80,9 @@ class PageTests(unittest.TestCase):
         self.addCleanup(self.server.stop)
         self.driver = browser()
         self.addCleanup(self.driver.quit)
-        self.wait = WebDriverWait(self.driver, 10)
+        # A page being replaced by the next one makes found elements stale: just look again.
+        self.wait = WebDriverWait(
+            self.driver, 10, ignored_exceptions=[StaleElementReferenceException, NoSuchElementException])
 
     def box(self, index):
         return self.driver.find_element(By.ID, "d%d" % index)
@@ -180,6 +182,116 @@ class PageTests(unittest.TestCase):
             self.assertTrue(self.driver.current_url.endswith("/home"), self.driver.current_url)
             self.assertEqual(len(self.driver.find_elements(By.ID, "d1")), 0)
             self.assertEqual(len(self.driver.find_elements(By.ID, "phone")), 0)
+
+    def test_last_number_is_filled_in_on_return(self):
+        self.go_to_verify()
+        for digit in self.server.last_code():
+            self.driver.switch_to.active_element.send_keys(digit)
+        self.wait.until(lambda d: d.current_url.endswith("/home"))
+        self.driver.find_element(By.CSS_SELECTOR, "form[action='/logout'] button").click()
+        self.wait.until(lambda d: d.current_url.endswith("/login"))
+        self.assertEqual(self.driver.find_element(By.ID, "phone").get_attribute("value"), "(530) 555-0123")
+        # The number lives in an HttpOnly cookie: page scripts cannot read it.
+        self.assertNotIn("555", self.driver.execute_script("return document.cookie"))
+        self.driver.find_element(By.ID, "forget-button").click()
+        self.wait.until(lambda d: d.find_element(By.ID, "phone").get_attribute("value") == "")
+        self.assertEqual(len(self.driver.find_elements(By.ID, "forget-button")), 0)
+
+    def test_whole_sign_in_works_without_javascript(self):
+        # Chromium's own switch (DevTools Emulation), set before any page of ours loads; it
+        # stays for the tab.
+        self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+        self.driver.get(self.server.url + "/login")
+        phone = self.driver.find_element(By.ID, "phone")
+        phone.send_keys("5305550123")
+        self.assertEqual(phone.get_attribute("value"), "5305550123")  # no script formatted it
+        # Buttons are pressed with the keyboard here: chromedriver's click() waits for the
+        # navigation with a script of its own, which hangs when scripts are off.
+        self.driver.find_element(By.CSS_SELECTOR, "#login-form button").send_keys(Keys.ENTER)
+        self.wait.until(lambda d: d.current_url.endswith("/verify"))
+        code = self.server.last_code()
+        # Without the script the cursor does not advance: tap each box, then press Verify.
+        wrong = "%06d" % ((int(code) + 1) % 1000000)
+        for index, digit in enumerate(wrong, start=1):
+            self.box(index).send_keys(digit)
+        self.driver.find_element(By.ID, "verify-button").send_keys(Keys.ENTER)
+        self.wait.until(lambda d: "Incorrect verification code" in d.find_element(By.ID, "otp-error").text)
+        self.assertEqual(self.values(), [""] * 6)
+        for index, digit in enumerate(code, start=1):
+            self.box(index).send_keys(digit)
+        self.driver.find_element(By.ID, "verify-button").send_keys(Keys.ENTER)
+        self.wait.until(lambda d: d.current_url.endswith("/home"))
+        self.assertIn("(530) 555-0123", self.driver.find_element(By.ID, "signed-in-phone").text)
+
+    def test_accessible_names_touch_targets_and_resend_wait(self):
+        self.go_to_verify()
+        group = self.driver.find_element(By.CSS_SELECTOR, "fieldset.otp")
+        self.assertEqual(group.aria_role, "group")
+        self.assertEqual(group.accessible_name, "Enter the 6-digit code we sent to (530) 555-0123")
+        self.assertEqual(group.get_attribute("aria-describedby"), "otp-error")
+        for index in range(1, 7):
+            box = self.box(index)
+            self.assertEqual(box.accessible_name, "Digit %d of 6" % index)
+            self.assertEqual(box.get_attribute("inputmode"), "numeric")
+            self.assertIsNone(box.get_attribute("maxlength"))  # would cut autofill off
+        self.assertEqual(self.box(1).get_attribute("autocomplete"), "one-time-code")
+        # Touch targets at least 44 CSS px tall; the sixth box clear of the card's right edge,
+        # where password managers put their badge.
+        for element in self.driver.find_elements(By.CSS_SELECTOR, "button, .otp-boxes input, .back a"):
+            self.assertGreaterEqual(element.size["height"], 44, element.get_attribute("outerHTML")[:80])
+        last = self.box(6).rect
+        boxes = self.driver.find_element(By.CSS_SELECTOR, ".otp-boxes").rect
+        self.assertGreaterEqual(boxes["x"] + boxes["width"] - (last["x"] + last["width"]), 24)
+        # The resend button is there from the start and shows the cooldown.
+        resend = self.driver.find_element(By.ID, "resend-button")
+        self.assertTrue(resend.is_displayed())
+        self.assertRegex(resend.text, r"Resend code \((30|29|28) s\)")
+        self.assertIsNotNone(resend.get_attribute("disabled"))
+        # A visible focus ring.
+        self.driver.find_element(By.ID, "verify-button").send_keys(Keys.SHIFT)  # keyboard focus
+        outline = self.driver.execute_script(
+            "return getComputedStyle(document.activeElement).outlineStyle")
+        self.assertEqual(outline, "solid")
+
+    def test_text_contrast_passes_wcag_aa_in_light_and_dark(self):
+        for scheme in ["light", "dark"]:
+            self.driver.execute_cdp_cmd(
+                "Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+            self.go_to_verify() if scheme == "light" else self.driver.refresh()
+            self.driver.execute_script(
+                "document.getElementById('otp-error').textContent = 'Incorrect verification code'")
+            ratios = self.driver.execute_script(CONTRAST_SCRIPT)
+            self.assertTrue(ratios, "no text measured")
+            for selector, ratio in ratios:
+                self.assertGreaterEqual(ratio, 4.5, "%s in %s mode: %.2f" % (selector, scheme, ratio))
+            self.screenshot("verify-%s.png" % scheme)
+
+
+# Contrast ratio (WCAG 2.x) of each text element against the nearest opaque background.
+CONTRAST_SCRIPT = """
+function rgb(text) { return (text.match(/[\\d.]+/g) || []).map(Number); }
+function luminance(c) {
+  const [r, g, b] = c.slice(0, 3).map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+function background(element) {
+  for (let e = element; e; e = e.parentElement) {
+    const c = rgb(getComputedStyle(e).backgroundColor);
+    if (c.length === 3 || (c.length === 4 && c[3] > 0.5)) return c;
+  }
+  return rgb(getComputedStyle(document.body).backgroundColor);
+}
+const selectors = ["h1", "legend", "label", ".lead", ".error", "button", ".back a", ".otp-boxes input"];
+const out = [];
+for (const selector of selectors) {
+  for (const e of document.querySelectorAll(selector)) {
+    if (!e.offsetParent) continue;
+    const a = luminance(rgb(getComputedStyle(e).color)), b = luminance(background(e));
+    out.push([selector, (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)]);
+  }
+}
+return out;
+"""
 
 
 if __name__ == "__main__":
