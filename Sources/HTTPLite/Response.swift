@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import NIOHTTP1
 
@@ -17,6 +18,15 @@ public struct Response: Sendable {
     public static func html(_ text: String, status: HTTPResponseStatus = .ok) -> Response {
         Response(
             status: status, headers: ["Content-Type": "text/html; charset=utf-8"], body: ByteBuffer(string: text))
+    }
+
+    /// A JSON response; keys are sorted so equal values give equal bytes.
+    public static func json<T: Encodable>(_ value: T, status: HTTPResponseStatus = .ok) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/json")
+        return Response(status: status, headers: headers, body: ByteBuffer(bytes: try encoder.encode(value)))
     }
 
     /// Plain text.

@@ -74,4 +74,48 @@ struct RouterTests {
         let response = try await router.buildResponder().respond(to: Request(method: .GET, uri: "/"), context: context())
         #expect(response.headers["X-Order"] == ["inner", "outer"])
     }
+
+    @Test("path prefixes mount responders on whole segments; the longest prefix wins")
+    func prefixes() async throws {
+        func named(_ name: String) -> any HTTPResponder<BasicRequestContext> {
+            ClosureResponder { _, _ in .text(name) }
+        }
+        let responder = PathPrefixResponder<BasicRequestContext>(
+            mounts: [("/api", named("api")), ("/api/v2", named("v2"))], fallback: named("web"))
+        func answer(_ uri: String) async throws -> String {
+            body(try await responder.respond(to: Request(method: .GET, uri: uri), context: context()))
+        }
+        #expect(try await answer("/api") == "api")
+        #expect(try await answer("/api/v1/me?x=1") == "api")
+        #expect(try await answer("/api/v2/me") == "v2")
+        #expect(try await answer("/apidocs") == "web")
+        #expect(try await answer("/api2/me") == "web")
+        #expect(try await answer("/login") == "web")
+    }
+
+    @Test("JSON bodies: content type required, missing fields and bad JSON named")
+    func json() throws {
+        struct Body: Decodable { let phone_number: String }
+        func request(_ body: String, type: String? = "application/json; charset=utf-8") -> Request {
+            var headers = HTTPHeaders()
+            if let type { headers.add(name: "Content-Type", value: type) }
+            return Request(method: .POST, uri: "/", headers: headers, body: ByteBuffer(string: body))
+        }
+        #expect(try request(#"{"phone_number": "5305550123"}"#).decodeJSON(Body.self).phone_number == "5305550123")
+        func status(_ request: Request) -> (UInt, String)? {
+            do throws(HTTPError) {
+                _ = try request.decodeJSON(Body.self)
+                return nil
+            } catch {
+                return (error.status.code, error.message)
+            }
+        }
+        #expect(status(request("{}", type: "text/plain"))?.0 == 415)
+        #expect(status(request("{}", type: nil))?.0 == 415)
+        #expect(status(request("{}"))! == (400, "The field phone_number is missing."))
+        #expect(status(request(#"{"phone_number": 5}"#))! == (400, "The field phone_number has the wrong type."))
+        #expect(status(request("[1]"))! == (400, "The body must be a JSON object."))
+        #expect(status(request("{"))! == (400, "The body is not valid JSON."))
+        #expect(status(request(""))! == (400, "The body is not valid JSON."))
+    }
 }
