@@ -19,9 +19,20 @@ public struct SignInService: Sendable {
         public let resendAvailableAt: Date
     }
 
+    /// Result of ``sendCode(phoneInput:client:)``: like ``CodeRequest``, with no session.
+    public struct CodeSent: Sendable, Equatable {
+        public let phone: PhoneNumber
+        /// Whether a message went out now (false: the code sent less than the cooldown ago is
+        /// still the one to type).
+        public let sent: Bool
+        public let codeExpiresAt: Date
+        public let resendAvailableAt: Date
+    }
+
     /// Result of a right code.
     public struct SignedIn: Sendable, Equatable {
-        /// The fresh session token for the signed-in state; the old one is dead.
+        /// The fresh session token for the signed-in state (a cookie's value, or the API's
+        /// bearer token); a pending session that led to it is dead.
         public let session: SessionToken
         public let user: User
     }
@@ -63,25 +74,43 @@ public struct SignInService: Sendable {
     public func requestCode(phoneInput: String, session: SessionToken?, client: String? = nil) async throws
         -> CodeRequest
     {
-        let phone: PhoneNumber
+        try await issue(
+            to: try Self.phone(phoneInput), session: session, makeSession: true, attachDuringCooldown: true,
+            client: client)
+    }
+
+    /// The JSON API's send step: validates the number and texts it a code. No session is made
+    /// pending: the app later checks the code together with the number
+    /// (``verify(phoneInput:codeInput:)``). Asked again during the cooldown, it sends nothing
+    /// and reports the code already out, like ``requestCode(phoneInput:session:client:)``.
+    public func sendCode(phoneInput: String, client: String? = nil) async throws -> CodeSent {
+        let request = try await issue(
+            to: try Self.phone(phoneInput), session: nil, makeSession: false, attachDuringCooldown: true,
+            client: client)
+        return CodeSent(
+            phone: request.phone, sent: request.sent, codeExpiresAt: request.codeExpiresAt,
+            resendAvailableAt: request.resendAvailableAt)
+    }
+
+    private static func phone(_ input: String) throws(SignInError) -> PhoneNumber {
         do {
-            phone = try PhoneNumber(parsing: phoneInput)
+            return try PhoneNumber(parsing: input)
         } catch {
             throw SignInError.phone(error)
         }
-        return try await issue(to: phone, session: session, attachDuringCooldown: true, client: client)
     }
 
     /// The resend button: a new code to the number this session is signing in with, replacing
     /// the old code; refused while the cooldown runs.
     public func resendCode(session: SessionToken, client: String? = nil) async throws -> CodeRequest {
         guard case .pending(let phone) = try await state(of: session) else { throw SignInError.noPendingSignIn }
-        return try await issue(to: phone, session: session, attachDuringCooldown: false, client: client)
+        return try await issue(
+            to: phone, session: session, makeSession: true, attachDuringCooldown: false, client: client)
     }
 
-    private func issue(to phone: PhoneNumber, session: SessionToken?, attachDuringCooldown: Bool, client: String?)
-        async throws -> CodeRequest
-    {
+    private func issue(
+        to phone: PhoneNumber, session: SessionToken?, makeSession: Bool, attachDuringCooldown: Bool, client: String?
+    ) async throws -> CodeRequest {
         let code = makeCode()
         let digest = hasher.digest(of: code, for: phone)
         let newToken = SessionToken.generate()
@@ -89,7 +118,7 @@ public struct SignInService: Sendable {
         let outcome = try await store.issueCode(
             IssueRequest(
                 phone: phone, codeDigest: digest, existingSession: session?.storageKey,
-                newSession: newToken.storageKey, attachSessionDuringCooldown: attachDuringCooldown, client: client,
+                newSession: makeSession ? newToken.storageKey : nil, attachSessionDuringCooldown: attachDuringCooldown, client: client,
                 now: now))
         if let (limit, until) = outcome.limited {
             let seconds = max(1, Int(until.timeIntervalSince(now).rounded(.up)))
@@ -97,6 +126,7 @@ public struct SignInService: Sendable {
             throw limit == .phone ? SignInError.tooManyCodesForPhone(seconds: seconds) : .tooManyCodesFromClient(seconds: seconds)
         }
         // The store kept the caller's session if it was still live, else it used the new key.
+        // (Without `makeSession` the new token was never stored and is dropped by the caller.)
         let token = outcome.keptExistingSession ? (session ?? newToken) : newToken
         let expiresAt = outcome.codeExpiresAt
 
@@ -123,13 +153,23 @@ public struct SignInService: Sendable {
     /// session is replaced by a fresh signed-in one (its token is in the result).
     public func verify(session: SessionToken, codeInput: String) async throws -> SignedIn {
         guard case .pending(let phone) = try await state(of: session) else { throw SignInError.noPendingSignIn }
+        return try await check(codeInput, for: phone, session: session)
+    }
+
+    /// The JSON API's check step: the code for the number, with the same attempt limits and
+    /// lock as the pages. On success a new signed-in session's token is the API token.
+    public func verify(phoneInput: String, codeInput: String) async throws -> SignedIn {
+        try await check(codeInput, for: try Self.phone(phoneInput), session: nil)
+    }
+
+    private func check(_ codeInput: String, for phone: PhoneNumber, session: SessionToken?) async throws -> SignedIn {
         // A malformed code counts as a wrong try: otherwise junk would be a free probe.
         let code = OneTimeCode(codeInput)
         let candidate = code.map { hasher.digest(of: $0, for: phone) } ?? Data(repeating: 0, count: 32)
         let signedInToken = SessionToken.generate()
         let outcome = try await store.checkCode(
             CheckRequest(
-                session: session.storageKey, phone: phone, candidateDigest: candidate,
+                session: session?.storageKey, phone: phone, candidateDigest: candidate,
                 signedInSession: signedInToken.storageKey, now: clock()))
         switch outcome {
         case .signedIn(let user):

@@ -100,8 +100,9 @@ public struct IssueRequest: Sendable {
     public var codeDigest: Data
     /// The session that asked, if the browser already had one.
     public var existingSession: Data?
-    /// Storage key to use if a new session must be created.
-    public var newSession: Data
+    /// Storage key to use if a new session must be created; `nil` with no `existingSession`
+    /// makes no session pending (the JSON API, whose clients check the code with the number).
+    public var newSession: Data?
     /// When the cooldown is running: still attach the session to the phone (a login form
     /// re-submitted for the same number) rather than refusing (an explicit resend).
     public var attachSessionDuringCooldown: Bool
@@ -110,7 +111,7 @@ public struct IssueRequest: Sendable {
     public var now: Date
 
     public init(
-        phone: PhoneNumber, codeDigest: Data, existingSession: Data?, newSession: Data,
+        phone: PhoneNumber, codeDigest: Data, existingSession: Data?, newSession: Data?,
         attachSessionDuringCooldown: Bool, client: String? = nil, now: Date
     ) {
         self.client = client
@@ -125,14 +126,16 @@ public struct IssueRequest: Sendable {
 
 /// A typed code to compare against the stored digest for the session's phone.
 public struct CheckRequest: Sendable {
-    public var session: Data
+    /// The pending session that must be signing in with `phone`; `nil` checks by phone alone
+    /// (the JSON API).
+    public var session: Data?
     public var phone: PhoneNumber
     public var candidateDigest: Data
     /// Storage key of the signed-in session to create on success (a fresh id: no fixation).
     public var signedInSession: Data
     public var now: Date
 
-    public init(session: Data, phone: PhoneNumber, candidateDigest: Data, signedInSession: Data, now: Date) {
+    public init(session: Data?, phone: PhoneNumber, candidateDigest: Data, signedInSession: Data, now: Date) {
         self.session = session
         self.phone = phone
         self.candidateDigest = candidateDigest

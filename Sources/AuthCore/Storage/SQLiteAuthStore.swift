@@ -61,6 +61,7 @@ public struct SQLiteAuthStore: AuthStore {
             // A pending sign-in lives as long as its code plus a short grace (in which it can
             // only be told the code expired and ask for a new one). Any signed-in state this
             // browser had is replaced: it is now signing in (again) with this phone.
+            guard let sessionKey else { return outcome }
             try db.execute(
                 sql: """
                     INSERT INTO sessions (key, pending_phone, user_id, created_at, last_seen_at, expires_at, absolute_expires_at)
@@ -123,12 +124,14 @@ public struct SQLiteAuthStore: AuthStore {
         return try await database.pool.write { db -> CheckOutcome in
             let now = request.now.timeIntervalSince1970
             let phone = request.phone.e164
-            guard
-                try Bool.fetchOne(
-                    db,
-                    sql: "SELECT 1 FROM sessions WHERE key = ? AND pending_phone = ? AND expires_at > ?",
-                    arguments: [request.session, phone, now]) == true
-            else { return .noPendingSession }
+            if let session = request.session {
+                guard
+                    try Bool.fetchOne(
+                        db,
+                        sql: "SELECT 1 FROM sessions WHERE key = ? AND pending_phone = ? AND expires_at > ?",
+                        arguments: [session, phone, now]) == true
+                else { return .noPendingSession }
+            }
 
             guard
                 let row = try Row.fetchOne(
@@ -159,7 +162,9 @@ public struct SQLiteAuthStore: AuthStore {
 
             // Right code: single use, then a fresh session id for the signed-in state.
             try db.execute(sql: "DELETE FROM verifications WHERE phone = ?", arguments: [phone])
-            try db.execute(sql: "DELETE FROM sessions WHERE key = ?", arguments: [request.session])
+            if let session = request.session {
+                try db.execute(sql: "DELETE FROM sessions WHERE key = ?", arguments: [session])
+            }
             try db.execute(
                 sql: """
                     INSERT INTO users (phone, created_at, last_sign_in_at) VALUES (?, ?, ?)
