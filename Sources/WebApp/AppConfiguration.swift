@@ -34,5 +34,7 @@ struct AppConfiguration: Sendable {
 
     var resolvedDatabasePath: String { databasePath ?? (dataDirectory as NSString).appendingPathComponent("webapp.sqlite") }
     var resolvedOutboxPath: String { outboxPath ?? (dataDirectory as NSString).appendingPathComponent("outbox.jsonl") }
+    /// The API's OpenAPI document, served at `/api/v1/openapi.json`.
+    var openAPIDocumentPath: String { (publicDirectory as NSString).appendingPathComponent("openapi.json") }
     var secretPath: String { (dataDirectory as NSString).appendingPathComponent("secret") }
 }

@@ -10,14 +10,14 @@ import NIOCore
 /// the end-to-end tests both build it with ``make(configuration:logger:)``.
 final class Application: Sendable {
     let configuration: AppConfiguration
-    let server: HTTPServer<RouterResponder<AppContext>>
+    let server: HTTPServer<PathPrefixResponder<AppContext>>
     let database: AuthDatabase
     let signIn: SignInService
     private let logger: Logger
     private let purgeTask: LockedTask
 
     private init(
-        configuration: AppConfiguration, server: HTTPServer<RouterResponder<AppContext>>, database: AuthDatabase,
+        configuration: AppConfiguration, server: HTTPServer<PathPrefixResponder<AppContext>>, database: AuthDatabase,
         signIn: SignInService, logger: Logger
     ) {
         self.configuration = configuration
@@ -53,13 +53,24 @@ final class Application: Sendable {
         router.add(middleware: StaticFiles<AppContext>(folder: configuration.publicDirectory, urlPrefix: "/public"))
         router.add(middleware: CSRFProtection(tokens: CSRFTokens(secret: secret), https: configuration.https))
         router.add(middleware: SessionMiddleware(signIn: signIn, cookie: cookie))
+        let clientAddress = ClientAddress(trustProxy: configuration.trustProxy)
         SignInController(
             signIn: signIn, pages: pages, cookie: cookie,
-            rememberedPhone: RememberedPhoneCookie(https: configuration.https), clientAddress: ClientAddress(trustProxy: configuration.trustProxy)
+            rememberedPhone: RememberedPhoneCookie(https: configuration.https), clientAddress: clientAddress
         ).register(on: router)
         HomeController(pages: pages).register(on: router)
 
-        let server = HTTPServer(responder: router.buildResponder(), configuration: configuration.server, logger: logger)
+        // The JSON API: its own middleware (JSON errors, no cookies, no CSRF forms), same rules.
+        let api = Router<AppContext>()
+        api.add(middleware: SecurityHeaders(https: configuration.https))
+        api.add(middleware: APIErrors())
+        APIController(
+            signIn: signIn, clientAddress: clientAddress,
+            openAPIDocument: try Data(contentsOf: URL(fileURLWithPath: configuration.openAPIDocumentPath))
+        ).register(on: api)
+
+        let responder = PathPrefixResponder(mounts: [("/api", api.buildResponder())], fallback: router.buildResponder())
+        let server = HTTPServer(responder: responder, configuration: configuration.server, logger: logger)
         return Application(configuration: configuration, server: server, database: database, signIn: signIn, logger: logger)
     }
 

@@ -1,0 +1,241 @@
+import Foundation
+import NIOHTTP1
+import Testing
+
+@testable import WebApp
+
+/// A client of the JSON API that checks every response it sees against `Public/openapi.json`.
+struct APIClient {
+    let browser: Browser
+
+    init(_ server: TestServer) {
+        browser = Browser(baseURL: server.baseURL)
+    }
+
+    struct Reply {
+        let response: TestResponse
+        var status: UInt { response.status.code }
+        var json: [String: Any] {
+            (try? JSONSerialization.jsonObject(with: Data(response.body.utf8))) as? [String: Any] ?? [:]
+        }
+        var errorCode: String? { (json["error"] as? [String: Any])?["code"] as? String }
+        var errorMessage: String? { (json["error"] as? [String: Any])?["message"] as? String }
+    }
+
+    /// Sends a request; `json` is encoded as the body unless `body` gives raw text.
+    func call(
+        _ method: HTTPMethod, _ path: String, json: [String: Any]? = nil, body: String? = nil,
+        contentType: String? = "application/json", token: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> Reply {
+        var headers = HTTPHeaders()
+        let data = try body.map { Data($0.utf8) } ?? json.map { try JSONSerialization.data(withJSONObject: $0) }
+        if data != nil, let contentType { headers.add(name: "Content-Type", value: contentType) }
+        if let token { headers.add(name: "Authorization", value: "Bearer \(token)") }
+        let response = try await browser.send(method, "/api/v1" + path, headers: headers, body: data)
+        let problems = OpenAPIDocument.shared.problems(
+            method: method, path: "/api/v1" + path, status: response.status.code, headers: response.headers,
+            body: response.body)
+        #expect(problems.isEmpty, "\(method.rawValue) \(path) → \(response.status.code): \(problems)", sourceLocation: sourceLocation)
+        return Reply(response: response)
+    }
+
+    func send(_ phone: String) async throws -> Reply {
+        try await call(.POST, "/verifications", json: ["phone_number": phone])
+    }
+
+    func check(_ phone: String, _ code: String) async throws -> Reply {
+        try await call(.POST, "/verifications/check", json: ["phone_number": phone, "code": code])
+    }
+
+    /// Sends a code to `phone`, checks it, returns the token.
+    func signIn(_ server: TestServer, _ phone: String = "+15305550123") async throws -> String {
+        #expect(try await send(phone).status == 200)
+        let reply = try await check(phone, try server.lastCode(to: phone))
+        return try #require(reply.json["auth_token"] as? String)
+    }
+}
+
+@Suite("JSON API")
+struct APITests {
+    @Test("send, check, me, logout: the original API's calls, then the bearer token")
+    func happyPath() async throws {
+        try await withServer { server in
+            let api = APIClient(server)
+            let sent = try await api.send("(530) 555-0123")
+            #expect(sent.status == 200)
+            #expect(sent.json["phone_number"] as? String == "+15305550123")
+            #expect(sent.json["expires_in"] as? Int == 600)
+            #expect(sent.json["resend_after"] as? Int == 30)
+            #expect(sent.response.header("Cache-Control") == "no-store")
+            // The API sets no cookies: no session, no CSRF token.
+            #expect(sent.response.headers["Set-Cookie"].isEmpty)
+
+            let checked = try await api.check("530.555.0123", try server.lastCode())
+            #expect(checked.status == 200)
+            let token = try #require(checked.json["auth_token"] as? String)
+            #expect(checked.json["token_type"] as? String == "Bearer")
+            #expect(checked.json["expires_in"] as? Int == 7 * 24 * 3600)
+            let user = try #require(checked.json["user"] as? [String: Any])
+            #expect(user["phone_number"] as? String == "+15305550123")
+
+            let me = try await api.call(.GET, "/me", token: token)
+            #expect(me.status == 200)
+            #expect(me.json["id"] as? Int == user["id"] as? Int)
+            #expect(me.json["phone_number"] as? String == "+15305550123")
+
+            #expect(try await api.call(.POST, "/logout", token: token).status == 204)
+            let after = try await api.call(.GET, "/me", token: token)
+            #expect(after.status == 401)
+            #expect(after.errorCode == "unauthorized")
+            #expect(after.response.header("WWW-Authenticate") == "Bearer")
+        }
+    }
+
+    @Test("the original API's errors: invalid_phone_number, incorrect_code, code_expired")
+    func originalErrors() async throws {
+        try await withServer { server in
+            let api = APIClient(server)
+            for input in ["", "(911) 555-0123", "12345", "+44 20 7946 0958", "phone"] {
+                let reply = try await api.send(input)
+                #expect(reply.status == 422)
+                #expect(reply.errorCode == "invalid_phone_number")
+                #expect(reply.errorMessage == "Your phone number is invalid")
+            }
+            #expect(try server.outbox().isEmpty)
+
+            _ = try await api.send("5305550123")
+            let code = try server.lastCode()
+            let wrong = String(format: "%06d", (Int(code)! + 1) % 1_000_000)
+            let incorrect = try await api.check("5305550123", wrong)
+            #expect(incorrect.status == 422)
+            #expect(incorrect.errorCode == "incorrect_code")
+            #expect(incorrect.errorMessage == "Incorrect verification code")
+
+            server.clock.advance(by: 601)
+            let expired = try await api.check("5305550123", code)
+            #expect(expired.status == 422)
+            #expect(expired.errorCode == "code_expired")
+            #expect(expired.errorMessage == "Your code expired")
+            // Never sent at all reads the same.
+            #expect(try await api.check("4155550199", "123456").errorCode == "code_expired")
+            #expect(try await api.check("911", "123456").errorCode == "invalid_phone_number")
+        }
+    }
+
+    @Test("five wrong codes: too_many_attempts; the right one no longer works")
+    func tooManyAttempts() async throws {
+        try await withServer { server in
+            let api = APIClient(server)
+            _ = try await api.send("5305550123")
+            let code = try server.lastCode()
+            let wrong = String(format: "%06d", (Int(code)! + 1) % 1_000_000)
+            for _ in 1...4 { #expect(try await api.check("5305550123", wrong).errorCode == "incorrect_code") }
+            #expect(try await api.check("5305550123", wrong).errorCode == "too_many_attempts")
+            let dead = try await api.check("5305550123", code)
+            #expect(dead.status == 422)
+            #expect(dead.errorCode == "too_many_attempts")
+        }
+    }
+
+    @Test("limits: rate_limited with Retry-After; asking again in the cooldown sends nothing")
+    func rateLimited() async throws {
+        try await withServer { server in
+            let api = APIClient(server)
+            #expect(try await api.send("5305550123").status == 200)
+            server.clock.advance(by: 10)
+            let again = try await api.send("5305550123")
+            #expect(again.status == 200)
+            #expect(again.json["resend_after"] as? Int == 20)
+            #expect(try server.outbox().count == 1)
+            for _ in 2...5 {
+                server.clock.advance(by: 31)
+                #expect(try await api.send("5305550123").status == 200)
+            }
+            server.clock.advance(by: 31)
+            let limited = try await api.send("5305550123")
+            #expect(limited.status == 429)
+            #expect(limited.errorCode == "rate_limited")
+            let retryAfter = try #require(limited.response.header("Retry-After").flatMap(Int.init))
+            #expect(retryAfter > 0 && retryAfter <= 600)
+            #expect(try server.outbox().count == 5)
+        }
+    }
+
+    @Test(
+        "malformed requests: bad_request, and nothing is sent",
+        arguments: [
+            ("{", "application/json", 400), ("[]", "application/json", 400), ("{}", "application/json", 400),
+            (#"{"phone_number": 5305550123}"#, "application/json", 400),
+            (#"{"phone_number": null}"#, "application/json", 400),
+            (#"{"phone_number": "5305550123"}"#, "text/plain", 415),
+            ("phone_number=5305550123", "application/x-www-form-urlencoded", 415),
+        ])
+    func badRequests(body: String, contentType: String, status: UInt) async throws {
+        try await withServer { server in
+            let api = APIClient(server)
+            let reply = try await api.call(.POST, "/verifications", body: body, contentType: contentType)
+            #expect(reply.status == status)
+            #expect(reply.errorCode == "bad_request")
+            #expect(reply.errorMessage?.isEmpty == false)
+            #expect(try server.outbox().isEmpty)
+            let check = try await api.call(.POST, "/verifications/check", body: #"{"phone_number": "5305550123"}"#)
+            #expect(check.status == 400)
+            #expect(check.errorMessage == "The field code is missing.")
+        }
+    }
+
+    @Test("unauthorized: no token, a malformed one, an unknown one, an expired one, a cookie")
+    func unauthorized() async throws {
+        try await withServer { server in
+            let api = APIClient(server)
+            let token = try await api.signIn(server)
+            #expect(try await api.call(.GET, "/me").status == 401)
+            #expect(try await api.call(.GET, "/me", token: "not a token").status == 401)
+            #expect(try await api.call(.GET, "/me", token: String(repeating: "A", count: 43)).status == 401)
+            #expect(try await api.call(.POST, "/logout").status == 401)
+            var headers = HTTPHeaders()
+            headers.add(name: "Authorization", value: "Basic \(token)")
+            #expect(try await api.browser.send(.GET, "/api/v1/me", headers: headers).status == .unauthorized)
+            // A web session's cookie is no way into the API (it reads no cookies).
+            let web = Browser(baseURL: server.baseURL)
+            _ = try await web.post("/login", form: [("phone", "4155550199")])
+            _ = try await web.post("/verify", form: [("code", try server.lastCode(to: "+14155550199"))])
+            #expect(web.cookie("session") != nil)
+            #expect(try await web.get("/api/v1/me").status == .unauthorized)
+            #expect(try await api.call(.GET, "/me", token: token).status == 200)
+            // Tokens expire like web sessions: 7 days without use.
+            server.clock.advance(by: 7 * 24 * 3600 + 1)
+            #expect(try await api.call(.GET, "/me", token: token).status == 401)
+        }
+    }
+
+    @Test("unknown paths and methods under /api answer in JSON")
+    func routing() async throws {
+        try await withServer { server in
+            let api = APIClient(server)
+            let missing = try await api.browser.send(.GET, "/api/v1/nope")
+            #expect(missing.status == .notFound)
+            #expect(missing.header("Content-Type") == "application/json")
+            #expect(missing.body.contains(#""code":"not_found""#))
+            let wrongMethod = try await api.call(.GET, "/verifications")
+            #expect(wrongMethod.status == 405)
+            #expect(wrongMethod.errorCode == "method_not_allowed")
+            #expect(wrongMethod.response.header("Allow") == "POST")
+            // Security headers as on the pages.
+            #expect(missing.header("X-Content-Type-Options") == "nosniff")
+        }
+    }
+
+    @Test("the OpenAPI document is served as it is in the repository")
+    func openAPI() async throws {
+        try await withServer { server in
+            let api = APIClient(server)
+            let reply = try await api.call(.GET, "/openapi.json")
+            #expect(reply.status == 200)
+            let file = try String(contentsOf: packageRoot.appendingPathComponent("Public/openapi.json"), encoding: .utf8)
+            #expect(reply.response.body == file)
+            #expect(reply.json["openapi"] as? String == "3.0.3")
+        }
+    }
+}
