@@ -44,9 +44,15 @@ class Server:
             raise RuntimeError("webapp did not start: %r" % line)
         self.url = match.group(1)
 
+    def outbox(self):
+        try:
+            with open(os.path.join(self.data, "outbox.jsonl")) as outbox:
+                return [json.loads(line) for line in outbox.read().splitlines()]
+        except FileNotFoundError:
+            return []
+
     def last_code(self):
-        with open(os.path.join(self.data, "outbox.jsonl")) as outbox:
-            return json.loads(outbox.read().splitlines()[-1])["body"].split("#")[-1]
+        return self.outbox()[-1]["body"].split("#")[-1]
 
     def failed_attempts(self):
         with sqlite3.connect(os.path.join(self.data, "webapp.sqlite")) as db:
@@ -265,6 +271,61 @@ class PageTests(unittest.TestCase):
             for selector, ratio in ratios:
                 self.assertGreaterEqual(ratio, 4.5, "%s in %s mode: %.2f" % (selector, scheme, ratio))
             self.screenshot("verify-%s.png" % scheme)
+
+    def test_login_button_is_busy_and_cannot_submit_twice(self):
+        self.driver.get(self.server.url + "/login")
+        self.driver.find_element(By.ID, "phone").send_keys("5305550123")
+        state = self.driver.execute_script(
+            """
+            const form = document.getElementById('login-form');
+            const button = form.querySelector('button[type=submit]');
+            let submits = 0;
+            form.addEventListener('submit', event => { if (!event.defaultPrevented) submits++; });
+            form.requestSubmit();
+            const first = [button.disabled, button.getAttribute('aria-busy'), button.textContent];
+            form.requestSubmit();  // a second press while the first request runs
+            return first.concat([submits]);
+            """)
+        self.assertEqual(state, [True, "true", "Sending\u2026", 1])
+        self.wait.until(lambda d: d.current_url.endswith("/verify"))
+        self.assertEqual(len(self.server.outbox()), 1)
+
+    def test_webotp_fills_and_submits_and_is_aborted_by_typing(self):
+        # A stand-in for Chrome on Android's WebOTP, installed before any page script runs.
+        self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": WEBOTP_STUB})
+        self.go_to_verify()
+        calls = self.driver.execute_script("return window.__otp")
+        self.assertEqual(calls["calls"], 1)
+        self.assertEqual(calls["transport"], ["sms"])
+        self.driver.execute_script("window.__otp.resolve(arguments[0])", self.server.last_code())
+        self.wait.until(lambda d: d.current_url.endswith("/home"))
+
+        # Next sign-in: the person types the code instead; the WebOTP request is aborted.
+        self.driver.find_element(By.CSS_SELECTOR, "form[action='/logout'] button").click()
+        self.wait.until(lambda d: d.current_url.endswith("/login"))
+        self.driver.find_element(By.ID, "forget-button").click()
+        self.wait.until(lambda d: d.find_element(By.ID, "phone").get_attribute("value") == "")
+        self.driver.find_element(By.ID, "phone").send_keys("4155550199")
+        self.driver.find_element(By.CSS_SELECTOR, "#login-form button").click()
+        self.wait.until(lambda d: d.current_url.endswith("/verify"))
+        for digit in self.server.last_code():
+            self.driver.switch_to.active_element.send_keys(digit)
+        self.wait.until(lambda d: d.current_url.endswith("/home"))
+        self.assertEqual(self.driver.execute_script("return sessionStorage.getItem('otpAborted')"), "1")
+
+
+# Defines OTPCredential and a navigator.credentials.get that records its call, resolves when
+# the test says so, and notes an abort in sessionStorage (which outlives the page).
+WEBOTP_STUB = """
+window.OTPCredential = function () {};
+window.__otp = {calls: 0};
+navigator.credentials.get = function (options) {
+  window.__otp.calls += 1;
+  window.__otp.transport = options.otp.transport;
+  options.signal.addEventListener('abort', function () { sessionStorage.setItem('otpAborted', '1'); });
+  return new Promise(function (resolve) { window.__otp.resolve = function (code) { resolve({code: code}); }; });
+};
+"""
 
 
 # Contrast ratio (WCAG 2.x) of each text element against the nearest opaque background.
