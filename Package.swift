@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "HTTPLite", targets: ["HTTPLite"]),
         .library(name: "HTMLRender", targets: ["HTMLRender"]),
         .library(name: "AuthCore", targets: ["AuthCore"]),
+        .library(name: "SMSGateways", targets: ["SMSGateways"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -44,12 +45,25 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Real SMS delivery (Twilio, a signed webhook) behind AuthCore's SMSSender protocol.
+        .target(
+            name: "SMSGateways",
+            dependencies: [
+                "AuthCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "WebApp",
             dependencies: [
                 "HTTPLite",
                 "HTMLRender",
                 "AuthCore",
+                "SMSGateways",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -79,6 +93,7 @@ let package = Package(
                 "WebApp",
                 "AuthCore",
                 "HTTPLite",
+                "SMSGateways",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,6 +1,28 @@
 import AuthCore
 import Foundation
 import HTTPLite
+import SMSGateways
+
+/// How sign-in texts are delivered.
+enum SMSDelivery: Sendable {
+    /// Logged (without the code) and appended to the outbox file: the default, for trying it out.
+    case outbox
+    /// Twilio's Programmable Messaging API.
+    case twilio(TwilioSMSSender.Configuration)
+    /// A signed JSON POST to any gateway.
+    case webhook(WebhookSMSSender.Configuration)
+    /// Nothing is sent and every code is 123456; only on a loopback address.
+    case test
+
+    var name: String {
+        switch self {
+        case .outbox: "outbox"
+        case .twilio: "twilio"
+        case .webhook: "webhook"
+        case .test: "test"
+        }
+    }
+}
 
 /// Everything the app is assembled from; the `webapp` command fills it from its options and
 /// tests fill it directly.
@@ -11,6 +33,8 @@ struct AppConfiguration: Sendable {
     var dataDirectory = "data"
     /// SQLite database file; defaults to `<data>/webapp.sqlite`.
     var databasePath: String?
+    /// How texts are delivered.
+    var sms = SMSDelivery.outbox
     /// SMS outbox file; defaults to `<data>/outbox.jsonl`.
     var outboxPath: String?
     /// The server secret; when `nil` it is read from `<data>/secret` (created on first start).

@@ -2,6 +2,7 @@ import AuthCore
 import Foundation
 import HTMLRender
 import HTTPLite
+import SMSGateways
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -39,11 +40,14 @@ final class Application: Sendable {
         let renderer = try await PageRenderer(directory: configuration.templatesDirectory, required: Pages.templateNames)
         let database = try AuthDatabase(path: configuration.resolvedDatabasePath)
         let store = SQLiteAuthStore(database: database, policy: configuration.policy.storage)
-        let sender = try sms ?? OutboxSMSSender(path: configuration.resolvedOutboxPath, logger: logger)
+        let sender = try sms ?? Self.smsSender(configuration, logger: logger)
+        let makeCode: @Sendable () -> OneTimeCode
+        if case .test = configuration.sms { makeCode = { .testMode } } else { makeCode = { .random() } }
         let signIn = SignInService(
             store: store, sms: sender, hasher: CodeHasher(secret: secret),
             composer: SMSMessageComposer(appName: configuration.appName, domain: configuration.smsDomain),
-            policy: configuration.policy, logger: logger, clock: clock)
+            policy: configuration.policy, logger: logger, clock: clock,
+            makeCode: makeCode)
 
         let pages = Pages(renderer: renderer)
         let cookie = SessionCookie(https: configuration.https, signedInMaxAge: Int(configuration.policy.sessionLifetime))
@@ -72,6 +76,33 @@ final class Application: Sendable {
         let responder = PathPrefixResponder(mounts: [("/api", api.buildResponder())], fallback: router.buildResponder())
         let server = HTTPServer(responder: responder, configuration: configuration.server, logger: logger)
         return Application(configuration: configuration, server: server, database: database, signIn: signIn, logger: logger)
+    }
+
+    /// The sender `configuration.sms` names. Test mode is refused unless the server listens on
+    /// a loopback address only: with every code 123456, anyone who can reach it can sign in as
+    /// anyone.
+    static func smsSender(_ configuration: AppConfiguration, logger: Logger) throws -> any SMSSender {
+        switch configuration.sms {
+        case .outbox:
+            return try OutboxSMSSender(path: configuration.resolvedOutboxPath, logger: logger)
+        case .twilio(let twilio):
+            return TwilioSMSSender(configuration: twilio, logger: logger)
+        case .webhook(let webhook):
+            return WebhookSMSSender(configuration: webhook, logger: logger)
+        case .test:
+            guard Self.isLoopback(configuration.server.host) else {
+                throw SMSConfigurationError(
+                    "SMS test mode (every code is 123456) only runs on a loopback address such as 127.0.0.1, not \(configuration.server.host).")
+            }
+            logger.warning("SMS TEST MODE: no texts are sent and every code is 123456. Never use this in production.")
+            return TestModeSMSSender(logger: logger)
+        }
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        if host == "localhost" || host == "::1" || host == "[::1]" { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
     }
 
     /// Starts listening and the background purge; returns the bound address.

@@ -5,6 +5,7 @@ import HTTPLite
 import Logging
 import NIOCore
 import NIOPosix
+import SMSGateways
 
 /// `webapp`: serves Phone Login.
 @main
@@ -16,6 +17,15 @@ struct WebAppCommand: AsyncParsableCommand {
             Data (database, server secret, SMS outbox) lives under --data-dir unless given one by one.
             The server secret can instead come from the WEBAPP_SECRET environment variable
             (at least 64 hex digits).
+
+            SMS delivery (--sms):
+              outbox   log each text (without the code) and append it to the outbox file (default)
+              twilio   Twilio Programmable Messaging; set TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and
+                       TWILIO_FROM_NUMBER or TWILIO_MESSAGING_SERVICE_SID (TWILIO_API_BASE to point
+                       it elsewhere)
+              webhook  POST {"to","body"} as JSON to --sms-webhook-url, signed with
+                       X-Signature-256: sha256=HMAC-SHA256(body) under WEBAPP_SMS_WEBHOOK_SECRET
+              test     send nothing, every code is 123456; refused unless --host is a loopback address
             """)
 
     @Option(help: "Address to listen on.")
@@ -29,6 +39,12 @@ struct WebAppCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("db"), help: "SQLite database file (default: <data-dir>/webapp.sqlite).")
     var databasePath: String?
+
+    @Option(name: .customLong("sms"), help: "How texts are delivered: outbox, twilio, webhook or test (see below).")
+    var smsMode = "outbox"
+
+    @Option(name: .customLong("sms-webhook-url"), help: "Where --sms webhook posts each text.")
+    var smsWebhookURL: String?
 
     @Option(name: .customLong("sms-outbox"), help: "File the texts are appended to, one JSON object per line (default: <data-dir>/outbox.jsonl).")
     var outboxPath: String?
@@ -71,6 +87,32 @@ struct WebAppCommand: AsyncParsableCommand {
         ] where value < 1 {
             throw ValidationError("\(name) must be at least 1.")
         }
+        _ = try smsDelivery(environment: ProcessInfo.processInfo.environment)
+        if smsMode == "test", !Application.isLoopback(host) {
+            throw ValidationError("--sms test (every code is 123456) only runs on a loopback --host such as 127.0.0.1.")
+        }
+    }
+
+    /// The delivery `--sms` names, with its settings from the environment (secrets never come
+    /// from flags, which other users can see in the process list).
+    func smsDelivery(environment: [String: String]) throws -> SMSDelivery {
+        do {
+            switch smsMode {
+            case "outbox": return .outbox
+            case "test": return .test
+            case "twilio": return .twilio(try TwilioSMSSender.Configuration(environment: environment))
+            case "webhook":
+                guard let url = smsWebhookURL else { throw ValidationError("--sms webhook needs --sms-webhook-url.") }
+                guard let secret = environment["WEBAPP_SMS_WEBHOOK_SECRET"] else {
+                    throw ValidationError("--sms webhook needs WEBAPP_SMS_WEBHOOK_SECRET in the environment.")
+                }
+                return .webhook(try WebhookSMSSender.Configuration(url: url, secret: secret))
+            default:
+                throw ValidationError("--sms must be outbox, twilio, webhook or test, not \(smsMode).")
+            }
+        } catch let error as SMSConfigurationError {
+            throw ValidationError(error.description)
+        }
     }
 
     func run() async throws {
@@ -88,6 +130,7 @@ struct WebAppCommand: AsyncParsableCommand {
         configuration.dataDirectory = dataDirectory
         configuration.databasePath = databasePath
         configuration.outboxPath = outboxPath
+        configuration.sms = try smsDelivery(environment: ProcessInfo.processInfo.environment)
         configuration.templatesDirectory = templatesDirectory
         configuration.publicDirectory = publicDirectory
         configuration.smsDomain = smsDomain

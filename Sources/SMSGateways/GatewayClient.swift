@@ -1,0 +1,61 @@
+import AsyncHTTPClient
+import AuthCore
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// One POST to an SMS gateway with the retry rule both gateways share: a connection that
+/// could not be made, or a 5xx answer, is tried once more; a 4xx is final; a request that
+/// timed out after it was sent is not repeated (the text may have gone out, and a second one
+/// would be a second text).
+struct GatewayClient: Sendable {
+    let client: HTTPClient
+    /// Deadline for one attempt, from connecting to the last byte of the answer.
+    let timeout: TimeAmount
+    /// Pause before the second attempt.
+    let retryDelay: Duration
+    let logger: Logger
+
+    struct Answer: Sendable {
+        let status: HTTPResponseStatus
+        let body: ByteBuffer
+    }
+
+    /// Sends the request; returns a 2xx answer, or throws ``SMSDeliveryError`` saying why not.
+    /// `describe` turns a non-2xx answer into a log-safe reason.
+    func post(
+        url: String, headers: HTTPHeaders, body: ByteBuffer, gateway: String,
+        describe: (Answer) -> String
+    ) async throws -> Answer {
+        var lastReason = ""
+        for attempt in 1...2 {
+            var request = HTTPClientRequest(url: url)
+            request.method = .POST
+            request.headers = headers
+            request.body = .bytes(body)
+            do {
+                let response = try await client.execute(request, timeout: timeout)
+                let answer = Answer(status: response.status, body: try await response.body.collect(upTo: 64 * 1024))
+                if (200..<300).contains(answer.status.code) { return answer }
+                lastReason = describe(answer)
+                logger.error(
+                    "SMS gateway refused the message",
+                    metadata: ["gateway": "\(gateway)", "attempt": "\(attempt)", "reason": "\(lastReason)"])
+                guard answer.status.code >= 500 else { break }
+            } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout {
+                logger.error("SMS gateway timed out", metadata: ["gateway": "\(gateway)", "attempt": "\(attempt)"])
+                throw SMSDeliveryError(reason: "\(gateway) did not answer in time")
+            } catch let error as SMSDeliveryError {
+                throw error
+            } catch {
+                lastReason = "cannot reach \(gateway): \(error)"
+                logger.error(
+                    "SMS gateway unreachable",
+                    metadata: ["gateway": "\(gateway)", "attempt": "\(attempt)", "error": "\(error)"])
+            }
+            if attempt == 1 { try await Task.sleep(for: retryDelay) }
+        }
+        throw SMSDeliveryError(reason: lastReason)
+    }
+}

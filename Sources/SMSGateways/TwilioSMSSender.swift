@@ -1,0 +1,134 @@
+import AsyncHTTPClient
+import AuthCore
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// Twilio's Programmable Messaging API: `POST /2010-04-01/Accounts/{AccountSid}/Messages.json`
+/// with HTTP basic auth and the form fields `To`, `From` or `MessagingServiceSid`, and `Body`.
+public struct TwilioSMSSender: SMSSender {
+    public struct Configuration: Sendable, Equatable {
+        /// Who the text comes from: a Twilio number, or a Messaging Service that picks one.
+        public enum Sender: Sendable, Equatable {
+            case number(String)
+            case messagingService(String)
+        }
+
+        public var accountSID: String
+        public var authToken: String
+        public var sender: Sender
+        /// Twilio's API, or a stand-in (tests, a proxy).
+        public var apiBase: String
+        /// Deadline for one attempt.
+        public var timeout: TimeAmount
+
+        public init(
+            accountSID: String, authToken: String, sender: Sender, apiBase: String = "https://api.twilio.com",
+            timeout: TimeAmount = .seconds(10)
+        ) {
+            self.accountSID = accountSID
+            self.authToken = authToken
+            self.sender = sender
+            self.apiBase = apiBase
+            self.timeout = timeout
+        }
+
+        /// From `TWILIO_ACCOUNT_SID`, `TWILIO_AUTH_TOKEN`, `TWILIO_FROM_NUMBER` or
+        /// `TWILIO_MESSAGING_SERVICE_SID`, and optionally `TWILIO_API_BASE`; throws naming
+        /// what is missing.
+        public init(environment: [String: String]) throws(SMSConfigurationError) {
+            func value(_ name: String) -> String? {
+                environment[name].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+            }
+            let missing = ["TWILIO_ACCOUNT_SID", "TWILIO_AUTH_TOKEN"].filter { value($0) == nil }
+            guard missing.isEmpty, let sid = value("TWILIO_ACCOUNT_SID"), let token = value("TWILIO_AUTH_TOKEN") else {
+                throw SMSConfigurationError("Twilio needs \(missing.joined(separator: " and ")) in the environment.")
+            }
+            let sender: Sender
+            if let service = value("TWILIO_MESSAGING_SERVICE_SID") {
+                sender = .messagingService(service)
+            } else if let number = value("TWILIO_FROM_NUMBER") {
+                sender = .number(number)
+            } else {
+                throw SMSConfigurationError("Twilio needs TWILIO_FROM_NUMBER or TWILIO_MESSAGING_SERVICE_SID in the environment.")
+            }
+            let base = value("TWILIO_API_BASE") ?? "https://api.twilio.com"
+            guard let url = URL(string: base), url.scheme == "https" || url.scheme == "http", url.host != nil else {
+                throw SMSConfigurationError("TWILIO_API_BASE must be an http(s) URL.")
+            }
+            self.init(accountSID: sid, authToken: token, sender: sender, apiBase: base)
+        }
+    }
+
+    private let configuration: Configuration
+    private let gateway: GatewayClient
+    private let logger: Logger
+
+    public init(
+        configuration: Configuration, client: HTTPClient = .shared, logger: Logger,
+        retryDelay: Duration = .milliseconds(500)
+    ) {
+        self.configuration = configuration
+        self.logger = logger
+        self.gateway = GatewayClient(client: client, timeout: configuration.timeout, retryDelay: retryDelay, logger: logger)
+    }
+
+    public func send(_ message: SMSMessage) async throws {
+        let base = configuration.apiBase.hasSuffix("/") ? String(configuration.apiBase.dropLast()) : configuration.apiBase
+        let sid = Self.percentEncoded(configuration.accountSID)
+        var fields = [("To", message.to.e164)]
+        switch configuration.sender {
+        case .number(let number): fields.append(("From", number))
+        case .messagingService(let service): fields.append(("MessagingServiceSid", service))
+        }
+        fields.append(("Body", message.body))
+        let form = fields.map { "\($0.0)=\(Self.percentEncoded($0.1))" }.joined(separator: "&")
+        let credentials = Data("\(configuration.accountSID):\(configuration.authToken)".utf8).base64EncodedString()
+        let headers: HTTPHeaders = [
+            "Authorization": "Basic \(credentials)",
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Accept": "application/json",
+        ]
+        let answer = try await gateway.post(
+            url: "\(base)/2010-04-01/Accounts/\(sid)/Messages.json", headers: headers, body: ByteBuffer(string: form),
+            gateway: "Twilio", describe: Self.describe)
+        let sent = try? JSONSerialization.jsonObject(with: Data(answer.body.readableBytesView)) as? [String: Any]
+        logger.info(
+            "Twilio accepted the message",
+            metadata: ["to": "\(message.to.masked)", "sid": "\(sent?["sid"] as? String ?? "?")"])
+    }
+
+    /// Twilio's error JSON (`code`, `message`, `more_info`) for the log, with every run of six
+    /// or more digits hidden: the message may quote the number or the text, which holds the
+    /// sign-in code.
+    static func describe(_ answer: GatewayClient.Answer) -> String {
+        let object = try? JSONSerialization.jsonObject(with: Data(answer.body.readableBytesView)) as? [String: Any]
+        var parts = ["HTTP \(answer.status.code)"]
+        if let code = object?["code"] { parts.append("Twilio error \(code)") }
+        if let text = object?["message"] as? String { parts.append(redactDigits(text)) }
+        if let link = object?["more_info"] as? String { parts.append(link) }
+        return parts.joined(separator: ": ")
+    }
+
+    static func redactDigits(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\+?[0-9]{6,}", with: "[digits]", options: .regularExpression)
+    }
+
+    /// Form encoding: everything but unreserved characters percent-encoded (`+` in `+1530…`
+    /// must not become a space).
+    static func percentEncoded(_ text: String) -> String {
+        var allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+}
+
+/// The SMS configuration is incomplete or wrong; the message says what to set.
+public struct SMSConfigurationError: Error, CustomStringConvertible, Equatable {
+    public let description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}
