@@ -88,6 +88,19 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "SMSGatewaysTests",
+            dependencies: [
+                "SMSGateways",
+                "AuthCore",
+                "HTTPLite",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
             name: "WebAppTests",
             dependencies: [
                 "WebApp",

@@ -1,0 +1,187 @@
+import AuthCore
+import Crypto
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Testing
+
+@testable import SMSGateways
+
+let message = SMSMessage(
+    to: try! PhoneNumber(parsing: "(530) 555-0123"),
+    body: "123456 is your Phone Login verification code.\n\n@login.example.com #123456")
+
+@Suite("Twilio")
+struct TwilioTests {
+    func sender(_ gateway: FakeGateway, _ log: CapturedLog, sender: TwilioSMSSender.Configuration.Sender = .number("+15005550006"), timeout: TimeAmount = .seconds(5)) -> TwilioSMSSender {
+        TwilioSMSSender(
+            configuration: .init(accountSID: "AC0123", authToken: "secret-token", sender: sender, apiBase: gateway.baseURL, timeout: timeout),
+            logger: log.logger, retryDelay: .milliseconds(10))
+    }
+
+    func form(_ body: String) -> [String: String] {
+        Dictionary(uniqueKeysWithValues: body.split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).removingPercentEncoding! }
+            return (parts[0], parts.count > 1 ? parts[1] : "")
+        })
+    }
+
+    @Test("POSTs To, From and Body as a form to Messages.json with basic auth")
+    func request() async throws {
+        try await withGateway { gateway in
+            let log = CapturedLog()
+            try await sender(gateway, log).send(message)
+            let request = try #require(gateway.requests.first)
+            #expect(gateway.requests.count == 1)
+            #expect(request.method == .POST)
+            #expect(request.path == "/2010-04-01/Accounts/AC0123/Messages.json")
+            #expect(request.headers.first(name: "Authorization") == "Basic " + Data("AC0123:secret-token".utf8).base64EncodedString())
+            #expect(request.headers.first(name: "Content-Type") == "application/x-www-form-urlencoded")
+            #expect(form(request.body) == ["To": "+15305550123", "From": "+15005550006", "Body": message.body])
+            #expect(!log.text.contains("123456"))
+            #expect(log.text.contains("SM123"))
+        }
+    }
+
+    @Test("a Messaging Service instead of a number")
+    func messagingService() async throws {
+        try await withGateway { gateway in
+            try await sender(gateway, CapturedLog(), sender: .messagingService("MG42")).send(message)
+            let fields = form(try #require(gateway.requests.first).body)
+            #expect(fields["MessagingServiceSid"] == "MG42")
+            #expect(fields["From"] == nil)
+        }
+    }
+
+    @Test("a 4xx is final: one request, Twilio's error logged without the code or the number")
+    func clientError() async throws {
+        let error = #"{"code": 21211, "message": "The 'To' number +15305550123 is not valid. Body: 123456 is your code", "more_info": "https://www.twilio.com/docs/errors/21211", "status": 400}"#
+        try await withGateway([.init(status: .badRequest, body: error)]) { gateway in
+            let log = CapturedLog()
+            await #expect(throws: SMSDeliveryError.self) { try await sender(gateway, log).send(message) }
+            #expect(gateway.requests.count == 1)
+            #expect(log.text.contains("Twilio error 21211"))
+            #expect(log.text.contains("https://www.twilio.com/docs/errors/21211"))
+            #expect(!log.text.contains("123456"))
+            #expect(!log.text.contains("5305550123"))
+        }
+    }
+
+    @Test("a 5xx is tried once more: success on the second try")
+    func retryThenSuccess() async throws {
+        try await withGateway([.init(status: .serviceUnavailable, body: "{}")]) { gateway in
+            try await sender(gateway, CapturedLog()).send(message)
+            #expect(gateway.requests.count == 2)
+        }
+    }
+
+    @Test("two 5xx: failure after exactly two requests")
+    func retryThenFailure() async throws {
+        try await withGateway([.init(status: .internalServerError), .init(status: .badGateway)]) { gateway in
+            await #expect(throws: SMSDeliveryError.self) { try await sender(gateway, CapturedLog()).send(message) }
+            #expect(gateway.requests.count == 2)
+        }
+    }
+
+    @Test("a timeout fails without a second request (the text may have gone out)")
+    func timeout() async throws {
+        try await withGateway([.init(delay: .seconds(3))]) { gateway in
+            let started = ContinuousClock.now
+            await #expect(throws: SMSDeliveryError.self) {
+                try await sender(gateway, CapturedLog(), timeout: .milliseconds(300)).send(message)
+            }
+            #expect(ContinuousClock.now - started < .seconds(2))
+            #expect(gateway.requests.count == 1)
+        }
+    }
+
+    @Test("a gateway that cannot be reached is tried twice, then fails")
+    func unreachable() async throws {
+        // A port that was just free: nothing listens there.
+        let gateway = try await FakeGateway.start()
+        let url = gateway.baseURL
+        await gateway.stop()
+        let log = CapturedLog()
+        let sender = TwilioSMSSender(
+            configuration: .init(
+                accountSID: "AC0123", authToken: "t", sender: .number("+15005550006"), apiBase: url,
+                timeout: .milliseconds(500)),
+            logger: log.logger, retryDelay: .milliseconds(10))
+        let started = ContinuousClock.now
+        await #expect(throws: SMSDeliveryError.self) { try await sender.send(message) }
+        #expect(ContinuousClock.now - started < .seconds(3))
+        #expect(log.text.contains("unreachable attempt=1"))
+        #expect(log.text.contains("unreachable attempt=2"))
+    }
+
+    @Test("configuration from the environment names what is missing")
+    func environment() throws {
+        #expect(throws: SMSConfigurationError("Twilio needs TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN in the environment.")) {
+            _ = try TwilioSMSSender.Configuration(environment: [:])
+        }
+        #expect(throws: SMSConfigurationError("Twilio needs TWILIO_FROM_NUMBER or TWILIO_MESSAGING_SERVICE_SID in the environment.")) {
+            _ = try TwilioSMSSender.Configuration(environment: ["TWILIO_ACCOUNT_SID": "AC1", "TWILIO_AUTH_TOKEN": "t"])
+        }
+        let both = try TwilioSMSSender.Configuration(environment: [
+            "TWILIO_ACCOUNT_SID": "AC1", "TWILIO_AUTH_TOKEN": "t", "TWILIO_FROM_NUMBER": "+15005550006",
+            "TWILIO_MESSAGING_SERVICE_SID": "MG1", "TWILIO_API_BASE": "http://127.0.0.1:9",
+        ])
+        #expect(both.sender == .messagingService("MG1"))
+        #expect(both.apiBase == "http://127.0.0.1:9")
+        #expect(try TwilioSMSSender.Configuration(environment: [
+            "TWILIO_ACCOUNT_SID": "AC1", "TWILIO_AUTH_TOKEN": "t", "TWILIO_FROM_NUMBER": "+15005550006",
+        ]).apiBase == "https://api.twilio.com")
+    }
+}
+
+@Suite("SMS webhook")
+struct WebhookTests {
+    let secret = "a-shared-secret-of-some-length"
+
+    func sender(_ gateway: FakeGateway, _ log: CapturedLog = CapturedLog()) throws -> WebhookSMSSender {
+        WebhookSMSSender(
+            configuration: try .init(url: gateway.baseURL + "/sms", secret: secret), logger: log.logger,
+            retryDelay: .milliseconds(10))
+    }
+
+    @Test("POSTs {to, body} as JSON with an HMAC-SHA256 signature of the exact body")
+    func request() async throws {
+        try await withGateway { gateway in
+            let log = CapturedLog()
+            try await sender(gateway, log).send(message)
+            let request = try #require(gateway.requests.first)
+            #expect(request.method == .POST)
+            #expect(request.path == "/sms")
+            #expect(request.headers.first(name: "Content-Type") == "application/json")
+            let json = try JSONSerialization.jsonObject(with: Data(request.body.utf8)) as! [String: String]
+            #expect(json == ["to": "+15305550123", "body": message.body])
+            // The receiver's check, written independently of the sender's code.
+            let expected = HMAC<SHA256>.authenticationCode(for: Data(request.body.utf8), using: SymmetricKey(data: Data(secret.utf8)))
+            let hex = expected.map { String(format: "%02x", $0) }.joined()
+            #expect(request.headers.first(name: "X-Signature-256") == "sha256=" + hex)
+            #expect(!log.text.contains("123456"))
+        }
+    }
+
+    @Test("4xx final, 5xx retried once")
+    func errors() async throws {
+        try await withGateway([.init(status: .unauthorized)]) { gateway in
+            await #expect(throws: SMSDeliveryError.self) { try await sender(gateway).send(message) }
+            #expect(gateway.requests.count == 1)
+        }
+        try await withGateway([.init(status: .badGateway)]) { gateway in
+            try await sender(gateway).send(message)
+            #expect(gateway.requests.count == 2)
+        }
+    }
+
+    @Test("bad configuration is refused with a clear message")
+    func configuration() {
+        #expect(throws: SMSConfigurationError("The SMS webhook URL must be an http(s) URL, got file:///etc/passwd.")) {
+            _ = try WebhookSMSSender.Configuration(url: "file:///etc/passwd", secret: secret)
+        }
+        #expect(throws: SMSConfigurationError("WEBAPP_SMS_WEBHOOK_SECRET must be at least 16 characters.")) {
+            _ = try WebhookSMSSender.Configuration(url: "https://gateway.example.com", secret: "short")
+        }
+    }
+}
