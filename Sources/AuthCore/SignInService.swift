@@ -140,7 +140,10 @@ public struct SignInService: Sendable {
             try await sms.send(SMSMessage(to: phone, body: composer.body(for: code)))
         } catch {
             logger.error("SMS delivery failed", metadata: ["to": "\(phone.masked)", "error": "\(error)"])
-            try await store.withdrawCode(phone: phone, codeDigest: digest)
+            // The login step made the session pending for this number: undo that too. A resend
+            // keeps its session, which was already pending for the number.
+            let madePending = makeSession && attachDuringCooldown ? token.storageKey : nil
+            try await store.withdrawCode(phone: phone, codeDigest: digest, pendingSession: madePending)
             throw SignInError.deliveryFailed
         }
         logger.info("Sign-in code sent", metadata: ["to": "\(phone.masked)"])

@@ -55,9 +55,20 @@ struct LimitTests {
                 _ = try await f.service.requestCode(phoneInput: "5305550123", session: nil, client: "10.0.0.1")
             }
         }
+        // Nothing is left behind: no code, no count, no pending session.
+        let rows = try await f.database.pool.read { db in
+            try ["verifications", "code_sends", "sessions"].map { try Int.fetchOne(db, sql: "SELECT count(*) FROM \($0)") ?? 0 }
+        }
+        #expect(rows == [0, 0, 0])
         f.sms.fail(false)
-        _ = try await f.service.requestCode(phoneInput: "5305550123", session: nil, client: "10.0.0.1")
+        let request = try await f.service.requestCode(phoneInput: "5305550123", session: nil, client: "10.0.0.1")
         #expect(f.sms.sent.count == 1)
+
+        // A failed resend keeps the sign-in pending (the person stays on Verify).
+        f.clock.advance(by: 31)
+        f.sms.fail(true)
+        await #expect(throws: SignInError.deliveryFailed) { _ = try await f.service.resendCode(session: request.session) }
+        #expect(try await f.service.state(of: request.session) == .pending(try PhoneNumber(parsing: "5305550123")))
     }
 
     @Test("20 failed codes per number in 24 hours lock sign-in until the window passes")

@@ -1,5 +1,6 @@
 import Foundation
 import NIOHTTP1
+import SMSGateways
 import Testing
 
 @testable import WebApp
@@ -236,6 +237,53 @@ struct APITests {
             let file = try String(contentsOf: packageRoot.appendingPathComponent("Public/openapi.json"), encoding: .utf8)
             #expect(reply.response.body == file)
             #expect(reply.json["openapi"] as? String == "3.0.3")
+        }
+    }
+
+    @Test("test mode: every code is 123456, nothing is written to the outbox")
+    func testMode() async throws {
+        try await withServer({ $0.sms = .test }) { server in
+            let api = APIClient(server)
+            #expect(try await api.send("5305550123").status == 200)
+            let checked = try await api.check("5305550123", "123456")
+            #expect(checked.status == 200)
+            #expect(checked.json["auth_token"] is String)
+            #expect(try server.outbox().isEmpty)
+        }
+    }
+
+    @Test("test mode refuses to start on an address other people can reach")
+    func testModeLoopbackOnly() async throws {
+        await #expect(throws: SMSConfigurationError.self) {
+            try await withServer({
+                $0.sms = .test
+                $0.server.host = "0.0.0.0"
+            }) { _ in }
+        }
+        #expect(Application.isLoopback("127.0.0.1"))
+        #expect(Application.isLoopback("::1"))
+        #expect(!Application.isLoopback("0.0.0.0"))
+        #expect(!Application.isLoopback("127.0.0.1.evil.example"))
+        #expect(!Application.isLoopback("192.168.1.2"))
+    }
+
+    @Test("a provider that cannot be reached: 503 sms_failed and the page's message; nothing counted")
+    func deliveryFailure() async throws {
+        // Port 1 on loopback: nothing listens, every connection is refused.
+        let twilio = TwilioSMSSender.Configuration(
+            accountSID: "AC1", authToken: "t", sender: .number("+15005550006"), apiBase: "http://127.0.0.1:1",
+            timeout: .milliseconds(300))
+        try await withServer({ $0.sms = .twilio(twilio) }) { server in
+            let api = APIClient(server)
+            let reply = try await api.send("5305550123")
+            #expect(reply.status == 503)
+            #expect(reply.errorCode == "sms_failed")
+            #expect(reply.errorMessage == "We couldn't send the text message. Please try again.")
+            let page = try await Browser(baseURL: server.baseURL).post("/login", form: [("phone", "5305550123")])
+            #expect(page.status == .serviceUnavailable)
+            #expect(page.body.contains("We couldn&#39;t send the text message. Please try again.") || page.body.contains("We couldn't send the text message. Please try again."))
+            let counts = try server.tableCounts(["verifications", "code_sends", "sessions"])
+            #expect(counts == ["verifications": 0, "code_sends": 0, "sessions": 0])
         }
     }
 }

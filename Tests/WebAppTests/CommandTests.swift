@@ -35,7 +35,11 @@ struct CommandTests {
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        for option in ["--host", "--port", "--db", "--sms-outbox", "--data-dir", "--https"] {
+        for option in [
+            "--host", "--port", "--db", "--sms-outbox", "--data-dir", "--https", "--sms", "--sms-webhook-url",
+            "TWILIO_ACCOUNT_SID", "TWILIO_AUTH_TOKEN", "TWILIO_FROM_NUMBER", "TWILIO_MESSAGING_SERVICE_SID",
+            "TWILIO_API_BASE", "WEBAPP_SMS_WEBHOOK_SECRET", "WEBAPP_SECRET",
+        ] {
             #expect(text.contains(option), "\(option)")
         }
     }
@@ -47,6 +51,27 @@ struct CommandTests {
         process.waitUntilExit()
         #expect(process.terminationStatus != 0)
         #expect(text.contains("--port must be between 0 and 65535"))
+    }
+
+    @Test("--sms test: refused off loopback; on loopback it warns, sends nothing, and 123456 signs in")
+    func smsTestMode() async throws {
+        let (refused, _, refusal) = try run(["--sms", "test", "--host", "0.0.0.0", "--port", "0"])
+        let message = String(decoding: refusal.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        refused.waitUntilExit()
+        #expect(refused.terminationStatus == 64)
+        #expect(message.contains("only runs on a loopback --host"))
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webapp-testmode-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (process, baseURL, errors) = try await start(dataDirectory: folder, logLevel: "warning", ["--sms", "test"])
+        defer { if process.isRunning { process.terminate() } }
+        let browser = Browser(baseURL: baseURL)
+        #expect(try await browser.post("/login", form: [("phone", "530 555 0123")]).location == "/verify")
+        #expect(try await browser.post("/verify", form: [("code", "123456")]).location == "/home")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("outbox.jsonl").path))
+        process.terminate()
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("SMS TEST MODE: no texts are sent and every code is 123456"))
     }
 
     @Test("serves on the port it prints, signs in, and stops cleanly on SIGTERM")
@@ -93,10 +118,12 @@ struct CommandTests {
     }
 
     /// Starts the binary on a free port with `folder` as its data; returns the process and base URL.
-    func start(dataDirectory folder: URL, logLevel: String = "error") async throws -> (Process, String, Pipe) {
-        let (process, output, errors) = try run([
-            "--port", "0", "--data-dir", folder.path, "--log-level", logLevel, "--max-codes-per-client", "100000",
-        ])
+    func start(dataDirectory folder: URL, logLevel: String = "error", _ extra: [String] = []) async throws
+        -> (Process, String, Pipe)
+    {
+        let (process, output, errors) = try run(
+            ["--port", "0", "--data-dir", folder.path, "--log-level", logLevel, "--max-codes-per-client", "100000"]
+                + extra)
         let line = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 var data = Data()

@@ -154,8 +154,9 @@ public protocol AuthStore: Sendable {
     func issueCode(_ request: IssueRequest) async throws -> IssueOutcome
 
     /// Undoes ``issueCode(_:)`` after the message could not be delivered: removes the code if it
-    /// is still the one with `codeDigest`, so the person can try again at once.
-    func withdrawCode(phone: PhoneNumber, codeDigest: Data) async throws
+    /// is still the one with `codeDigest` (and its count against the sending limits), and the
+    /// pending session made for it, so the person can try again at once from a clean state.
+    func withdrawCode(phone: PhoneNumber, codeDigest: Data, pendingSession: Data?) async throws
 
     /// Compares a typed code with the stored one, counting a wrong try; on success consumes the
     /// code, creates the user on first sign-in and swaps the session for a signed-in one.

@@ -76,8 +76,13 @@ public struct SQLiteAuthStore: AuthStore {
         }
     }
 
-    public func withdrawCode(phone: PhoneNumber, codeDigest: Data) async throws {
+    public func withdrawCode(phone: PhoneNumber, codeDigest: Data, pendingSession: Data?) async throws {
         try await database.pool.write { db in
+            if let pendingSession {
+                try db.execute(
+                    sql: "DELETE FROM sessions WHERE key = ? AND pending_phone = ? AND user_id IS NULL",
+                    arguments: [pendingSession, phone.e164])
+            }
             try db.execute(
                 sql: "DELETE FROM verifications WHERE phone = ? AND code_digest = ?",
                 arguments: [phone.e164, codeDigest])

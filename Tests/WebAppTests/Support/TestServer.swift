@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import AuthCore
 import Foundation
+import GRDB
 import HTTPLite
 import Logging
 import NIOCore
@@ -60,6 +61,18 @@ final class TestServer: @unchecked Sendable {
     func stop() async {
         await app.shutdown()
         try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Row counts of the named tables, read from the server's database file.
+    func tableCounts(_ tables: [String]) throws -> [String: Int] {
+        let database = try DatabaseQueue(path: folder.appendingPathComponent("webapp.sqlite").path)
+        defer { try? database.close() }
+        return try database.read { db in
+            try Dictionary(
+                uniqueKeysWithValues: tables.map { table in
+                    (table, try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0)
+                })
+        }
     }
 
     /// Every text in the outbox, oldest first.
