@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "HTMLRender", targets: ["HTMLRender"]),
         .library(name: "AuthCore", targets: ["AuthCore"]),
         .library(name: "SMSGateways", targets: ["SMSGateways"]),
+        .library(name: "WalletCore", targets: ["WalletCore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -45,6 +46,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The wallet of the original app: accounts and money, no HTTP.
+        .target(
+            name: "WalletCore",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         // Real SMS delivery (Twilio, a signed webhook) behind AuthCore's SMSSender protocol.
         .target(
             name: "SMSGateways",
@@ -64,6 +72,7 @@ let package = Package(
                 "HTMLRender",
                 "AuthCore",
                 "SMSGateways",
+                "WalletCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -88,6 +97,10 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "WalletCoreTests",
+            dependencies: ["WalletCore", "AuthCore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(
             name: "SMSGatewaysTests",
             dependencies: [
                 "SMSGateways",
@@ -107,10 +120,12 @@ let package = Package(
                 "AuthCore",
                 "HTTPLite",
                 "SMSGateways",
+                "WalletCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
     ]

@@ -53,6 +53,8 @@ struct AppConfiguration: Sendable {
     var trustProxy = false
     /// Code, cooldown, attempt and session lifetimes.
     var policy = SignInPolicy()
+    /// Called on the thread of every SQL statement (tests check it is never an event loop).
+    var onDatabaseStatement: (@Sendable () -> Void)?
     /// How often expired sessions and codes are deleted.
     var purgeInterval: Duration = .seconds(600)
 

@@ -3,6 +3,7 @@ import Foundation
 import HTMLRender
 import HTTPLite
 import SMSGateways
+import WalletCore
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -38,7 +39,8 @@ final class Application: Sendable {
         try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
         let secret = try configuration.secret ?? ServerSecret.loadOrCreate(at: configuration.secretPath)
         let renderer = try await PageRenderer(directory: configuration.templatesDirectory, required: Pages.templateNames)
-        let database = try AuthDatabase(path: configuration.resolvedDatabasePath)
+        let database = try AuthDatabase(
+            path: configuration.resolvedDatabasePath, onStatement: configuration.onDatabaseStatement)
         let store = SQLiteAuthStore(database: database, policy: configuration.policy.storage)
         let sender = try sms ?? Self.smsSender(configuration, logger: logger)
         let makeCode: @Sendable () -> OneTimeCode
@@ -62,7 +64,9 @@ final class Application: Sendable {
             signIn: signIn, pages: pages, cookie: cookie,
             rememberedPhone: RememberedPhoneCookie(https: configuration.https), clientAddress: clientAddress
         ).register(on: router)
-        HomeController(pages: pages).register(on: router)
+        try Wallet.migrate(database.pool)
+        let wallet = Wallet(writer: database.pool, clock: clock)
+        WalletController(wallet: wallet, pages: pages).register(on: router)
 
         // The JSON API: its own middleware (JSON errors, no cookies, no CSRF forms), same rules.
         let api = Router<AppContext>()

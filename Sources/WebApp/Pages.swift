@@ -2,12 +2,13 @@ import AuthCore
 import HTMLRender
 import HTTPLite
 import NIOHTTP1
+import WalletCore
 
 /// The app's pages: one method per template, taking typed values, returning a response with
 /// `Cache-Control: no-store` (every page depends on the session, so the back button must not
 /// show a stale one).
 struct Pages: Sendable {
-    static let templateNames = ["layout", "login", "verify", "home", "error"]
+    static let templateNames = ["layout", "login", "verify", "home", "account", "error"]
     let renderer: PageRenderer
 
     /// Longest typed phone text echoed back into the form.
@@ -40,8 +41,52 @@ struct Pages: Sendable {
             ], status: status)
     }
 
-    func home(csrf: String, user: User) throws -> Response {
-        try page("home", ["csrf": csrf, "phone": user.phone.nationalFormat])
+    /// Home: the greeting, the accounts with their total, and the forms to add an account and
+    /// change the name (each form with its own one-time key).
+    func home(
+        csrf: String, user: User, overview: Overview, notice: String? = nil, error: String? = nil,
+        status: HTTPResponseStatus = .ok
+    ) throws -> Response {
+        let accounts: [[String: Any]] = overview.accounts.map {
+            ["id": String($0.id), "name": $0.name, "balance": $0.balance.description]
+        }
+        return try page(
+            "home",
+            [
+                "csrf": csrf, "phone": user.phone.nationalFormat, "name": overview.displayName, "accounts": accounts,
+                "total": overview.total.description, "nextNumber": overview.accounts.count + 1,
+                "addKey": Wallet.newKey(), "nameKey": Wallet.newKey(), "notice": notice ?? "", "error": error ?? "",
+            ], status: status)
+    }
+
+    /// One account: balance, the money forms (typed amounts echoed back after an error), the
+    /// history newest first.
+    func account(
+        csrf: String, account: Account, others: [Account], history: [WalletCore.Operation], notice: String? = nil,
+        error: String? = nil, amounts: [String: String] = [:], status: HTTPResponseStatus = .ok
+    ) throws -> Response {
+        let lines: [[String: Any]] = history.map { operation in
+            let other = operation.counterpartyName ?? "a deleted account"
+            let label =
+                switch operation.kind {
+                case .deposit: "Deposit"
+                case .withdrawal: "Withdrawal"
+                case .transferIn: "Transfer from \(other)"
+                case .transferOut: "Transfer to \(other)"
+                }
+            let sign = operation.kind == .deposit || operation.kind == .transferIn ? "+" : "−"
+            return ["label": label, "amount": sign + operation.amount.description, "balanceAfter": operation.balanceAfter.description]
+        }
+        let keys = Dictionary(uniqueKeysWithValues: ["deposit", "withdraw", "transfer", "rename", "delete"].map { ($0, Wallet.newKey()) })
+        return try page(
+            "account",
+            [
+                "csrf": csrf, "id": String(account.id), "name": account.name, "balance": account.balance.description,
+                "others": others.map { ["id": String($0.id), "name": $0.name, "balance": $0.balance.description] },
+                "hasOthers": !others.isEmpty, "history": lines, "keys": keys,
+                "amounts": amounts.mapValues { String($0.prefix(Self.maxEchoedInput)) },
+                "notice": notice ?? "", "error": error ?? "",
+            ], status: status)
     }
 
     func error(_ status: HTTPResponseStatus, message: String) throws -> Response {

@@ -49,10 +49,12 @@ struct APIClient {
         try await call(.POST, "/verifications/check", json: ["phone_number": phone, "code": code])
     }
 
-    /// Sends a code to `phone`, checks it, returns the token.
+    /// Sends a code to `phone`, checks it (the one from the outbox, or 123456 in test mode),
+    /// returns the token.
     func signIn(_ server: TestServer, _ phone: String = "+15305550123") async throws -> String {
         #expect(try await send(phone).status == 200)
-        let reply = try await check(phone, try server.lastCode(to: phone))
+        let code = try server.outbox().isEmpty ? "123456" : try server.lastCode(to: phone)
+        let reply = try await check(phone, code)
         return try #require(reply.json["auth_token"] as? String)
     }
 }

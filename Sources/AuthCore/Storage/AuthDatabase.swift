@@ -9,7 +9,10 @@ public final class AuthDatabase: Sendable {
     public let pool: DatabasePool
 
     /// Opens (creating if needed) the database at `path` and migrates it.
-    public init(path: String) throws {
+    ///
+    /// - Parameter onStatement: called on the thread that runs each SQL statement, before it
+    ///   runs; tests use it to prove no statement runs on an event loop.
+    public init(path: String, onStatement: (@Sendable () -> Void)? = nil) throws {
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -22,6 +25,7 @@ public final class AuthDatabase: Sendable {
             // With WAL, NORMAL keeps every committed transaction across a process crash (kill -9)
             // and only risks the last ones on power loss, at a fraction of FULL's fsync cost.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            if let onStatement { db.trace(options: .statement) { _ in onStatement() } }
         }
         pool = try DatabasePool(path: path, configuration: configuration)
         try Self.migrator.migrate(pool)

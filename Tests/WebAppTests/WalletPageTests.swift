@@ -1,0 +1,185 @@
+import Foundation
+import NIOHTTP1
+import Testing
+
+@testable import WebApp
+
+/// The wallet pages over HTTP, as a signed-in browser uses them.
+@Suite("Wallet pages")
+struct WalletPageTests {
+    /// A browser signed in as `phone`.
+    func signedIn(_ server: TestServer, _ phone: String = "+15305550123") async throws -> Browser {
+        let browser = Browser(baseURL: server.baseURL)
+        _ = try await browser.post("/login", form: [("phone", phone)])
+        let code = try server.lastCode(to: phone)
+        #expect(try await browser.post("/verify", form: [("code", code)]).location == "/home")
+        return browser
+    }
+
+    /// The one-time key of the form posting to `action` on the page.
+    func key(_ page: TestResponse, _ action: String) throws -> String {
+        let pattern = #"action=""# + NSRegularExpression.escapedPattern(for: action)
+            + #""[^>]*>\s*<input type="hidden" name="csrf" value="[^"]*">\s*<input type="hidden" name="key" value="([A-Za-z0-9_-]+)""#
+        let regex = try NSRegularExpression(pattern: pattern)
+        let range = NSRange(page.body.startIndex..., in: page.body)
+        guard let match = regex.firstMatch(in: page.body, range: range), let key = Range(match.range(at: 1), in: page.body)
+        else { throw TestFailure("no form posting to \(action)") }
+        return String(page.body[key])
+    }
+
+    /// Posts the form at `action` found on `page`, with its key and `fields`.
+    func submit(_ browser: Browser, _ page: TestResponse, _ action: String, _ fields: [(String, String)] = [])
+        async throws -> TestResponse
+    {
+        try await browser.post(action, form: fields + [("key", try key(page, action))])
+    }
+
+    func balance(_ page: TestResponse) -> String? {
+        page.body.firstMatch(of: /<strong id="balance">([^<]*)<\/strong>/).map { String($0.1) }
+    }
+
+    @Test("Home greets with the phone, adds accounts with default names, renames the person")
+    func home() async throws {
+        try await withServer { server in
+            let browser = try await signedIn(server)
+            let home = try await browser.get("/home")
+            #expect(home.body.contains(#"<span id="display-name">(530) 555-0123</span>"#))
+            #expect(home.body.contains("No accounts yet."))
+            #expect(home.body.contains(#"<td class="amount" id="total">$0.00</td>"#))
+            let added = try await submit(browser, home, "/accounts")
+            #expect(added.status == .seeOther)
+            #expect(added.location == "/accounts/1?done=add_account")
+            let account = try await browser.get(added.location!)
+            #expect(account.body.contains(#"<h1 id="account-name-heading">Account 1</h1>"#))
+            #expect(account.body.contains("Account added."))
+            #expect(balance(account) == "$0.00")
+            let named = try await submit(browser, try await browser.get("/home"), "/accounts", [("name", "Savings <b>")])
+            #expect(named.location == "/accounts/2?done=add_account")
+            let after = try await browser.get("/home")
+            #expect(after.body.contains("Savings &lt;b&gt;"))
+            #expect(after.body.contains(#"placeholder="Account 3""#))
+
+            let renamed = try await submit(browser, after, "/home/name", [("name", "Alice")])
+            #expect(renamed.location == "/home?done=set_name")
+            #expect(try await browser.get(renamed.location!).body.contains(#"<span id="display-name">Alice</span>"#))
+            let refused = try await submit(browser, after, "/home/name", [("name", "   ")])
+            #expect(refused.status == .unprocessableEntity)
+            #expect(refused.body.contains("Your name must be 1 to 40 characters."))
+        }
+    }
+
+    @Test("deposit, withdraw, transfer, history, rename, delete; each error says why and changes nothing")
+    func operations() async throws {
+        try await withServer { server in
+            let browser = try await signedIn(server)
+            _ = try await submit(browser, try await browser.get("/home"), "/accounts", [("name", "Checking")])
+            _ = try await submit(browser, try await browser.get("/home"), "/accounts", [("name", "Savings")])
+            var page = try await browser.get("/accounts/1")
+            let deposited = try await submit(browser, page, "/accounts/1/deposit", [("amount", "$1,000.50")])
+            #expect(deposited.location == "/accounts/1?done=deposit")
+            page = try await browser.get(deposited.location!)
+            #expect(balance(page) == "$1,000.50")
+            #expect(page.body.contains("Deposit made."))
+
+            let tooMuch = try await submit(browser, page, "/accounts/1/withdraw", [("amount", "2000")])
+            #expect(tooMuch.status == .unprocessableEntity)
+            #expect(tooMuch.body.contains("That is more than the balance of $1,000.50."))
+            #expect(tooMuch.body.contains(#"id="withdraw-amount" name="amount" type="text" inputmode="decimal" autocomplete="off" placeholder="0.00" value="2000""#))
+            #expect(balance(tooMuch) == "$1,000.50")
+
+            for (amount, message) in [
+                ("0", "Enter an amount greater than zero."), ("-5", "Enter an amount greater than zero."),
+                ("1.234", "Amounts have at most two decimals (cents)."), ("ten", "Enter an amount like 12.34."),
+                ("2,000,000,000", "Amounts are limited to $1,000,000,000."), ("", "Please enter an amount."),
+            ] {
+                let refused = try await submit(browser, page, "/accounts/1/deposit", [("amount", amount)])
+                #expect(refused.status == .unprocessableEntity, "\(amount)")
+                #expect(refused.body.contains(message), "\(amount)")
+            }
+
+            #expect(try await submit(browser, page, "/accounts/1/withdraw", [("amount", "0.50")]).location == "/accounts/1?done=withdraw")
+            let transferred = try await submit(browser, page, "/accounts/1/transfer", [("amount", "250"), ("to", "2")])
+            #expect(transferred.location == "/accounts/1?done=transfer")
+            page = try await browser.get("/accounts/1")
+            #expect(balance(page) == "$750.00")
+            let rows = page.body.matches(of: /<tr><td>([^<]*)<\/td><td class="amount">([^<]*)<\/td><td class="amount">([^<]*)<\/td><\/tr>/)
+                .map { "\($0.1) \($0.2) \($0.3)" }
+            #expect(rows == ["Transfer to Savings −$250.00 $750.00", "Withdrawal −$0.50 $1,000.00", "Deposit +$1,000.50 $1,000.50"])
+            let savings = try await browser.get("/accounts/2")
+            #expect(balance(savings) == "$250.00")
+            #expect(savings.body.contains("Transfer from Checking"))
+
+            let sameName = try await submit(browser, savings, "/accounts/2/rename", [("name", "checking")])
+            #expect(sameName.status == .unprocessableEntity)
+            #expect(sameName.body.contains("You already have an account with that name."))
+            #expect(try await submit(browser, savings, "/accounts/2/rename", [("name", "Rainy day")]).location == "/accounts/2?done=rename")
+
+            let notEmpty = try await submit(browser, savings, "/accounts/2/delete")
+            #expect(notEmpty.status == .unprocessableEntity)
+            #expect(notEmpty.body.contains("This account still holds $250.00. Move the money to another account first."))
+            _ = try await submit(browser, savings, "/accounts/2/transfer", [("amount", "250"), ("to", "1")])
+            #expect(try await submit(browser, try await browser.get("/accounts/2"), "/accounts/2/delete").location == "/home?done=delete")
+            let home = try await browser.get("/home?done=delete")
+            #expect(home.body.contains("Account deleted."))
+            #expect(home.body.contains(#"id="total">$1,000.00<"#))
+            #expect(try await browser.get("/accounts/2").status == .notFound)
+        }
+    }
+
+    @Test("a double tap or a replayed form applies once and lands on the same page")
+    func replay() async throws {
+        try await withServer { server in
+            let browser = try await signedIn(server)
+            _ = try await submit(browser, try await browser.get("/home"), "/accounts")
+            let page = try await browser.get("/accounts/1")
+            let key = try key(page, "/accounts/1/deposit")
+            let taps = try await withThrowingTaskGroup(of: String?.self) { group in
+                for _ in 0..<5 {
+                    group.addTask { try await browser.post("/accounts/1/deposit", form: [("amount", "10"), ("key", key)]).location }
+                }
+                return try await group.reduce(into: [String?]()) { $0.append($1) }
+            }
+            #expect(Set(taps) == ["/accounts/1?done=deposit"])
+            // Back and resubmit, an hour later: still once.
+            server.clock.advance(by: 3600)
+            #expect(try await browser.post("/accounts/1/deposit", form: [("amount", "10"), ("key", key)]).location == "/accounts/1?done=deposit")
+            #expect(balance(try await browser.get("/accounts/1")) == "$10.00")
+            // Without a key it is refused as an expired form, never applied unguarded.
+            let keyless = try await browser.post("/accounts/1/deposit", form: [("amount", "10")])
+            #expect(keyless.status == .unprocessableEntity)
+            #expect(balance(try await browser.get("/accounts/1")) == "$10.00")
+        }
+    }
+
+    @Test("someone else's account is 404 for every page and form; nothing changes")
+    func isolation() async throws {
+        try await withServer { server in
+            let alice = try await signedIn(server)
+            _ = try await submit(alice, try await alice.get("/home"), "/accounts")
+            let alicePage = try await alice.get("/accounts/1")
+            _ = try await submit(alice, alicePage, "/accounts/1/deposit", [("amount", "5")])
+
+            server.clock.advance(by: 31)
+            let bob = try await signedIn(server, "+14155550199")
+            _ = try await submit(bob, try await bob.get("/home"), "/accounts")
+            #expect(try await bob.get("/accounts/1").status == .notFound)
+            let bobKey = try key(try await bob.get("/accounts/2"), "/accounts/2/deposit")
+            for (action, fields) in [
+                ("/accounts/1/deposit", [("amount", "1")]), ("/accounts/1/withdraw", [("amount", "1")]),
+                ("/accounts/1/transfer", [("amount", "1"), ("to", "2")]), ("/accounts/1/rename", [("name", "Mine")]),
+                ("/accounts/1/delete", []),
+            ] {
+                #expect(try await bob.post(action, form: fields + [("key", bobKey)]).status == .notFound, "\(action)")
+            }
+            // Into someone else's account from one's own: 404 too.
+            #expect(try await bob.post("/accounts/2/transfer", form: [("amount", "1"), ("to", "1"), ("key", bobKey)]).status == .notFound)
+            #expect(try await bob.get("/accounts/abc").status == .notFound)
+            #expect(balance(try await alice.get("/accounts/1")) == "$5.00")
+            #expect(try await bob.get("/home").body.contains("Account 1") == true)
+
+            let anonymous = Browser(baseURL: server.baseURL)
+            #expect(try await anonymous.get("/accounts/1").location == "/login")
+            #expect(try await alice.post("/accounts/1/deposit", form: [("amount", "1"), ("key", bobKey)], csrf: false).status == .forbidden)
+        }
+    }
+}
