@@ -181,7 +181,7 @@ class PageTests(unittest.TestCase):
             self.driver.switch_to.active_element.send_keys(digit)
         self.wait.until(lambda d: d.current_url.endswith("/home"))
         self.assertIn("(530) 555-0123", self.driver.find_element(By.ID, "signed-in-phone").text)
-        self.screenshot("home.png")
+        self.screenshot("home-new.png")
         for _ in range(3):
             self.driver.back()
             time.sleep(0.3)
@@ -312,6 +312,38 @@ class PageTests(unittest.TestCase):
             self.driver.switch_to.active_element.send_keys(digit)
         self.wait.until(lambda d: d.current_url.endswith("/home"))
         self.assertEqual(self.driver.execute_script("return sessionStorage.getItem('otpAborted')"), "1")
+
+    def test_wallet_deposit_and_transfer_on_a_phone(self):
+        self.go_to_verify()
+        for digit in self.server.last_code():
+            self.driver.switch_to.active_element.send_keys(digit)
+        self.wait.until(lambda d: d.current_url.endswith("/home"))
+        for name in ["Checking", "Savings"]:
+            self.driver.find_element(By.ID, "account-name").send_keys(name)
+            self.driver.find_element(By.CSS_SELECTOR, "#add-account-form button").click()
+            self.wait.until(lambda d: "/accounts/" in d.current_url)
+            self.driver.get(self.server.url + "/home")
+        self.driver.find_element(By.LINK_TEXT, "Checking").click()
+        self.wait.until(lambda d: d.find_element(By.ID, "account-name-heading").text == "Checking")
+        self.driver.find_element(By.ID, "deposit-amount").send_keys("$1,250.75")
+        self.driver.find_element(By.CSS_SELECTOR, "#deposit-form button").click()
+        self.wait.until(lambda d: d.find_element(By.ID, "balance").text == "$1,250.75")
+        self.driver.find_element(By.ID, "transfer-amount").send_keys("250.75")
+        self.driver.find_element(By.CSS_SELECTOR, "#transfer-form button").click()
+        self.wait.until(lambda d: d.find_element(By.ID, "balance").text == "$1,000.00")
+        self.assertIn("Transfer made.", self.driver.find_element(By.ID, "notice").text)
+        width = self.driver.execute_script("return document.documentElement.scrollWidth")
+        self.assertLessEqual(width, 390)
+        for element in self.driver.find_elements(By.CSS_SELECTOR, "button, input[type=text], select"):
+            if element.is_displayed():
+                self.assertGreaterEqual(element.size["height"], 44, element.get_attribute("outerHTML")[:80])
+        self.screenshot("account.png")
+        # Refresh after the transfer re-reads the page; it never posts the transfer again.
+        self.driver.refresh()
+        self.assertEqual(self.driver.find_element(By.ID, "balance").text, "$1,000.00")
+        self.driver.get(self.server.url + "/home")
+        self.assertEqual(self.driver.find_element(By.ID, "total").text, "$1,250.75")
+        self.screenshot("home.png")
 
 
 # Defines OTPCredential and a navigator.credentials.get that records its call, resolves when
