@@ -24,8 +24,9 @@ function init(args)
 end
 
 local function phone()
-  -- A valid NANP number no other thread uses: exchange from the thread id, line from a counter.
-  return string.format("530%03d%04d", 200 + id, n % 10000)
+  -- A valid NANP number no other thread uses: exchange 221-284 from the thread id (clear of
+  -- the N11 exchange 211), line from a counter.
+  return string.format("530%03d%04d", 220 + id, n % 10000)
 end
 
 function request()

@@ -73,9 +73,13 @@ public struct Wallet: Sendable {
     /// The person's name (their formatted phone until they set one), accounts and total.
     public func overview(user: Int64, defaultName: String) async throws -> Overview {
         try await writer.read { db in
-            let name = try String.fetchOne(db, sql: "SELECT display_name FROM wallet_profiles WHERE user_id = ?", arguments: [user])
+            let name = try String.fetchOne(
+                try db.cachedStatement(sql: "SELECT display_name FROM wallet_profiles WHERE user_id = ?"),
+                arguments: [user])
             let accounts = try Row.fetchAll(
-                db, sql: "SELECT id, name, balance_cents FROM accounts WHERE user_id = ? ORDER BY id", arguments: [user]
+                try db.cachedStatement(
+                    sql: "SELECT id, name, balance_cents FROM accounts WHERE user_id = ? ORDER BY id"),
+                arguments: [user]
             ).map(Self.account)
             return Overview(displayName: name ?? defaultName, accounts: accounts)
         }
@@ -91,19 +95,20 @@ public struct Wallet: Sendable {
         try await writer.read { db in
             _ = try Self.account(db, user: user, id: id)
             return try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT o.id, o.account_id, o.kind, o.amount_cents, o.balance_after_cents, o.created_at,
-                           c.name AS counterparty_name
-                    FROM operations o LEFT JOIN accounts c ON c.id = o.counterparty_account_id
-                    WHERE o.account_id = ? ORDER BY o.id DESC LIMIT ?
-                    """,
+                try db.cachedStatement(
+                    sql: """
+                        SELECT o.id, o.account_id, o.kind, o.amount_cents, o.balance_after_cents, o.created_at,
+                               c.name AS counterparty_name
+                        FROM operations o LEFT JOIN accounts c ON c.id = o.counterparty_account_id
+                        WHERE o.account_id = ? ORDER BY o.id DESC LIMIT ?
+                        """),
                 arguments: [id, limit]
             ).map { row in
                 Operation(
                     id: row["id"], accountID: row["account_id"], kind: Operation.Kind(rawValue: row["kind"])!,
                     amount: Money(cents: row["amount_cents"]), balanceAfter: Money(cents: row["balance_after_cents"]),
-                    counterpartyName: row["counterparty_name"], createdAt: Date(timeIntervalSince1970: row["created_at"]))
+                    counterpartyName: row["counterparty_name"],
+                    createdAt: Date(timeIntervalSince1970: row["created_at"]))
             }
         }
     }
@@ -114,12 +119,12 @@ public struct Wallet: Sendable {
     public func setDisplayName(user: Int64, to input: String, key: String? = nil) async throws -> Receipt {
         let name = try Self.cleanName(input, error: .invalidDisplayName)
         return try await perform(user: user, key: key) { db in
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     INSERT INTO wallet_profiles (user_id, display_name) VALUES (?, ?)
                     ON CONFLICT(user_id) DO UPDATE SET display_name = excluded.display_name
-                    """,
-                arguments: [user, name])
+                    """
+            ).execute(arguments: [user, name])
             return Receipt(action: .setName, accountID: nil, operationID: nil)
         }
     }
@@ -134,7 +139,9 @@ public struct Wallet: Sendable {
                 name = typed
             } else {
                 let taken = Set(
-                    try String.fetchAll(db, sql: "SELECT lower(name) FROM accounts WHERE user_id = ?", arguments: [user]))
+                    try String.fetchAll(
+                        try db.cachedStatement(sql: "SELECT lower(name) FROM accounts WHERE user_id = ?"),
+                        arguments: [user]))
                 name = (1...).lazy.map { "Account \($0)" }.first { !taken.contains($0.lowercased()) }!
             }
             try Self.insertAccount(db, user: user, name: name, now: clock())
@@ -147,7 +154,7 @@ public struct Wallet: Sendable {
         return try await perform(user: user, key: key) { db in
             _ = try Self.account(db, user: user, id: id)
             do {
-                try db.execute(sql: "UPDATE accounts SET name = ? WHERE id = ?", arguments: [name, id])
+                try db.cachedStatement(sql: "UPDATE accounts SET name = ? WHERE id = ?").execute(arguments: [name, id])
             } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
                 throw WalletError.accountNameTaken
             }
@@ -160,7 +167,7 @@ public struct Wallet: Sendable {
         try await perform(user: user, key: key) { db in
             let account = try Self.account(db, user: user, id: id)
             guard account.balance == .zero else { throw WalletError.accountNotEmpty(balance: account.balance) }
-            try db.execute(sql: "DELETE FROM accounts WHERE id = ?", arguments: [id])
+            try db.cachedStatement(sql: "DELETE FROM accounts WHERE id = ?").execute(arguments: [id])
             return Receipt(action: .delete, accountID: id, operationID: nil)
         }
     }
@@ -170,7 +177,8 @@ public struct Wallet: Sendable {
         return try await perform(user: user, key: key) { db in
             let account = try Self.account(db, user: user, id: id)
             guard account.balance.cents <= Money.maxBalance.cents - amount.cents else { throw WalletError.balanceLimit }
-            let operation = try Self.move(db, account: account, by: amount, kind: .deposit, counterparty: nil, now: clock())
+            let operation = try Self.move(
+                db, account: account, by: amount, kind: .deposit, counterparty: nil, now: clock())
             return Receipt(action: .deposit, accountID: id, operationID: operation)
         }
     }
@@ -181,7 +189,8 @@ public struct Wallet: Sendable {
             let account = try Self.account(db, user: user, id: id)
             guard amount <= account.balance else { throw WalletError.insufficientFunds(balance: account.balance) }
             let operation = try Self.move(
-                db, account: account, by: Money(cents: -amount.cents), kind: .withdrawal, counterparty: nil, now: clock())
+                db, account: account, by: Money(cents: -amount.cents), kind: .withdrawal, counterparty: nil,
+                now: clock())
             return Receipt(action: .withdraw, accountID: id, operationID: operation)
         }
     }
@@ -198,7 +207,8 @@ public struct Wallet: Sendable {
             guard amount <= from.balance else { throw WalletError.insufficientFunds(balance: from.balance) }
             guard to.balance.cents <= Money.maxBalance.cents - amount.cents else { throw WalletError.balanceLimit }
             let now = clock()
-            let out = try Self.move(db, account: from, by: Money(cents: -amount.cents), kind: .transferOut, counterparty: target, now: now)
+            let out = try Self.move(
+                db, account: from, by: Money(cents: -amount.cents), kind: .transferOut, counterparty: target, now: now)
             _ = try Self.move(db, account: to, by: amount, kind: .transferIn, counterparty: source, now: now)
             return Receipt(action: .transfer, accountID: source, operationID: out)
         }
@@ -209,7 +219,9 @@ public struct Wallet: Sendable {
     public func purgeKeys(olderThan age: TimeInterval = 86_400) async throws -> Int {
         let cutoff = clock().timeIntervalSince1970 - age
         return try await writer.write { db in
-            try db.execute(sql: "DELETE FROM wallet_operation_keys WHERE created_at < ?", arguments: [cutoff])
+            try db.cachedStatement(sql: "DELETE FROM wallet_operation_keys WHERE created_at < ?").execute(arguments: [
+                cutoff
+            ])
             return db.changesCount
         }
     }
@@ -227,8 +239,10 @@ public struct Wallet: Sendable {
         return try await writer.write { db in
             if let key,
                 let row = try Row.fetchOne(
-                    db,
-                    sql: "SELECT action, account_id, operation_id FROM wallet_operation_keys WHERE user_id = ? AND key = ?",
+                    try db.cachedStatement(
+                        sql:
+                            "SELECT action, account_id, operation_id FROM wallet_operation_keys WHERE user_id = ? AND key = ?"
+                    ),
                     arguments: [user, key])
             {
                 return Receipt(
@@ -237,12 +251,12 @@ public struct Wallet: Sendable {
             }
             let receipt = try body(db)
             if let key {
-                try db.execute(
+                try db.cachedStatement(
                     sql: """
                         INSERT INTO wallet_operation_keys (user_id, key, action, account_id, operation_id, created_at)
                         VALUES (?, ?, ?, ?, ?, ?)
-                        """,
-                    arguments: [user, key, receipt.action.rawValue, receipt.accountID, receipt.operationID, now])
+                        """
+                ).execute(arguments: [user, key, receipt.action.rawValue, receipt.accountID, receipt.operationID, now])
             }
             return receipt
         }
@@ -252,7 +266,8 @@ public struct Wallet: Sendable {
     public static func isValidKey(_ key: String) -> Bool {
         (16...64).contains(key.utf8.count)
             && key.utf8.allSatisfy { byte in
-                (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                    || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
                     || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
                     || byte == UInt8(ascii: "_")
             }
@@ -273,7 +288,10 @@ public struct Wallet: Sendable {
 
     private static func cleanName(_ input: String, error: WalletError) throws -> String {
         let name = input.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...40).contains(name.count), !name.contains(where: { $0.isNewline || $0.unicodeScalars.contains { $0.properties.generalCategory == .control } })
+        guard (1...40).contains(name.count),
+            !name.contains(where: {
+                $0.isNewline || $0.unicodeScalars.contains { $0.properties.generalCategory == .control }
+            })
         else { throw error }
         return name
     }
@@ -285,16 +303,18 @@ public struct Wallet: Sendable {
     private static func account(_ db: Database, user: Int64, id: Int64) throws -> Account {
         guard
             let row = try Row.fetchOne(
-                db, sql: "SELECT id, name, balance_cents FROM accounts WHERE id = ? AND user_id = ?", arguments: [id, user])
+                try db.cachedStatement(
+                    sql: "SELECT id, name, balance_cents FROM accounts WHERE id = ? AND user_id = ?"),
+                arguments: [id, user])
         else { throw WalletError.accountNotFound }
         return account(row)
     }
 
     private static func insertAccount(_ db: Database, user: Int64, name: String, now: Date) throws {
         do {
-            try db.execute(
-                sql: "INSERT INTO accounts (user_id, name, balance_cents, created_at) VALUES (?, ?, 0, ?)",
-                arguments: [user, name, now.timeIntervalSince1970])
+            try db.cachedStatement(
+                sql: "INSERT INTO accounts (user_id, name, balance_cents, created_at) VALUES (?, ?, 0, ?)"
+            ).execute(arguments: [user, name, now.timeIntervalSince1970])
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             throw WalletError.accountNameTaken
         }
@@ -305,16 +325,17 @@ public struct Wallet: Sendable {
         _ db: Database, account: Account, by delta: Money, kind: Operation.Kind, counterparty: Int64?, now: Date
     ) throws -> Int64 {
         let after = account.balance + delta
-        try db.execute(
-            sql: "UPDATE accounts SET balance_cents = ? WHERE id = ? AND balance_cents = ?",
+        try db.cachedStatement(sql: "UPDATE accounts SET balance_cents = ? WHERE id = ? AND balance_cents = ?").execute(
             arguments: [after.cents, account.id, account.balance.cents])
         precondition(db.changesCount == 1, "balance changed inside a write transaction")
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO operations (account_id, kind, amount_cents, balance_after_cents, counterparty_account_id, created_at)
                 VALUES (?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [account.id, kind.rawValue, delta.cents.magnitude, after.cents, counterparty, now.timeIntervalSince1970])
+                """
+        ).execute(arguments: [
+            account.id, kind.rawValue, delta.cents.magnitude, after.cents, counterparty, now.timeIntervalSince1970,
+        ])
         return db.lastInsertedRowID
     }
 

@@ -7,8 +7,7 @@ import NIOCore
 import NIOPosix
 import SMSGateways
 
-/// `webapp`: serves Phone Login.
-@main
+/// `webapp`: serves Phone Login (started from `main.swift`).
 struct WebAppCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "webapp",

@@ -25,7 +25,8 @@ public struct SQLiteAuthStore: AuthStore {
             let outcome: IssueOutcome
             let pendingUntil: Double
             if let row = try Row.fetchOne(
-                db, sql: "SELECT sent_at, expires_at FROM verifications WHERE phone = ?", arguments: [phone]),
+                try db.cachedStatement(sql: "SELECT sent_at, expires_at FROM verifications WHERE phone = ?"),
+                arguments: [phone]),
                 let sentAt: Double = row["sent_at"], now < sentAt + policy.resendCooldown,
                 let expiresAt: Double = row["expires_at"], expiresAt > now
             {
@@ -35,24 +36,24 @@ public struct SQLiteAuthStore: AuthStore {
                 guard request.attachSessionDuringCooldown else { return outcome }
                 pendingUntil = expiresAt + policy.pendingSessionGrace
             } else {
-                if let limited = try Self.sendLimit(db, phone: phone, client: request.client, now: now, policy: policy) {
+                if let limited = try Self.sendLimit(db, phone: phone, client: request.client, now: now, policy: policy)
+                {
                     return IssueOutcome(
                         cooldownUntil: nil, codeExpiresAt: request.now, keptExistingSession: existing != nil,
                         limited: limited)
                 }
-                try db.execute(
-                    sql: "INSERT INTO code_sends (phone, client, sent_at) VALUES (?, ?, ?)",
+                try db.cachedStatement(sql: "INSERT INTO code_sends (phone, client, sent_at) VALUES (?, ?, ?)").execute(
                     arguments: [phone, request.client, now])
                 let expiresAt = now + policy.codeLifetime
-                try db.execute(
+                try db.cachedStatement(
                     sql: """
                         INSERT INTO verifications (phone, code_digest, sent_at, expires_at, failed_attempts)
                         VALUES (?, ?, ?, ?, 0)
                         ON CONFLICT(phone) DO UPDATE SET
                             code_digest = excluded.code_digest, sent_at = excluded.sent_at,
                             expires_at = excluded.expires_at, failed_attempts = 0
-                        """,
-                    arguments: [phone, request.codeDigest, now, expiresAt])
+                        """
+                ).execute(arguments: [phone, request.codeDigest, now, expiresAt])
                 outcome = IssueOutcome(
                     cooldownUntil: nil, codeExpiresAt: Date(timeIntervalSince1970: expiresAt),
                     keptExistingSession: existing != nil)
@@ -62,7 +63,7 @@ public struct SQLiteAuthStore: AuthStore {
             // only be told the code expired and ask for a new one). Any signed-in state this
             // browser had is replaced: it is now signing in (again) with this phone.
             guard let sessionKey else { return outcome }
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     INSERT INTO sessions (key, pending_phone, user_id, created_at, last_seen_at, expires_at, absolute_expires_at)
                     VALUES (?, ?, NULL, ?, ?, ?, ?)
@@ -70,8 +71,8 @@ public struct SQLiteAuthStore: AuthStore {
                         pending_phone = excluded.pending_phone, user_id = NULL,
                         last_seen_at = excluded.last_seen_at, expires_at = excluded.expires_at,
                         absolute_expires_at = excluded.absolute_expires_at
-                    """,
-                arguments: [sessionKey, phone, now, now, pendingUntil, pendingUntil])
+                    """
+            ).execute(arguments: [sessionKey, phone, now, now, pendingUntil, pendingUntil])
             return outcome
         }
     }
@@ -79,18 +80,17 @@ public struct SQLiteAuthStore: AuthStore {
     public func withdrawCode(phone: PhoneNumber, codeDigest: Data, pendingSession: Data?) async throws {
         try await database.pool.write { db in
             if let pendingSession {
-                try db.execute(
-                    sql: "DELETE FROM sessions WHERE key = ? AND pending_phone = ? AND user_id IS NULL",
-                    arguments: [pendingSession, phone.e164])
+                try db.cachedStatement(
+                    sql: "DELETE FROM sessions WHERE key = ? AND pending_phone = ? AND user_id IS NULL"
+                ).execute(arguments: [pendingSession, phone.e164])
             }
-            try db.execute(
-                sql: "DELETE FROM verifications WHERE phone = ? AND code_digest = ?",
+            try db.cachedStatement(sql: "DELETE FROM verifications WHERE phone = ? AND code_digest = ?").execute(
                 arguments: [phone.e164, codeDigest])
             guard db.changesCount > 0 else { return }
             // The text never went out: it does not count against the sending limits either.
-            try db.execute(
-                sql: "DELETE FROM code_sends WHERE id = (SELECT max(id) FROM code_sends WHERE phone = ?)",
-                arguments: [phone.e164])
+            try db.cachedStatement(
+                sql: "DELETE FROM code_sends WHERE id = (SELECT max(id) FROM code_sends WHERE phone = ?)"
+            ).execute(arguments: [phone.e164])
         }
     }
 
@@ -99,14 +99,14 @@ public struct SQLiteAuthStore: AuthStore {
         throws -> (limit: SendLimit, until: Date)?
     {
         if let until = try windowFull(
-            db, sql: "SELECT sent_at FROM code_sends WHERE phone = ? AND sent_at > ? ORDER BY sent_at",
+            db, sql: "SELECT sent_at FROM code_sends WHERE phone = ? AND sent_at > ? ORDER BY sent_at DESC LIMIT 1 OFFSET ?",
             key: phone, max: policy.maxCodesPerPhone, window: policy.codesPerPhoneWindow, now: now)
         {
             return (.phone, until)
         }
         if let client,
             let until = try windowFull(
-                db, sql: "SELECT sent_at FROM code_sends WHERE client = ? AND sent_at > ? ORDER BY sent_at",
+                db, sql: "SELECT sent_at FROM code_sends WHERE client = ? AND sent_at > ? ORDER BY sent_at DESC LIMIT 1 OFFSET ?",
                 key: client, max: policy.maxCodesPerClient, window: policy.codesPerClientWindow, now: now)
         {
             return (.client, until)
@@ -119,9 +119,13 @@ public struct SQLiteAuthStore: AuthStore {
     private static func windowFull(
         _ db: Database, sql: String, key: String, max: Int, window: TimeInterval, now: Double
     ) throws -> Date? {
-        let times = try Double.fetchAll(db, sql: sql, arguments: [key, now - window])
-        guard times.count >= max else { return nil }
-        return Date(timeIntervalSince1970: times[times.count - max] + window)
+        // The max-th newest event in the window, found through the (key, time) index: one row
+        // read however many events there are.
+        guard
+            let oldestCounted = try Double.fetchOne(
+                try db.cachedStatement(sql: sql), arguments: [key, now - window, max - 1])
+        else { return nil }
+        return Date(timeIntervalSince1970: oldestCounted + window)
     }
 
     public func checkCode(_ request: CheckRequest) async throws -> CheckOutcome {
@@ -132,20 +136,20 @@ public struct SQLiteAuthStore: AuthStore {
             if let session = request.session {
                 guard
                     try Bool.fetchOne(
-                        db,
-                        sql: "SELECT 1 FROM sessions WHERE key = ? AND pending_phone = ? AND expires_at > ?",
+                        try db.cachedStatement(
+                            sql: "SELECT 1 FROM sessions WHERE key = ? AND pending_phone = ? AND expires_at > ?"),
                         arguments: [session, phone, now]) == true
                 else { return .noPendingSession }
             }
 
             guard
                 let row = try Row.fetchOne(
-                    db,
-                    sql: "SELECT code_digest, expires_at, failed_attempts FROM verifications WHERE phone = ?",
+                    try db.cachedStatement(
+                        sql: "SELECT code_digest, expires_at, failed_attempts FROM verifications WHERE phone = ?"),
                     arguments: [phone])
             else { return .noCode }
             if let until = try Self.windowFull(
-                db, sql: "SELECT failed_at FROM failed_checks WHERE phone = ? AND failed_at > ? ORDER BY failed_at",
+                db, sql: "SELECT failed_at FROM failed_checks WHERE phone = ? AND failed_at > ? ORDER BY failed_at DESC LIMIT 1 OFFSET ?",
                 key: phone, max: policy.maxFailuresPerPhone, window: policy.failuresPerPhoneWindow, now: now)
             {
                 return .locked(until: until)
@@ -157,35 +161,36 @@ public struct SQLiteAuthStore: AuthStore {
 
             let stored: Data = row["code_digest"]
             guard constantTimeEquals(stored, request.candidateDigest) else {
-                try db.execute(
-                    sql: "UPDATE verifications SET failed_attempts = failed_attempts + 1 WHERE phone = ?",
-                    arguments: [phone])
-                try db.execute(
-                    sql: "INSERT INTO failed_checks (phone, failed_at) VALUES (?, ?)", arguments: [phone, now])
+                try db.cachedStatement(
+                    sql: "UPDATE verifications SET failed_attempts = failed_attempts + 1 WHERE phone = ?"
+                ).execute(arguments: [phone])
+                try db.cachedStatement(sql: "INSERT INTO failed_checks (phone, failed_at) VALUES (?, ?)").execute(
+                    arguments: [phone, now])
                 return .incorrect(remainingAttempts: max(0, policy.maxAttemptsPerCode - failed - 1))
             }
 
             // Right code: single use, then a fresh session id for the signed-in state.
-            try db.execute(sql: "DELETE FROM verifications WHERE phone = ?", arguments: [phone])
+            try db.cachedStatement(sql: "DELETE FROM verifications WHERE phone = ?").execute(arguments: [phone])
             if let session = request.session {
-                try db.execute(sql: "DELETE FROM sessions WHERE key = ?", arguments: [session])
+                try db.cachedStatement(sql: "DELETE FROM sessions WHERE key = ?").execute(arguments: [session])
             }
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     INSERT INTO users (phone, created_at, last_sign_in_at) VALUES (?, ?, ?)
                     ON CONFLICT(phone) DO UPDATE SET last_sign_in_at = excluded.last_sign_in_at
-                    """,
-                arguments: [phone, now, now])
-            let userID = try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE phone = ?", arguments: [phone])!
+                    """
+            ).execute(arguments: [phone, now, now])
+            let userID = try Int64.fetchOne(
+                try db.cachedStatement(sql: "SELECT id FROM users WHERE phone = ?"), arguments: [phone])!
             let absolute = now + policy.sessionLifetime
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     INSERT INTO sessions (key, pending_phone, user_id, created_at, last_seen_at, expires_at, absolute_expires_at)
                     VALUES (?, NULL, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    request.signedInSession, userID, now, now, min(absolute, now + policy.sessionIdleTimeout), absolute,
-                ])
+                    """
+            ).execute(arguments: [
+                request.signedInSession, userID, now, now, min(absolute, now + policy.sessionIdleTimeout), absolute,
+            ])
             return .signedIn(User(id: userID, phone: request.phone))
         }
     }
@@ -199,12 +204,12 @@ public struct SQLiteAuthStore: AuthStore {
         let found = try await database.pool.read { db -> (state: SessionState, lastSeen: Double)? in
             guard
                 let row = try Row.fetchOne(
-                    db,
-                    sql: """
-                        SELECT s.pending_phone, s.last_seen_at, u.id AS user_id, u.phone AS user_phone
-                        FROM sessions s LEFT JOIN users u ON u.id = s.user_id
-                        WHERE s.key = ? AND s.expires_at > ?
-                        """,
+                    try db.cachedStatement(
+                        sql: """
+                            SELECT s.pending_phone, s.last_seen_at, u.id AS user_id, u.phone AS user_phone
+                            FROM sessions s LEFT JOIN users u ON u.id = s.user_id
+                            WHERE s.key = ? AND s.expires_at > ?
+                            """),
                     arguments: [key, nowSeconds])
             else { return nil }
             let lastSeen: Double = row["last_seen_at"]
@@ -222,12 +227,12 @@ public struct SQLiteAuthStore: AuthStore {
         if case .signedIn = found.state, nowSeconds - found.lastSeen >= Self.touchInterval {
             let idle = policy.sessionIdleTimeout
             try await database.pool.write { db in
-                try db.execute(
+                try db.cachedStatement(
                     sql: """
                         UPDATE sessions SET last_seen_at = ?, expires_at = min(absolute_expires_at, ?)
                         WHERE key = ? AND user_id IS NOT NULL
-                        """,
-                    arguments: [nowSeconds, nowSeconds + idle, key])
+                        """
+                ).execute(arguments: [nowSeconds, nowSeconds + idle, key])
             }
         }
         return found.state
@@ -236,7 +241,9 @@ public struct SQLiteAuthStore: AuthStore {
     public func resendWait(phone: PhoneNumber, now: Date) async throws -> TimeInterval {
         let cooldown = policy.resendCooldown
         let sentAt = try await database.pool.read { db in
-            try Double.fetchOne(db, sql: "SELECT sent_at FROM verifications WHERE phone = ?", arguments: [phone.e164])
+            try Double.fetchOne(
+                try db.cachedStatement(sql: "SELECT sent_at FROM verifications WHERE phone = ?"),
+                arguments: [phone.e164])
         }
         guard let sentAt else { return 0 }
         return max(0, sentAt + cooldown - now.timeIntervalSince1970)
@@ -244,7 +251,7 @@ public struct SQLiteAuthStore: AuthStore {
 
     public func deleteSession(_ key: Data) async throws {
         try await database.pool.write { db in
-            try db.execute(sql: "DELETE FROM sessions WHERE key = ?", arguments: [key])
+            try db.cachedStatement(sql: "DELETE FROM sessions WHERE key = ?").execute(arguments: [key])
         }
     }
 
@@ -252,16 +259,21 @@ public struct SQLiteAuthStore: AuthStore {
         let policy = self.policy
         return try await database.pool.write { db in
             let seconds = now.timeIntervalSince1970
-            try db.execute(sql: "DELETE FROM sessions WHERE expires_at <= ?", arguments: [seconds])
+            try db.cachedStatement(sql: "DELETE FROM sessions WHERE expires_at <= ?").execute(arguments: [seconds])
             var count = db.changesCount
             // Keep expired codes a day, so "Your code expired" (not "no code") is what people see.
-            try db.execute(sql: "DELETE FROM verifications WHERE expires_at <= ?", arguments: [seconds - 86_400])
+            try db.cachedStatement(sql: "DELETE FROM verifications WHERE expires_at <= ?").execute(arguments: [
+                seconds - 86_400
+            ])
             count += db.changesCount
             let sendWindow = max(policy.codesPerPhoneWindow, policy.codesPerClientWindow)
-            try db.execute(sql: "DELETE FROM code_sends WHERE sent_at <= ?", arguments: [seconds - sendWindow])
+            try db.cachedStatement(sql: "DELETE FROM code_sends WHERE sent_at <= ?").execute(arguments: [
+                seconds - sendWindow
+            ])
             count += db.changesCount
-            try db.execute(
-                sql: "DELETE FROM failed_checks WHERE failed_at <= ?", arguments: [seconds - policy.failuresPerPhoneWindow])
+            try db.cachedStatement(sql: "DELETE FROM failed_checks WHERE failed_at <= ?").execute(arguments: [
+                seconds - policy.failuresPerPhoneWindow
+            ])
             count += db.changesCount
             return count
         }
@@ -271,12 +283,14 @@ public struct SQLiteAuthStore: AuthStore {
     /// revived (a new key is issued instead).
     private static func liveSessionKey(_ db: Database, _ key: Data?, now: Double) throws -> Data? {
         guard let key else { return nil }
-        if try Bool.fetchOne(db, sql: "SELECT 1 FROM sessions WHERE key = ? AND expires_at > ?", arguments: [key, now])
+        if try Bool.fetchOne(
+            try db.cachedStatement(sql: "SELECT 1 FROM sessions WHERE key = ? AND expires_at > ?"),
+            arguments: [key, now])
             == true
         {
             return key
         }
-        try db.execute(sql: "DELETE FROM sessions WHERE key = ?", arguments: [key])
+        try db.cachedStatement(sql: "DELETE FROM sessions WHERE key = ?").execute(arguments: [key])
         return nil
     }
 }
