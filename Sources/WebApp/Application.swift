@@ -51,6 +51,9 @@ final class Application: Sendable {
             policy: configuration.policy, logger: logger, clock: clock,
             makeCode: makeCode)
 
+        try Wallet.migrate(database.pool)
+        let wallet = Wallet(writer: database.pool, clock: clock)
+
         let pages = Pages(renderer: renderer)
         let cookie = SessionCookie(https: configuration.https, signedInMaxAge: Int(configuration.policy.sessionLifetime))
         let router = Router<AppContext>()
@@ -64,8 +67,6 @@ final class Application: Sendable {
             signIn: signIn, pages: pages, cookie: cookie,
             rememberedPhone: RememberedPhoneCookie(https: configuration.https), clientAddress: clientAddress
         ).register(on: router)
-        try Wallet.migrate(database.pool)
-        let wallet = Wallet(writer: database.pool, clock: clock)
         WalletController(wallet: wallet, pages: pages).register(on: router)
 
         // The JSON API: its own middleware (JSON errors, no cookies, no CSRF forms), same rules.
@@ -76,6 +77,7 @@ final class Application: Sendable {
             signIn: signIn, clientAddress: clientAddress,
             openAPIDocument: try Data(contentsOf: URL(fileURLWithPath: configuration.openAPIDocumentPath))
         ).register(on: api)
+        WalletAPIController(wallet: wallet, signIn: signIn).register(on: api)
 
         let responder = PathPrefixResponder(mounts: [("/api", api.buildResponder())], fallback: router.buildResponder())
         let server = HTTPServer(responder: responder, configuration: configuration.server, logger: logger)

@@ -26,10 +26,11 @@ struct APIClient {
     /// Sends a request; `json` is encoded as the body unless `body` gives raw text.
     func call(
         _ method: HTTPMethod, _ path: String, json: [String: Any]? = nil, body: String? = nil,
-        contentType: String? = "application/json", token: String? = nil,
+        contentType: String? = "application/json", token: String? = nil, idempotencyKey: String? = nil,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> Reply {
         var headers = HTTPHeaders()
+        if let idempotencyKey { headers.add(name: "Idempotency-Key", value: idempotencyKey) }
         let data = try body.map { Data($0.utf8) } ?? json.map { try JSONSerialization.data(withJSONObject: $0) }
         if data != nil, let contentType { headers.add(name: "Content-Type", value: contentType) }
         if let token { headers.add(name: "Authorization", value: "Bearer \(token)") }

@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import HTTPLite
+import NIOHTTP1
 
 /// The JSON API under `/api/v1`, for app clients: the original app's
 /// `sendVerificationCode(phoneNumber:)` and `verifyCode(phoneNumber:code:)`, then bearer-token
@@ -91,8 +92,12 @@ struct APIController: Sendable {
             body: .init(bytes: openAPIDocument))
     }
 
-    /// The signed-in session named by `Authorization: Bearer TOKEN`, or 401.
     private func authenticate(_ request: Request) async throws -> (SessionToken, User) {
+        try await APIController.authenticate(request, signIn: signIn)
+    }
+
+    /// The signed-in session named by `Authorization: Bearer TOKEN`, or 401.
+    static func authenticate(_ request: Request, signIn: SignInService) async throws -> (SessionToken, User) {
         guard let header = request.headers.first(name: "Authorization"),
             header.count > 7, header.prefix(7).lowercased() == "bearer ",
             let token = SessionToken(String(header.dropFirst(7).trimmingCharacters(in: .whitespaces))),
@@ -106,9 +111,9 @@ struct APIController: Sendable {
         max(0, Int(date.timeIntervalSince(now).rounded(.up)))
     }
 
-    /// A 200 JSON reply that no cache keeps (it may hold a token).
-    private static func reply<T: Encodable>(_ value: T) throws -> Response {
-        var response = try Response.json(value)
+    /// A JSON reply that no cache keeps (it may hold a token or balances).
+    static func reply<T: Encodable>(_ value: T, status: HTTPResponseStatus = .ok) throws -> Response {
+        var response = try Response.json(value, status: status)
         response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
         return response
     }

@@ -22,14 +22,23 @@ struct OpenAPIDocument: Sendable {
         guard pathOnly.hasPrefix(basePath) else { return ["\(path) is outside \(basePath)"] }
         let key = String(pathOnly.dropFirst(basePath.count))
         let paths = document["paths"] as! [String: any Sendable]
-        guard let operations = paths[key] as? [String: any Sendable] else { return ["\(key) is not in the document"] }
+        // `/accounts/{id}` matches `/accounts/7`: segment by segment, `{…}` matching any one.
+        let segments = key.split(separator: "/")
+        let template = paths.keys.first { template in
+            let parts = template.split(separator: "/")
+            return parts.count == segments.count
+                && zip(parts, segments).allSatisfy { $0.hasPrefix("{") && $0.hasSuffix("}") || $0 == $1 }
+        }
+        guard let template, let operations = paths[template] as? [String: any Sendable] else {
+            return ["\(key) is not in the document"]
+        }
         guard let operation = operations[method.rawValue.lowercased()] as? [String: any Sendable] else {
             // An undocumented method must be refused with the error shape.
-            return status == 405 ? errorShape(body) : ["\(method.rawValue) \(key) is not in the document"]
+            return status == 405 ? errorShape(body) : ["\(method.rawValue) \(template) is not in the document"]
         }
         let responses = operation["responses"] as! [String: any Sendable]
         guard let response = responses[String(status)] as? [String: any Sendable] else {
-            return ["\(method.rawValue) \(key) does not document status \(status)"]
+            return ["\(method.rawValue) \(template) does not document status \(status)"]
         }
         var problems: [String] = []
         for name in (response["headers"] as? [String: any Sendable] ?? [:]).keys where headers[name].isEmpty {
@@ -53,7 +62,7 @@ struct OpenAPIDocument: Sendable {
     }
 
     private static let knownKeywords: Set<String> = [
-        "$ref", "type", "properties", "required", "additionalProperties", "enum", "pattern", "minimum",
+        "$ref", "type", "properties", "required", "additionalProperties", "enum", "pattern", "minimum", "items",
         "minLength", "maxLength", "description", "example",
     ]
 
@@ -99,6 +108,11 @@ struct OpenAPIDocument: Sendable {
             else { return problems + ["\(location) is not an integer"] }
             if let minimum = schema["minimum"] as? Int, number.intValue < minimum {
                 problems.append("\(location) \(number) is below \(minimum)")
+            }
+        case "array":
+            guard let items = value as? [Any] else { return problems + ["\(location) is not an array"] }
+            for (index, item) in items.enumerated() {
+                problems += validate(item, against: schema["items"]!, at: "\(location)[\(index)]")
             }
         default:
             problems.append("\(location): schema type \(schema["type"] ?? "none") is not checked by this validator")

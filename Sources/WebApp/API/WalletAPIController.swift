@@ -1,0 +1,216 @@
+import AuthCore
+import Foundation
+import HTTPLite
+import NIOHTTP1
+import WalletCore
+
+/// The original app's wallet calls under `/api/v1`, with the bearer token: the same
+/// ``Wallet`` as the pages. Changes accept an `Idempotency-Key` header (16 to 64 characters of
+/// base64url): a repeated key returns the first answer and changes nothing.
+struct WalletAPIController: Sendable {
+    let wallet: Wallet
+    let signIn: SignInService
+
+    func register(on router: Router<AppContext>) {
+        router.get("/api/v1/accounts", use: list)
+        router.post("/api/v1/accounts", use: add)
+        router.get("/api/v1/accounts/:id", use: show)
+        router.on(.DELETE, "/api/v1/accounts/:id", use: delete)
+        router.get("/api/v1/accounts/:id/history", use: history)
+        router.post("/api/v1/accounts/:id/deposit", use: deposit)
+        router.post("/api/v1/accounts/:id/withdraw", use: withdraw)
+        router.post("/api/v1/accounts/:id/transfer", use: transfer)
+        router.post("/api/v1/accounts/:id/rename", use: rename)
+        router.post("/api/v1/name", use: setName)
+    }
+
+    struct AccountReply: Encodable {
+        let id: Int64
+        let name: String
+        let balance: String
+        let balance_cents: Int64
+
+        init(_ account: Account) {
+            id = account.id
+            name = account.name
+            balance = account.balance.decimalString
+            balance_cents = account.balance.cents
+        }
+    }
+
+    struct WalletReply: Encodable {
+        let name: String
+        let accounts: [AccountReply]
+        let total: String
+        let total_cents: Int64
+    }
+
+    struct OperationReply: Encodable {
+        let id: Int64
+        let kind: String
+        let amount: String
+        let amount_cents: Int64
+        let balance_after: String
+        let counterparty: String?
+        let created_at: String
+
+        init(_ operation: WalletCore.Operation) {
+            id = operation.id
+            kind = operation.kind.rawValue
+            amount = operation.amount.decimalString
+            amount_cents = operation.amount.cents
+            balance_after = operation.balanceAfter.decimalString
+            counterparty = operation.counterpartyName
+            created_at = ISO8601DateFormatter().string(from: operation.createdAt)
+        }
+    }
+
+    struct NameBody: Decodable { let name: String }
+    struct OptionalNameBody: Decodable { let name: String? }
+    struct AmountBody: Decodable { let amount: String }
+    struct TransferBody: Decodable {
+        let amount: String
+        let to_account_id: Int64
+    }
+
+    @Sendable func list(_ request: Request, _ context: AppContext) async throws -> Response {
+        let user = try await user(request)
+        let overview = try await wallet.overview(user: user.id, defaultName: user.phone.nationalFormat)
+        return try APIController.reply(
+            WalletReply(
+                name: overview.displayName, accounts: overview.accounts.map(AccountReply.init),
+                total: overview.total.decimalString, total_cents: overview.total.cents))
+    }
+
+    @Sendable func add(_ request: Request, _ context: AppContext) async throws -> Response {
+        let user = try await user(request)
+        let body = request.body.readableBytes == 0 ? OptionalNameBody(name: nil) : try request.decodeJSON(OptionalNameBody.self)
+        let receipt = try await run { try await wallet.addAccount(user: user.id, name: body.name, key: try key(request)) }
+        return try await accountReply(user, receipt.accountID, status: receipt.replayed ? .ok : .created)
+    }
+
+    @Sendable func show(_ request: Request, _ context: AppContext) async throws -> Response {
+        let user = try await user(request)
+        return try await accountReply(user, try id(context))
+    }
+
+    @Sendable func delete(_ request: Request, _ context: AppContext) async throws -> Response {
+        let user = try await user(request)
+        let id = try id(context)
+        _ = try await run { try await wallet.delete(user: user.id, account: id, key: try key(request)) }
+        return Response(status: .noContent, headers: ["Cache-Control": "no-store"])
+    }
+
+    @Sendable func history(_ request: Request, _ context: AppContext) async throws -> Response {
+        let user = try await user(request)
+        let id = try id(context)
+        let operations = try await run { try await wallet.history(user: user.id, account: id) }
+        return try APIController.reply(["operations": operations.map(OperationReply.init)])
+    }
+
+    @Sendable func deposit(_ request: Request, _ context: AppContext) async throws -> Response {
+        let user = try await user(request)
+        let (id, amount) = (try id(context), try Self.amount(try request.decodeJSON(AmountBody.self).amount))
+        _ = try await run { try await wallet.deposit(user: user.id, account: id, amount: amount, key: try key(request)) }
+        return try await accountReply(user, id)
+    }
+
+    @Sendable func withdraw(_ request: Request, _ context: AppContext) async throws -> Response {
+        let user = try await user(request)
+        let (id, amount) = (try id(context), try Self.amount(try request.decodeJSON(AmountBody.self).amount))
+        _ = try await run { try await wallet.withdraw(user: user.id, account: id, amount: amount, key: try key(request)) }
+        return try await accountReply(user, id)
+    }
+
+    @Sendable func transfer(_ request: Request, _ context: AppContext) async throws -> Response {
+        let user = try await user(request)
+        let id = try id(context)
+        let body = try request.decodeJSON(TransferBody.self)
+        let amount = try Self.amount(body.amount)
+        _ = try await run {
+            try await wallet.transfer(user: user.id, from: id, to: body.to_account_id, amount: amount, key: try key(request))
+        }
+        return try await accountReply(user, id)
+    }
+
+    @Sendable func rename(_ request: Request, _ context: AppContext) async throws -> Response {
+        let user = try await user(request)
+        let id = try id(context)
+        let name = try request.decodeJSON(NameBody.self).name
+        _ = try await run { try await wallet.rename(user: user.id, account: id, to: name, key: try key(request)) }
+        return try await accountReply(user, id)
+    }
+
+    @Sendable func setName(_ request: Request, _ context: AppContext) async throws -> Response {
+        let user = try await user(request)
+        let name = try request.decodeJSON(NameBody.self).name
+        _ = try await run { try await wallet.setDisplayName(user: user.id, to: name, key: try key(request)) }
+        let overview = try await wallet.overview(user: user.id, defaultName: user.phone.nationalFormat)
+        return try APIController.reply(["name": overview.displayName])
+    }
+
+    // MARK: Shared steps
+
+    private func user(_ request: Request) async throws -> User {
+        try await APIController.authenticate(request, signIn: signIn).1
+    }
+
+    private func accountReply(_ user: User, _ id: Int64?, status: HTTPResponseStatus = .ok) async throws -> Response {
+        let account = try await run { try await wallet.account(user: user.id, id: id ?? 0) }
+        return try APIController.reply(AccountReply(account), status: status)
+    }
+
+    private func id(_ context: AppContext) throws -> Int64 {
+        guard let id = context.parameters["id"].flatMap(Int64.init), id > 0 else { throw APIError.accountNotFound }
+        return id
+    }
+
+    private func key(_ request: Request) throws -> String? {
+        request.headers.first(name: "Idempotency-Key")
+    }
+
+    private static func amount(_ text: String) throws -> Money {
+        do {
+            return try Money(parsing: text)
+        } catch {
+            throw APIError(WalletError.amount(error))
+        }
+    }
+
+    /// Runs a wallet call, turning its refusals into API errors.
+    private func run<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as WalletError {
+            throw APIError(error)
+        }
+    }
+}
+
+extension APIError {
+    static let accountNotFound = APIError(WalletError.accountNotFound)
+
+    /// The API's face of a wallet refusal.
+    init(_ error: WalletError) {
+        let code =
+            switch error {
+            case .accountNotFound: "not_found"
+            case .amount: "invalid_amount"
+            case .insufficientFunds: "insufficient_funds"
+            case .balanceLimit: "balance_limit"
+            case .sameAccount: "same_account"
+            case .accountNotEmpty: "account_not_empty"
+            case .invalidAccountName, .invalidDisplayName: "invalid_name"
+            case .accountNameTaken: "name_taken"
+            case .invalidOperationKey: "bad_request"
+            }
+        let status: HTTPResponseStatus =
+            switch error {
+            case .accountNotFound: .notFound
+            case .invalidOperationKey: .badRequest
+            default: .unprocessableEntity
+            }
+        let message = error == .invalidOperationKey ? "Idempotency-Key must be 16 to 64 characters of A-Z, a-z, 0-9, - and _." : error.description
+        self.init(status: status, code: code, message: message)
+    }
+}

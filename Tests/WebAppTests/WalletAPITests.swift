@@ -1,0 +1,117 @@
+import Foundation
+import NIOHTTP1
+import Testing
+
+@testable import WebApp
+
+/// The wallet over the JSON API, every response checked against the OpenAPI document.
+@Suite("Wallet API")
+struct WalletAPITests {
+    @Test("accounts, deposit, withdraw, transfer, history, rename, delete, name")
+    func operations() async throws {
+        try await withServer { server in
+            let api = APIClient(server)
+            let token = try await api.signIn(server)
+            let empty = try await api.call(.GET, "/accounts", token: token)
+            #expect(empty.json["name"] as? String == "(530) 555-0123")
+            #expect((empty.json["accounts"] as? [Any])?.isEmpty == true)
+
+            let checking = try await api.call(.POST, "/accounts", json: ["name": "Checking"], token: token)
+            #expect(checking.status == 201)
+            #expect(checking.json["balance"] as? String == "0.00")
+            let savings = try await api.call(.POST, "/accounts", token: token)
+            #expect(savings.json["name"] as? String == "Account 1")  // the first default name free
+
+            let deposited = try await api.call(.POST, "/accounts/1/deposit", json: ["amount": "$1,000.50"], token: token)
+            #expect(deposited.json["balance"] as? String == "1000.50")
+            #expect(deposited.json["balance_cents"] as? Int == 100_050)
+            #expect(try await api.call(.POST, "/accounts/1/withdraw", json: ["amount": "0.50"], token: token).status == 200)
+            let moved = try await api.call(.POST, "/accounts/1/transfer", json: ["amount": "250", "to_account_id": 2], token: token)
+            #expect(moved.json["balance"] as? String == "750.00")
+            let wallet = try await api.call(.GET, "/accounts", token: token)
+            #expect(wallet.json["total"] as? String == "1000.00")
+
+            let history = try await api.call(.GET, "/accounts/1/history", token: token)
+            let kinds = (history.json["operations"] as? [[String: Any]])?.map { $0["kind"] as? String }
+            #expect(kinds == ["transfer_out", "withdrawal", "deposit"])
+
+            let renamed = try await api.call(.POST, "/accounts/2/rename", json: ["name": "Savings"], token: token)
+            #expect(renamed.json["name"] as? String == "Savings")
+            #expect(try await api.call(.POST, "/name", json: ["name": "Alice"], token: token).json["name"] as? String == "Alice")
+
+            let notEmpty = try await api.call(.DELETE, "/accounts/2", token: token)
+            #expect(notEmpty.status == 422)
+            #expect(notEmpty.errorCode == "account_not_empty")
+            _ = try await api.call(.POST, "/accounts/2/transfer", json: ["amount": "250", "to_account_id": 1], token: token)
+            #expect(try await api.call(.DELETE, "/accounts/2", token: token).status == 204)
+            #expect(try await api.call(.GET, "/accounts/2", token: token).status == 404)
+        }
+    }
+
+    @Test("errors: amounts, funds, names, same account, bad bodies, no token")
+    func errors() async throws {
+        try await withServer { server in
+            let api = APIClient(server)
+            let token = try await api.signIn(server)
+            _ = try await api.call(.POST, "/accounts", json: ["name": "Checking"], token: token)
+            for amount in ["0", "-1", "1.234", "ten", "2000000000"] {
+                let reply = try await api.call(.POST, "/accounts/1/deposit", json: ["amount": amount], token: token)
+                #expect(reply.status == 422, "\(amount)")
+                #expect(reply.errorCode == "invalid_amount", "\(amount)")
+            }
+            let short = try await api.call(.POST, "/accounts/1/withdraw", json: ["amount": "1"], token: token)
+            #expect(short.errorCode == "insufficient_funds")
+            #expect(short.errorMessage == "That is more than the balance of $0.00.")
+            #expect(try await api.call(.POST, "/accounts/1/transfer", json: ["amount": "1", "to_account_id": 1], token: token).errorCode == "same_account")
+            #expect(try await api.call(.POST, "/accounts", json: ["name": "checking"], token: token).errorCode == "name_taken")
+            #expect(try await api.call(.POST, "/name", json: ["name": ""], token: token).errorCode == "invalid_name")
+            #expect(try await api.call(.POST, "/accounts/1/deposit", json: ["amount": 5], token: token).errorCode == "bad_request")
+            #expect(try await api.call(.POST, "/accounts/1/deposit", json: [:], token: token).errorCode == "bad_request")
+            #expect(try await api.call(.POST, "/accounts/1/deposit", json: ["amount": "5"], token: token, idempotencyKey: "x").status == 400)
+            #expect(try await api.call(.GET, "/accounts").status == 401)
+            #expect(try await api.call(.POST, "/accounts/1/deposit", json: ["amount": "5"]).status == 401)
+        }
+    }
+
+    @Test("an Idempotency-Key applies a deposit once, however often it is sent")
+    func idempotency() async throws {
+        try await withServer { server in
+            let api = APIClient(server)
+            let token = try await api.signIn(server)
+            _ = try await api.call(.POST, "/accounts", token: token)
+            let key = "deposit-0123456789abcdef"
+            for _ in 0..<3 {
+                let reply = try await api.call(.POST, "/accounts/1/deposit", json: ["amount": "10"], token: token, idempotencyKey: key)
+                #expect(reply.status == 200)
+            }
+            #expect(try await api.call(.GET, "/accounts/1", token: token).json["balance"] as? String == "10.00")
+            let added = try await api.call(.POST, "/accounts", token: token, idempotencyKey: "add-account-0123456789")
+            let again = try await api.call(.POST, "/accounts", token: token, idempotencyKey: "add-account-0123456789")
+            #expect(added.status == 201)
+            #expect(again.status == 200)
+            #expect(again.json["id"] as? Int == added.json["id"] as? Int)
+        }
+    }
+
+    @Test("a second person can neither read nor change the first one's accounts")
+    func isolation() async throws {
+        try await withServer { server in
+            let api = APIClient(server)
+            let alice = try await api.signIn(server)
+            _ = try await api.call(.POST, "/accounts", token: alice)
+            _ = try await api.call(.POST, "/accounts/1/deposit", json: ["amount": "5"], token: alice)
+            let bob = try await api.signIn(server, "+14155550199")
+            _ = try await api.call(.POST, "/accounts", token: bob)
+            #expect(try await api.call(.GET, "/accounts/1", token: bob).status == 404)
+            #expect(try await api.call(.GET, "/accounts/1/history", token: bob).status == 404)
+            #expect(try await api.call(.POST, "/accounts/1/deposit", json: ["amount": "1"], token: bob).status == 404)
+            #expect(try await api.call(.POST, "/accounts/1/withdraw", json: ["amount": "1"], token: bob).status == 404)
+            #expect(try await api.call(.POST, "/accounts/1/rename", json: ["name": "Mine"], token: bob).status == 404)
+            #expect(try await api.call(.DELETE, "/accounts/1", token: bob).status == 404)
+            #expect(try await api.call(.POST, "/accounts/2/transfer", json: ["amount": "1", "to_account_id": 1], token: bob).status == 404)
+            let bobs = try await api.call(.GET, "/accounts", token: bob)
+            #expect((bobs.json["accounts"] as? [[String: Any]])?.map { $0["id"] as? Int } == [2])
+            #expect(try await api.call(.GET, "/accounts/1", token: alice).json["balance"] as? String == "5.00")
+        }
+    }
+}
