@@ -50,6 +50,7 @@ let package = Package(
         .target(
             name: "WalletCore",
             dependencies: [
+                "AuthCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

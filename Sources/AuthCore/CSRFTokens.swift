@@ -19,8 +19,7 @@ public struct CSRFTokens: Sendable {
 
     /// A fresh token (43 base64url characters).
     public func issue() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let nonce = Data((0..<Self.nonceLength).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        let nonce = Data(secureRandomBytes(Self.nonceLength))
         return (nonce + tag(for: nonce)).base64URLEncodedString()
     }
 

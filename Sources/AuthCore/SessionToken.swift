@@ -11,10 +11,7 @@ public struct SessionToken: Hashable, Sendable, CustomStringConvertible {
 
     /// A new random token from the system's secure random source.
     public static func generate() -> SessionToken {
-        var generator = SystemRandomNumberGenerator()
-        var bytes = [UInt8](repeating: 0, count: 32)
-        for index in bytes.indices { bytes[index] = generator.next() }
-        return SessionToken(trusted: Data(bytes).base64URLEncodedString())
+        SessionToken(trusted: Data(secureRandomBytes(32)).base64URLEncodedString())
     }
 
     private init(trusted value: String) {

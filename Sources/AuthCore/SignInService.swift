@@ -27,6 +27,8 @@ public struct SignInService: Sendable {
         public let sent: Bool
         public let codeExpiresAt: Date
         public let resendAvailableAt: Date
+        /// The service's time when it decided (for "expires in N seconds").
+        public let decidedAt: Date
     }
 
     /// Result of a right code.
@@ -84,12 +86,13 @@ public struct SignInService: Sendable {
     /// (``verify(phoneInput:codeInput:)``). Asked again during the cooldown, it sends nothing
     /// and reports the code already out, like ``requestCode(phoneInput:session:client:)``.
     public func sendCode(phoneInput: String, client: String? = nil) async throws -> CodeSent {
+        let now = clock()
         let request = try await issue(
             to: try Self.phone(phoneInput), session: nil, makeSession: false, attachDuringCooldown: true,
-            client: client)
+            client: client, now: now)
         return CodeSent(
             phone: request.phone, sent: request.sent, codeExpiresAt: request.codeExpiresAt,
-            resendAvailableAt: request.resendAvailableAt)
+            resendAvailableAt: request.resendAvailableAt, decidedAt: now)
     }
 
     private static func phone(_ input: String) throws(SignInError) -> PhoneNumber {
@@ -109,19 +112,20 @@ public struct SignInService: Sendable {
     }
 
     private func issue(
-        to phone: PhoneNumber, session: SessionToken?, makeSession: Bool, attachDuringCooldown: Bool, client: String?
+        to phone: PhoneNumber, session: SessionToken?, makeSession: Bool, attachDuringCooldown: Bool, client: String?,
+        now: Date? = nil
     ) async throws -> CodeRequest {
         let code = makeCode()
         let digest = hasher.digest(of: code, for: phone)
         let newToken = SessionToken.generate()
-        let now = clock()
+        let now = now ?? clock()
         let outcome = try await store.issueCode(
             IssueRequest(
                 phone: phone, codeDigest: digest, existingSession: session?.storageKey,
                 newSession: makeSession ? newToken.storageKey : nil, attachSessionDuringCooldown: attachDuringCooldown, client: client,
                 now: now))
         if let (limit, until) = outcome.limited {
-            let seconds = max(1, Int(until.timeIntervalSince(now).rounded(.up)))
+            let seconds = max(1, wholeSeconds(from: now, to: until))
             logger.notice("Sending limit reached", metadata: ["to": "\(phone.masked)", "limit": "\(limit)"])
             throw limit == .phone ? SignInError.tooManyCodesForPhone(seconds: seconds) : .tooManyCodesFromClient(seconds: seconds)
         }
@@ -132,7 +136,7 @@ public struct SignInService: Sendable {
 
         if let until = outcome.cooldownUntil {
             if !attachDuringCooldown {
-                throw SignInError.resendTooSoon(seconds: max(1, Int(until.timeIntervalSince(now).rounded(.up))))
+                throw SignInError.resendTooSoon(seconds: max(1, wholeSeconds(from: now, to: until)))
             }
             return CodeRequest(session: token, phone: phone, sent: false, codeExpiresAt: expiresAt, resendAvailableAt: until)
         }
@@ -187,7 +191,7 @@ public struct SignInService: Sendable {
             throw SignInError.tooManyAttempts
         case .locked(let until):
             logger.notice("Sign-in locked after too many failed codes", metadata: ["phone": "\(phone.masked)"])
-            throw SignInError.phoneLocked(seconds: max(1, Int(until.timeIntervalSince(clock()).rounded(.up))))
+            throw SignInError.phoneLocked(seconds: max(1, wholeSeconds(from: clock(), to: until)))
         case .noPendingSession:
             throw SignInError.noPendingSignIn
         }
@@ -204,7 +208,7 @@ public struct SignInService: Sendable {
 
     /// Seconds until `phone` may be sent another code (0 when it may now).
     public func resendWait(for phone: PhoneNumber) async throws -> Int {
-        Int(try await store.resendWait(phone: phone, now: clock()).rounded(.up))
+        wholeSeconds(try await store.resendWait(phone: phone, now: clock()))
     }
 
     /// Ends the session on the server.
@@ -217,4 +221,16 @@ public struct SignInService: Sendable {
     public func purgeExpired() async throws -> Int {
         try await store.purgeExpired(now: clock())
     }
+}
+
+/// Whole seconds from `now` until `date`, rounded up (a wait of 29.2 s is "30 seconds"), never
+/// negative. Times pass through SQLite as REAL seconds since 1970, whose last bits are noise:
+/// up to a millisecond over a whole second still counts as that second, not the next.
+public func wholeSeconds(from now: Date, to date: Date) -> Int {
+    wholeSeconds(date.timeIntervalSince(now))
+}
+
+/// ``wholeSeconds(from:to:)`` for an interval.
+public func wholeSeconds(_ interval: TimeInterval) -> Int {
+    max(0, Int((interval - 0.001).rounded(.up)))
 }

@@ -1,25 +1,53 @@
 import Foundation
+
 extension Request {
     /// The cookies the browser sent, by name; with duplicate names the first wins (browsers
     /// send the most specific path first).
     public var cookies: [String: String] {
         var result: [String: String] = [:]
-        for header in headers["cookie"] {
-            for piece in header.split(separator: ";") {
-                guard let equals = piece.firstIndex(of: "=") else { continue }
-                let name = piece[..<equals].trimmingCharacters(in: .whitespaces)
-                var value = piece[piece.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-                if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
-                    value = String(value.dropFirst().dropLast())
-                }
-                if !name.isEmpty, result[name] == nil { result[name] = value }
-            }
+        forEachCookie { name, value in
+            if result[String(name)] == nil { result[String(name)] = value() }
+            return false
         }
         return result
     }
 
-    /// The value of one cookie.
+    /// The value of one cookie (the first of that name). Scans the header without building
+    /// the whole dictionary: middleware asks for a cookie or two on every request.
     public func cookie(_ name: String) -> String? {
-        cookies[name]
+        var found: String?
+        forEachCookie { candidate, value in
+            guard candidate == name else { return false }
+            found = value()
+            return true
+        }
+        return found
+    }
+
+    /// Calls `body` with each `name=value` pair's trimmed name and a way to get its value
+    /// (trimmed, surrounding quotes removed), until `body` returns true.
+    private func forEachCookie(_ body: (Substring, () -> String) -> Bool) {
+        for header in headers["cookie"] {
+            for piece in header.split(separator: ";") {
+                guard let equals = piece.firstIndex(of: "=") else { continue }
+                let name = Self.trimmed(piece[..<equals])
+                guard !name.isEmpty else { continue }
+                let stop = body(name) {
+                    let value = Self.trimmed(piece[piece.index(after: equals)...])
+                    if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
+                        return String(value.dropFirst().dropLast())
+                    }
+                    return String(value)
+                }
+                if stop { return }
+            }
+        }
+    }
+
+    private static func trimmed(_ text: Substring) -> Substring {
+        var text = text
+        while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
+        while let last = text.last, last == " " || last == "\t" { text.removeLast() }
+        return text
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import AuthCore
 import GRDB
 
 /// One account of a person.
@@ -72,7 +73,7 @@ public struct Wallet: Sendable {
 
     /// The person's name (their formatted phone until they set one), accounts and total.
     public func overview(user: Int64, defaultName: String) async throws -> Overview {
-        try await writer.read { db in
+        try await writer.readOnWorkerThread { db in
             let name = try String.fetchOne(
                 try db.cachedStatement(sql: "SELECT display_name FROM wallet_profiles WHERE user_id = ?"),
                 arguments: [user])
@@ -275,9 +276,7 @@ public struct Wallet: Sendable {
 
     /// A fresh one-time key for a form (128 random bits).
     public static func newKey() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+        Data(secureRandomBytes(16)).base64EncodedString().replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 

@@ -201,7 +201,7 @@ public struct SQLiteAuthStore: AuthStore {
 
     public func session(_ key: Data, now: Date) async throws -> SessionState? {
         let nowSeconds = now.timeIntervalSince1970
-        let found = try await database.pool.read { db -> (state: SessionState, lastSeen: Double)? in
+        let found = try await database.pool.readOnWorkerThread { db -> (state: SessionState, lastSeen: Double)? in
             guard
                 let row = try Row.fetchOne(
                     try db.cachedStatement(

@@ -59,11 +59,11 @@ struct APIController: Sendable {
     @Sendable func sendCode(_ request: Request, _ context: AppContext) async throws -> Response {
         let body = try request.decodeJSON(SendRequest.self)
         let sent = try await signIn.sendCode(phoneInput: body.phone_number, client: clientAddress.of(request))
-        let now = signIn.now
+        let now = sent.decidedAt
         return try Self.reply(
             SendReply(
-                phone_number: sent.phone.e164, expires_in: Self.seconds(from: now, to: sent.codeExpiresAt),
-                resend_after: Self.seconds(from: now, to: sent.resendAvailableAt)))
+                phone_number: sent.phone.e164, expires_in: wholeSeconds(from: now, to: sent.codeExpiresAt),
+                resend_after: wholeSeconds(from: now, to: sent.resendAvailableAt)))
     }
 
     @Sendable func checkCode(_ request: Request, _ context: AppContext) async throws -> Response {
@@ -104,11 +104,6 @@ struct APIController: Sendable {
             case .signedIn(let user) = try await signIn.state(of: token)
         else { throw APIError.unauthorized }
         return (token, user)
-    }
-
-    /// Whole seconds from `now` to `date`, rounded up, never negative.
-    private static func seconds(from now: Date, to date: Date) -> Int {
-        max(0, Int(date.timeIntervalSince(now).rounded(.up)))
     }
 
     /// A JSON reply that no cache keeps (it may hold a token or balances).

@@ -13,12 +13,14 @@ import NIOHTTP1
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
 
-/// A clock the tests move by hand.
+/// A clock the tests move by hand: it stands still otherwise, so what a test checks about
+/// time (Retry-After, expires_in) does not depend on how busy the machine is.
 final class TestClock: @unchecked Sendable {
     private let lock = NSLock()
+    private let start = Date()
     private var offset: TimeInterval = 0
 
-    var now: Date { lock.withLock { Date().addingTimeInterval(offset) } }
+    var now: Date { lock.withLock { start.addingTimeInterval(offset) } }
 
     func advance(by seconds: TimeInterval) { lock.withLock { offset += seconds } }
 }
