@@ -42,10 +42,18 @@ public struct SessionToken: Hashable, Sendable, CustomStringConvertible {
 extension Data {
     /// Unpadded base64url (RFC 4648 §5), safe in cookies and URLs.
     public func base64URLEncodedString() -> String {
-        base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        // One pass over the ASCII bytes (Foundation's replacingOccurrences, three times, showed
+        // up in the profile of every page).
+        var bytes = Array(base64EncodedString().utf8)
+        while bytes.last == UInt8(ascii: "=") { bytes.removeLast() }
+        for index in bytes.indices {
+            if bytes[index] == UInt8(ascii: "+") {
+                bytes[index] = UInt8(ascii: "-")
+            } else if bytes[index] == UInt8(ascii: "/") {
+                bytes[index] = UInt8(ascii: "_")
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Decodes unpadded base64url; `nil` on malformed input.

@@ -276,8 +276,7 @@ public struct Wallet: Sendable {
 
     /// A fresh one-time key for a form (128 random bits).
     public static func newKey() -> String {
-        Data(secureRandomBytes(16)).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        Data(secureRandomBytes(16)).base64URLEncodedString()
     }
 
     private static func check(_ amount: Money) throws {
