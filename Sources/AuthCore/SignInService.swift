@@ -47,6 +47,7 @@ public struct SignInService: Sendable {
     private let clock: @Sendable () -> Date
     private let makeCode: @Sendable () -> OneTimeCode
     private let logger: Logger
+    private let metrics: SignInMetrics
 
     /// - Parameters:
     ///   - clock: the current time; tests inject one they can move.
@@ -55,8 +56,10 @@ public struct SignInService: Sendable {
         store: any AuthStore, sms: any SMSSender, hasher: CodeHasher, composer: SMSMessageComposer,
         policy: SignInPolicy, logger: Logger,
         clock: @escaping @Sendable () -> Date = { Date() },
-        makeCode: @escaping @Sendable () -> OneTimeCode = { OneTimeCode.random() }
+        makeCode: @escaping @Sendable () -> OneTimeCode = { OneTimeCode.random() },
+        metrics: SignInMetrics = SignInMetrics()
     ) {
+        self.metrics = metrics
         self.store = store
         self.sms = sms
         self.hasher = hasher
@@ -127,6 +130,7 @@ public struct SignInService: Sendable {
         if let (limit, until) = outcome.limited {
             let seconds = max(1, wholeSeconds(from: now, to: until))
             logger.notice("Sending limit reached", metadata: ["to": "\(phone.masked)", "limit": "\(limit)"])
+            metrics.limitHit(limit == .phone ? "phone" : "client")
             throw limit == .phone ? SignInError.tooManyCodesForPhone(seconds: seconds) : .tooManyCodesFromClient(seconds: seconds)
         }
         // The store kept the caller's session if it was still live, else it used the new key.
@@ -136,6 +140,7 @@ public struct SignInService: Sendable {
 
         if let until = outcome.cooldownUntil {
             if !attachDuringCooldown {
+                metrics.limitHit("resend_cooldown")
                 throw SignInError.resendTooSoon(seconds: max(1, wholeSeconds(from: now, to: until)))
             }
             return CodeRequest(session: token, phone: phone, sent: false, codeExpiresAt: expiresAt, resendAvailableAt: until)
@@ -144,6 +149,7 @@ public struct SignInService: Sendable {
             try await sms.send(SMSMessage(to: phone, body: composer.body(for: code)))
         } catch {
             logger.error("SMS delivery failed", metadata: ["to": "\(phone.masked)", "error": "\(error)"])
+            metrics.deliveryFailed()
             // The login step made the session pending for this number: undo that too. A resend
             // keeps its session, which was already pending for the number.
             let madePending = makeSession && attachDuringCooldown ? token.storageKey : nil
@@ -151,6 +157,7 @@ public struct SignInService: Sendable {
             throw SignInError.deliveryFailed
         }
         logger.info("Sign-in code sent", metadata: ["to": "\(phone.masked)"])
+        metrics.codeSent()
         return CodeRequest(
             session: token, phone: phone, sent: true, codeExpiresAt: expiresAt,
             resendAvailableAt: now.addingTimeInterval(policy.resendCooldown))
@@ -180,16 +187,22 @@ public struct SignInService: Sendable {
                 signedInSession: signedInToken.storageKey, now: clock()))
         switch outcome {
         case .signedIn(let user):
+            metrics.verification("signed_in")
             logger.info("Signed in", metadata: ["user": "\(user.id)", "phone": "\(phone.masked)"])
             return SignedIn(session: signedInToken, user: user)
         case .incorrect(let remaining):
+            metrics.verification(remaining == 0 ? "too_many_attempts" : "incorrect")
             logger.notice("Incorrect code", metadata: ["phone": "\(phone.masked)", "remaining": "\(remaining)"])
             throw remaining == 0 ? SignInError.tooManyAttempts : SignInError.incorrectCode
         case .expired, .noCode:
+            metrics.verification("expired")
             throw SignInError.codeExpired
         case .tooManyAttempts:
+            metrics.verification("too_many_attempts")
             throw SignInError.tooManyAttempts
         case .locked(let until):
+            metrics.verification("locked")
+            metrics.limitHit("failures")
             logger.notice("Sign-in locked after too many failed codes", metadata: ["phone": "\(phone.masked)"])
             throw SignInError.phoneLocked(seconds: max(1, wholeSeconds(from: clock(), to: until)))
         case .noPendingSession:

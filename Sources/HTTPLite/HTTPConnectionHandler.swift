@@ -37,6 +37,9 @@ final class HTTPConnectionHandler<Responder: HTTPResponder>: ChannelInboundHandl
     private var timeout: Scheduled<Void>?
     private var remoteAddress: SocketAddress?
 
+    /// Distinguishes this process's request ids from another instance's (`3f9a-12.4`).
+    private let processTag = ProcessTag.value
+
     init(responder: Responder, configuration: ServerConfiguration, logger: Logger, connectionID: Int) {
         self.responder = responder
         self.configuration = configuration
@@ -141,8 +144,10 @@ final class HTTPConnectionHandler<Responder: HTTPResponder>: ChannelInboundHandl
         timeout = nil
         state = .responding
         requestCount += 1
+        let requestID = RequestID.choose(
+            fromHeader: head.headers.first(name: "X-Request-Id"), fallback: "\(processTag)-\(connectionID).\(requestCount)")
         var requestLogger = logger
-        requestLogger[metadataKey: "request"] = "\(connectionID).\(requestCount)"
+        requestLogger[metadataKey: "request"] = "\(requestID)"
         let request = Request(
             method: head.method, uri: head.uri, headers: head.headers, body: body,
             remoteAddress: remoteAddress, isKeepAlive: head.isKeepAlive)
@@ -151,7 +156,11 @@ final class HTTPConnectionHandler<Responder: HTTPResponder>: ChannelInboundHandl
         let taskLogger = requestLogger
         let future = context.eventLoop.makeFutureWithTask { () async -> Response in
             do {
-                return try await responder.respond(to: request, context: Responder.Context(source: source))
+                var response = try await RequestID.$current.withValue(requestID) {
+                    try await responder.respond(to: request, context: Responder.Context(source: source))
+                }
+                response.headers.replaceOrAdd(name: "X-Request-Id", value: requestID)
+                return response
             } catch let error as HTTPError {
                 var response = Response.text(error.message + "\n", status: error.status)
                 response.headers.add(contentsOf: error.headers)
@@ -246,4 +255,9 @@ final class HTTPConnectionHandler<Responder: HTTPResponder>: ChannelInboundHandl
         timeout = nil
         context.close(promise: nil)
     }
+}
+
+/// Four random hex digits chosen once per process.
+private enum ProcessTag {
+    static let value = String(UInt16.random(in: .min ... .max), radix: 16)
 }

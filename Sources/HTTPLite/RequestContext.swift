@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import NIOCore
 
@@ -7,6 +8,28 @@ public struct RequestContextSource: Sendable {
     public var logger: Logger
     /// The TCP peer.
     public var remoteAddress: SocketAddress?
+    /// Filled in by the router with the route that matched.
+    public var matchedRoute = MatchedRoute()
+
+    public init(logger: Logger, remoteAddress: SocketAddress?) {
+        self.logger = logger
+        self.remoteAddress = remoteAddress
+    }
+}
+
+/// The route pattern (`/accounts/:id`) that answered a request, set by the router. A shared
+/// reference, so middleware outside the router (metrics) can read it after the request, even
+/// when the handler threw. `nil` when no route matched.
+public final class MatchedRoute: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: String?
+
+    public init() {}
+
+    public var pattern: String? {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
+    }
 }
 
 /// Per-request state, typed: the app declares its own context type (with its session, user,
@@ -18,15 +41,19 @@ public protocol RequestContext: Sendable {
     var logger: Logger { get set }
     /// Path parameters, filled in by the router.
     var parameters: Parameters { get set }
+    /// The route that matched, filled in by the router.
+    var matchedRoute: MatchedRoute { get }
 }
 
 /// A plain context for apps and tests that need nothing more.
 public struct BasicRequestContext: RequestContext {
     public var logger: Logger
     public var parameters = Parameters()
+    public let matchedRoute: MatchedRoute
 
     public init(source: RequestContextSource) {
         self.logger = source.logger
+        self.matchedRoute = source.matchedRoute
     }
 }
 

@@ -66,6 +66,16 @@ enum PathComponent: Equatable, Sendable {
     case constant(String)
     case parameter(String)
 
+    /// The pattern as written: `/accounts/:id`.
+    static func text(of pattern: [PathComponent]) -> String {
+        "/" + pattern.map { component in
+            switch component {
+            case .constant(let text): text
+            case .parameter(let name): ":" + name
+            }
+        }.joined(separator: "/")
+    }
+
     static func parse(_ path: String) -> [PathComponent] {
         path.split(separator: "/").map { segment in
             segment.hasPrefix(":") ? .parameter(String(segment.dropFirst())) : .constant(String(segment))
@@ -82,10 +92,14 @@ struct RouteTable<Context: RequestContext>: HTTPResponder {
         guard let segments = request.pathSegments else { throw HTTPError(.badRequest, message: "Malformed path.") }
         var context = context
         let handlers: [String: Handler]
-        if let found = staticRoutes["/" + segments.joined(separator: "/")] {
+        let route: String
+        let path = "/" + segments.joined(separator: "/")
+        if let found = staticRoutes[path] {
             handlers = found
-        } else if let (found, parameters) = match(segments) {
+            route = path
+        } else if let (found, pattern, parameters) = match(segments) {
             handlers = found
+            route = PathComponent.text(of: pattern)
             context.parameters = parameters
         } else {
             throw HTTPError(.notFound, message: "There is no page at this address.")
@@ -98,10 +112,11 @@ struct RouteTable<Context: RequestContext>: HTTPResponder {
                 .methodNotAllowed, message: "This address does not accept \(method.rawValue) requests.",
                 headers: ["Allow": allowed.sorted().joined(separator: ", ")])
         }
+        context.matchedRoute.pattern = route
         return try await handler(request, context)
     }
 
-    private func match(_ segments: [Substring]) -> ([String: Handler], Parameters)? {
+    private func match(_ segments: [Substring]) -> ([String: Handler], [PathComponent], Parameters)? {
         outer: for route in patternRoutes where route.pattern.count == segments.count {
             var parameters = Parameters()
             for (component, segment) in zip(route.pattern, segments) {
@@ -110,7 +125,7 @@ struct RouteTable<Context: RequestContext>: HTTPResponder {
                 case .parameter(let name): parameters.set(name, String(segment))
                 }
             }
-            return (route.handlers, parameters)
+            return (route.handlers, route.pattern, parameters)
         }
         return nil
     }

@@ -6,6 +6,7 @@ import Logging
 struct AppContext: RequestContext {
     var logger: Logger
     var parameters = Parameters()
+    let matchedRoute: MatchedRoute
     /// The session token from the cookie, when it names a live session.
     var sessionToken: SessionToken?
     /// What that session stands for.
@@ -15,6 +16,7 @@ struct AppContext: RequestContext {
 
     init(source: RequestContextSource) {
         self.logger = source.logger
+        self.matchedRoute = source.matchedRoute
     }
 
     /// The signed-in user, if any.

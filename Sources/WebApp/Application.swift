@@ -2,6 +2,7 @@ import AuthCore
 import Foundation
 import HTMLRender
 import HTTPLite
+import Prometheus
 import SMSGateways
 import WalletCore
 import Logging
@@ -43,13 +44,16 @@ final class Application: Sendable {
             path: configuration.resolvedDatabasePath, onStatement: configuration.onDatabaseStatement)
         let store = SQLiteAuthStore(database: database, policy: configuration.policy.storage)
         let sender = try sms ?? Self.smsSender(configuration, logger: logger)
+        // Metrics go to this app's own registry, exported at /metrics.
+        let registry = PrometheusCollectorRegistry()
+        let metrics = PrometheusMetricsFactory(registry: registry)
         let makeCode: @Sendable () -> OneTimeCode
         if case .test = configuration.sms { makeCode = { .testMode } } else { makeCode = { .random() } }
         let signIn = SignInService(
             store: store, sms: sender, hasher: CodeHasher(secret: secret),
             composer: SMSMessageComposer(appName: configuration.appName, domain: configuration.smsDomain),
             policy: configuration.policy, logger: logger, clock: clock,
-            makeCode: makeCode)
+            makeCode: makeCode, metrics: SignInMetrics(factory: metrics))
 
         try Wallet.migrate(database.pool)
         let wallet = Wallet(writer: database.pool, clock: clock)
@@ -57,6 +61,7 @@ final class Application: Sendable {
         let pages = Pages(renderer: renderer)
         let cookie = SessionCookie(https: configuration.https, signedInMaxAge: Int(configuration.policy.sessionLifetime))
         let router = Router<AppContext>()
+        router.add(middleware: RequestMetrics(factory: metrics))
         router.add(middleware: SecurityHeaders(https: configuration.https))
         router.add(middleware: ErrorPages(pages: pages))
         router.add(middleware: StaticFiles<AppContext>(folder: configuration.publicDirectory, urlPrefix: "/public"))
@@ -71,6 +76,7 @@ final class Application: Sendable {
 
         // The JSON API: its own middleware (JSON errors, no cookies, no CSRF forms), same rules.
         let api = Router<AppContext>()
+        api.add(middleware: RequestMetrics(factory: metrics))
         api.add(middleware: SecurityHeaders(https: configuration.https))
         api.add(middleware: APIErrors())
         APIController(
@@ -79,7 +85,19 @@ final class Application: Sendable {
         ).register(on: api)
         WalletAPIController(wallet: wallet, signIn: signIn).register(on: api)
 
-        let responder = PathPrefixResponder(mounts: [("/api", api.buildResponder())], fallback: router.buildResponder())
+        // Health, readiness and metrics: no sessions, no CSRF cookie, nothing written.
+        let ops = Router<AppContext>()
+        ops.add(middleware: RequestMetrics(factory: metrics))
+        ops.add(middleware: SecurityHeaders(https: configuration.https))
+        OpsController(database: database, registry: registry).register(on: ops)
+        let opsResponder = ops.buildResponder()
+
+        let responder = PathPrefixResponder(
+            mounts: [
+                ("/api", api.buildResponder()), ("/healthz", opsResponder), ("/readyz", opsResponder),
+                ("/metrics", opsResponder),
+            ],
+            fallback: router.buildResponder())
         let server = HTTPServer(responder: responder, configuration: configuration.server, logger: logger)
         return Application(configuration: configuration, server: server, database: database, signIn: signIn, logger: logger)
     }

@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import NIOPosix
 
@@ -11,6 +12,8 @@ enum Entry {
         // there: SQLite runs on GRDB's queues and file reads on NIO's blocking-I/O pool. Must
         // happen first, before any task is scheduled.
         NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
-        await WebAppCommand.main(nil)
+        await WebAppCommand.main(
+            WebAppCommand.arguments(
+                Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))
     }
 }

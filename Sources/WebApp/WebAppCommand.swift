@@ -25,7 +25,39 @@ struct WebAppCommand: AsyncParsableCommand {
               webhook  POST {"to","body"} as JSON to --sms-webhook-url, signed with
                        X-Signature-256: sha256=HMAC-SHA256(body) under WEBAPP_SMS_WEBHOOK_SECRET
               test     send nothing, every code is 123456; refused unless --host is a loopback address
+
+            Every option can also come from the environment as WEBAPP_ and its name in capitals
+            with underscores: WEBAPP_HOST, WEBAPP_PORT, WEBAPP_DATA_DIR, WEBAPP_DB, WEBAPP_SMS,
+            WEBAPP_SMS_WEBHOOK_URL, WEBAPP_SMS_OUTBOX, WEBAPP_TEMPLATES, WEBAPP_PUBLIC,
+            WEBAPP_SMS_DOMAIN, WEBAPP_APP_NAME, WEBAPP_HTTPS, WEBAPP_TRUST_PROXY,
+            WEBAPP_MAX_CODES_PER_PHONE, WEBAPP_MAX_CODES_PER_CLIENT, WEBAPP_MAX_FAILURES_PER_PHONE,
+            WEBAPP_LOG_LEVEL (flags: true/1/yes). A flag on the command line wins.
             """)
+
+    /// The options that may come from `WEBAPP_*` variables, and the flags among them.
+    static let environmentOptions = [
+        "host", "port", "data-dir", "db", "sms", "sms-webhook-url", "sms-outbox", "templates", "public", "sms-domain",
+        "app-name", "max-codes-per-phone", "max-codes-per-client", "max-failures-per-phone", "log-level",
+    ]
+    static let environmentFlags = ["https", "trust-proxy"]
+
+    /// The command line with `WEBAPP_*` settings added for options it does not give itself.
+    static func arguments(_ given: [String], environment: [String: String]) -> [String] {
+        func variable(_ option: String) -> String { "WEBAPP_" + option.uppercased().replacingOccurrences(of: "-", with: "_") }
+        func isGiven(_ option: String) -> Bool {
+            given.contains { $0 == "--\(option)" || $0.hasPrefix("--\(option)=") }
+        }
+        var extra: [String] = []
+        for option in environmentOptions where !isGiven(option) {
+            if let value = environment[variable(option)] { extra += ["--\(option)", value] }
+        }
+        for flag in environmentFlags where !isGiven(flag) {
+            if let value = environment[variable(flag)], ["1", "true", "yes"].contains(value.lowercased()) {
+                extra.append("--\(flag)")
+            }
+        }
+        return extra + given
+    }
 
     @Option(help: "Address to listen on.")
     var host = "127.0.0.1"
@@ -116,11 +148,14 @@ struct WebAppCommand: AsyncParsableCommand {
 
     func run() async throws {
         let level = logLevel
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        // Every line written while handling a request carries its id (request=…), the domain's
+        // lines included.
+        LoggingSystem.bootstrap(
+            { label, provider in
+                var handler = StreamLogHandler.standardError(label: label, metadataProvider: provider)
+                handler.logLevel = level
+                return handler
+            }, metadataProvider: RequestID.metadataProvider)
         let logger = Logger(label: "webapp")
 
         var configuration = AppConfiguration()

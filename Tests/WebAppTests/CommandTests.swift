@@ -2,6 +2,8 @@ import Foundation
 import GRDB
 import Testing
 
+@testable import WebApp
+
 /// The built `webapp` binary, run as a person would run it.
 @Suite("webapp command")
 struct CommandTests {
@@ -16,10 +18,13 @@ struct CommandTests {
         return folder.appendingPathComponent("webapp")
     }
 
-    func run(_ arguments: [String]) throws -> (Process, Pipe, Pipe) {
+    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (Process, Pipe, Pipe) {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.currentDirectoryURL = packageRoot
         let output = Pipe()
         let errors = Pipe()
@@ -42,6 +47,41 @@ struct CommandTests {
         ] {
             #expect(text.contains(option), "\(option)")
         }
+    }
+
+    @Test("every option can come from a WEBAPP_ variable, and --help names each one")
+    func environmentVariables() async throws {
+        let (helpProcess, output, _) = try run(["--help"])
+        let help = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        helpProcess.waitUntilExit()
+        let options = Set(help.matches(of: /\s--([a-z-]+)/).map { String($0.1) }).subtracting(["help"])
+        #expect(options.count >= 15)
+        let unfolded = help.replacingOccurrences(of: "\n", with: " ")
+        for option in options {
+            let variable = "WEBAPP_" + option.uppercased().replacingOccurrences(of: "-", with: "_")
+            #expect(unfolded.contains(variable), "\(variable) is not in --help")
+            #expect(
+                WebAppCommand.environmentOptions.contains(option) || WebAppCommand.environmentFlags.contains(option),
+                "--\(option) is not read from \(variable)")
+        }
+
+        // Configured by the environment alone; one request id on the page's and the domain's lines.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webapp-env-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (process, output2, errors) = try run(
+            [], environment: ["WEBAPP_PORT": "0", "WEBAPP_DATA_DIR": folder.path, "WEBAPP_SMS": "test", "WEBAPP_LOG_LEVEL": "info"])
+        defer { if process.isRunning { process.terminate() } }
+        let line = String(decoding: output2.fileHandleForReading.availableData, as: UTF8.self)
+        let baseURL = String(try #require(line.firstMatch(of: /http:\/\/127\.0\.0\.1:\d+/)).0)
+        let browser = Browser(baseURL: baseURL)
+        _ = try await browser.get("/login")
+        let sent = try await browser.post("/login", form: [("phone", "5305550123")], headers: ["X-Request-Id": "trace-4242"])
+        #expect(sent.location == "/verify")
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("webapp.sqlite").path))
+        process.terminate()
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let codeLine = try #require(log.split(separator: "\n").first { $0.contains("Sign-in code sent") })
+        #expect(codeLine.contains("request=trace-4242"))
     }
 
     @Test("bad options fail with a message")

@@ -1,0 +1,28 @@
+import Metrics
+
+/// The sign-in events an operator watches, as swift-metrics counters (the app exports them in
+/// Prometheus format at `/metrics`):
+///
+/// - `sign_in_codes_sent_total`: texts handed to the SMS sender;
+/// - `sign_in_code_delivery_failures_total`: texts the sender could not deliver;
+/// - `sign_in_verifications_total{outcome}`: `signed_in`, `incorrect`, `expired`,
+///   `too_many_attempts`, `locked`;
+/// - `sign_in_limit_hits_total{limit}`: `phone`, `client`, `resend_cooldown`, `failures`.
+public struct SignInMetrics: Sendable {
+    private let factory: any MetricsFactory
+
+    /// Counters made by `factory`; by default the process-wide `MetricsSystem` (no-op until
+    /// bootstrapped).
+    public init(factory: any MetricsFactory = MetricsSystem.factory) {
+        self.factory = factory
+    }
+
+    func codeSent() { count("sign_in_codes_sent_total") }
+    func deliveryFailed() { count("sign_in_code_delivery_failures_total") }
+    func verification(_ outcome: String) { count("sign_in_verifications_total", ("outcome", outcome)) }
+    func limitHit(_ limit: String) { count("sign_in_limit_hits_total", ("limit", limit)) }
+
+    private func count(_ label: String, _ dimensions: (String, String)...) {
+        Counter(label: label, dimensions: dimensions, factory: factory).increment()
+    }
+}

@@ -1,0 +1,46 @@
+import AuthCore
+import Foundation
+import HTTPLite
+import NIOHTTP1
+import Prometheus
+
+/// What a load balancer and a monitoring system ask: `GET /healthz` (the process answers),
+/// `GET /readyz` (and its database does), `GET /metrics` (Prometheus text format). Mounted
+/// beside the pages, without sessions or CSRF cookies, so probes leave nothing behind.
+struct OpsController: Sendable {
+    let database: AuthDatabase
+    let registry: PrometheusCollectorRegistry
+
+    func register(on router: Router<AppContext>) {
+        router.get("/healthz", use: healthz)
+        router.get("/readyz", use: readyz)
+        router.get("/metrics", use: metrics)
+    }
+
+    @Sendable func healthz(_ request: Request, _ context: AppContext) async throws -> Response {
+        Self.plain("ok\n")
+    }
+
+    @Sendable func readyz(_ request: Request, _ context: AppContext) async throws -> Response {
+        do {
+            _ = try await database.pool.readOnWorkerThread { db in try Int.fetchOne(db, sql: "SELECT 1") }
+            return Self.plain("ready\n")
+        } catch {
+            context.logger.error("Readiness check failed", metadata: ["error": "\(error)"])
+            return Self.plain("database unavailable\n", status: .serviceUnavailable)
+        }
+    }
+
+    @Sendable func metrics(_ request: Request, _ context: AppContext) async throws -> Response {
+        var response = Response(status: .ok, body: .init(bytes: registry.emitToBuffer()))
+        response.headers.replaceOrAdd(name: "Content-Type", value: "text/plain; version=0.0.4; charset=utf-8")
+        response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+        return response
+    }
+
+    private static func plain(_ text: String, status: HTTPResponseStatus = .ok) -> Response {
+        var response = Response.text(text, status: status)
+        response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+        return response
+    }
+}

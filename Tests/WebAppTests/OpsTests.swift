@@ -1,0 +1,82 @@
+import Foundation
+import NIOHTTP1
+import Testing
+
+@testable import WebApp
+
+/// Health, readiness, metrics and request ids: what operators and load balancers see.
+@Suite("Operations")
+struct OpsTests {
+    @Test("/healthz and /readyz answer without cookies; /readyz says when the database is gone")
+    func health() async throws {
+        try await withServer { server in
+            let probe = Browser(baseURL: server.baseURL)
+            for path in ["/healthz", "/readyz"] {
+                let response = try await probe.get(path)
+                #expect(response.status == .ok, "\(path)")
+                #expect(response.headers["Set-Cookie"].isEmpty, "\(path)")
+                #expect(response.header("Cache-Control") == "no-store")
+            }
+            #expect(try await probe.get("/healthz").body == "ok\n")
+            try server.app.database.close()
+            let notReady = try await probe.get("/readyz")
+            #expect(notReady.status == .serviceUnavailable)
+            #expect(try await probe.get("/healthz").status == .ok)
+        }
+    }
+
+    /// The value of one Prometheus sample line, e.g. `http_requests_total{route="/login",status="200"}`.
+    func sample(_ text: String, _ name: String, _ labels: [String: String] = [:]) -> Double? {
+        for line in text.split(separator: "\n") where line.hasPrefix(name) && !line.hasPrefix("#") {
+            let head = line.split(separator: " ").first.map(String.init) ?? ""
+            let matches = labels.allSatisfy { head.contains("\($0.key)=\"\($0.value)\"") }
+            if matches, head == name || head.hasPrefix(name + "{") {
+                return line.split(separator: " ").last.flatMap { Double($0) }
+            }
+        }
+        return nil
+    }
+
+    @Test("/metrics counts requests by route and status, times them, and counts sign-in events")
+    func metrics() async throws {
+        try await withServer { server in
+            let browser = Browser(baseURL: server.baseURL)
+            _ = try await browser.get("/login")
+            _ = try await browser.get("/login")
+            _ = try await browser.get("/nowhere")
+            _ = try await browser.post("/login", form: [("phone", "5305550123")])
+            let code = try server.lastCode()
+            _ = try await browser.post("/verify", form: [("code", String(format: "%06d", (Int(code)! + 1) % 1_000_000))])
+            _ = try await browser.post("/verify/resend")
+            _ = try await browser.post("/verify", form: [("code", code)])
+            _ = try await browser.get("/accounts/7")
+
+            let text = try await browser.get("/metrics").body
+            #expect(sample(text, "http_requests_total", ["route": "/login", "status": "200"]) == 2)
+            #expect(sample(text, "http_requests_total", ["route": "/login", "status": "303"]) == 1)
+            #expect(sample(text, "http_requests_total", ["route": "none", "status": "404"]) == 1)
+            #expect(sample(text, "http_requests_total", ["route": "/verify", "status": "422"]) == 1)
+            #expect(sample(text, "http_request_duration_seconds_count", ["route": "/login"]) == 3)
+            #expect(sample(text, "sign_in_codes_sent_total") == 1)
+            #expect(sample(text, "sign_in_verifications_total", ["outcome": "incorrect"]) == 1)
+            #expect(sample(text, "sign_in_verifications_total", ["outcome": "signed_in"]) == 1)
+            #expect(sample(text, "sign_in_limit_hits_total", ["limit": "resend_cooldown"]) == 1)
+            // Raw paths never become labels: /accounts/7 is counted under its pattern.
+            #expect(!text.contains("/accounts/7"))
+            #expect(sample(text, "http_requests_total", ["route": "/accounts/:id", "status": "404"]) == 1)
+        }
+    }
+
+    @Test("a request id is echoed: the client's when valid, ours otherwise")
+    func requestID() async throws {
+        try await withServer { server in
+            let browser = Browser(baseURL: server.baseURL)
+            let kept = try await browser.get("/login", headers: ["X-Request-Id": "lb-7f3a.42_x"])
+            #expect(kept.header("X-Request-Id") == "lb-7f3a.42_x")
+            let replaced = try await browser.get("/login", headers: ["X-Request-Id": "has spaces; and more"])
+            let ours = try #require(replaced.header("X-Request-Id"))
+            #expect(ours != "has spaces; and more")
+            #expect(ours.wholeMatch(of: /[0-9a-f]{1,4}-\d+\.\d+/) != nil)
+        }
+    }
+}
