@@ -127,6 +127,7 @@ let package = Package(
                 "HTTPLite",
                 "SMSGateways",
                 "WalletCore",
+                "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,5 +1,6 @@
 import Foundation
 import NIOHTTP1
+import TestSupport
 import Testing
 
 @testable import WebApp
@@ -112,6 +113,43 @@ struct WalletAPITests {
             let bobs = try await api.call(.GET, "/accounts", token: bob)
             #expect((bobs.json["accounts"] as? [[String: Any]])?.map { $0["id"] as? Int } == [2])
             #expect(try await api.call(.GET, "/accounts/1", token: alice).json["balance"] as? String == "5.00")
+        }
+    }
+
+    @Test("200 concurrent random transfers over HTTP keep the total, and no balance goes negative")
+    func concurrentTransfers() async throws {
+        try await withServer { server in
+            let api = APIClient(server)
+            let token = try await api.signIn(server)
+            for _ in 1...4 {
+                let account = try await api.call(.POST, "/accounts", token: token)
+                let id = try #require(account.json["id"] as? Int)
+                _ = try await api.call(.POST, "/accounts/\(id)/deposit", json: ["amount": "250"], token: token)
+            }
+            var generator = SeededGenerator(seed: 42)
+            let transfers = (0..<200).map { _ in
+                (from: Int.random(in: 1...4, using: &generator), to: Int.random(in: 1...4, using: &generator),
+                 cents: Int.random(in: 1...20_000, using: &generator))
+            }
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for transfer in transfers {
+                    group.addTask {
+                        let amount = String(format: "%d.%02d", transfer.cents / 100, transfer.cents % 100)
+                        let reply = try await api.call(
+                            .POST, "/accounts/\(transfer.from)/transfer",
+                            json: ["amount": amount, "to_account_id": transfer.to], token: token)
+                        return Int(reply.status)
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(Set(statuses).isSubset(of: [200, 422]))
+            #expect(statuses.filter { $0 == 200 }.count > 50)
+            let wallet = try await api.call(.GET, "/accounts", token: token)
+            #expect(wallet.json["total"] as? String == "1000.00")
+            let balances = (wallet.json["accounts"] as? [[String: Any]] ?? []).compactMap { $0["balance_cents"] as? Int }
+            #expect(balances.count == 4)
+            #expect(balances.allSatisfy { $0 >= 0 })
         }
     }
 }
