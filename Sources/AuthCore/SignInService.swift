@@ -210,10 +210,6 @@ public struct SignInService: Sendable {
         }
     }
 
-    /// The service's current time (a test's clock in tests), for turning its dates into
-    /// "seconds from now".
-    public var now: Date { clock() }
-
     /// What the session stands for now; `nil` when it is unknown or expired.
     public func state(of session: SessionToken) async throws -> SessionState? {
         try await store.session(session.storageKey, now: clock())

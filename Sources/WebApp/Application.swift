@@ -16,17 +16,19 @@ final class Application: Sendable {
     let server: HTTPServer<PathPrefixResponder<AppContext>>
     let database: AuthDatabase
     let signIn: SignInService
+    let wallet: Wallet
     private let logger: Logger
     private let purgeTask: LockedTask
 
     private init(
         configuration: AppConfiguration, server: HTTPServer<PathPrefixResponder<AppContext>>, database: AuthDatabase,
-        signIn: SignInService, logger: Logger
+        signIn: SignInService, wallet: Wallet, logger: Logger
     ) {
         self.configuration = configuration
         self.server = server
         self.database = database
         self.signIn = signIn
+        self.wallet = wallet
         self.logger = logger
         self.purgeTask = LockedTask()
     }
@@ -99,7 +101,9 @@ final class Application: Sendable {
             ],
             fallback: router.buildResponder())
         let server = HTTPServer(responder: responder, configuration: configuration.server, logger: logger)
-        return Application(configuration: configuration, server: server, database: database, signIn: signIn, logger: logger)
+        return Application(
+            configuration: configuration, server: server, database: database, signIn: signIn, wallet: wallet,
+            logger: logger)
     }
 
     /// The sender `configuration.sms` names. Test mode is refused unless the server listens on
@@ -129,19 +133,21 @@ final class Application: Sendable {
         return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
     }
 
-    /// Starts listening and the background purge; returns the bound address.
+    /// Starts listening and the background purge (expired sessions and codes, wallet form keys
+    /// older than a day); returns the bound address.
     @discardableResult
     func start() async throws -> SocketAddress {
         let address = try await server.start()
         let signIn = self.signIn
+        let wallet = self.wallet
         let interval = configuration.purgeInterval
         let logger = self.logger
         purgeTask.set(
             Task {
                 while !Task.isCancelled {
                     do {
-                        let removed = try await signIn.purgeExpired()
-                        if removed > 0 { logger.info("Purged expired sign-in data", metadata: ["rows": "\(removed)"]) }
+                        let removed = try await signIn.purgeExpired() + wallet.purgeKeys()
+                        if removed > 0 { logger.info("Purged expired data", metadata: ["rows": "\(removed)"]) }
                     } catch {
                         logger.error("Purge failed", metadata: ["error": "\(error)"])
                     }

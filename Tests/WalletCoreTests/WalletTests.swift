@@ -213,4 +213,26 @@ struct WalletTests {
             try f.database.pool.write { try $0.execute(sql: "UPDATE accounts SET balance_cents = -1 WHERE id = ?", arguments: [account]) }
         }
     }
+
+    @Test("one-time keys are forgotten after a day, not before")
+    func purge() async throws {
+        let f = try WalletFixture()
+        defer { f.remove() }
+        let clock = ManualClock()
+        let wallet = Wallet(writer: f.database.pool, clock: { clock.now })
+        let account = try await f.newAccount(f.alice)
+        _ = try await wallet.deposit(user: f.alice, account: account, amount: dollars("1"), key: Wallet.newKey())
+        clock.advance(by: 86_000)
+        #expect(try await wallet.purgeKeys() == 0)
+        clock.advance(by: 401)
+        #expect(try await wallet.purgeKeys() == 1)
+    }
+}
+
+/// A clock a test moves by hand.
+final class ManualClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current = Date(timeIntervalSince1970: 1_800_000_000)
+    var now: Date { lock.withLock { current } }
+    func advance(by seconds: TimeInterval) { lock.withLock { current += seconds } }
 }
