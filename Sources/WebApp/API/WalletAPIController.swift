@@ -109,16 +109,22 @@ struct WalletAPIController: Sendable {
     }
 
     @Sendable func deposit(_ request: Request, _ context: AppContext) async throws -> Response {
-        let user = try await user(request)
-        let (id, amount) = (try id(context), try Self.amount(try request.decodeJSON(AmountBody.self).amount))
-        _ = try await run { try await wallet.deposit(user: user.id, account: id, amount: amount, key: try key(request)) }
-        return try await accountReply(user, id)
+        try await changeBalance(request, context, by: wallet.deposit)
     }
 
     @Sendable func withdraw(_ request: Request, _ context: AppContext) async throws -> Response {
+        try await changeBalance(request, context, by: wallet.withdraw)
+    }
+
+    /// Deposit or withdraw: `{"amount": …}` on the account in the path, answered with the
+    /// account after it.
+    private func changeBalance(
+        _ request: Request, _ context: AppContext,
+        by operation: (Int64, Int64, Money, String?) async throws -> Receipt
+    ) async throws -> Response {
         let user = try await user(request)
         let (id, amount) = (try id(context), try Self.amount(try request.decodeJSON(AmountBody.self).amount))
-        _ = try await run { try await wallet.withdraw(user: user.id, account: id, amount: amount, key: try key(request)) }
+        _ = try await run { try await operation(user.id, id, amount, try key(request)) }
         return try await accountReply(user, id)
     }
 
