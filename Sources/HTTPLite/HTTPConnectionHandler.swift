@@ -164,10 +164,13 @@ final class HTTPConnectionHandler<Responder: HTTPResponder>: ChannelInboundHandl
             } catch let error as HTTPError {
                 var response = Response.text(error.message + "\n", status: error.status)
                 response.headers.add(contentsOf: error.headers)
+                response.headers.replaceOrAdd(name: "X-Request-Id", value: requestID)
                 return response
             } catch {
                 taskLogger.error("Request failed", metadata: ["error": "\(error)"])
-                return Response.text("Something went wrong on our side.\n", status: .internalServerError)
+                var response = Response.text("Something went wrong on our side.\n", status: .internalServerError)
+                response.headers.replaceOrAdd(name: "X-Request-Id", value: requestID)
+                return response
             }
         }
         future.assumeIsolated().whenSuccess { response in
