@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import WalletCore
@@ -34,5 +35,31 @@ struct MoneyTests {
         #expect(Money(cents: 123_456_789).description == "$1,234,567.89")
         #expect(Money(cents: 100_000).description == "$1,000.00")
         #expect(Money(cents: 123_456_789).decimalString == "1234567.89")
+    }
+}
+
+@Suite("Money parser properties")
+struct MoneyPropertyTests {
+    @Test("50,000 random inputs never crash, and every accepted amount is positive and within the limit")
+    func randomInputs() {
+        var generator = SeededGenerator(seed: 7)
+        let alphabet = Array("0123456789.,$- \tx٣e+")
+        for _ in 0..<50_000 {
+            let length = Int.random(in: 0...16, using: &generator)
+            let text = String((0..<length).map { _ in alphabet.randomElement(using: &generator)! })
+            if let money = try? Money(parsing: text) {
+                #expect(money.cents > 0 && money <= Money.maxAmount, "\(text)")
+            }
+        }
+    }
+
+    @Test("25,000 random amounts survive formatting and parsing back, in both written forms")
+    func roundTrip() throws {
+        var generator = SeededGenerator(seed: 11)
+        for _ in 0..<25_000 {
+            let money = Money(cents: Int64.random(in: 1...Money.maxAmount.cents, using: &generator))
+            #expect(try Money(parsing: money.description) == money)
+            #expect(try Money(parsing: money.decimalString) == money)
+        }
     }
 }
