@@ -125,13 +125,15 @@ public struct SignInService: Sendable {
         let outcome = try await store.issueCode(
             IssueRequest(
                 phone: phone, codeDigest: digest, existingSession: session?.storageKey,
-                newSession: makeSession ? newToken.storageKey : nil, attachSessionDuringCooldown: attachDuringCooldown, client: client,
+                newSession: makeSession ? newToken.storageKey : nil, attachSessionDuringCooldown: attachDuringCooldown,
+                client: client,
                 now: now))
         if let (limit, until) = outcome.limited {
             let seconds = max(1, wholeSeconds(from: now, to: until))
             logger.notice("Sending limit reached", metadata: ["to": "\(phone.masked)", "limit": "\(limit)"])
             metrics.limitHit(limit == .phone ? "phone" : "client")
-            throw limit == .phone ? SignInError.tooManyCodesForPhone(seconds: seconds) : .tooManyCodesFromClient(seconds: seconds)
+            throw limit == .phone
+                ? SignInError.tooManyCodesForPhone(seconds: seconds) : .tooManyCodesFromClient(seconds: seconds)
         }
         // The store kept the caller's session if it was still live, else it used the new key.
         // (Without `makeSession` the new token was never stored and is dropped by the caller.)
@@ -143,7 +145,8 @@ public struct SignInService: Sendable {
                 metrics.limitHit("resend_cooldown")
                 throw SignInError.resendTooSoon(seconds: max(1, wholeSeconds(from: now, to: until)))
             }
-            return CodeRequest(session: token, phone: phone, sent: false, codeExpiresAt: expiresAt, resendAvailableAt: until)
+            return CodeRequest(
+                session: token, phone: phone, sent: false, codeExpiresAt: expiresAt, resendAvailableAt: until)
         }
         do {
             try await sms.send(SMSMessage(to: phone, body: composer.body(for: code)))

@@ -61,7 +61,8 @@ public enum TemplateError: Error, CustomStringConvertible, Equatable {
 
     public var description: String {
         switch self {
-        case .folderUnreadable(let path): "Templates folder \(path) cannot be read. Run from the project folder or pass --templates."
+        case .folderUnreadable(let path):
+            "Templates folder \(path) cannot be read. Run from the project folder or pass --templates."
         case .unreadable(let path): "Template \(path) cannot be read as UTF-8 text."
         case .missing(let names, let directory):
             "Missing template(s) \(names.map { $0 + ".mustache" }.joined(separator: ", ")) in \(directory.isEmpty ? "the templates folder" : directory)."

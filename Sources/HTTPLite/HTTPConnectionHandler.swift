@@ -89,7 +89,8 @@ final class HTTPConnectionHandler<Responder: HTTPResponder>: ChannelInboundHandl
             break
         default:
             // The pipeline handler guarantees ordering; anything else is a bug worth a log line.
-            logger.error("Unexpected HTTP part for connection state; closing", metadata: ["connection": "\(connectionID)"])
+            logger.error(
+                "Unexpected HTTP part for connection state; closing", metadata: ["connection": "\(connectionID)"])
             closeNow(context: context)
         }
     }
@@ -124,7 +125,8 @@ final class HTTPConnectionHandler<Responder: HTTPResponder>: ChannelInboundHandl
             state = .rejecting(head, .uriTooLong, discarded: 0)
             return
         }
-        if let length = head.headers.first(name: "Content-Length").flatMap(Int.init), length > configuration.maxBodySize {
+        if let length = head.headers.first(name: "Content-Length").flatMap(Int.init), length > configuration.maxBodySize
+        {
             state = .rejecting(head, .payloadTooLarge, discarded: 0)
             if head.headers[canonicalForm: "Expect"].contains(where: { $0.lowercased() == "100-continue" }) {
                 // The client is waiting for our go-ahead; tell it no now instead of reading a body.
@@ -145,7 +147,8 @@ final class HTTPConnectionHandler<Responder: HTTPResponder>: ChannelInboundHandl
         state = .responding
         requestCount += 1
         let requestID = RequestID.choose(
-            fromHeader: head.headers.first(name: "X-Request-Id"), fallback: "\(processTag)-\(connectionID).\(requestCount)")
+            fromHeader: head.headers.first(name: "X-Request-Id"),
+            fallback: "\(processTag)-\(connectionID).\(requestCount)")
         var requestLogger = logger
         requestLogger[metadataKey: "request"] = "\(requestID)"
         let request = Request(
@@ -183,7 +186,9 @@ final class HTTPConnectionHandler<Responder: HTTPResponder>: ChannelInboundHandl
     private func refuse(_ head: HTTPRequestHead, status: HTTPResponseStatus, context: ChannelHandlerContext) {
         logger.info(
             "Refused request",
-            metadata: ["connection": "\(connectionID)", "status": "\(status.code)", "method": "\(head.method.rawValue)"])
+            metadata: [
+                "connection": "\(connectionID)", "status": "\(status.code)", "method": "\(head.method.rawValue)",
+            ])
         writeError(status, version: head.version, isHead: head.method == .HEAD, context: context)
     }
 

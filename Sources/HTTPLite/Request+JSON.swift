@@ -21,7 +21,9 @@ extension Request {
             throw HTTPError(.badRequest, message: "The field \(key.stringValue) is missing.")
         } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context) {
             let field = context.codingPath.map(\.stringValue).joined(separator: ".")
-            throw HTTPError(.badRequest, message: field.isEmpty ? "The body must be a JSON object." : "The field \(field) has the wrong type.")
+            throw HTTPError(
+                .badRequest,
+                message: field.isEmpty ? "The body must be a JSON object." : "The field \(field) has the wrong type.")
         } catch {
             throw HTTPError(.badRequest, message: "The body is not valid JSON.")
         }

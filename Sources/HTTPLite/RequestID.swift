@@ -19,7 +19,8 @@ public enum RequestID {
     static func choose(fromHeader header: String?, fallback: String) -> String {
         guard let header, (1...64).contains(header.utf8.count),
             header.utf8.allSatisfy({ byte in
-                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                    || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
                     || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: ".")
                     || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
             })

@@ -68,12 +68,13 @@ enum PathComponent: Equatable, Sendable {
 
     /// The pattern as written: `/accounts/:id`.
     static func text(of pattern: [PathComponent]) -> String {
-        "/" + pattern.map { component in
-            switch component {
-            case .constant(let text): text
-            case .parameter(let name): ":" + name
-            }
-        }.joined(separator: "/")
+        "/"
+            + pattern.map { component in
+                switch component {
+                case .constant(let text): text
+                case .parameter(let name): ":" + name
+                }
+            }.joined(separator: "/")
     }
 
     static func parse(_ path: String) -> [PathComponent] {

@@ -1,4 +1,5 @@
 import Foundation
+
 /// Name/value pairs in `application/x-www-form-urlencoded` form, from a body or a query string.
 ///
 /// Parsing is strict: a pair that is not valid percent-encoded UTF-8 makes the whole form invalid

@@ -51,7 +51,8 @@ public struct TwilioSMSSender: SMSSender {
             } else if let number = value("TWILIO_FROM_NUMBER") {
                 sender = .number(number)
             } else {
-                throw SMSConfigurationError("Twilio needs TWILIO_FROM_NUMBER or TWILIO_MESSAGING_SERVICE_SID in the environment.")
+                throw SMSConfigurationError(
+                    "Twilio needs TWILIO_FROM_NUMBER or TWILIO_MESSAGING_SERVICE_SID in the environment.")
             }
             let base = value("TWILIO_API_BASE") ?? "https://api.twilio.com"
             guard let url = URL(string: base), url.scheme == "https" || url.scheme == "http", url.host != nil else {
@@ -71,11 +72,13 @@ public struct TwilioSMSSender: SMSSender {
     ) {
         self.configuration = configuration
         self.logger = logger
-        self.gateway = GatewayClient(client: client, timeout: configuration.timeout, retryDelay: retryDelay, logger: logger)
+        self.gateway = GatewayClient(
+            client: client, timeout: configuration.timeout, retryDelay: retryDelay, logger: logger)
     }
 
     public func send(_ message: SMSMessage) async throws {
-        let base = configuration.apiBase.hasSuffix("/") ? String(configuration.apiBase.dropLast()) : configuration.apiBase
+        let base =
+            configuration.apiBase.hasSuffix("/") ? String(configuration.apiBase.dropLast()) : configuration.apiBase
         let sid = Self.percentEncoded(configuration.accountSID)
         var fields = [("To", message.to.e164)]
         switch configuration.sender {

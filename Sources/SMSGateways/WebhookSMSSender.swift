@@ -40,7 +40,8 @@ public struct WebhookSMSSender: SMSSender {
     ) {
         self.configuration = configuration
         self.logger = logger
-        self.gateway = GatewayClient(client: client, timeout: configuration.timeout, retryDelay: retryDelay, logger: logger)
+        self.gateway = GatewayClient(
+            client: client, timeout: configuration.timeout, retryDelay: retryDelay, logger: logger)
     }
 
     public func send(_ message: SMSMessage) async throws {

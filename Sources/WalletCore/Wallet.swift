@@ -1,5 +1,5 @@
-import Foundation
 import AuthCore
+import Foundation
 import GRDB
 
 /// One account of a person.

@@ -58,7 +58,9 @@ struct AppConfiguration: Sendable {
     /// How often expired sessions and codes are deleted.
     var purgeInterval: Duration = .seconds(600)
 
-    var resolvedDatabasePath: String { databasePath ?? (dataDirectory as NSString).appendingPathComponent("webapp.sqlite") }
+    var resolvedDatabasePath: String {
+        databasePath ?? (dataDirectory as NSString).appendingPathComponent("webapp.sqlite")
+    }
     var resolvedOutboxPath: String { outboxPath ?? (dataDirectory as NSString).appendingPathComponent("outbox.jsonl") }
     /// The API's OpenAPI document, served at `/api/v1/openapi.json`.
     var openAPIDocumentPath: String { (publicDirectory as NSString).appendingPathComponent("openapi.json") }

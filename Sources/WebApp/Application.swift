@@ -2,12 +2,12 @@ import AuthCore
 import Foundation
 import HTMLRender
 import HTTPLite
-import Prometheus
-import SMSGateways
-import WalletCore
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
+import Prometheus
+import SMSGateways
+import WalletCore
 
 /// The whole app, assembled in one place from an ``AppConfiguration``: the `webapp` command and
 /// the end-to-end tests both build it with ``make(configuration:logger:)``.
@@ -41,7 +41,8 @@ final class Application: Sendable {
     ) async throws -> Application {
         try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
         let secret = try configuration.secret ?? ServerSecret.loadOrCreate(at: configuration.secretPath)
-        let renderer = try await PageRenderer(directory: configuration.templatesDirectory, required: Pages.templateNames)
+        let renderer = try await PageRenderer(
+            directory: configuration.templatesDirectory, required: Pages.templateNames)
         let database = try AuthDatabase(
             path: configuration.resolvedDatabasePath, onStatement: configuration.onDatabaseStatement)
         let store = SQLiteAuthStore(database: database, policy: configuration.policy.storage)
@@ -61,7 +62,8 @@ final class Application: Sendable {
         let wallet = Wallet(writer: database.pool, clock: clock)
 
         let pages = Pages(renderer: renderer)
-        let cookie = SessionCookie(https: configuration.https, signedInMaxAge: Int(configuration.policy.sessionLifetime))
+        let cookie = SessionCookie(
+            https: configuration.https, signedInMaxAge: Int(configuration.policy.sessionLifetime))
         let router = Router<AppContext>()
         router.add(middleware: RequestMetrics(factory: metrics))
         router.add(middleware: SecurityHeaders(https: configuration.https))
@@ -120,7 +122,8 @@ final class Application: Sendable {
         case .test:
             guard Self.isLoopback(configuration.server.host) else {
                 throw SMSConfigurationError(
-                    "SMS test mode (every code is 123456) only runs on a loopback address such as 127.0.0.1, not \(configuration.server.host).")
+                    "SMS test mode (every code is 123456) only runs on a loopback address such as 127.0.0.1, not \(configuration.server.host)."
+                )
             }
             logger.warning("SMS TEST MODE: no texts are sent and every code is 123456. Never use this in production.")
             return TestModeSMSSender(logger: logger)

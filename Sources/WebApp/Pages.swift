@@ -75,9 +75,13 @@ struct Pages: Sendable {
                 case .transferOut: "Transfer to \(other)"
                 }
             let sign = operation.kind == .deposit || operation.kind == .transferIn ? "+" : "−"
-            return ["label": label, "amount": sign + operation.amount.description, "balanceAfter": operation.balanceAfter.description]
+            return [
+                "label": label, "amount": sign + operation.amount.description,
+                "balanceAfter": operation.balanceAfter.description,
+            ]
         }
-        let keys = Dictionary(uniqueKeysWithValues: ["deposit", "withdraw", "transfer", "rename", "delete"].map { ($0, Wallet.newKey()) })
+        let keys = Dictionary(
+            uniqueKeysWithValues: ["deposit", "withdraw", "transfer", "rename", "delete"].map { ($0, Wallet.newKey()) })
         return try page(
             "account",
             [

@@ -43,7 +43,9 @@ struct WebAppCommand: AsyncParsableCommand {
 
     /// The command line with `WEBAPP_*` settings added for options it does not give itself.
     static func arguments(_ given: [String], environment: [String: String]) -> [String] {
-        func variable(_ option: String) -> String { "WEBAPP_" + option.uppercased().replacingOccurrences(of: "-", with: "_") }
+        func variable(_ option: String) -> String {
+            "WEBAPP_" + option.uppercased().replacingOccurrences(of: "-", with: "_")
+        }
         func isGiven(_ option: String) -> Bool {
             given.contains { $0 == "--\(option)" || $0.hasPrefix("--\(option)=") }
         }
@@ -77,7 +79,9 @@ struct WebAppCommand: AsyncParsableCommand {
     @Option(name: .customLong("sms-webhook-url"), help: "Where --sms webhook posts each text.")
     var smsWebhookURL: String?
 
-    @Option(name: .customLong("sms-outbox"), help: "File the texts are appended to, one JSON object per line (default: <data-dir>/outbox.jsonl).")
+    @Option(
+        name: .customLong("sms-outbox"),
+        help: "File the texts are appended to, one JSON object per line (default: <data-dir>/outbox.jsonl).")
     var outboxPath: String?
 
     @Option(name: .customLong("templates"), help: "Folder with the page templates.")
@@ -86,7 +90,9 @@ struct WebAppCommand: AsyncParsableCommand {
     @Option(name: .customLong("public"), help: "Folder with the static files served under /public/.")
     var publicDirectory = "Public"
 
-    @Option(name: .customLong("sms-domain"), help: "Host name of the site, for origin-bound codes in texts (@HOST #123456).")
+    @Option(
+        name: .customLong("sms-domain"), help: "Host name of the site, for origin-bound codes in texts (@HOST #123456)."
+    )
     var smsDomain = "localhost"
 
     @Option(name: .customLong("app-name"), help: "Name in the text (\"123456 is your NAME verification code.\").")
@@ -95,7 +101,9 @@ struct WebAppCommand: AsyncParsableCommand {
     @Flag(help: "The site is reached over HTTPS (directly or via a proxy): Secure __Host- cookies and HSTS.")
     var https = false
 
-    @Flag(name: .customLong("trust-proxy"), help: "Take the client address from X-Forwarded-For (only behind a reverse proxy that sets it).")
+    @Flag(
+        name: .customLong("trust-proxy"),
+        help: "Take the client address from X-Forwarded-For (only behind a reverse proxy that sets it).")
     var trustProxy = false
 
     @Option(name: .customLong("max-codes-per-phone"), help: "Most codes texted to one number per 10 minutes.")
@@ -104,7 +112,9 @@ struct WebAppCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-codes-per-client"), help: "Most codes asked for from one client address per hour.")
     var maxCodesPerClient = SignInPolicy().maxCodesPerClient
 
-    @Option(name: .customLong("max-failures-per-phone"), help: "Failed codes per number in 24 hours before sign-in to it is locked.")
+    @Option(
+        name: .customLong("max-failures-per-phone"),
+        help: "Failed codes per number in 24 hours before sign-in to it is locked.")
     var maxFailuresPerPhone = SignInPolicy().maxFailuresPerPhone
 
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")

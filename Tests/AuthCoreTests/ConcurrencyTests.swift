@@ -45,7 +45,9 @@ struct ConcurrencyTests {
         defer { f.remove() }
         let sentFlags = await withTaskGroup(of: Bool.self) { group in
             for _ in 0..<20 {
-                group.addTask { (try? await f.service.requestCode(phoneInput: "5305550123", session: nil))?.sent ?? false }
+                group.addTask {
+                    (try? await f.service.requestCode(phoneInput: "5305550123", session: nil))?.sent ?? false
+                }
             }
             return await group.reduce(into: [Bool]()) { $0.append($1) }
         }

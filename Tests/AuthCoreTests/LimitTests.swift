@@ -23,7 +23,9 @@ struct LimitTests {
         await #expect(throws: SignInError.tooManyCodesForPhone(seconds: 450)) {
             _ = try await f.service.requestCode(phoneInput: "(530) 555-0123", session: nil, client: "10.0.0.3")
         }
-        #expect(SignInError.tooManyCodesForPhone(seconds: 450).description == "Too many codes were sent to this number. Please try again in 8 minutes.")
+        #expect(
+            SignInError.tooManyCodesForPhone(seconds: 450).description
+                == "Too many codes were sent to this number. Please try again in 8 minutes.")
         #expect(f.sms.sent.count == 5)
         f.clock.advance(by: 450)
         _ = try await f.service.resendCode(session: first.session, client: "10.0.0.1")
@@ -35,7 +37,8 @@ struct LimitTests {
         let f = try ServiceFixture()
         defer { f.remove() }
         for line in 0..<20 {
-            _ = try await f.service.requestCode(phoneInput: "530555\(String(format: "%04d", line))", session: nil, client: "203.0.113.9")
+            _ = try await f.service.requestCode(
+                phoneInput: "530555\(String(format: "%04d", line))", session: nil, client: "203.0.113.9")
         }
         await #expect(throws: SignInError.tooManyCodesFromClient(seconds: 3600)) {
             _ = try await f.service.requestCode(phoneInput: "4155550100", session: nil, client: "203.0.113.9")
@@ -57,7 +60,9 @@ struct LimitTests {
         }
         // Nothing is left behind: no code, no count, no pending session.
         let rows = try await f.database.pool.read { db in
-            try ["verifications", "code_sends", "sessions"].map { try Int.fetchOne(db, sql: "SELECT count(*) FROM \($0)") ?? 0 }
+            try ["verifications", "code_sends", "sessions"].map {
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM \($0)") ?? 0
+            }
         }
         #expect(rows == [0, 0, 0])
         f.sms.fail(false)
@@ -67,7 +72,9 @@ struct LimitTests {
         // A failed resend keeps the sign-in pending (the person stays on Verify).
         f.clock.advance(by: 31)
         f.sms.fail(true)
-        await #expect(throws: SignInError.deliveryFailed) { _ = try await f.service.resendCode(session: request.session) }
+        await #expect(throws: SignInError.deliveryFailed) {
+            _ = try await f.service.resendCode(session: request.session)
+        }
         #expect(try await f.service.state(of: request.session) == .pending(try PhoneNumber(parsing: "5305550123")))
     }
 
@@ -98,7 +105,9 @@ struct LimitTests {
             guard case .phoneLocked(let seconds) = error as? SignInError else { return false }
             return seconds > 86_000 && seconds <= 86_400
         }
-        #expect(SignInError.phoneLocked(seconds: 86_000).description == "Too many incorrect codes for this number. Sign-in is locked for 24 hours.")
+        #expect(
+            SignInError.phoneLocked(seconds: 86_000).description
+                == "Too many incorrect codes for this number. Sign-in is locked for 24 hours.")
         f.clock.advance(by: 86_400)
         let later = try await f.service.requestCode(phoneInput: "5305550123", session: nil)
         _ = try await f.service.verify(session: later.session, codeInput: f.sms.lastCode!)

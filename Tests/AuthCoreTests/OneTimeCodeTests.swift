@@ -29,7 +29,9 @@ struct OneTimeCodeTests {
         #expect(OneTimeCode.random(using: &generator).digits == "000000")
     }
 
-    @Test("typed codes must be exactly six ASCII digits", arguments: ["12345", "1234567", "12345a", "١٢٣٤٥٦", "12 456", ""])
+    @Test(
+        "typed codes must be exactly six ASCII digits",
+        arguments: ["12345", "1234567", "12345a", "١٢٣٤٥٦", "12 456", ""])
     func rejectsMalformed(_ text: String) {
         #expect(OneTimeCode(text) == nil)
     }

@@ -17,10 +17,14 @@ struct ServerSecretTests {
         let again = try ServerSecret.loadOrCreate(at: path)
         let phone = try PhoneNumber(parsing: "5305550123")
         let code = OneTimeCode("000001")!
-        #expect(CodeHasher(secret: first).digest(of: code, for: phone) == CodeHasher(secret: again).digest(of: code, for: phone))
+        #expect(
+            CodeHasher(secret: first).digest(of: code, for: phone)
+                == CodeHasher(secret: again).digest(of: code, for: phone))
     }
 
-    @Test("short or malformed secrets are refused", arguments: ["", "abc", String(repeating: "z", count: 64), String(repeating: "a", count: 62)])
+    @Test(
+        "short or malformed secrets are refused",
+        arguments: ["", "abc", String(repeating: "z", count: 64), String(repeating: "a", count: 62)])
     func refused(_ hex: String) {
         #expect(throws: (any Error).self) { try ServerSecret(hex: hex, source: "test") }
     }

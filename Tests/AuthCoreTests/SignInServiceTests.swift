@@ -131,7 +131,9 @@ struct SignInServiceTests {
         await #expect(throws: SignInError.resendTooSoon(seconds: 20)) {
             _ = try await f.service.resendCode(session: request.session)
         }
-        #expect(SignInError.resendTooSoon(seconds: 20).description == "Please wait 20 seconds before requesting a new code.")
+        #expect(
+            SignInError.resendTooSoon(seconds: 20).description == "Please wait 20 seconds before requesting a new code."
+        )
         #expect(try await f.service.resendWait(for: try PhoneNumber(parsing: phoneText)) == 20)
         f.clock.advance(by: 20)
         _ = try await f.service.resendCode(session: request.session)
@@ -232,7 +234,9 @@ struct SignInServiceTests {
         defer { f.remove() }
         _ = try await f.service.requestCode(phoneInput: phoneText, session: nil)
         let code = f.sms.lastCode!
-        let stored = try await f.database.pool.read { db in try Data.fetchOne(db, sql: "SELECT code_digest FROM verifications")! }
+        let stored = try await f.database.pool.read { db in
+            try Data.fetchOne(db, sql: "SELECT code_digest FROM verifications")!
+        }
         #expect(stored.count == 32)
         #expect(!stored.hexString.contains(code))
         #expect(String(decoding: stored, as: UTF8.self) != code)

@@ -30,8 +30,12 @@ struct HTTPParserPropertyTests {
         var generator = SeededGenerator(seed: 2)
         let characters = Array("abc XYZ 0123 &=+%#?/é€😀\n")
         for _ in 0..<10_000 {
-            let name = String((0..<Int.random(in: 1...8, using: &generator)).map { _ in characters.randomElement(using: &generator)! })
-            let value = String((0..<Int.random(in: 0...12, using: &generator)).map { _ in characters.randomElement(using: &generator)! })
+            let name = String(
+                (0..<Int.random(in: 1...8, using: &generator)).map { _ in characters.randomElement(using: &generator)! }
+            )
+            let value = String(
+                (0..<Int.random(in: 0...12, using: &generator)).map { _ in characters.randomElement(using: &generator)!
+                })
             func encode(_ text: String) -> String {
                 text.utf8.map { byte -> String in
                     let c = Character(Unicode.Scalar(byte))
@@ -49,7 +53,9 @@ struct HTTPParserPropertyTests {
         var generator = SeededGenerator(seed: 3)
         let characters = Array("ab=; \"\\,é\u{0}")
         for _ in 0..<20_000 {
-            let header = String((0..<Int.random(in: 0...30, using: &generator)).map { _ in characters.randomElement(using: &generator)! })
+            let header = String(
+                (0..<Int.random(in: 0...30, using: &generator)).map { _ in characters.randomElement(using: &generator)!
+                })
             let request = Request(method: .GET, uri: "/", headers: HTTPHeaders([("Cookie", header)]))
             for (name, _) in request.cookies { #expect(!name.isEmpty) }
         }

@@ -25,12 +25,23 @@ struct RouterTests {
     @Test("routes by method and path, with path parameters")
     func routes() async throws {
         let responder = router()
-        #expect(body(try await responder.respond(to: Request(method: .GET, uri: "/login"), context: context())) == "login page")
-        #expect(body(try await responder.respond(to: Request(method: .POST, uri: "/login?x=1"), context: context())) == "login post")
-        #expect(body(try await responder.respond(to: Request(method: .GET, uri: "/accounts/42"), context: context())) == "account 42")
-        #expect(body(try await responder.respond(to: Request(method: .GET, uri: "/accounts/a%20b/history"), context: context())) == "history a b")
+        #expect(
+            body(try await responder.respond(to: Request(method: .GET, uri: "/login"), context: context()))
+                == "login page")
+        #expect(
+            body(try await responder.respond(to: Request(method: .POST, uri: "/login?x=1"), context: context()))
+                == "login post")
+        #expect(
+            body(try await responder.respond(to: Request(method: .GET, uri: "/accounts/42"), context: context()))
+                == "account 42")
+        #expect(
+            body(
+                try await responder.respond(
+                    to: Request(method: .GET, uri: "/accounts/a%20b/history"), context: context())) == "history a b")
         // A trailing slash or doubled slashes name the same page.
-        #expect(body(try await responder.respond(to: Request(method: .GET, uri: "/login/"), context: context())) == "login page")
+        #expect(
+            body(try await responder.respond(to: Request(method: .GET, uri: "/login/"), context: context()))
+                == "login page")
     }
 
     @Test("HEAD falls back to GET")
@@ -42,14 +53,20 @@ struct RouterTests {
     @Test("unknown path is 404, wrong method 405 with Allow")
     func errors() async throws {
         let responder = router()
-        await #expect { try await responder.respond(to: Request(method: .GET, uri: "/nope"), context: context()) } throws: { error in
+        await #expect {
+            try await responder.respond(to: Request(method: .GET, uri: "/nope"), context: context())
+        } throws: { error in
             (error as? HTTPError)?.status == .notFound
         }
-        await #expect { try await responder.respond(to: Request(method: .DELETE, uri: "/login"), context: context()) } throws: { error in
+        await #expect {
+            try await responder.respond(to: Request(method: .DELETE, uri: "/login"), context: context())
+        } throws: { error in
             guard let error = error as? HTTPError else { return false }
             return error.status == .methodNotAllowed && error.headers.first(name: "Allow") == "GET, HEAD, POST"
         }
-        await #expect { try await responder.respond(to: Request(method: .GET, uri: "/%ff"), context: context()) } throws: { error in
+        await #expect {
+            try await responder.respond(to: Request(method: .GET, uri: "/%ff"), context: context())
+        } throws: { error in
             (error as? HTTPError)?.status == .badRequest
         }
     }
@@ -71,7 +88,8 @@ struct RouterTests {
         router.add(middleware: Tag(name: "outer"))
         router.add(middleware: Tag(name: "inner"))
         router.get("/") { _, _ in .text("hi") }
-        let response = try await router.buildResponder().respond(to: Request(method: .GET, uri: "/"), context: context())
+        let response = try await router.buildResponder().respond(
+            to: Request(method: .GET, uri: "/"), context: context())
         #expect(response.headers["X-Order"] == ["inner", "outer"])
     }
 

@@ -49,11 +49,14 @@ final class FakeGateway: @unchecked Sendable {
     private func answer(_ request: Request) async throws -> Response {
         let next = lock.withLock { () -> Answer in
             received.append(
-                Received(method: request.method, path: request.uri, headers: request.headers, body: String(buffer: request.body)))
+                Received(
+                    method: request.method, path: request.uri, headers: request.headers,
+                    body: String(buffer: request.body)))
             return script.isEmpty ? Answer() : script.removeFirst()
         }
         if next.delay > .zero { try await Task.sleep(for: next.delay) }
-        return Response(status: next.status, headers: ["Content-Type": "application/json"], body: ByteBuffer(string: next.body))
+        return Response(
+            status: next.status, headers: ["Content-Type": "application/json"], body: ByteBuffer(string: next.body))
     }
 }
 

@@ -13,17 +13,23 @@ let message = SMSMessage(
 
 @Suite("Twilio")
 struct TwilioTests {
-    func sender(_ gateway: FakeGateway, _ log: CapturedLog, sender: TwilioSMSSender.Configuration.Sender = .number("+15005550006"), timeout: TimeAmount = .seconds(5)) -> TwilioSMSSender {
+    func sender(
+        _ gateway: FakeGateway, _ log: CapturedLog,
+        sender: TwilioSMSSender.Configuration.Sender = .number("+15005550006"), timeout: TimeAmount = .seconds(5)
+    ) -> TwilioSMSSender {
         TwilioSMSSender(
-            configuration: .init(accountSID: "AC0123", authToken: "secret-token", sender: sender, apiBase: gateway.baseURL, timeout: timeout),
+            configuration: .init(
+                accountSID: "AC0123", authToken: "secret-token", sender: sender, apiBase: gateway.baseURL,
+                timeout: timeout),
             logger: log.logger, retryDelay: .milliseconds(10))
     }
 
     func form(_ body: String) -> [String: String] {
-        Dictionary(uniqueKeysWithValues: body.split(separator: "&").map { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).removingPercentEncoding! }
-            return (parts[0], parts.count > 1 ? parts[1] : "")
-        })
+        Dictionary(
+            uniqueKeysWithValues: body.split(separator: "&").map { pair in
+                let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).removingPercentEncoding! }
+                return (parts[0], parts.count > 1 ? parts[1] : "")
+            })
     }
 
     @Test("POSTs To, From and Body as a form to Messages.json with basic auth")
@@ -35,7 +41,9 @@ struct TwilioTests {
             #expect(gateway.requests.count == 1)
             #expect(request.method == .POST)
             #expect(request.path == "/2010-04-01/Accounts/AC0123/Messages.json")
-            #expect(request.headers.first(name: "Authorization") == "Basic " + Data("AC0123:secret-token".utf8).base64EncodedString())
+            #expect(
+                request.headers.first(name: "Authorization") == "Basic "
+                    + Data("AC0123:secret-token".utf8).base64EncodedString())
             #expect(request.headers.first(name: "Content-Type") == "application/x-www-form-urlencoded")
             #expect(form(request.body) == ["To": "+15305550123", "From": "+15005550006", "Body": message.body])
             #expect(!log.text.contains("123456"))
@@ -55,7 +63,8 @@ struct TwilioTests {
 
     @Test("a 4xx is final: one request, Twilio's error logged without the code or the number")
     func clientError() async throws {
-        let error = #"{"code": 21211, "message": "The 'To' number +15305550123 is not valid. Body: 123456 is your code", "more_info": "https://www.twilio.com/docs/errors/21211", "status": 400}"#
+        let error =
+            #"{"code": 21211, "message": "The 'To' number +15305550123 is not valid. Body: 123456 is your code", "more_info": "https://www.twilio.com/docs/errors/21211", "status": 400}"#
         try await withGateway([.init(status: .badRequest, body: error)]) { gateway in
             let log = CapturedLog()
             await #expect(throws: SMSDeliveryError.self) { try await sender(gateway, log).send(message) }
@@ -117,10 +126,15 @@ struct TwilioTests {
 
     @Test("configuration from the environment names what is missing")
     func environment() throws {
-        #expect(throws: SMSConfigurationError("Twilio needs TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN in the environment.")) {
+        #expect(
+            throws: SMSConfigurationError("Twilio needs TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN in the environment.")
+        ) {
             _ = try TwilioSMSSender.Configuration(environment: [:])
         }
-        #expect(throws: SMSConfigurationError("Twilio needs TWILIO_FROM_NUMBER or TWILIO_MESSAGING_SERVICE_SID in the environment.")) {
+        #expect(
+            throws: SMSConfigurationError(
+                "Twilio needs TWILIO_FROM_NUMBER or TWILIO_MESSAGING_SERVICE_SID in the environment.")
+        ) {
             _ = try TwilioSMSSender.Configuration(environment: ["TWILIO_ACCOUNT_SID": "AC1", "TWILIO_AUTH_TOKEN": "t"])
         }
         let both = try TwilioSMSSender.Configuration(environment: [
@@ -129,9 +143,10 @@ struct TwilioTests {
         ])
         #expect(both.sender == .messagingService("MG1"))
         #expect(both.apiBase == "http://127.0.0.1:9")
-        #expect(try TwilioSMSSender.Configuration(environment: [
-            "TWILIO_ACCOUNT_SID": "AC1", "TWILIO_AUTH_TOKEN": "t", "TWILIO_FROM_NUMBER": "+15005550006",
-        ]).apiBase == "https://api.twilio.com")
+        #expect(
+            try TwilioSMSSender.Configuration(environment: [
+                "TWILIO_ACCOUNT_SID": "AC1", "TWILIO_AUTH_TOKEN": "t", "TWILIO_FROM_NUMBER": "+15005550006",
+            ]).apiBase == "https://api.twilio.com")
     }
 }
 
@@ -157,7 +172,8 @@ struct WebhookTests {
             let json = try JSONSerialization.jsonObject(with: Data(request.body.utf8)) as! [String: String]
             #expect(json == ["to": "+15305550123", "body": message.body])
             // The receiver's check, written independently of the sender's code.
-            let expected = HMAC<SHA256>.authenticationCode(for: Data(request.body.utf8), using: SymmetricKey(data: Data(secret.utf8)))
+            let expected = HMAC<SHA256>.authenticationCode(
+                for: Data(request.body.utf8), using: SymmetricKey(data: Data(secret.utf8)))
             let hex = expected.map { String(format: "%02x", $0) }.joined()
             #expect(request.headers.first(name: "X-Signature-256") == "sha256=" + hex)
             #expect(!log.text.contains("123456"))

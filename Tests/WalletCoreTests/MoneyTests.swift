@@ -19,8 +19,10 @@ struct MoneyTests {
         "what is not an amount gets its own sentence",
         arguments: [
             ("", Money.ParseError.empty), ("   ", .empty), ("abc", .notANumber), ("12.3.4", .notANumber),
-            ("1,00", .notANumber), ("1,0000", .notANumber), (",100", .notANumber), ("$", .notANumber), (".", .notANumber),
-            ("12e3", .notANumber), ("0x10", .notANumber), ("٣", .notANumber), ("0", .notPositive), ("0.00", .notPositive),
+            ("1,00", .notANumber), ("1,0000", .notANumber), (",100", .notANumber), ("$", .notANumber),
+            (".", .notANumber),
+            ("12e3", .notANumber), ("0x10", .notANumber), ("٣", .notANumber), ("0", .notPositive),
+            ("0.00", .notPositive),
             ("-5", .notPositive), ("-$5", .notPositive), ("$-5", .notPositive), ("1.234", .tooManyDecimals),
             ("0.001", .tooManyDecimals), ("1000000000.01", .tooLarge), ("99999999999999999999", .tooLarge),
         ])

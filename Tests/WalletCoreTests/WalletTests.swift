@@ -54,7 +54,9 @@ struct WalletTests {
         _ = try await f.newAccount(f.alice)  // "Account 1" is free again
         let names = try await f.wallet.overview(user: f.alice, defaultName: "").accounts.map(\.name)
         #expect(names == ["Checking", "Account 2", "Savings", "Account 1"])
-        await #expect(throws: WalletError.accountNameTaken) { try await f.wallet.addAccount(user: f.alice, name: "savings") }
+        await #expect(throws: WalletError.accountNameTaken) {
+            try await f.wallet.addAccount(user: f.alice, name: "savings")
+        }
         await #expect(throws: WalletError.accountNameTaken) {
             try await f.wallet.rename(user: f.alice, account: second, to: "Checking")
         }
@@ -63,7 +65,9 @@ struct WalletTests {
         }
         _ = try await f.wallet.setDisplayName(user: f.alice, to: "  Alice  ")
         #expect(try await f.wallet.overview(user: f.alice, defaultName: "").displayName == "Alice")
-        await #expect(throws: WalletError.invalidDisplayName) { try await f.wallet.setDisplayName(user: f.alice, to: " ") }
+        await #expect(throws: WalletError.invalidDisplayName) {
+            try await f.wallet.setDisplayName(user: f.alice, to: " ")
+        }
         // Bob's wallet is his own.
         #expect(try await f.wallet.overview(user: f.bob, defaultName: "Bob").accounts.isEmpty)
     }
@@ -115,13 +119,23 @@ struct WalletTests {
         let w = f.wallet
         await #expect(throws: WalletError.accountNotFound) { try await w.account(user: b, id: alices) }
         await #expect(throws: WalletError.accountNotFound) { try await w.history(user: b, account: alices) }
-        await #expect(throws: WalletError.accountNotFound) { try await w.deposit(user: b, account: alices, amount: dollars("1")) }
-        await #expect(throws: WalletError.accountNotFound) { try await w.withdraw(user: b, account: alices, amount: dollars("1")) }
-        await #expect(throws: WalletError.accountNotFound) { try await w.transfer(user: b, from: alices, to: bobs, amount: dollars("1")) }
-        await #expect(throws: WalletError.accountNotFound) { try await w.transfer(user: b, from: bobs, to: alices, amount: dollars("1")) }
+        await #expect(throws: WalletError.accountNotFound) {
+            try await w.deposit(user: b, account: alices, amount: dollars("1"))
+        }
+        await #expect(throws: WalletError.accountNotFound) {
+            try await w.withdraw(user: b, account: alices, amount: dollars("1"))
+        }
+        await #expect(throws: WalletError.accountNotFound) {
+            try await w.transfer(user: b, from: alices, to: bobs, amount: dollars("1"))
+        }
+        await #expect(throws: WalletError.accountNotFound) {
+            try await w.transfer(user: b, from: bobs, to: alices, amount: dollars("1"))
+        }
         await #expect(throws: WalletError.accountNotFound) { try await w.rename(user: b, account: alices, to: "Mine") }
         await #expect(throws: WalletError.accountNotFound) { try await w.delete(user: b, account: alices) }
-        #expect(try await w.account(user: f.alice, id: alices) == Account(id: alices, name: "Account 1", balance: dollars("10")))
+        #expect(
+            try await w.account(user: f.alice, id: alices)
+                == Account(id: alices, name: "Account 1", balance: dollars("10")))
     }
 
     @Test("a replayed key returns the first receipt and changes nothing")
@@ -144,7 +158,9 @@ struct WalletTests {
         await #expect(throws: WalletError.insufficientFunds(balance: dollars("5"))) {
             try await f.wallet.withdraw(user: f.alice, account: account, amount: dollars("6"), key: withdrawKey)
         }
-        #expect(try await !f.wallet.withdraw(user: f.alice, account: account, amount: dollars("5"), key: withdrawKey).replayed)
+        #expect(
+            try await !f.wallet.withdraw(user: f.alice, account: account, amount: dollars("5"), key: withdrawKey)
+                .replayed)
         await #expect(throws: WalletError.invalidOperationKey) {
             try await f.wallet.deposit(user: f.alice, account: account, amount: dollars("1"), key: "short")
         }
@@ -154,7 +170,11 @@ struct WalletTests {
         let user = f.alice
         let amount = dollars("1")
         let receipts = try await withThrowingTaskGroup(of: Receipt.self) { group in
-            for _ in 0..<20 { group.addTask { try await wallet.deposit(user: user, account: account, amount: amount, key: parallelKey) } }
+            for _ in 0..<20 {
+                group.addTask {
+                    try await wallet.deposit(user: user, account: account, amount: amount, key: parallelKey)
+                }
+            }
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(receipts.filter { !$0.replayed }.count == 1)
@@ -200,7 +220,9 @@ struct WalletTests {
         #expect(overview.accounts.allSatisfy { $0.balance >= .zero })
         // The history agrees with the balances.
         for account in overview.accounts {
-            #expect(try await f.wallet.history(user: f.alice, account: account.id, limit: 1000).first?.balanceAfter == account.balance)
+            #expect(
+                try await f.wallet.history(user: f.alice, account: account.id, limit: 1000).first?.balanceAfter
+                    == account.balance)
         }
     }
 
@@ -210,7 +232,9 @@ struct WalletTests {
         defer { f.remove() }
         let account = try await f.newAccount(f.alice)
         #expect(throws: DatabaseError.self) {
-            try f.database.pool.write { try $0.execute(sql: "UPDATE accounts SET balance_cents = -1 WHERE id = ?", arguments: [account]) }
+            try f.database.pool.write {
+                try $0.execute(sql: "UPDATE accounts SET balance_cents = -1 WHERE id = ?", arguments: [account])
+            }
         }
     }
 

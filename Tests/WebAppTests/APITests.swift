@@ -38,7 +38,9 @@ struct APIClient {
         let problems = OpenAPIDocument.shared.problems(
             method: method, path: "/api/v1" + path, status: response.status.code, headers: response.headers,
             body: response.body)
-        #expect(problems.isEmpty, "\(method.rawValue) \(path) → \(response.status.code): \(problems)", sourceLocation: sourceLocation)
+        #expect(
+            problems.isEmpty, "\(method.rawValue) \(path) → \(response.status.code): \(problems)",
+            sourceLocation: sourceLocation)
         return Reply(response: response)
     }
 
@@ -237,7 +239,8 @@ struct APITests {
             let api = APIClient(server)
             let reply = try await api.call(.GET, "/openapi.json")
             #expect(reply.status == 200)
-            let file = try String(contentsOf: packageRoot.appendingPathComponent("Public/openapi.json"), encoding: .utf8)
+            let file = try String(
+                contentsOf: packageRoot.appendingPathComponent("Public/openapi.json"), encoding: .utf8)
             #expect(reply.response.body == file)
             #expect(reply.json["openapi"] as? String == "3.0.3")
         }
@@ -284,7 +287,9 @@ struct APITests {
             #expect(reply.errorMessage == "We couldn't send the text message. Please try again.")
             let page = try await Browser(baseURL: server.baseURL).post("/login", form: [("phone", "5305550123")])
             #expect(page.status == .serviceUnavailable)
-            #expect(page.body.contains("We couldn&#39;t send the text message. Please try again.") || page.body.contains("We couldn't send the text message. Please try again."))
+            #expect(
+                page.body.contains("We couldn&#39;t send the text message. Please try again.")
+                    || page.body.contains("We couldn't send the text message. Please try again."))
             let counts = try server.tableCounts(["verifications", "code_sends", "sessions"])
             #expect(counts == ["verifications": 0, "code_sends": 0, "sessions": 0])
         }

@@ -62,7 +62,9 @@ struct CSRFTests {
     func crossSiteHeaders() async throws {
         try await withServer { server in
             let browser = Browser(baseURL: server.baseURL)
-            for headers: HTTPHeaders in [["Sec-Fetch-Site": "cross-site"], ["Sec-Fetch-Site": "same-site"], ["Origin": "https://evil.example"]] {
+            for headers: HTTPHeaders in [
+                ["Sec-Fetch-Site": "cross-site"], ["Sec-Fetch-Site": "same-site"], ["Origin": "https://evil.example"],
+            ] {
                 let response = try await browser.post("/login", form: [("phone", "5305550123")], headers: headers)
                 #expect(response.status == .forbidden, "\(headers)")
             }

@@ -69,13 +69,17 @@ struct CommandTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webapp-env-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let (process, output2, errors) = try run(
-            [], environment: ["WEBAPP_PORT": "0", "WEBAPP_DATA_DIR": folder.path, "WEBAPP_SMS": "test", "WEBAPP_LOG_LEVEL": "info"])
+            [],
+            environment: [
+                "WEBAPP_PORT": "0", "WEBAPP_DATA_DIR": folder.path, "WEBAPP_SMS": "test", "WEBAPP_LOG_LEVEL": "info",
+            ])
         defer { if process.isRunning { process.terminate() } }
         let line = String(decoding: output2.fileHandleForReading.availableData, as: UTF8.self)
         let baseURL = String(try #require(line.firstMatch(of: /http:\/\/127\.0\.0\.1:\d+/)).0)
         let browser = Browser(baseURL: baseURL)
         _ = try await browser.get("/login")
-        let sent = try await browser.post("/login", form: [("phone", "5305550123")], headers: ["X-Request-Id": "trace-4242"])
+        let sent = try await browser.post(
+            "/login", form: [("phone", "5305550123")], headers: ["X-Request-Id": "trace-4242"])
         #expect(sent.location == "/verify")
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("webapp.sqlite").path))
         process.terminate()
@@ -101,7 +105,8 @@ struct CommandTests {
         #expect(refused.terminationStatus == 64)
         #expect(message.contains("only runs on a loopback --host"))
 
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webapp-testmode-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "webapp-testmode-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let (process, baseURL, errors) = try await start(dataDirectory: folder, logLevel: "warning", ["--sms", "test"])
         defer { if process.isRunning { process.terminate() } }
@@ -195,7 +200,9 @@ struct CommandTests {
                         var line = 0
                         while !Task.isCancelled {
                             let browser = Browser(baseURL: baseURL)
-                            _ = try? await browser.post("/login", form: [("phone", "415555\(String(format: "%04d", worker * 1000 + line % 1000))")])
+                            _ = try? await browser.post(
+                                "/login",
+                                form: [("phone", "415555\(String(format: "%04d", worker * 1000 + line % 1000))")])
                             line += 1
                         }
                     }
@@ -246,7 +253,9 @@ struct CommandTests {
         // A request half sent when the signal arrives.
         let inFlight = try RawConnection(port: port)
         let body = "phone=5305550123&csrf=x"
-        inFlight.send("POST /login HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\nphone=")
+        inFlight.send(
+            "POST /login HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\nphone="
+        )
         try await Task.sleep(for: .milliseconds(200))
         process.terminate()
         try await Task.sleep(for: .milliseconds(300))

@@ -17,7 +17,10 @@ struct EventLoopTests {
             $0.policy.maxCodesPerClient = 10_000
             $0.onDatabaseStatement = {
                 let onLoop = MultiThreadedEventLoopGroup.currentEventLoop != nil
-                seen.withLockedValue { $0.statements += 1; if onLoop { $0.onEventLoop += 1 } }
+                seen.withLockedValue {
+                    $0.statements += 1
+                    if onLoop { $0.onEventLoop += 1 }
+                }
             }
         }) { server in
             try await withThrowingTaskGroup(of: Void.self) { group in

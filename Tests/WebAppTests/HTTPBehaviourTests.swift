@@ -72,7 +72,8 @@ struct HTTPBehaviourTests {
             #expect(try server.outbox().isEmpty)
             // Exactly at the limit is still read (and answered as a bad phone number): the body is
             // "phone=" + digits + "&csrf=" + the 43-character token.
-            let ok = try await browser.post("/login", form: [("phone", String(repeating: "5", count: 64 * 1024 - 6 - 6 - 43))])
+            let ok = try await browser.post(
+                "/login", form: [("phone", String(repeating: "5", count: 64 * 1024 - 6 - 6 - 43))])
             #expect(ok.status == .unprocessableEntity)
         }
     }
@@ -81,7 +82,8 @@ struct HTTPBehaviourTests {
     func chunkedTooLarge() async throws {
         try await withServer { server in
             let connection = try RawConnection(port: server.port)
-            var request = "POST /login HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n"
+            var request =
+                "POST /login HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n"
             let chunk = String(repeating: "a", count: 16 * 1024)
             for _ in 0..<5 { request += String(16 * 1024, radix: 16) + "\r\n" + chunk + "\r\n" }
             request += "0\r\n\r\n"
@@ -101,7 +103,10 @@ struct HTTPBehaviourTests {
             longURL.send("GET /login?\(String(repeating: "a", count: 9000)) HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(await longURL.readAll().hasPrefix("HTTP/1.1 414"))
 
-            for garbage in ["GARBAGE\r\n\r\n", "GET / HTTP/9.9\r\n\r\n", "GET / HTTP/1.1\r\nBad Header\r\n\r\n", "\u{0}\u{1}\u{2}\r\n\r\n"] {
+            for garbage in [
+                "GARBAGE\r\n\r\n", "GET / HTTP/9.9\r\n\r\n", "GET / HTTP/1.1\r\nBad Header\r\n\r\n",
+                "\u{0}\u{1}\u{2}\r\n\r\n",
+            ] {
                 let connection = try RawConnection(port: server.port)
                 connection.send(garbage)
                 #expect(await connection.readAll().hasPrefix("HTTP/1.1 400"), "\(garbage.debugDescription)")
@@ -151,7 +156,9 @@ struct HTTPBehaviourTests {
             let js = try await browser.get("/public/verify.js")
             #expect(js.header("Content-Type") == "text/javascript; charset=utf-8")
 
-            for path in ["/public/%2e%2e/Package.swift", "/public/..%2fPackage.swift", "/public/.hidden", "/public/%00"] {
+            for path in [
+                "/public/%2e%2e/Package.swift", "/public/..%2fPackage.swift", "/public/.hidden", "/public/%00",
+            ] {
                 let connection = try RawConnection(port: server.port)
                 connection.send("GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
                 let response = await connection.readAll()

@@ -6,7 +6,9 @@ import Testing
 
 @Suite("Limits as the pages show them")
 struct LimitPageTests {
-    @Test("the per-client limit answers 429 with Retry-After and a sentence; X-Forwarded-For only counts with --trust-proxy")
+    @Test(
+        "the per-client limit answers 429 with Retry-After and a sentence; X-Forwarded-For only counts with --trust-proxy"
+    )
     func perClient() async throws {
         try await withServer({ $0.policy.maxCodesPerClient = 2 }) { server in
             let browser = Browser(baseURL: server.baseURL)
@@ -20,7 +22,9 @@ struct LimitPageTests {
                 } else {
                     #expect(response.status == .tooManyRequests)
                     #expect(response.header("Retry-After") == "3600")
-                    #expect(response.body.contains("Too many codes were requested from your network. Please try again in 1 hour."))
+                    #expect(
+                        response.body.contains(
+                            "Too many codes were requested from your network. Please try again in 1 hour."))
                     #expect(response.body.contains(#"value="5305550103""#))
                 }
             }
@@ -34,7 +38,8 @@ struct LimitPageTests {
             for (index, phone) in ["5305550101", "5305550102"].enumerated() {
                 browser.clearCookies()
                 let response = try await browser.post(
-                    "/login", form: [("phone", phone)], headers: ["X-Forwarded-For": "203.0.113.7, 198.51.100.\(index)"])
+                    "/login", form: [("phone", phone)], headers: ["X-Forwarded-For": "203.0.113.7, 198.51.100.\(index)"]
+                )
                 #expect(response.location == "/verify", "proxy-reported client \(index)")
             }
         }

@@ -46,7 +46,8 @@ struct OpsTests {
             _ = try await browser.get("/nowhere")
             _ = try await browser.post("/login", form: [("phone", "5305550123")])
             let code = try server.lastCode()
-            _ = try await browser.post("/verify", form: [("code", String(format: "%06d", (Int(code)! + 1) % 1_000_000))])
+            _ = try await browser.post(
+                "/verify", form: [("code", String(format: "%06d", (Int(code)! + 1) % 1_000_000))])
             _ = try await browser.post("/verify/resend")
             _ = try await browser.post("/verify", form: [("code", code)])
             _ = try await browser.get("/accounts/7")

@@ -15,7 +15,8 @@ struct SignInFlowTests {
 
     func submitCode(_ browser: Browser, _ code: String) async throws -> TestResponse {
         let digits = Array(code)
-        return try await browser.post("/verify", form: (1...6).map { ("d\($0)", digits.indices.contains($0 - 1) ? String(digits[$0 - 1]) : "") })
+        return try await browser.post(
+            "/verify", form: (1...6).map { ("d\($0)", digits.indices.contains($0 - 1) ? String(digits[$0 - 1]) : "") })
     }
 
     func wrongCode(for code: String) -> String {
@@ -176,7 +177,8 @@ struct SignInFlowTests {
             #expect(wrong.body.contains(#"name="d6""#))
 
             // One field `code` works too, with the spaces people type.
-            let right = try await browser.post("/verify", form: [("code", String(code.prefix(3)) + " " + code.suffix(3))])
+            let right = try await browser.post(
+                "/verify", form: [("code", String(code.prefix(3)) + " " + code.suffix(3))])
             #expect(right.status == .seeOther)
             #expect(right.location == "/home")
         }

@@ -23,11 +23,14 @@ struct WalletAPITests {
             let savings = try await api.call(.POST, "/accounts", token: token)
             #expect(savings.json["name"] as? String == "Account 1")  // the first default name free
 
-            let deposited = try await api.call(.POST, "/accounts/1/deposit", json: ["amount": "$1,000.50"], token: token)
+            let deposited = try await api.call(
+                .POST, "/accounts/1/deposit", json: ["amount": "$1,000.50"], token: token)
             #expect(deposited.json["balance"] as? String == "1000.50")
             #expect(deposited.json["balance_cents"] as? Int == 100_050)
-            #expect(try await api.call(.POST, "/accounts/1/withdraw", json: ["amount": "0.50"], token: token).status == 200)
-            let moved = try await api.call(.POST, "/accounts/1/transfer", json: ["amount": "250", "to_account_id": 2], token: token)
+            #expect(
+                try await api.call(.POST, "/accounts/1/withdraw", json: ["amount": "0.50"], token: token).status == 200)
+            let moved = try await api.call(
+                .POST, "/accounts/1/transfer", json: ["amount": "250", "to_account_id": 2], token: token)
             #expect(moved.json["balance"] as? String == "750.00")
             let wallet = try await api.call(.GET, "/accounts", token: token)
             #expect(wallet.json["total"] as? String == "1000.00")
@@ -38,12 +41,15 @@ struct WalletAPITests {
 
             let renamed = try await api.call(.POST, "/accounts/2/rename", json: ["name": "Savings"], token: token)
             #expect(renamed.json["name"] as? String == "Savings")
-            #expect(try await api.call(.POST, "/name", json: ["name": "Alice"], token: token).json["name"] as? String == "Alice")
+            #expect(
+                try await api.call(.POST, "/name", json: ["name": "Alice"], token: token).json["name"] as? String
+                    == "Alice")
 
             let notEmpty = try await api.call(.DELETE, "/accounts/2", token: token)
             #expect(notEmpty.status == 422)
             #expect(notEmpty.errorCode == "account_not_empty")
-            _ = try await api.call(.POST, "/accounts/2/transfer", json: ["amount": "250", "to_account_id": 1], token: token)
+            _ = try await api.call(
+                .POST, "/accounts/2/transfer", json: ["amount": "250", "to_account_id": 1], token: token)
             #expect(try await api.call(.DELETE, "/accounts/2", token: token).status == 204)
             #expect(try await api.call(.GET, "/accounts/2", token: token).status == 404)
         }
@@ -63,12 +69,23 @@ struct WalletAPITests {
             let short = try await api.call(.POST, "/accounts/1/withdraw", json: ["amount": "1"], token: token)
             #expect(short.errorCode == "insufficient_funds")
             #expect(short.errorMessage == "That is more than the balance of $0.00.")
-            #expect(try await api.call(.POST, "/accounts/1/transfer", json: ["amount": "1", "to_account_id": 1], token: token).errorCode == "same_account")
-            #expect(try await api.call(.POST, "/accounts", json: ["name": "checking"], token: token).errorCode == "name_taken")
+            #expect(
+                try await api.call(
+                    .POST, "/accounts/1/transfer", json: ["amount": "1", "to_account_id": 1], token: token
+                ).errorCode == "same_account")
+            #expect(
+                try await api.call(.POST, "/accounts", json: ["name": "checking"], token: token).errorCode
+                    == "name_taken")
             #expect(try await api.call(.POST, "/name", json: ["name": ""], token: token).errorCode == "invalid_name")
-            #expect(try await api.call(.POST, "/accounts/1/deposit", json: ["amount": 5], token: token).errorCode == "bad_request")
-            #expect(try await api.call(.POST, "/accounts/1/deposit", json: [:], token: token).errorCode == "bad_request")
-            #expect(try await api.call(.POST, "/accounts/1/deposit", json: ["amount": "5"], token: token, idempotencyKey: "x").status == 400)
+            #expect(
+                try await api.call(.POST, "/accounts/1/deposit", json: ["amount": 5], token: token).errorCode
+                    == "bad_request")
+            #expect(
+                try await api.call(.POST, "/accounts/1/deposit", json: [:], token: token).errorCode == "bad_request")
+            #expect(
+                try await api.call(
+                    .POST, "/accounts/1/deposit", json: ["amount": "5"], token: token, idempotencyKey: "x"
+                ).status == 400)
             #expect(try await api.call(.GET, "/accounts").status == 401)
             #expect(try await api.call(.POST, "/accounts/1/deposit", json: ["amount": "5"]).status == 401)
         }
@@ -82,7 +99,8 @@ struct WalletAPITests {
             _ = try await api.call(.POST, "/accounts", token: token)
             let key = "deposit-0123456789abcdef"
             for _ in 0..<3 {
-                let reply = try await api.call(.POST, "/accounts/1/deposit", json: ["amount": "10"], token: token, idempotencyKey: key)
+                let reply = try await api.call(
+                    .POST, "/accounts/1/deposit", json: ["amount": "10"], token: token, idempotencyKey: key)
                 #expect(reply.status == 200)
             }
             #expect(try await api.call(.GET, "/accounts/1", token: token).json["balance"] as? String == "10.00")
@@ -109,7 +127,10 @@ struct WalletAPITests {
             #expect(try await api.call(.POST, "/accounts/1/withdraw", json: ["amount": "1"], token: bob).status == 404)
             #expect(try await api.call(.POST, "/accounts/1/rename", json: ["name": "Mine"], token: bob).status == 404)
             #expect(try await api.call(.DELETE, "/accounts/1", token: bob).status == 404)
-            #expect(try await api.call(.POST, "/accounts/2/transfer", json: ["amount": "1", "to_account_id": 1], token: bob).status == 404)
+            #expect(
+                try await api.call(
+                    .POST, "/accounts/2/transfer", json: ["amount": "1", "to_account_id": 1], token: bob
+                ).status == 404)
             let bobs = try await api.call(.GET, "/accounts", token: bob)
             #expect((bobs.json["accounts"] as? [[String: Any]])?.map { $0["id"] as? Int } == [2])
             #expect(try await api.call(.GET, "/accounts/1", token: alice).json["balance"] as? String == "5.00")
@@ -128,8 +149,10 @@ struct WalletAPITests {
             }
             var generator = SeededGenerator(seed: 42)
             let transfers = (0..<200).map { _ in
-                (from: Int.random(in: 1...4, using: &generator), to: Int.random(in: 1...4, using: &generator),
-                 cents: Int.random(in: 1...20_000, using: &generator))
+                (
+                    from: Int.random(in: 1...4, using: &generator), to: Int.random(in: 1...4, using: &generator),
+                    cents: Int.random(in: 1...20_000, using: &generator)
+                )
             }
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
                 for transfer in transfers {
@@ -147,7 +170,9 @@ struct WalletAPITests {
             #expect(statuses.filter { $0 == 200 }.count > 50)
             let wallet = try await api.call(.GET, "/accounts", token: token)
             #expect(wallet.json["total"] as? String == "1000.00")
-            let balances = (wallet.json["accounts"] as? [[String: Any]] ?? []).compactMap { $0["balance_cents"] as? Int }
+            let balances = (wallet.json["accounts"] as? [[String: Any]] ?? []).compactMap {
+                $0["balance_cents"] as? Int
+            }
             #expect(balances.count == 4)
             #expect(balances.allSatisfy { $0 >= 0 })
         }

@@ -18,11 +18,13 @@ struct WalletPageTests {
 
     /// The one-time key of the form posting to `action` on the page.
     func key(_ page: TestResponse, _ action: String) throws -> String {
-        let pattern = #"action=""# + NSRegularExpression.escapedPattern(for: action)
+        let pattern =
+            #"action=""# + NSRegularExpression.escapedPattern(for: action)
             + #""[^>]*>\s*<input type="hidden" name="csrf" value="[^"]*">\s*<input type="hidden" name="key" value="([A-Za-z0-9_-]+)""#
         let regex = try NSRegularExpression(pattern: pattern)
         let range = NSRange(page.body.startIndex..., in: page.body)
-        guard let match = regex.firstMatch(in: page.body, range: range), let key = Range(match.range(at: 1), in: page.body)
+        guard let match = regex.firstMatch(in: page.body, range: range),
+            let key = Range(match.range(at: 1), in: page.body)
         else { throw TestFailure("no form posting to \(action)") }
         return String(page.body[key])
     }
@@ -53,7 +55,8 @@ struct WalletPageTests {
             #expect(account.body.contains(#"<h1 id="account-name-heading">Account 1</h1>"#))
             #expect(account.body.contains("Account added."))
             #expect(balance(account) == "$0.00")
-            let named = try await submit(browser, try await browser.get("/home"), "/accounts", [("name", "Savings <b>")])
+            let named = try await submit(
+                browser, try await browser.get("/home"), "/accounts", [("name", "Savings <b>")])
             #expect(named.location == "/accounts/2?done=add_account")
             let after = try await browser.get("/home")
             #expect(after.body.contains("Savings &lt;b&gt;"))
@@ -84,7 +87,10 @@ struct WalletPageTests {
             let tooMuch = try await submit(browser, page, "/accounts/1/withdraw", [("amount", "2000")])
             #expect(tooMuch.status == .unprocessableEntity)
             #expect(tooMuch.body.contains("That is more than the balance of $1,000.50."))
-            #expect(tooMuch.body.contains(#"id="withdraw-amount" name="amount" type="text" inputmode="decimal" autocomplete="off" placeholder="0.00" value="2000""#))
+            #expect(
+                tooMuch.body.contains(
+                    #"id="withdraw-amount" name="amount" type="text" inputmode="decimal" autocomplete="off" placeholder="0.00" value="2000""#
+                ))
             #expect(balance(tooMuch) == "$1,000.50")
 
             for (amount, message) in [
@@ -97,14 +103,22 @@ struct WalletPageTests {
                 #expect(refused.body.contains(message), "\(amount)")
             }
 
-            #expect(try await submit(browser, page, "/accounts/1/withdraw", [("amount", "0.50")]).location == "/accounts/1?done=withdraw")
+            #expect(
+                try await submit(browser, page, "/accounts/1/withdraw", [("amount", "0.50")]).location
+                    == "/accounts/1?done=withdraw")
             let transferred = try await submit(browser, page, "/accounts/1/transfer", [("amount", "250"), ("to", "2")])
             #expect(transferred.location == "/accounts/1?done=transfer")
             page = try await browser.get("/accounts/1")
             #expect(balance(page) == "$750.00")
-            let rows = page.body.matches(of: /<tr><td>([^<]*)<\/td><td class="amount">([^<]*)<\/td><td class="amount">([^<]*)<\/td><\/tr>/)
-                .map { "\($0.1) \($0.2) \($0.3)" }
-            #expect(rows == ["Transfer to Savings −$250.00 $750.00", "Withdrawal −$0.50 $1,000.00", "Deposit +$1,000.50 $1,000.50"])
+            let rows = page.body.matches(
+                of: /<tr><td>([^<]*)<\/td><td class="amount">([^<]*)<\/td><td class="amount">([^<]*)<\/td><\/tr>/
+            )
+            .map { "\($0.1) \($0.2) \($0.3)" }
+            #expect(
+                rows == [
+                    "Transfer to Savings −$250.00 $750.00", "Withdrawal −$0.50 $1,000.00",
+                    "Deposit +$1,000.50 $1,000.50",
+                ])
             let savings = try await browser.get("/accounts/2")
             #expect(balance(savings) == "$250.00")
             #expect(savings.body.contains("Transfer from Checking"))
@@ -112,13 +126,18 @@ struct WalletPageTests {
             let sameName = try await submit(browser, savings, "/accounts/2/rename", [("name", "checking")])
             #expect(sameName.status == .unprocessableEntity)
             #expect(sameName.body.contains("You already have an account with that name."))
-            #expect(try await submit(browser, savings, "/accounts/2/rename", [("name", "Rainy day")]).location == "/accounts/2?done=rename")
+            #expect(
+                try await submit(browser, savings, "/accounts/2/rename", [("name", "Rainy day")]).location
+                    == "/accounts/2?done=rename")
 
             let notEmpty = try await submit(browser, savings, "/accounts/2/delete")
             #expect(notEmpty.status == .unprocessableEntity)
-            #expect(notEmpty.body.contains("This account still holds $250.00. Move the money to another account first."))
+            #expect(
+                notEmpty.body.contains("This account still holds $250.00. Move the money to another account first."))
             _ = try await submit(browser, savings, "/accounts/2/transfer", [("amount", "250"), ("to", "1")])
-            #expect(try await submit(browser, try await browser.get("/accounts/2"), "/accounts/2/delete").location == "/home?done=delete")
+            #expect(
+                try await submit(browser, try await browser.get("/accounts/2"), "/accounts/2/delete").location
+                    == "/home?done=delete")
             let home = try await browser.get("/home?done=delete")
             #expect(home.body.contains("Account deleted."))
             #expect(home.body.contains(#"id="total">$1,000.00<"#))
@@ -135,14 +154,18 @@ struct WalletPageTests {
             let key = try key(page, "/accounts/1/deposit")
             let taps = try await withThrowingTaskGroup(of: String?.self) { group in
                 for _ in 0..<5 {
-                    group.addTask { try await browser.post("/accounts/1/deposit", form: [("amount", "10"), ("key", key)]).location }
+                    group.addTask {
+                        try await browser.post("/accounts/1/deposit", form: [("amount", "10"), ("key", key)]).location
+                    }
                 }
                 return try await group.reduce(into: [String?]()) { $0.append($1) }
             }
             #expect(Set(taps) == ["/accounts/1?done=deposit"])
             // Back and resubmit, an hour later: still once.
             server.clock.advance(by: 3600)
-            #expect(try await browser.post("/accounts/1/deposit", form: [("amount", "10"), ("key", key)]).location == "/accounts/1?done=deposit")
+            #expect(
+                try await browser.post("/accounts/1/deposit", form: [("amount", "10"), ("key", key)]).location
+                    == "/accounts/1?done=deposit")
             #expect(balance(try await browser.get("/accounts/1")) == "$10.00")
             // Without a key it is refused as an expired form, never applied unguarded.
             let keyless = try await browser.post("/accounts/1/deposit", form: [("amount", "10")])
@@ -172,14 +195,18 @@ struct WalletPageTests {
                 #expect(try await bob.post(action, form: fields + [("key", bobKey)]).status == .notFound, "\(action)")
             }
             // Into someone else's account from one's own: 404 too.
-            #expect(try await bob.post("/accounts/2/transfer", form: [("amount", "1"), ("to", "1"), ("key", bobKey)]).status == .notFound)
+            #expect(
+                try await bob.post("/accounts/2/transfer", form: [("amount", "1"), ("to", "1"), ("key", bobKey)]).status
+                    == .notFound)
             #expect(try await bob.get("/accounts/abc").status == .notFound)
             #expect(balance(try await alice.get("/accounts/1")) == "$5.00")
             #expect(try await bob.get("/home").body.contains("Account 1") == true)
 
             let anonymous = Browser(baseURL: server.baseURL)
             #expect(try await anonymous.get("/accounts/1").location == "/login")
-            #expect(try await alice.post("/accounts/1/deposit", form: [("amount", "1"), ("key", bobKey)], csrf: false).status == .forbidden)
+            #expect(
+                try await alice.post("/accounts/1/deposit", form: [("amount", "1"), ("key", bobKey)], csrf: false)
+                    .status == .forbidden)
         }
     }
 }

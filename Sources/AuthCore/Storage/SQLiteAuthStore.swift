@@ -99,14 +99,18 @@ public struct SQLiteAuthStore: AuthStore {
         throws -> (limit: SendLimit, until: Date)?
     {
         if let until = try windowFull(
-            db, sql: "SELECT sent_at FROM code_sends WHERE phone = ? AND sent_at > ? ORDER BY sent_at DESC LIMIT 1 OFFSET ?",
+            db,
+            sql:
+                "SELECT sent_at FROM code_sends WHERE phone = ? AND sent_at > ? ORDER BY sent_at DESC LIMIT 1 OFFSET ?",
             key: phone, max: policy.maxCodesPerPhone, window: policy.codesPerPhoneWindow, now: now)
         {
             return (.phone, until)
         }
         if let client,
             let until = try windowFull(
-                db, sql: "SELECT sent_at FROM code_sends WHERE client = ? AND sent_at > ? ORDER BY sent_at DESC LIMIT 1 OFFSET ?",
+                db,
+                sql:
+                    "SELECT sent_at FROM code_sends WHERE client = ? AND sent_at > ? ORDER BY sent_at DESC LIMIT 1 OFFSET ?",
                 key: client, max: policy.maxCodesPerClient, window: policy.codesPerClientWindow, now: now)
         {
             return (.client, until)
@@ -149,7 +153,9 @@ public struct SQLiteAuthStore: AuthStore {
                     arguments: [phone])
             else { return .noCode }
             if let until = try Self.windowFull(
-                db, sql: "SELECT failed_at FROM failed_checks WHERE phone = ? AND failed_at > ? ORDER BY failed_at DESC LIMIT 1 OFFSET ?",
+                db,
+                sql:
+                    "SELECT failed_at FROM failed_checks WHERE phone = ? AND failed_at > ? ORDER BY failed_at DESC LIMIT 1 OFFSET ?",
                 key: phone, max: policy.maxFailuresPerPhone, window: policy.failuresPerPhoneWindow, now: now)
             {
                 return .locked(until: until)

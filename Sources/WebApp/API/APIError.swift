@@ -26,7 +26,8 @@ struct APIError: Error, Sendable, Equatable {
     init(_ error: SignInError) {
         switch error {
         case .phone:
-            self.init(status: .unprocessableEntity, code: "invalid_phone_number", message: "Your phone number is invalid")
+            self.init(
+                status: .unprocessableEntity, code: "invalid_phone_number", message: "Your phone number is invalid")
         case .incorrectCode:
             self.init(status: .unprocessableEntity, code: "incorrect_code", message: "Incorrect verification code")
         case .codeExpired, .noPendingSignIn:
@@ -35,7 +36,8 @@ struct APIError: Error, Sendable, Equatable {
             self.init(status: .unprocessableEntity, code: "too_many_attempts", message: error.description)
         case .resendTooSoon, .tooManyCodesForPhone, .tooManyCodesFromClient, .phoneLocked:
             self.init(
-                status: .tooManyRequests, code: "rate_limited", message: error.description, retryAfter: error.retryAfter)
+                status: .tooManyRequests, code: "rate_limited", message: error.description, retryAfter: error.retryAfter
+            )
         case .deliveryFailed:
             self.init(status: .serviceUnavailable, code: "sms_failed", message: error.description)
         }

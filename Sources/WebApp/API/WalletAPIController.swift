@@ -84,8 +84,12 @@ struct WalletAPIController: Sendable {
 
     @Sendable func add(_ request: Request, _ context: AppContext) async throws -> Response {
         let user = try await user(request)
-        let body = request.body.readableBytes == 0 ? OptionalNameBody(name: nil) : try request.decodeJSON(OptionalNameBody.self)
-        let receipt = try await run { try await wallet.addAccount(user: user.id, name: body.name, key: try key(request)) }
+        let body =
+            request.body.readableBytes == 0
+            ? OptionalNameBody(name: nil) : try request.decodeJSON(OptionalNameBody.self)
+        let receipt = try await run {
+            try await wallet.addAccount(user: user.id, name: body.name, key: try key(request))
+        }
         return try await accountReply(user, receipt.accountID, status: receipt.replayed ? .ok : .created)
     }
 
@@ -134,7 +138,8 @@ struct WalletAPIController: Sendable {
         let body = try request.decodeJSON(TransferBody.self)
         let amount = try Self.amount(body.amount)
         _ = try await run {
-            try await wallet.transfer(user: user.id, from: id, to: body.to_account_id, amount: amount, key: try key(request))
+            try await wallet.transfer(
+                user: user.id, from: id, to: body.to_account_id, amount: amount, key: try key(request))
         }
         return try await accountReply(user, id)
     }
@@ -216,7 +221,9 @@ extension APIError {
             case .invalidOperationKey: .badRequest
             default: .unprocessableEntity
             }
-        let message = error == .invalidOperationKey ? "Idempotency-Key must be 16 to 64 characters of A-Z, a-z, 0-9, - and _." : error.description
+        let message =
+            error == .invalidOperationKey
+            ? "Idempotency-Key must be 16 to 64 characters of A-Z, a-z, 0-9, - and _." : error.description
         self.init(status: status, code: code, message: message)
     }
 }

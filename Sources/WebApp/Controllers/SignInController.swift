@@ -63,17 +63,21 @@ struct SignInController: Sendable {
             return response
         } catch let error as SignInError {
             let status: HTTPResponseStatus =
-                error == .deliveryFailed ? .serviceUnavailable : error.retryAfter != nil ? .tooManyRequests : .unprocessableEntity
+                error == .deliveryFailed
+                ? .serviceUnavailable : error.retryAfter != nil ? .tooManyRequests : .unprocessableEntity
             return Self.withRetryAfter(
-                try pages.login(csrf: context.csrfToken, phone: phoneInput, error: error.description, status: status), error)
+                try pages.login(csrf: context.csrfToken, phone: phoneInput, error: error.description, status: status),
+                error)
         }
     }
 
     @Sendable func showVerify(_ request: Request, _ context: AppContext) async throws -> Response {
         if context.user != nil { return .redirect(to: "/home") }
         guard let phone = context.pendingPhone else { return .redirect(to: "/login") }
-        let notice = request.cookie(Self.noticeCookie) == "resent" ? "A new code was sent to \(phone.nationalFormat)." : nil
-        var response = try pages.verify(csrf: context.csrfToken, phone: phone, resendWait: try await signIn.resendWait(for: phone), notice: notice)
+        let notice =
+            request.cookie(Self.noticeCookie) == "resent" ? "A new code was sent to \(phone.nationalFormat)." : nil
+        var response = try pages.verify(
+            csrf: context.csrfToken, phone: phone, resendWait: try await signIn.resendWait(for: phone), notice: notice)
         if request.cookie(Self.noticeCookie) != nil {
             response.setCookie(Cookie.expired(name: Self.noticeCookie, path: "/verify", secure: cookie.secure))
         }

@@ -137,10 +137,12 @@ struct WalletController: Sendable {
     }
 
     private func homePage(
-        _ user: User, _ context: AppContext, notice: String? = nil, error: String? = nil, status: HTTPResponseStatus = .ok
+        _ user: User, _ context: AppContext, notice: String? = nil, error: String? = nil,
+        status: HTTPResponseStatus = .ok
     ) async throws -> Response {
         let overview = try await wallet.overview(user: user.id, defaultName: user.phone.nationalFormat)
-        return try pages.home(csrf: context.csrfToken, user: user, overview: overview, notice: notice, error: error, status: status)
+        return try pages.home(
+            csrf: context.csrfToken, user: user, overview: overview, notice: notice, error: error, status: status)
     }
 
     private func accountPage(

@@ -33,7 +33,9 @@ struct CSRFProtection: Middleware {
                 context.logger.notice("Refused cross-site request", metadata: ["sec-fetch-site": "\(site)"])
                 throw HTTPError(.forbidden, message: Self.rejection)
             }
-            if let origin = request.headers.first(name: "Origin"), !Self.origin(origin, matchesHost: request.headers.first(name: "Host")) {
+            if let origin = request.headers.first(name: "Origin"),
+                !Self.origin(origin, matchesHost: request.headers.first(name: "Host"))
+            {
                 context.logger.notice("Refused request from another origin")
                 throw HTTPError(.forbidden, message: Self.rejection)
             }

@@ -43,7 +43,9 @@ struct RequestMetrics: Middleware {
             return lock.withLock {
                 if let found = made[key] { return found }
                 let handles = (
-                    Counter(label: "http_requests_total", dimensions: [("route", route), ("status", String(status))], factory: factory),
+                    Counter(
+                        label: "http_requests_total", dimensions: [("route", route), ("status", String(status))],
+                        factory: factory),
                     Timer(label: "http_request_duration_seconds", dimensions: [("route", route)], factory: factory)
                 )
                 made[key] = handles

@@ -19,7 +19,8 @@ struct SecurityHeaders: Middleware {
         response.headers.replaceOrAdd(name: "Referrer-Policy", value: "same-origin")
         response.headers.replaceOrAdd(name: "X-Frame-Options", value: "DENY")
         if https {
-            response.headers.replaceOrAdd(name: "Strict-Transport-Security", value: "max-age=31536000; includeSubDomains")
+            response.headers.replaceOrAdd(
+                name: "Strict-Transport-Security", value: "max-age=31536000; includeSubDomains")
         }
         return response
     }

@@ -96,8 +96,12 @@ struct OpenAPIDocument: Sendable {
             if let pattern = schema["pattern"] as? String, text.range(of: pattern, options: .regularExpression) == nil {
                 problems.append("\(location) \(text) does not match \(pattern)")
             }
-            if let minimum = schema["minLength"] as? Int, text.count < minimum { problems.append("\(location) is too short") }
-            if let maximum = schema["maxLength"] as? Int, text.count > maximum { problems.append("\(location) is too long") }
+            if let minimum = schema["minLength"] as? Int, text.count < minimum {
+                problems.append("\(location) is too short")
+            }
+            if let maximum = schema["maxLength"] as? Int, text.count > maximum {
+                problems.append("\(location) is too long")
+            }
             if let allowed = schema["enum"] as? [String], !allowed.contains(text) {
                 problems.append("\(location) \(text) is not one of \(allowed)")
             }
