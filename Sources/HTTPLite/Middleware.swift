@@ -9,12 +9,18 @@ public protocol Middleware<Context>: Sendable {
     ) async throws -> Response
 }
 
-/// A responder that runs `middleware` around `responder`.
-struct MiddlewareResponder<Context: RequestContext>: HTTPResponder {
+/// A responder that runs `middleware` around `responder`: how a router chains its middleware,
+/// and how an app puts middleware around several mounted routers at once.
+public struct MiddlewareResponder<Context: RequestContext>: HTTPResponder {
     let middleware: any Middleware<Context>
     let responder: any HTTPResponder<Context>
 
-    func respond(to request: Request, context: Context) async throws -> Response {
+    public init(middleware: any Middleware<Context>, responder: any HTTPResponder<Context>) {
+        self.middleware = middleware
+        self.responder = responder
+    }
+
+    public func respond(to request: Request, context: Context) async throws -> Response {
         try await middleware.handle(request, context: context) { request, context in
             try await responder.respond(to: request, context: context)
         }

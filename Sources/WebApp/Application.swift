@@ -13,7 +13,7 @@ import WalletCore
 /// the end-to-end tests both build it with ``make(configuration:logger:)``.
 final class Application: Sendable {
     let configuration: AppConfiguration
-    let server: HTTPServer<PathPrefixResponder<AppContext>>
+    let server: HTTPServer<MiddlewareResponder<AppContext>>
     let database: AuthDatabase
     let signIn: SignInService
     let wallet: Wallet
@@ -21,7 +21,7 @@ final class Application: Sendable {
     private let purgeTask: LockedTask
 
     private init(
-        configuration: AppConfiguration, server: HTTPServer<PathPrefixResponder<AppContext>>, database: AuthDatabase,
+        configuration: AppConfiguration, server: HTTPServer<MiddlewareResponder<AppContext>>, database: AuthDatabase,
         signIn: SignInService, wallet: Wallet, logger: Logger
     ) {
         self.configuration = configuration
@@ -65,8 +65,6 @@ final class Application: Sendable {
         let cookie = SessionCookie(
             https: configuration.https, signedInMaxAge: Int(configuration.policy.sessionLifetime))
         let router = Router<AppContext>()
-        router.add(middleware: RequestMetrics(factory: metrics))
-        router.add(middleware: SecurityHeaders(https: configuration.https))
         router.add(middleware: ErrorPages(pages: pages))
         router.add(middleware: StaticFiles<AppContext>(folder: configuration.publicDirectory, urlPrefix: "/public"))
         router.add(middleware: CSRFProtection(tokens: CSRFTokens(secret: secret), https: configuration.https))
@@ -80,8 +78,6 @@ final class Application: Sendable {
 
         // The JSON API: its own middleware (JSON errors, no cookies, no CSRF forms), same rules.
         let api = Router<AppContext>()
-        api.add(middleware: RequestMetrics(factory: metrics))
-        api.add(middleware: SecurityHeaders(https: configuration.https))
         api.add(middleware: APIErrors())
         APIController(
             signIn: signIn, clientAddress: clientAddress,
@@ -91,17 +87,19 @@ final class Application: Sendable {
 
         // Health, readiness and metrics: no sessions, no CSRF cookie, nothing written.
         let ops = Router<AppContext>()
-        ops.add(middleware: RequestMetrics(factory: metrics))
-        ops.add(middleware: SecurityHeaders(https: configuration.https))
         OpsController(database: database, registry: registry).register(on: ops)
         let opsResponder = ops.buildResponder()
 
-        let responder = PathPrefixResponder(
+        let mounted = PathPrefixResponder(
             mounts: [
                 ("/api", api.buildResponder()), ("/healthz", opsResponder), ("/readyz", opsResponder),
                 ("/metrics", opsResponder),
             ],
             fallback: router.buildResponder())
+        // Around all of it, once: metrics for every request, security headers on every answer.
+        let responder = MiddlewareResponder(
+            middleware: RequestMetrics(factory: metrics),
+            responder: MiddlewareResponder(middleware: SecurityHeaders(https: configuration.https), responder: mounted))
         let server = HTTPServer(responder: responder, configuration: configuration.server, logger: logger)
         return Application(
             configuration: configuration, server: server, database: database, signIn: signIn, wallet: wallet,
