@@ -63,15 +63,14 @@ public struct TwilioSMSSender: SMSSender {
     }
 
     private let configuration: Configuration
+    /// The HTTP side, with the retry rule and the logger.
     private let gateway: GatewayClient
-    private let logger: Logger
 
     public init(
         configuration: Configuration, client: HTTPClient = .shared, logger: Logger,
         retryDelay: Duration = .milliseconds(500)
     ) {
         self.configuration = configuration
-        self.logger = logger
         self.gateway = GatewayClient(
             client: client, timeout: configuration.timeout, retryDelay: retryDelay, logger: logger)
     }
@@ -97,7 +96,7 @@ public struct TwilioSMSSender: SMSSender {
             url: "\(base)/2010-04-01/Accounts/\(sid)/Messages.json", headers: headers, body: ByteBuffer(string: form),
             gateway: "Twilio", describe: Self.describe)
         let sent = try? JSONSerialization.jsonObject(with: Data(answer.body.readableBytesView)) as? [String: Any]
-        logger.info(
+        gateway.logger.info(
             "Twilio accepted the message",
             metadata: ["to": "\(message.to.masked)", "sid": "\(sent?["sid"] as? String ?? "?")"])
     }

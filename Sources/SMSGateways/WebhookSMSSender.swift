@@ -31,15 +31,14 @@ public struct WebhookSMSSender: SMSSender {
     }
 
     private let configuration: Configuration
+    /// The HTTP side, with the retry rule and the logger.
     private let gateway: GatewayClient
-    private let logger: Logger
 
     public init(
         configuration: Configuration, client: HTTPClient = .shared, logger: Logger,
         retryDelay: Duration = .milliseconds(500)
     ) {
         self.configuration = configuration
-        self.logger = logger
         self.gateway = GatewayClient(
             client: client, timeout: configuration.timeout, retryDelay: retryDelay, logger: logger)
     }
@@ -59,7 +58,7 @@ public struct WebhookSMSSender: SMSSender {
         _ = try await gateway.post(
             url: configuration.url, headers: headers, body: ByteBuffer(bytes: body), gateway: "SMS webhook",
             describe: { "HTTP \($0.status.code)" })
-        logger.info("SMS webhook accepted the message", metadata: ["to": "\(message.to.masked)"])
+        gateway.logger.info("SMS webhook accepted the message", metadata: ["to": "\(message.to.masked)"])
     }
 
     /// `sha256=` and the lowercase hex HMAC-SHA256 of `body`.
