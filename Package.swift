@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "AuthCore", targets: ["AuthCore"]),
         .library(name: "SMSGateways", targets: ["SMSGateways"]),
         .library(name: "WalletCore", targets: ["WalletCore"]),
+        .library(name: "PostgresStorage", targets: ["PostgresStorage"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -22,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         .target(
@@ -57,6 +59,17 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // Sign-in and wallet storage on PostgreSQL, for several app instances sharing one database.
+        .target(
+            name: "PostgresStorage",
+            dependencies: [
+                "AuthCore",
+                "WalletCore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         // Real SMS delivery (Twilio, a signed webhook) behind AuthCore's SMSSender protocol.
         .target(
             name: "SMSGateways",
@@ -77,6 +90,7 @@ let package = Package(
                 "AuthCore",
                 "SMSGateways",
                 "WalletCore",
+                "PostgresStorage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -127,8 +141,10 @@ let package = Package(
                 "HTTPLite",
                 "SMSGateways",
                 "WalletCore",
+                "PostgresStorage",
                 "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

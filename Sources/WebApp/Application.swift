@@ -58,8 +58,8 @@ final class Application: Sendable {
             policy: configuration.policy, logger: logger, clock: clock,
             makeCode: makeCode, metrics: SignInMetrics(factory: metrics))
 
-        try Wallet.migrate(database.pool)
-        let wallet = Wallet(writer: database.pool, clock: clock)
+        try SQLiteWalletStore.migrate(database.pool)
+        let wallet = Wallet(store: SQLiteWalletStore(writer: database.pool), clock: clock)
 
         let pages = Pages(renderer: renderer)
         let cookie = SessionCookie(

@@ -16,7 +16,7 @@ struct WalletFixture {
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("wallet-\(UUID().uuidString)")
         database = try AuthDatabase(path: folder.appendingPathComponent("test.sqlite").path)
-        try Wallet.migrate(database.pool)
+        try SQLiteWalletStore.migrate(database.pool)
         try database.pool.write { db in
             for (id, phone) in [(1, "+15305550123"), (2, "+14155550199")] {
                 try db.execute(
@@ -24,7 +24,7 @@ struct WalletFixture {
                     arguments: [id, phone])
             }
         }
-        wallet = Wallet(writer: database.pool)
+        wallet = Wallet(store: SQLiteWalletStore(writer: database.pool))
     }
 
     func remove() {
@@ -243,7 +243,7 @@ struct WalletTests {
         let f = try WalletFixture()
         defer { f.remove() }
         let clock = ManualClock()
-        let wallet = Wallet(writer: f.database.pool, clock: { clock.now })
+        let wallet = Wallet(store: SQLiteWalletStore(writer: f.database.pool), clock: { clock.now })
         let account = try await f.newAccount(f.alice)
         _ = try await wallet.deposit(user: f.alice, account: account, amount: dollars("1"), key: Wallet.newKey())
         clock.advance(by: 86_000)
