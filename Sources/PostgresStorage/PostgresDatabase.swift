@@ -1,1 +1,199 @@
+import Foundation
+import Logging
+import NIOSSL
 import PostgresNIO
+
+/// The shared PostgreSQL database of one or more app instances: a pool of connections
+/// (postgres-nio's `PostgresClient`) and the schema, migrated at start-up.
+///
+/// Every app instance runs the same migrations when it starts; they take a database-wide lock
+/// first, so instances started together migrate once and never half-way.
+public final class PostgresDatabase: Sendable {
+    public let client: PostgresClient
+    let logger: Logger
+    private let runner: Task<Void, Never>
+
+    /// Connects, migrates, and keeps the pool running until ``close()``.
+    public init(configuration: Configuration, logger: Logger) async throws {
+        client = PostgresClient(configuration: configuration.clientConfiguration, backgroundLogger: logger)
+        self.logger = logger
+        let client = self.client
+        runner = Task { await client.run() }
+        do {
+            try await migrate()
+        } catch {
+            runner.cancel()
+            throw error
+        }
+    }
+
+    /// Answers when the server does (`SELECT 1`); throws otherwise. For `/readyz`.
+    public func ping() async throws {
+        try await client.rows("SELECT 1", logger)
+    }
+
+    /// Closes every connection; queries after this fail.
+    public func close() async {
+        runner.cancel()
+        await runner.value
+    }
+
+    /// Runs `body` in one transaction on one connection: committed when it returns, rolled back
+    /// when it throws (the error that comes out is `body`'s, not the wrapper's).
+    func transaction<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+        do {
+            return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+        } catch let error as PostgresTransactionError {
+            throw error.closureError ?? error.commitError ?? error
+        }
+    }
+
+    // MARK: Migrations
+
+    /// Applies the migrations not yet recorded in `schema_migrations`, each in its own
+    /// transaction, under a lock every instance takes.
+    private func migrate() async throws {
+        try await transaction { connection in
+            // One instance at a time; released at commit.
+            try await connection.rows("SELECT pg_advisory_xact_lock(\(PostgresMigrations.lockKey))", logger)
+            try await connection.rows(
+                """
+                CREATE TABLE IF NOT EXISTS schema_migrations (
+                    name text PRIMARY KEY,
+                    applied_at timestamptz NOT NULL DEFAULT now()
+                )
+                """, logger)
+            var applied = Set<String>()
+            for try await name in try await connection.query("SELECT name FROM schema_migrations", logger: logger)
+                .decode(String.self)
+            {
+                applied.insert(name)
+            }
+            for migration in PostgresMigrations.all where !applied.contains(migration.name) {
+                for statement in migration.statements {
+                    try await connection.rows(PostgresQuery(unsafeSQL: statement), logger)
+                }
+                try await connection.rows("INSERT INTO schema_migrations (name) VALUES (\(migration.name))", logger)
+                logger.info("Applied database migration", metadata: ["migration": "\(migration.name)"])
+            }
+        }
+    }
+}
+
+extension PostgresDatabase {
+    /// Where the database is and how to reach it, usually from a `postgres://` URL.
+    public struct Configuration: Sendable {
+        public enum TLSMode: String, Sendable {
+            /// Plain TCP (a database on the same host or a private network).
+            case disable
+            /// TLS when the server offers it, plain otherwise (libpq's default).
+            case prefer
+            /// TLS or no connection; the server's certificate and name are verified.
+            case require
+        }
+
+        public var host = "127.0.0.1"
+        public var port = 5432
+        /// A Unix-domain socket path; used instead of `host` and `port` when set.
+        public var socketPath: String?
+        public var username = "postgres"
+        public var password: String?
+        public var database: String?
+        public var tls = TLSMode.prefer
+        /// The schema the app's tables live in (`search_path`); the user's default when `nil`.
+        public var schema: String?
+        /// Most connections this instance opens.
+        public var maxConnections = 20
+
+        public init() {}
+
+        /// Reads `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require]`
+        /// (also `postgresql://`; `?host=/path` for a Unix socket; `?schema=NAME` for the
+        /// schema of the app's tables). User and password may be percent-encoded.
+        public init(url text: String) throws {
+            guard let url = URLComponents(string: text), let scheme = url.scheme?.lowercased(),
+                scheme == "postgres" || scheme == "postgresql"
+            else {
+                throw ConfigurationError("Not a PostgreSQL URL (expected postgres://user@host/database).")
+            }
+            if let host = url.host, !host.isEmpty { self.host = host }
+            if let port = url.port {
+                guard (1...65535).contains(port) else { throw ConfigurationError("The port \(port) is out of range.") }
+                self.port = port
+            }
+            if let user = url.user, !user.isEmpty { username = user }
+            password = url.password
+            let path = url.path.hasPrefix("/") ? String(url.path.dropFirst()) : url.path
+            database = path.isEmpty ? nil : path
+            for item in url.queryItems ?? [] {
+                let value = item.value ?? ""
+                switch item.name {
+                case "sslmode":
+                    switch value {
+                    case "disable": tls = .disable
+                    case "allow", "prefer": tls = .prefer
+                    case "require", "verify-ca", "verify-full": tls = .require
+                    default: throw ConfigurationError("Unknown sslmode \"\(value)\" (disable, prefer or require).")
+                    }
+                case "host":
+                    guard value.hasPrefix("/") else {
+                        throw ConfigurationError("?host= must be the folder of a Unix socket (starting with /).")
+                    }
+                    socketPath = (value as NSString).appendingPathComponent(".s.PGSQL.\(port)")
+                case "schema":
+                    guard Self.isIdentifier(value) else {
+                        throw ConfigurationError("?schema= must be a plain name (letters, digits, _).")
+                    }
+                    schema = value
+                case "application_name", "connect_timeout":
+                    break
+                default:
+                    throw ConfigurationError("Unknown parameter \"\(item.name)\" in the database URL.")
+                }
+            }
+        }
+
+        /// The URL again with the password hidden, for logs and messages.
+        public var redacted: String {
+            let user = password == nil ? username : "\(username):***"
+            let place = socketPath ?? "\(host):\(port)"
+            return "postgres://\(user)@\(place)/\(database ?? "")"
+        }
+
+        static func isIdentifier(_ name: String) -> Bool {
+            guard let first = name.unicodeScalars.first, (1...63).contains(name.utf8.count) else { return false }
+            return (CharacterSet.lowercaseLetters.contains(first) || first == "_")
+                && name.unicodeScalars.allSatisfy {
+                    ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_"
+                }
+        }
+
+        var clientConfiguration: PostgresClient.Configuration {
+            let tlsConfiguration: PostgresClient.Configuration.TLS =
+                switch tls {
+                case .disable: .disable
+                case .prefer: .prefer(.makeClientConfiguration())
+                case .require: .require(.makeClientConfiguration())
+                }
+            var configuration: PostgresClient.Configuration
+            if let socketPath {
+                configuration = .init(
+                    unixSocketPath: socketPath, username: username, password: password, database: database)
+            } else {
+                configuration = .init(
+                    host: host, port: port, username: username, password: password, database: database,
+                    tls: tlsConfiguration)
+            }
+            configuration.options.maximumConnections = maxConnections
+            configuration.options.additionalStartupParameters = [("application_name", "webapp")]
+            if let schema { configuration.options.additionalStartupParameters.append(("search_path", schema)) }
+            return configuration
+        }
+    }
+
+    /// A database URL that cannot be used; the message says why.
+    public struct ConfigurationError: Error, CustomStringConvertible {
+        public let description: String
+        init(_ description: String) { self.description = description }
+    }
+}

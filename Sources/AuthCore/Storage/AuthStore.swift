@@ -35,6 +35,10 @@ public struct StoragePolicy: Sendable {
     public var codesPerClientWindow: TimeInterval
     public var maxFailuresPerPhone: Int
     public var failuresPerPhoneWindow: TimeInterval
+
+    /// How stale a signed-in session's `last_seen_at` may get before a request refreshes it
+    /// (and its idle expiry): keeps signed-in page views to one read, not a write each.
+    public static let sessionTouchInterval: TimeInterval = 60
 }
 
 /// A sending limit that refused a new code.

@@ -201,10 +201,6 @@ public struct SQLiteAuthStore: AuthStore {
         }
     }
 
-    /// How stale `last_seen_at` may get before a request refreshes it: keeps signed-in page
-    /// views to one read, not a write each.
-    static let touchInterval: TimeInterval = 60
-
     public func session(_ key: Data, now: Date) async throws -> SessionState? {
         let nowSeconds = now.timeIntervalSince1970
         let found = try await database.pool.readOnWorkerThread { db -> (state: SessionState, lastSeen: Double)? in
@@ -230,7 +226,7 @@ public struct SQLiteAuthStore: AuthStore {
             return nil
         }
         guard let found else { return nil }
-        if case .signedIn = found.state, nowSeconds - found.lastSeen >= Self.touchInterval {
+        if case .signedIn = found.state, nowSeconds - found.lastSeen >= StoragePolicy.sessionTouchInterval {
             let idle = policy.sessionIdleTimeout
             try await database.pool.write { db in
                 try db.cachedStatement(

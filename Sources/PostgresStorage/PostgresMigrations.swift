@@ -1,0 +1,124 @@
+/// The PostgreSQL schema: the same tables, columns and checks as the SQLite one (AuthCore's
+/// `AuthDatabase` and WalletCore's `SQLiteWalletStore.migrate`), in PostgreSQL's dialect.
+///
+/// Migrations are named and forward-only: a released one is never edited, a change is a new one.
+/// Times are seconds since 1970 (UTC) as `double precision`, like the SQLite columns, so both
+/// stores compare the same numbers; `to_timestamp(sent_at)` shows one as a date.
+enum PostgresMigrations {
+    struct Migration {
+        let name: String
+        let statements: [String]
+    }
+
+    /// `pg_advisory_xact_lock` key held while migrating (any fixed number unlikely to clash).
+    static let lockKey: Int64 = 0x5048_4f4e_454c_4f47  // "PHONELOG"
+
+    static let e164 = #"~ '^\+1[2-9][0-9]{2}[2-9][0-9]{6}$'"#
+
+    static let all = [
+        Migration(
+            name: "v1-sign-in",
+            statements: [
+                """
+                CREATE TABLE users (
+                    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    phone text NOT NULL UNIQUE CHECK (phone \(e164)),
+                    created_at double precision NOT NULL,
+                    last_sign_in_at double precision NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE verifications (
+                    phone text PRIMARY KEY CHECK (phone \(e164)),
+                    code_digest bytea NOT NULL CHECK (length(code_digest) = 32),
+                    sent_at double precision NOT NULL,
+                    expires_at double precision NOT NULL CHECK (expires_at > sent_at),
+                    failed_attempts integer NOT NULL DEFAULT 0 CHECK (failed_attempts >= 0)
+                )
+                """,
+                """
+                CREATE TABLE sessions (
+                    key bytea PRIMARY KEY CHECK (length(key) = 32),
+                    pending_phone text CHECK (pending_phone \(e164)),
+                    user_id bigint REFERENCES users(id) ON DELETE CASCADE,
+                    created_at double precision NOT NULL,
+                    last_seen_at double precision NOT NULL,
+                    expires_at double precision NOT NULL,
+                    absolute_expires_at double precision NOT NULL,
+                    CHECK ((pending_phone IS NULL) <> (user_id IS NULL))
+                )
+                """,
+                "CREATE INDEX sessions_by_expiry ON sessions (expires_at)",
+                "CREATE INDEX sessions_by_user ON sessions (user_id)",
+                "CREATE INDEX verifications_by_expiry ON verifications (expires_at)",
+            ]),
+        Migration(
+            name: "v2-send-and-failure-limits",
+            statements: [
+                """
+                CREATE TABLE code_sends (
+                    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    phone text NOT NULL,
+                    client text,
+                    sent_at double precision NOT NULL
+                )
+                """,
+                "CREATE INDEX code_sends_by_phone ON code_sends (phone, sent_at)",
+                "CREATE INDEX code_sends_by_client ON code_sends (client, sent_at)",
+                """
+                CREATE TABLE failed_checks (
+                    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    phone text NOT NULL,
+                    failed_at double precision NOT NULL
+                )
+                """,
+                "CREATE INDEX failed_checks_by_phone ON failed_checks (phone, failed_at)",
+            ]),
+        Migration(
+            name: "wallet-v1",
+            statements: [
+                """
+                CREATE TABLE wallet_profiles (
+                    user_id bigint PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+                    display_name text NOT NULL CHECK (char_length(display_name) BETWEEN 1 AND 40)
+                )
+                """,
+                """
+                CREATE TABLE accounts (
+                    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    user_id bigint NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    name text NOT NULL CHECK (char_length(name) BETWEEN 1 AND 40),
+                    balance_cents bigint NOT NULL DEFAULT 0
+                        CHECK (balance_cents >= 0 AND balance_cents <= 100000000000000),
+                    created_at double precision NOT NULL
+                )
+                """,
+                // Names are unique per person regardless of case, like SQLite's COLLATE NOCASE.
+                "CREATE UNIQUE INDEX accounts_name_per_user ON accounts (user_id, lower(name))",
+                """
+                CREATE TABLE operations (
+                    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    account_id bigint NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                    kind text NOT NULL CHECK (kind IN ('deposit', 'withdrawal', 'transfer_in', 'transfer_out')),
+                    amount_cents bigint NOT NULL CHECK (amount_cents > 0),
+                    balance_after_cents bigint NOT NULL CHECK (balance_after_cents >= 0),
+                    counterparty_account_id bigint,
+                    created_at double precision NOT NULL
+                )
+                """,
+                "CREATE INDEX operations_by_account ON operations (account_id, id)",
+                """
+                CREATE TABLE wallet_operation_keys (
+                    user_id bigint NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    key text NOT NULL,
+                    action text NOT NULL,
+                    account_id bigint,
+                    operation_id bigint,
+                    created_at double precision NOT NULL,
+                    PRIMARY KEY (user_id, key)
+                )
+                """,
+                "CREATE INDEX wallet_operation_keys_by_age ON wallet_operation_keys (created_at)",
+            ]),
+    ]
+}
