@@ -11,10 +11,10 @@ import PostgresNIO
 /// hold however many requests run at once on however many instances; requests for different
 /// numbers never wait for each other.
 public struct PostgresAuthStore: AuthStore {
-    private let database: PostgresDatabase
+    private let database: PostgresBackend
     private let policy: StoragePolicy
 
-    public init(database: PostgresDatabase, policy: StoragePolicy) {
+    public init(database: PostgresBackend, policy: StoragePolicy) {
         self.database = database
         self.policy = policy
     }
@@ -51,7 +51,8 @@ public struct PostgresAuthStore: AuthStore {
                         limited: limited)
                 }
                 try await connection.rows(
-                    "INSERT INTO code_sends (phone, client, sent_at) VALUES (\(phone), \(request.client), \(now))", logger)
+                    "INSERT INTO code_sends (phone, client, sent_at) VALUES (\(phone), \(request.client), \(now))",
+                    logger)
                 let expiresAt = now + policy.codeLifetime
                 try await connection.rows(
                     """
@@ -97,7 +98,8 @@ public struct PostgresAuthStore: AuthStore {
             guard !removed.isEmpty else { return }
             // The text never went out: it does not count against the sending limits either.
             try await connection.rows(
-                "DELETE FROM code_sends WHERE id = (SELECT max(id) FROM code_sends WHERE phone = \(phone.e164))", logger)
+                "DELETE FROM code_sends WHERE id = (SELECT max(id) FROM code_sends WHERE phone = \(phone.e164))", logger
+            )
         }
     }
 

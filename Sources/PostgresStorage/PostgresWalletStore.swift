@@ -9,9 +9,9 @@ import WalletCore
 /// balance, so one person's changes run one at a time on every instance and the checks in
 /// ``WalletRules`` see the balances they change; different people never wait for each other.
 public struct PostgresWalletStore: WalletStore {
-    private let database: PostgresDatabase
+    private let database: PostgresBackend
 
-    public init(database: PostgresDatabase) {
+    public init(database: PostgresBackend) {
         self.database = database
     }
 
@@ -63,7 +63,7 @@ public struct PostgresWalletStore: WalletStore {
             let (id, account, kind, amount, after, createdAt, counterparty) = try row.decode(
                 (Int64, Int64, String, Int64, Int64, Double, String?).self)
             guard let kind = WalletCore.Operation.Kind(rawValue: kind) else {
-                throw PostgresDatabase.ConfigurationError("unknown operation kind \(kind) in the database")
+                throw PostgresBackend.ConfigurationError("unknown operation kind \(kind) in the database")
             }
             return WalletCore.Operation(
                 id: id, accountID: account, kind: kind, amount: Money(cents: amount), balanceAfter: Money(cents: after),
@@ -203,7 +203,8 @@ public struct PostgresWalletStore: WalletStore {
 
     /// Sets the balance to `after` and writes the history line; returns its id.
     private static func move(
-        _ connection: PostgresConnection, _ account: Account, to after: Money, kind: WalletCore.Operation.Kind, amount: Money,
+        _ connection: PostgresConnection, _ account: Account, to after: Money, kind: WalletCore.Operation.Kind,
+        amount: Money,
         counterparty: Int64?, now: Double, _ logger: Logger
     ) async throws -> Int64 {
         let updated = try await connection.rows(

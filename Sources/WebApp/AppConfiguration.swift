@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import HTTPLite
+import PostgresStorage
 import SMSGateways
 
 /// How sign-in texts are delivered.
@@ -31,8 +32,10 @@ struct AppConfiguration: Sendable {
     var server = ServerConfiguration()
     /// Folder for the database, the secret and the outbox when their paths are not given.
     var dataDirectory = "data"
-    /// SQLite database file; defaults to `<data>/webapp.sqlite`.
+    /// SQLite database file; defaults to `<data>/webapp.sqlite`. Unused with `postgres`.
     var databasePath: String?
+    /// A PostgreSQL server to keep everything in instead of SQLite (several instances share it).
+    var postgres: PostgresBackend.Configuration?
     /// How texts are delivered.
     var sms = SMSDelivery.outbox
     /// SMS outbox file; defaults to `<data>/outbox.jsonl`.
@@ -53,7 +56,7 @@ struct AppConfiguration: Sendable {
     var trustProxy = false
     /// Code, cooldown, attempt and session lifetimes.
     var policy = SignInPolicy()
-    /// Called on the thread of every SQL statement (tests check it is never an event loop).
+    /// Called on the thread of every SQLite statement (tests check it is never an event loop).
     var onDatabaseStatement: (@Sendable () -> Void)?
     /// How often expired sessions and codes are deleted.
     var purgeInterval: Duration = .seconds(600)

@@ -14,19 +14,19 @@ import WalletCore
 final class Application: Sendable {
     let configuration: AppConfiguration
     let server: HTTPServer<MiddlewareResponder<AppContext>>
-    let database: AuthDatabase
+    let storage: Storage
     let signIn: SignInService
     let wallet: Wallet
     private let logger: Logger
     private let purgeTask: LockedTask
 
     private init(
-        configuration: AppConfiguration, server: HTTPServer<MiddlewareResponder<AppContext>>, database: AuthDatabase,
+        configuration: AppConfiguration, server: HTTPServer<MiddlewareResponder<AppContext>>, storage: Storage,
         signIn: SignInService, wallet: Wallet, logger: Logger
     ) {
         self.configuration = configuration
         self.server = server
-        self.database = database
+        self.storage = storage
         self.signIn = signIn
         self.wallet = wallet
         self.logger = logger
@@ -43,9 +43,7 @@ final class Application: Sendable {
         let secret = try configuration.secret ?? ServerSecret.loadOrCreate(at: configuration.secretPath)
         let renderer = try await PageRenderer(
             directory: configuration.templatesDirectory, required: Pages.templateNames)
-        let database = try AuthDatabase(
-            path: configuration.resolvedDatabasePath, onStatement: configuration.onDatabaseStatement)
-        let store = SQLiteAuthStore(database: database, policy: configuration.policy.storage)
+        let storage = try await Storage.open(configuration, logger: logger)
         let sender = try sms ?? Self.smsSender(configuration, logger: logger)
         // Metrics go to this app's own registry, exported at /metrics.
         let registry = PrometheusCollectorRegistry()
@@ -53,13 +51,12 @@ final class Application: Sendable {
         let makeCode: @Sendable () -> OneTimeCode
         if case .test = configuration.sms { makeCode = { .testMode } } else { makeCode = { .random() } }
         let signIn = SignInService(
-            store: store, sms: sender, hasher: CodeHasher(secret: secret),
+            store: storage.auth, sms: sender, hasher: CodeHasher(secret: secret),
             composer: SMSMessageComposer(appName: configuration.appName, domain: configuration.smsDomain),
             policy: configuration.policy, logger: logger, clock: clock,
             makeCode: makeCode, metrics: SignInMetrics(factory: metrics))
 
-        try SQLiteWalletStore.migrate(database.pool)
-        let wallet = Wallet(store: SQLiteWalletStore(writer: database.pool), clock: clock)
+        let wallet = Wallet(store: storage.wallet, clock: clock)
 
         let pages = Pages(renderer: renderer)
         let cookie = SessionCookie(
@@ -87,7 +84,7 @@ final class Application: Sendable {
 
         // Health, readiness and metrics: no sessions, no CSRF cookie, nothing written.
         let ops = Router<AppContext>()
-        OpsController(database: database, registry: registry).register(on: ops)
+        OpsController(ping: storage.ping, registry: registry).register(on: ops)
         let opsResponder = ops.buildResponder()
 
         let mounted = PathPrefixResponder(
@@ -102,7 +99,7 @@ final class Application: Sendable {
             responder: MiddlewareResponder(middleware: SecurityHeaders(https: configuration.https), responder: mounted))
         let server = HTTPServer(responder: responder, configuration: configuration.server, logger: logger)
         return Application(
-            configuration: configuration, server: server, database: database, signIn: signIn, wallet: wallet,
+            configuration: configuration, server: server, storage: storage, signIn: signIn, wallet: wallet,
             logger: logger)
     }
 
@@ -163,7 +160,7 @@ final class Application: Sendable {
         await server.shutdown()
         purgeTask.cancel()
         do {
-            try database.close()
+            try await storage.close()
         } catch {
             logger.error("Closing the database failed", metadata: ["error": "\(error)"])
         }

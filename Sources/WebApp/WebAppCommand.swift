@@ -5,6 +5,7 @@ import HTTPLite
 import Logging
 import NIOCore
 import NIOPosix
+import PostgresStorage
 import SMSGateways
 
 /// `webapp`: serves Phone Login (started from `main.swift`).
@@ -31,7 +32,9 @@ struct WebAppCommand: AsyncParsableCommand {
             WEBAPP_SMS_WEBHOOK_URL, WEBAPP_SMS_OUTBOX, WEBAPP_TEMPLATES, WEBAPP_PUBLIC,
             WEBAPP_SMS_DOMAIN, WEBAPP_APP_NAME, WEBAPP_HTTPS, WEBAPP_TRUST_PROXY,
             WEBAPP_MAX_CODES_PER_PHONE, WEBAPP_MAX_CODES_PER_CLIENT, WEBAPP_MAX_FAILURES_PER_PHONE,
-            WEBAPP_LOG_LEVEL (flags: true/1/yes). A flag on the command line wins.
+            WEBAPP_LOG_LEVEL (flags: true/1/yes). A flag on the command line wins. DATABASE_URL is
+            read when neither --db nor WEBAPP_DB is given; PGPASSWORD supplies a password the
+            PostgreSQL URL leaves out.
             """)
 
     /// The options that may come from `WEBAPP_*` variables, and the flags among them.
@@ -70,7 +73,12 @@ struct WebAppCommand: AsyncParsableCommand {
     @Option(name: .customLong("data-dir"), help: "Folder for the database, secret and outbox.")
     var dataDirectory = "data"
 
-    @Option(name: .customLong("db"), help: "SQLite database file (default: <data-dir>/webapp.sqlite).")
+    @Option(
+        name: .customLong("db"),
+        help: """
+            SQLite database file (default: <data-dir>/webapp.sqlite), or a postgres://user@host/database URL \
+            (also from DATABASE_URL) for a PostgreSQL server shared by several instances.
+            """)
     var databasePath: String?
 
     @Option(name: .customLong("sms"), help: "How texts are delivered: outbox, twilio, webhook or test (see below).")
@@ -129,6 +137,7 @@ struct WebAppCommand: AsyncParsableCommand {
             throw ValidationError("\(name) must be at least 1.")
         }
         _ = try smsDelivery(environment: ProcessInfo.processInfo.environment)
+        _ = try database(environment: ProcessInfo.processInfo.environment)
         if smsMode == "test", !Application.isLoopback(host) {
             throw ValidationError("--sms test (every code is 123456) only runs on a loopback --host such as 127.0.0.1.")
         }
@@ -156,6 +165,21 @@ struct WebAppCommand: AsyncParsableCommand {
         }
     }
 
+    /// The database `--db` (or `DATABASE_URL`) names: a SQLite file path, or a PostgreSQL URL
+    /// whose password may instead come from `PGPASSWORD` (kept out of the process list).
+    func database(environment: [String: String]) throws -> (path: String?, postgres: PostgresBackend.Configuration?) {
+        guard let given = databasePath ?? environment["DATABASE_URL"] else { return (nil, nil) }
+        let lowered = given.lowercased()
+        guard lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://") else { return (given, nil) }
+        do {
+            var postgres = try PostgresBackend.Configuration(url: given)
+            if postgres.password == nil { postgres.password = environment["PGPASSWORD"] }
+            return (nil, postgres)
+        } catch let error as PostgresBackend.ConfigurationError {
+            throw ValidationError("--db: \(error.description)")
+        }
+    }
+
     func run() async throws {
         let level = logLevel
         // Every line written while handling a request carries its id (request=…), the domain's
@@ -172,7 +196,8 @@ struct WebAppCommand: AsyncParsableCommand {
         configuration.server.host = host
         configuration.server.port = port
         configuration.dataDirectory = dataDirectory
-        configuration.databasePath = databasePath
+        (configuration.databasePath, configuration.postgres) = try database(
+            environment: ProcessInfo.processInfo.environment)
         configuration.outboxPath = outboxPath
         configuration.sms = try smsDelivery(environment: ProcessInfo.processInfo.environment)
         configuration.templatesDirectory = templatesDirectory

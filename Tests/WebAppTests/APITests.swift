@@ -290,7 +290,7 @@ struct APITests {
             #expect(
                 page.body.contains("We couldn&#39;t send the text message. Please try again.")
                     || page.body.contains("We couldn't send the text message. Please try again."))
-            let counts = try server.tableCounts(["verifications", "code_sends", "sessions"])
+            let counts = try await server.tableCounts(["verifications", "code_sends", "sessions"])
             #expect(counts == ["verifications": 0, "code_sends": 0, "sessions": 0])
         }
     }

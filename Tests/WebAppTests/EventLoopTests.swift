@@ -12,17 +12,20 @@ struct EventLoopTests {
     @Test("no SQL statement runs on an event-loop thread")
     func sqliteOffTheLoops() async throws {
         let seen = NIOLockedValueBox((statements: 0, onEventLoop: 0))
-        try await withServer({
-            $0.sms = .test
-            $0.policy.maxCodesPerClient = 10_000
-            $0.onDatabaseStatement = {
-                let onLoop = MultiThreadedEventLoopGroup.currentEventLoop != nil
-                seen.withLockedValue {
-                    $0.statements += 1
-                    if onLoop { $0.onEventLoop += 1 }
+        try await withServer(
+            database: .sqlite,
+            {
+                $0.sms = .test
+                $0.policy.maxCodesPerClient = 10_000
+                $0.onDatabaseStatement = {
+                    let onLoop = MultiThreadedEventLoopGroup.currentEventLoop != nil
+                    seen.withLockedValue {
+                        $0.statements += 1
+                        if onLoop { $0.onEventLoop += 1 }
+                    }
                 }
             }
-        }) { server in
+        ) { server in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<40 {
                     group.addTask {

@@ -18,7 +18,7 @@ struct OpsTests {
                 #expect(response.header("Cache-Control") == "no-store")
             }
             #expect(try await probe.get("/healthz").body == "ok\n")
-            try server.app.database.close()
+            try await server.app.storage.close()
             let notReady = try await probe.get("/readyz")
             #expect(notReady.status == .serviceUnavailable)
             #expect(try await probe.get("/healthz").status == .ok)

@@ -8,7 +8,8 @@ import Prometheus
 /// `GET /readyz` (and its database does), `GET /metrics` (Prometheus text format). Mounted
 /// beside the pages, without sessions or CSRF cookies, so probes leave nothing behind.
 struct OpsController: Sendable {
-    let database: AuthDatabase
+    /// Throws unless the database answers.
+    let ping: @Sendable () async throws -> Void
     let registry: PrometheusCollectorRegistry
 
     func register(on router: Router<AppContext>) {
@@ -23,7 +24,7 @@ struct OpsController: Sendable {
 
     @Sendable func readyz(_ request: Request, _ context: AppContext) async throws -> Response {
         do {
-            _ = try await database.pool.readOnWorkerThread { db in try Int.fetchOne(db, sql: "SELECT 1") }
+            try await ping()
             return Self.plain("ready\n")
         } catch {
             context.logger.error("Readiness check failed", metadata: ["error": "\(error)"])

@@ -6,6 +6,8 @@ import HTTPLite
 import Logging
 import NIOCore
 import NIOHTTP1
+import PostgresNIO
+import PostgresStorage
 
 @testable import WebApp
 
@@ -25,24 +27,81 @@ final class TestClock: @unchecked Sendable {
     func advance(by seconds: TimeInterval) { lock.withLock { offset += seconds } }
 }
 
-/// The real app on 127.0.0.1 and a free port, with its data in a temporary folder.
+/// The database a test server uses.
+enum TestDatabase: Sendable {
+    /// PostgreSQL when `TEST_DATABASE_URL` names a server (`scripts/test` runs the suite once
+    /// without and once with it), SQLite otherwise.
+    case fromEnvironment
+    /// Always SQLite (tests of SQLite itself, such as which thread runs its statements).
+    case sqlite
+}
+
+/// The throwaway PostgreSQL server `scripts/test` started, if any: each test server gets a
+/// schema of its own in it (created here, dropped at stop), so tests run in parallel.
+enum TestPostgres {
+    static let url = ProcessInfo.processInfo.environment["TEST_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+
+    /// A pool for creating and dropping schemas and for counting rows, running for the whole
+    /// test process.
+    static let admin: PostgresClient? = {
+        guard let url else { return nil }
+        let configuration = try! PostgresBackend.Configuration(url: url)
+        let client = PostgresClient(
+            configuration: configuration.clientConfiguration, backgroundLogger: Logger(label: "test-postgres"))
+        Task.detached { await client.run() }
+        return client
+    }()
+
+    static let logger = Logger(label: "test-postgres")
+
+    /// A new empty schema; the app's migrations fill it.
+    static func makeSchema() async throws -> PostgresBackend.Configuration {
+        var configuration = try PostgresBackend.Configuration(url: url!)
+        let schema = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        try await admin!.query("CREATE SCHEMA \(unescaped: schema)", logger: logger).collect()
+        configuration.schema = schema
+        configuration.maxConnections = 8
+        return configuration
+    }
+
+    static func dropSchema(_ schema: String) async {
+        _ = try? await admin!.query("DROP SCHEMA \(unescaped: schema) CASCADE", logger: logger).collect()
+    }
+}
+
+/// The real app on 127.0.0.1 and a free port, with its data in a temporary folder (and its
+/// tables in SQLite there, or in a schema of its own on the test PostgreSQL server).
 final class TestServer: @unchecked Sendable {
     let app: Application
     let port: Int
     let folder: URL
     let clock: TestClock
+    /// What another instance needs to share this one's database and secret.
+    let configuration: AppConfiguration
+    /// Whether this server made its PostgreSQL schema (and drops it at stop).
+    private let ownsSchema: Bool
 
     var baseURL: String { "http://127.0.0.1:\(port)" }
     var outboxPath: String { folder.appendingPathComponent("outbox.jsonl").path }
+    var usesPostgres: Bool { configuration.postgres != nil }
 
-    private init(app: Application, port: Int, folder: URL, clock: TestClock) {
+    private init(
+        app: Application, port: Int, folder: URL, clock: TestClock, configuration: AppConfiguration, ownsSchema: Bool
+    ) {
         self.app = app
         self.port = port
         self.folder = folder
         self.clock = clock
+        self.configuration = configuration
+        self.ownsSchema = ownsSchema
     }
 
-    static func start(_ configure: (inout AppConfiguration) -> Void = { _ in }) async throws -> TestServer {
+    /// Starts a server; `sharing` another makes a second instance on the same database, with the
+    /// same secret and clock, as behind a load balancer.
+    static func start(
+        database: TestDatabase = .fromEnvironment, sharing other: TestServer? = nil,
+        _ configure: (inout AppConfiguration) -> Void = { _ in }
+    ) async throws -> TestServer {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webapp-\(UUID().uuidString)")
         var configuration = AppConfiguration()
         configuration.server.host = "127.0.0.1"
@@ -51,25 +110,54 @@ final class TestServer: @unchecked Sendable {
         configuration.templatesDirectory = packageRoot.appendingPathComponent("Templates").path
         configuration.publicDirectory = packageRoot.appendingPathComponent("Public").path
         configuration.smsDomain = "example.com"
+        configuration.secret = ServerSecret.random()
+        if let other {
+            configuration.secret = other.configuration.secret
+            configuration.databasePath = other.configuration.resolvedDatabasePath
+            configuration.postgres = other.configuration.postgres
+        } else if case .fromEnvironment = database, TestPostgres.url != nil {
+            configuration.postgres = try await TestPostgres.makeSchema()
+        }
         configure(&configuration)
         var logger = Logger(label: "webapp-test")
         logger.logLevel = ProcessInfo.processInfo.environment["TEST_LOG"] == nil ? .critical : .debug
-        let clock = TestClock()
-        let app = try await Application.make(configuration: configuration, logger: logger, clock: { clock.now })
+        let clock = other?.clock ?? TestClock()
+        let ownsSchema = other == nil && configuration.postgres != nil
+        let app: Application
+        do {
+            app = try await Application.make(configuration: configuration, logger: logger, clock: { clock.now })
+        } catch {
+            // Tests of configuration errors: the schema made for the app goes too.
+            if ownsSchema, let schema = configuration.postgres?.schema { await TestPostgres.dropSchema(schema) }
+            throw error
+        }
         let address = try await app.start()
-        return TestServer(app: app, port: address.port!, folder: folder, clock: clock)
+        return TestServer(
+            app: app, port: address.port!, folder: folder, clock: clock, configuration: configuration,
+            ownsSchema: ownsSchema)
     }
 
     func stop() async {
         await app.shutdown()
+        if ownsSchema, let schema = configuration.postgres?.schema { await TestPostgres.dropSchema(schema) }
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// Row counts of the named tables, read from the server's database file.
-    func tableCounts(_ tables: [String]) throws -> [String: Int] {
-        let database = try DatabaseQueue(path: folder.appendingPathComponent("webapp.sqlite").path)
+    /// Row counts of the named tables, read from the server's database.
+    func tableCounts(_ tables: [String]) async throws -> [String: Int] {
+        if let schema = configuration.postgres?.schema {
+            var counts: [String: Int] = [:]
+            for table in tables {
+                let rows = try await TestPostgres.admin!.query(
+                    "SELECT count(*) FROM \(unescaped: schema).\(unescaped: table)", logger: TestPostgres.logger
+                ).collect()
+                counts[table] = try rows[0].decode(Int.self)
+            }
+            return counts
+        }
+        let database = try DatabaseQueue(path: configuration.resolvedDatabasePath)
         defer { try? database.close() }
-        return try database.read { db in
+        return try await database.read { db in
             try Dictionary(
                 uniqueKeysWithValues: tables.map { table in
                     (table, try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0)
@@ -102,10 +190,11 @@ struct TestFailure: Error, CustomStringConvertible {
 
 /// Runs `body` against a fresh server and always stops it.
 func withServer(
+    database: TestDatabase = .fromEnvironment,
     _ configure: (inout AppConfiguration) -> Void = { _ in },
     _ body: (TestServer) async throws -> Void
 ) async throws {
-    let server = try await TestServer.start(configure)
+    let server = try await TestServer.start(database: database, configure)
     do {
         try await body(server)
     } catch {

@@ -8,7 +8,7 @@ import PostgresNIO
 ///
 /// Every app instance runs the same migrations when it starts; they take a database-wide lock
 /// first, so instances started together migrate once and never half-way.
-public final class PostgresDatabase: Sendable {
+public final class PostgresBackend: Sendable {
     public let client: PostgresClient
     let logger: Logger
     private let runner: Task<Void, Never>
@@ -80,7 +80,7 @@ public final class PostgresDatabase: Sendable {
     }
 }
 
-extension PostgresDatabase {
+extension PostgresBackend {
     /// Where the database is and how to reach it, usually from a `postgres://` URL.
     public struct Configuration: Sendable {
         public enum TLSMode: String, Sendable {
@@ -168,7 +168,8 @@ extension PostgresDatabase {
                 }
         }
 
-        var clientConfiguration: PostgresClient.Configuration {
+        /// The settings for postgres-nio's `PostgresClient`.
+        public var clientConfiguration: PostgresClient.Configuration {
             let tlsConfiguration: PostgresClient.Configuration.TLS =
                 switch tls {
                 case .disable: .disable

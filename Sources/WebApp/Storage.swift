@@ -1,0 +1,40 @@
+import AuthCore
+import Foundation
+import Logging
+import PostgresStorage
+import WalletCore
+
+/// Where sign-ins and wallets are kept: the SQLite file (one instance, the default) or a
+/// PostgreSQL server shared by several instances. The rest of the app sees only the stores.
+struct Storage: Sendable {
+    /// "sqlite" or "postgres", for logs.
+    let kind: String
+    let auth: any AuthStore
+    let wallet: any WalletStore
+    /// Throws unless the database answers now (for `/readyz`).
+    let ping: @Sendable () async throws -> Void
+    /// Closes the database; called once at shutdown, after the last request.
+    let close: @Sendable () async throws -> Void
+
+    /// Opens the configured database and brings its schema up to date (migrations run before any
+    /// request is served).
+    static func open(_ configuration: AppConfiguration, logger: Logger) async throws -> Storage {
+        let policy = configuration.policy.storage
+        if let postgres = configuration.postgres {
+            let database = try await PostgresBackend(configuration: postgres, logger: logger)
+            logger.info("Using PostgreSQL", metadata: ["database": "\(postgres.redacted)"])
+            return Storage(
+                kind: "postgres", auth: PostgresAuthStore(database: database, policy: policy),
+                wallet: PostgresWalletStore(database: database), ping: { try await database.ping() },
+                close: { await database.close() })
+        }
+        let database = try AuthDatabase(
+            path: configuration.resolvedDatabasePath, onStatement: configuration.onDatabaseStatement)
+        try SQLiteWalletStore.migrate(database.pool)
+        return Storage(
+            kind: "sqlite", auth: SQLiteAuthStore(database: database, policy: policy),
+            wallet: SQLiteWalletStore(writer: database.pool),
+            ping: { _ = try await database.pool.readOnWorkerThread { db in try db.execute(sql: "SELECT 1") } },
+            close: { try database.close() })
+    }
+}
