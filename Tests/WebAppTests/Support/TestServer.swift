@@ -8,6 +8,7 @@ import NIOCore
 import NIOHTTP1
 import PostgresNIO
 import PostgresStorage
+import TestSupport
 
 @testable import WebApp
 
@@ -34,39 +35,6 @@ enum TestDatabase: Sendable {
     case fromEnvironment
     /// Always SQLite (tests of SQLite itself, such as which thread runs its statements).
     case sqlite
-}
-
-/// The throwaway PostgreSQL server `scripts/test` started, if any: each test server gets a
-/// schema of its own in it (created here, dropped at stop), so tests run in parallel.
-enum TestPostgres {
-    static let url = ProcessInfo.processInfo.environment["TEST_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
-
-    /// A pool for creating and dropping schemas and for counting rows, running for the whole
-    /// test process.
-    static let admin: PostgresClient? = {
-        guard let url else { return nil }
-        let configuration = try! PostgresBackend.Configuration(url: url)
-        let client = PostgresClient(
-            configuration: configuration.clientConfiguration, backgroundLogger: Logger(label: "test-postgres"))
-        Task.detached { await client.run() }
-        return client
-    }()
-
-    static let logger = Logger(label: "test-postgres")
-
-    /// A new empty schema; the app's migrations fill it.
-    static func makeSchema() async throws -> PostgresBackend.Configuration {
-        var configuration = try PostgresBackend.Configuration(url: url!)
-        let schema = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        try await admin!.query("CREATE SCHEMA \(unescaped: schema)", logger: logger).collect()
-        configuration.schema = schema
-        configuration.maxConnections = 8
-        return configuration
-    }
-
-    static func dropSchema(_ schema: String) async {
-        _ = try? await admin!.query("DROP SCHEMA \(unescaped: schema) CASCADE", logger: logger).collect()
-    }
 }
 
 /// The real app on 127.0.0.1 and a free port, with its data in a temporary folder (and its
@@ -147,12 +115,7 @@ final class TestServer: @unchecked Sendable {
     func tableCounts(_ tables: [String]) async throws -> [String: Int] {
         if let schema = configuration.postgres?.schema {
             var counts: [String: Int] = [:]
-            for table in tables {
-                let rows = try await TestPostgres.admin!.query(
-                    "SELECT count(*) FROM \(unescaped: schema).\(unescaped: table)", logger: TestPostgres.logger
-                ).collect()
-                counts[table] = try rows[0].decode(Int.self)
-            }
+            for table in tables { counts[table] = try await TestPostgres.count(table, in: schema) }
             return counts
         }
         let database = try DatabaseQueue(path: configuration.resolvedDatabasePath)

@@ -1,0 +1,46 @@
+import Foundation
+import Logging
+import PostgresNIO
+import PostgresStorage
+
+/// The throwaway PostgreSQL server `scripts/test` started (`TEST_DATABASE_URL`), if any: each
+/// test gets a schema of its own in it (made here, dropped when the test ends), so tests run in
+/// parallel and leave nothing behind.
+public enum TestPostgres {
+    public static let url = ProcessInfo.processInfo.environment["TEST_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+
+    /// A pool for creating and dropping schemas and for counting rows, running for the whole
+    /// test process.
+    public static let admin: PostgresClient? = {
+        guard let url else { return nil }
+        let configuration = try! PostgresBackend.Configuration(url: url)
+        let client = PostgresClient(
+            configuration: configuration.clientConfiguration, backgroundLogger: Logger(label: "test-postgres"))
+        Task.detached { await client.run() }
+        return client
+    }()
+
+    public static let logger = Logger(label: "test-postgres")
+
+    /// A new empty schema; the app's migrations fill it.
+    public static func makeSchema() async throws -> PostgresBackend.Configuration {
+        var configuration = try PostgresBackend.Configuration(url: url!)
+        let schema = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        try await admin!.query("CREATE SCHEMA \(unescaped: schema)", logger: logger).collect()
+        configuration.schema = schema
+        configuration.maxConnections = 8
+        return configuration
+    }
+
+    public static func dropSchema(_ schema: String) async {
+        _ = try? await admin!.query("DROP SCHEMA \(unescaped: schema) CASCADE", logger: logger).collect()
+    }
+
+    /// The number of rows in `table` of `schema`.
+    public static func count(_ table: String, in schema: String) async throws -> Int {
+        let rows = try await admin!.query(
+            "SELECT count(*) FROM \(unescaped: schema).\(unescaped: table)", logger: logger
+        ).collect()
+        return try rows[0].decode(Int.self)
+    }
+}
