@@ -27,13 +27,19 @@ final class Browser: @unchecked Sendable {
         var path: String
     }
 
-    let baseURL: String
+    /// The server requests go to; a test of several instances moves it, as a load balancer
+    /// would send the same browser (and its cookies) to another instance.
+    var baseURL: String {
+        get { lock.withLock { base } }
+        set { lock.withLock { base = newValue } }
+    }
+    private var base: String
     private let client: HTTPClient
     private var jar: [String: StoredCookie] = [:]
     private let lock = NSLock()
 
     init(baseURL: String) {
-        self.baseURL = baseURL
+        self.base = baseURL
         var configuration = HTTPClient.Configuration()
         configuration.redirectConfiguration = .disallow
         configuration.timeout = .init(connect: .seconds(5), read: .seconds(30))

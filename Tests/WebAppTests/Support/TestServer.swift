@@ -65,7 +65,8 @@ final class TestServer: @unchecked Sendable {
     }
 
     /// Starts a server; `sharing` another makes a second instance on the same database, with the
-    /// same secret and clock, as behind a load balancer.
+    /// same configuration (secret, limits) and clock, as behind a load balancer; only its port and
+    /// data folder (so its SMS outbox) are its own.
     static func start(
         database: TestDatabase = .fromEnvironment, sharing other: TestServer? = nil,
         _ configure: (inout AppConfiguration) -> Void = { _ in }
@@ -80,9 +81,9 @@ final class TestServer: @unchecked Sendable {
         configuration.smsDomain = "example.com"
         configuration.secret = ServerSecret.random()
         if let other {
-            configuration.secret = other.configuration.secret
+            configuration = other.configuration
             configuration.databasePath = other.configuration.resolvedDatabasePath
-            configuration.postgres = other.configuration.postgres
+            configuration.dataDirectory = folder.path
         } else if case .fromEnvironment = database, TestPostgres.url != nil {
             configuration.postgres = try await TestPostgres.makeSchema()
         }
