@@ -198,39 +198,38 @@ public struct PostgresAuthStore: AuthStore {
     public func session(_ key: Data, now: Date) async throws -> SessionState? {
         let nowSeconds = now.timeIntervalSince1970
         guard
-            let (pending, lastSeen, userID, userPhone) = try await database.client.query(
+            let (pending, lastSeen, userID, userPhone) = try await database.rows(
                 """
                 SELECT s.pending_phone, s.last_seen_at, u.id, u.phone
                 FROM sessions s LEFT JOIN users u ON u.id = s.user_id
                 WHERE s.key = \(key) AND s.expires_at > \(nowSeconds)
-                """, logger: logger
-            ).collect().first?.decode((String?, Double, Int64?, String?).self)
+                """
+            ).first?.decode((String?, Double, Int64?, String?).self)
         else { return nil }
         if let pending, let phone = try? PhoneNumber(parsing: pending) { return .pending(phone) }
         guard let userID, let userPhone, let phone = try? PhoneNumber(parsing: userPhone) else { return nil }
         // As in SQLiteAuthStore: refresh the idle timer at most once a minute.
         if nowSeconds - lastSeen >= StoragePolicy.sessionTouchInterval {
             let idleUntil = nowSeconds + policy.sessionIdleTimeout
-            try await database.client.rows(
+            try await database.rows(
                 """
                 UPDATE sessions SET last_seen_at = \(nowSeconds), expires_at = least(absolute_expires_at, \(idleUntil))
                 WHERE key = \(key) AND user_id IS NOT NULL
-                """, logger)
+                """)
         }
         return .signedIn(User(id: userID, phone: phone))
     }
 
     public func resendWait(phone: PhoneNumber, now: Date) async throws -> TimeInterval {
         guard
-            let sentAt = try await database.client.query(
-                "SELECT sent_at FROM verifications WHERE phone = \(phone.e164)", logger: logger
-            ).collect().first?.decode(Double.self)
+            let sentAt = try await database.rows("SELECT sent_at FROM verifications WHERE phone = \(phone.e164)").first?
+                .decode(Double.self)
         else { return 0 }
         return max(0, sentAt + policy.resendCooldown - now.timeIntervalSince1970)
     }
 
     public func deleteSession(_ key: Data) async throws {
-        try await database.client.rows("DELETE FROM sessions WHERE key = \(key)", logger)
+        try await database.rows("DELETE FROM sessions WHERE key = \(key)")
     }
 
     public func purgeExpired(now: Date) async throws -> Int {
@@ -239,7 +238,7 @@ public struct PostgresAuthStore: AuthStore {
         let codesBefore = seconds - 86_400
         let sendsBefore = seconds - max(policy.codesPerPhoneWindow, policy.codesPerClientWindow)
         let failuresBefore = seconds - policy.failuresPerPhoneWindow
-        let counts = try await database.client.query(
+        let counts = try await database.rows(
             """
             WITH s AS (DELETE FROM sessions WHERE expires_at <= \(seconds) RETURNING 1),
                  v AS (DELETE FROM verifications WHERE expires_at <= \(codesBefore) RETURNING 1),
@@ -247,8 +246,7 @@ public struct PostgresAuthStore: AuthStore {
                  f AS (DELETE FROM failed_checks WHERE failed_at <= \(failuresBefore) RETURNING 1)
             SELECT (SELECT count(*) FROM s) + (SELECT count(*) FROM v) + (SELECT count(*) FROM c)
                  + (SELECT count(*) FROM f)
-            """, logger: logger
-        ).collect()
+            """)
         return try counts.first?.decode(Int.self) ?? 0
     }
 

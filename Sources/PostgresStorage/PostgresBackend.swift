@@ -1,5 +1,7 @@
+import AuthCore
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOSSL
 import PostgresNIO
 
@@ -9,18 +11,27 @@ import PostgresNIO
 /// Every app instance runs the same migrations when it starts; they take a database-wide lock
 /// first, so instances started together migrate once and never half-way.
 public final class PostgresBackend: Sendable {
-    public let client: PostgresClient
+    let client: PostgresClient
     let logger: Logger
+    private let timeout: Duration
+    private let place: String
     private let runner: Task<Void, Never>
 
-    /// Connects, migrates, and keeps the pool running until ``close()``.
+    /// Connects, migrates, and keeps the pool running until ``close()``. Throws
+    /// ``AuthCore/StorageUnavailable`` if the server does not answer within the configured
+    /// timeout (postgres-nio itself would keep retrying forever).
     public init(configuration: Configuration, logger: Logger) async throws {
         client = PostgresClient(configuration: configuration.clientConfiguration, backgroundLogger: logger)
         self.logger = logger
+        timeout = configuration.timeout
+        place = configuration.redacted
         let client = self.client
         runner = Task { await client.run() }
         do {
-            try await migrate()
+            try await migrate(timeout: configuration.startupTimeout)
+        } catch let error as StorageUnavailable {
+            runner.cancel()
+            throw StorageUnavailable("Could not reach PostgreSQL at \(place): \(error.description)")
         } catch {
             runner.cancel()
             throw error
@@ -29,7 +40,7 @@ public final class PostgresBackend: Sendable {
 
     /// Answers when the server does (`SELECT 1`); throws otherwise. For `/readyz`.
     public func ping() async throws {
-        try await client.rows("SELECT 1", logger)
+        try await rows("SELECT 1")
     }
 
     /// Closes every connection; queries after this fail.
@@ -38,13 +49,72 @@ public final class PostgresBackend: Sendable {
         await runner.value
     }
 
+    // MARK: Every query goes through these, within the timeout
+
     /// Runs `body` in one transaction on one connection: committed when it returns, rolled back
     /// when it throws (the error that comes out is `body`'s, not the wrapper's).
-    func transaction<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
-        do {
-            return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
-        } catch let error as PostgresTransactionError {
-            throw error.closureError ?? error.commitError ?? error
+    func transaction<Result: Sendable>(
+        timeout: Duration? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        let logger = self.logger
+        let client = self.client
+        return try await withinTimeout(timeout) {
+            do {
+                return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+            } catch let error as PostgresTransactionError {
+                throw error.closureError ?? error.commitError ?? error
+            }
+        }
+    }
+
+    /// Runs one statement on a pooled connection and returns all its rows.
+    @discardableResult
+    func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
+        let logger = self.logger
+        let client = self.client
+        return try await withinTimeout { try await client.query(query, logger: logger).collect() }
+    }
+
+    /// Runs `body` on one pooled connection.
+    func withConnection<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result)
+        async throws -> Result
+    {
+        let client = self.client
+        return try await withinTimeout { try await client.withConnection { connection in try await body(connection) } }
+    }
+
+    /// `operation`'s result, or ``AuthCore/StorageUnavailable`` once the timeout passes.
+    ///
+    /// On timeout the caller is answered at once and the operation is cancelled: a request still
+    /// waiting for a connection stops waiting, and a statement already sent finishes (or fails)
+    /// in the background on its own connection: a transaction that is never committed changes
+    /// nothing.
+    private func withinTimeout<Result: Sendable>(
+        _ limit: Duration? = nil, _ operation: @escaping @Sendable () async throws -> Result
+    ) async throws -> Result {
+        let timeout = limit ?? self.timeout
+        let race = Race<Result>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                race.start(
+                    continuation,
+                    work: Task {
+                        do {
+                            race.finish(.success(try await operation()))
+                        } catch {
+                            race.finish(.failure(error))
+                        }
+                    },
+                    timer: Task {
+                        try await Task.sleep(for: timeout)
+                        race.finish(
+                            .failure(
+                                StorageUnavailable("PostgreSQL did not answer within \(timeout.components.seconds) s."))
+                        )
+                    })
+            }
+        } onCancel: {
+            race.finish(.failure(CancellationError()))
         }
     }
 
@@ -52,10 +122,13 @@ public final class PostgresBackend: Sendable {
 
     /// Applies the migrations not yet recorded in `schema_migrations`, each in its own
     /// transaction, under a lock every instance takes.
-    private func migrate() async throws {
-        try await transaction { connection in
-            // One instance at a time; released at commit.
-            try await connection.rows("SELECT pg_advisory_xact_lock(\(PostgresMigrations.lockKey))", logger)
+    private func migrate(timeout: Duration) async throws {
+        let logger = self.logger
+        try await transaction(timeout: timeout) { connection in
+            // One instance at a time per schema; released at commit.
+            try await connection.rows(
+                "SELECT pg_advisory_xact_lock(hashtextextended(\(PostgresMigrations.lockName) || current_schema(), 0))",
+                logger)
             try await connection.rows(
                 """
                 CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -104,12 +177,19 @@ extension PostgresBackend {
         public var schema: String?
         /// Most connections this instance opens.
         public var maxConnections = 20
+        /// How long a query or transaction (including the wait for a connection) may take before
+        /// the request gets "briefly unavailable" instead of hanging.
+        public var timeout: Duration = .seconds(10)
+        /// How long start-up waits for the server to answer and the migrations to run before
+        /// giving up with an error (`?connect_timeout=SECONDS`).
+        public var startupTimeout: Duration = .seconds(30)
 
         public init() {}
 
         /// Reads `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require]`
         /// (also `postgresql://`; `?host=/path` for a Unix socket; `?schema=NAME` for the
-        /// schema of the app's tables). User and password may be percent-encoded.
+        /// schema of the app's tables; `?connect_timeout=SECONDS` for ``startupTimeout``). User
+        /// and password may be percent-encoded.
         public init(url text: String) throws {
             guard let url = URLComponents(string: text), let scheme = url.scheme?.lowercased(),
                 scheme == "postgres" || scheme == "postgresql"
@@ -145,7 +225,12 @@ extension PostgresBackend {
                         throw ConfigurationError("?schema= must be a plain name (letters, digits, _).")
                     }
                     schema = value
-                case "application_name", "connect_timeout":
+                case "connect_timeout":
+                    guard let seconds = Int(value), (1...600).contains(seconds) else {
+                        throw ConfigurationError("connect_timeout must be 1 to 600 seconds.")
+                    }
+                    startupTimeout = .seconds(seconds)
+                case "application_name":
                     break
                 default:
                     throw ConfigurationError("Unknown parameter \"\(item.name)\" in the database URL.")
@@ -196,5 +281,55 @@ extension PostgresBackend {
     public struct ConfigurationError: Error, CustomStringConvertible {
         public let description: String
         init(_ description: String) { self.description = description }
+    }
+}
+
+/// The first of an operation and its timer to finish answers the caller, once; the other is
+/// cancelled.
+private final class Race<Result: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<Result, any Error>?
+        var work: Task<Void, Never>?
+        var timer: Task<Void, any Error>?
+        /// Set when finished before `start` (cancelled early, or a very fast operation).
+        var early: Swift.Result<Result, any Error>?
+        var done = false
+    }
+
+    private let state = NIOLockedValueBox(State())
+
+    func start(
+        _ continuation: CheckedContinuation<Result, any Error>, work: Task<Void, Never>, timer: Task<Void, any Error>
+    ) {
+        let early = state.withLockedValue { state -> Swift.Result<Result, any Error>? in
+            state.work = work
+            state.timer = timer
+            if let early = state.early { return early }
+            state.continuation = continuation
+            return nil
+        }
+        if let early {
+            work.cancel()
+            timer.cancel()
+            continuation.resume(with: early)
+        }
+    }
+
+    func finish(_ result: Swift.Result<Result, any Error>) {
+        let (continuation, work, timer) = state.withLockedValue {
+            state -> (CheckedContinuation<Result, any Error>?, Task<Void, Never>?, Task<Void, any Error>?) in
+            guard !state.done else { return (nil, nil, nil) }
+            state.done = true
+            guard let continuation = state.continuation else {
+                state.early = result
+                return (nil, nil, nil)
+            }
+            state.continuation = nil
+            return (continuation, state.work, state.timer)
+        }
+        guard let continuation else { return }
+        work?.cancel()
+        timer?.cancel()
+        continuation.resume(with: result)
     }
 }

@@ -10,8 +10,8 @@ enum PostgresMigrations {
         let statements: [String]
     }
 
-    /// `pg_advisory_xact_lock` key held while migrating (any fixed number unlikely to clash).
-    static let lockKey: Int64 = 0x5048_4f4e_454c_4f47  // "PHONELOG"
+    /// Names the `pg_advisory_xact_lock` held while migrating (with the schema's name).
+    static let lockName = "phonelogin-migrations:"
 
     static let e164 = #"~ '^\+1[2-9][0-9]{2}[2-9][0-9]{6}$'"#
 

@@ -22,14 +22,14 @@ public struct PostgresWalletStore: WalletStore {
     public func overview(user: Int64) async throws -> (displayName: String?, accounts: [Account]) {
         // One round trip: the profile's name rides along on every account row (and on a row of
         // its own when there are no accounts).
-        let rows = try await database.client.rows(
+        let rows = try await database.rows(
             """
             SELECT p.display_name, a.id, a.name, a.balance_cents
             FROM (SELECT \(user)::bigint AS user_id) me
             LEFT JOIN wallet_profiles p ON p.user_id = me.user_id
             LEFT JOIN accounts a ON a.user_id = me.user_id
             ORDER BY a.id
-            """, logger)
+            """)
         var name: String?
         var accounts: [Account] = []
         for row in rows {
@@ -43,13 +43,13 @@ public struct PostgresWalletStore: WalletStore {
     }
 
     public func account(user: Int64, id: Int64) async throws -> Account? {
-        try await database.client.withConnection { connection in
+        try await database.withConnection { connection in
             try await Self.account(connection, user: user, id: id, lock: false, logger)
         }
     }
 
     public func history(user: Int64, account id: Int64, limit: Int) async throws -> [WalletCore.Operation] {
-        let rows = try await database.client.rows(
+        let rows = try await database.rows(
             """
             SELECT o.id, o.account_id, o.kind, o.amount_cents, o.balance_after_cents, o.created_at, c.name
             FROM accounts a
@@ -57,7 +57,7 @@ public struct PostgresWalletStore: WalletStore {
             LEFT JOIN accounts c ON c.id = o.counterparty_account_id
             WHERE a.id = \(id) AND a.user_id = \(user)
             ORDER BY o.id DESC LIMIT \(limit)
-            """, logger)
+            """)
         if rows.isEmpty, try await account(user: user, id: id) == nil { throw WalletError.accountNotFound }
         return try rows.map { row in
             let (id, account, kind, amount, after, createdAt, counterparty) = try row.decode(
@@ -104,8 +104,8 @@ public struct PostgresWalletStore: WalletStore {
     }
 
     public func purgeKeys(before cutoff: Date) async throws -> Int {
-        try await database.client.rows(
-            "DELETE FROM wallet_operation_keys WHERE created_at < \(cutoff.timeIntervalSince1970) RETURNING 1", logger
+        try await database.rows(
+            "DELETE FROM wallet_operation_keys WHERE created_at < \(cutoff.timeIntervalSince1970) RETURNING 1"
         ).count
     }
 

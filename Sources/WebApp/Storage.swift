@@ -38,3 +38,10 @@ struct Storage: Sendable {
             close: { try database.close() })
     }
 }
+
+extension StorageUnavailable {
+    /// What pages and the API tell the person.
+    static let message = "The service is briefly unavailable. Please try again in a moment."
+    /// Seconds a client should wait before trying again.
+    static let retryAfter = "5"
+}

@@ -8,7 +8,9 @@ struct ConfigurationTests {
     @Test("user, password, host, port, database and sslmode come from the URL")
     func fullURL() throws {
         let configuration = try PostgresBackend.Configuration(
-            url: "postgres://app%40prod:p%3Ass%2Fw0rd@db.internal:6432/phonelogin?sslmode=require&schema=login")
+            url:
+                "postgres://app%40prod:p%3Ass%2Fw0rd@db.internal:6432/phonelogin?sslmode=require&schema=login&connect_timeout=3"
+        )
         #expect(configuration.username == "app@prod")
         #expect(configuration.password == "p:ss/w0rd")
         #expect(configuration.host == "db.internal")
@@ -16,6 +18,7 @@ struct ConfigurationTests {
         #expect(configuration.database == "phonelogin")
         #expect(configuration.tls == .require)
         #expect(configuration.schema == "login")
+        #expect(configuration.startupTimeout == .seconds(3))
         #expect(configuration.redacted == "postgres://app@prod:***@db.internal:6432/phonelogin")
         #expect(!configuration.redacted.contains("w0rd"))
     }
@@ -45,6 +48,7 @@ struct ConfigurationTests {
             ("postgres://h/d?host=relative", "?host= must be the folder of a Unix socket"),
             ("postgres://h/d?pool=9", "Unknown parameter \"pool\""),
             ("postgres://h:70000/d", "out of range"),
+            ("postgres://h/d?connect_timeout=soon", "connect_timeout must be 1 to 600 seconds"),
         ])
     func refused(url: String, message: String) {
         #expect {

@@ -97,6 +97,28 @@ struct CommandTests {
         #expect(text.contains("--port must be between 0 and 65535"))
     }
 
+    @Test("--db: a malformed PostgreSQL URL, or a server that does not answer, stops start-up with the reason")
+    func badDatabase() async throws {
+        let (malformed, _, malformedErrors) = try run(["--port", "0", "--db", "postgres://db/app?sslmode=sometimes"])
+        let message = String(decoding: malformedErrors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        malformed.waitUntilExit()
+        #expect(malformed.terminationStatus == 64)
+        #expect(message.contains("--db: Unknown sslmode \"sometimes\""))
+
+        // Nothing listens on port 1; the password given in the URL is never printed.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webapp-nodb-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (process, _, errors) = try run(
+            ["--port", "0", "--data-dir", folder.path, "--log-level", "critical"],
+            environment: ["DATABASE_URL": "postgres://app:hunter2@127.0.0.1:1/app?connect_timeout=1"])
+        defer { if process.isRunning { process.terminate() } }
+        #expect(await exits(process))
+        #expect(process.terminationStatus != 0)
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(text.contains("Could not reach PostgreSQL at postgres://app:***@127.0.0.1:1/app"))
+        #expect(!text.contains("hunter2"))
+    }
+
     @Test("--sms test: refused off loopback; on loopback it warns, sends nothing, and 123456 signs in")
     func smsTestMode() async throws {
         let (refused, _, refusal) = try run(["--sms", "test", "--host", "0.0.0.0", "--port", "0"])

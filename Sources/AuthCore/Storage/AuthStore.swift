@@ -179,3 +179,13 @@ public protocol AuthStore: Sendable {
     @discardableResult
     func purgeExpired(now: Date) async throws -> Int
 }
+
+/// The database did not answer in time (a server that is down, unreachable or overloaded).
+/// Nothing was decided; the person may simply try again. Pages and the API answer 503.
+public struct StorageUnavailable: Error, CustomStringConvertible {
+    public let description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}

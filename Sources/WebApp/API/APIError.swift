@@ -99,6 +99,13 @@ struct APIErrors: Middleware {
             var response = APIError(error).response
             for (name, value) in error.headers { response.headers.replaceOrAdd(name: name, value: value) }
             return response
+        } catch let error as StorageUnavailable {
+            context.logger.error("Database unavailable", metadata: ["error": "\(error)"])
+            var response = APIError(
+                status: .serviceUnavailable, code: "unavailable", message: StorageUnavailable.message
+            ).response
+            response.headers.replaceOrAdd(name: "Retry-After", value: StorageUnavailable.retryAfter)
+            return response
         } catch {
             context.logger.error("API request failed", metadata: ["error": "\(String(reflecting: error))"])
             return APIError(

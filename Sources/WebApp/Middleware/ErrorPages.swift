@@ -1,8 +1,10 @@
+import AuthCore
 import HTMLRender
 import HTTPLite
 
 /// Turns errors into pages: an ``HTTPError`` keeps its status, message and headers (`Allow`,
-/// `Retry-After`); anything else is logged and becomes a 500 page that reveals nothing.
+/// `Retry-After`); a database that does not answer becomes a 503 "try again" page; anything
+/// else is logged and becomes a 500 page that reveals nothing.
 struct ErrorPages: Middleware {
     let pages: Pages
 
@@ -17,6 +19,11 @@ struct ErrorPages: Middleware {
             }
             var response = try pages.error(error.status, message: error.message)
             response.headers.add(contentsOf: error.headers)
+            return response
+        } catch let error as StorageUnavailable {
+            context.logger.error("Database unavailable", metadata: ["error": "\(error)"])
+            var response = try pages.error(.serviceUnavailable, message: StorageUnavailable.message)
+            response.headers.replaceOrAdd(name: "Retry-After", value: StorageUnavailable.retryAfter)
             return response
         } catch {
             context.logger.error("Request failed", metadata: ["error": "\(String(reflecting: error))"])

@@ -1,0 +1,54 @@
+import Foundation
+import Logging
+import NIOHTTP1
+import PostgresNIO
+import TestSupport
+import Testing
+
+@testable import WebApp
+
+/// A PostgreSQL server that stops answering (here: a table locked by another client) makes
+/// requests fail fast with 503 and `Retry-After`, never hang, and the app recovers by itself.
+@Suite("Database not answering", .enabled(if: TestPostgres.url != nil))
+struct DatabaseUnavailableTests {
+    @Test("a locked sessions table: pages and API answer 503 within the timeout, then work again")
+    func lockedTable() async throws {
+        try await withServer({ $0.postgres?.timeout = .seconds(3) }) { server in
+            let browser = Browser(baseURL: server.baseURL)
+            _ = try await browser.post("/login", form: [("phone", "5305550123")])
+            #expect(try await browser.post("/verify", form: [("code", server.lastCode())]).location == "/home")
+            let api = APIClient(server)
+            let token = try await api.signIn(server, "+15305550124")
+
+            let schema = try #require(server.configuration.postgres?.schema)
+            let (locked, lockedSignal) = AsyncStream<Void>.makeStream()
+            let (release, releaseSignal) = AsyncStream<Void>.makeStream()
+            let holder = Task {
+                try await TestPostgres.admin!.withTransaction(logger: TestPostgres.logger) { connection in
+                    try await connection.query(
+                        "LOCK TABLE \(unescaped: schema).sessions IN ACCESS EXCLUSIVE MODE", logger: TestPostgres.logger
+                    ).collect()
+                    lockedSignal.yield()
+                    for await _ in release { break }
+                }
+            }
+            for await _ in locked { break }
+
+            let started = ContinuousClock.now
+            let page = try await browser.get("/home")
+            #expect(page.status == .serviceUnavailable)
+            #expect(page.header("Retry-After") == "5")
+            #expect(page.body.contains("The service is briefly unavailable. Please try again in a moment."))
+            let me = try await api.call(.GET, "/me", token: token)
+            #expect(me.status == 503)
+            #expect(me.errorCode == "unavailable")
+            // Two requests, each answered when its 3 s ran out (not when the lock went).
+            #expect(ContinuousClock.now - started < .seconds(15))
+
+            releaseSignal.yield()
+            try await holder.value
+            #expect(try await browser.get("/home").status == .ok)
+            #expect(try await api.call(.GET, "/me", token: token).status == 200)
+        }
+    }
+}
