@@ -40,7 +40,12 @@ public final class PostgresBackend: Sendable {
 
     /// Answers when the server does (`SELECT 1`); throws otherwise. For `/readyz`.
     public func ping() async throws {
-        try await rows("SELECT 1")
+        let client = self.client
+        let logger = self.logger
+        // A probe wants a quick answer: at most 2 s, even when queries may take longer.
+        try await withinTimeout(min(timeout, .seconds(2))) {
+            _ = try await client.query("SELECT 1", logger: logger).collect()
+        }
     }
 
     /// Closes every connection; queries after this fail.

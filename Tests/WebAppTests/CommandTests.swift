@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TestSupport
 import Testing
 
 @testable import WebApp
@@ -117,6 +118,35 @@ struct CommandTests {
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(text.contains("Could not reach PostgreSQL at postgres://app:***@127.0.0.1:1/app"))
         #expect(!text.contains("hunter2"))
+    }
+
+    @Test(
+        "DATABASE_URL runs the binary on PostgreSQL: it migrates, signs in, is ready, and logs no password",
+        .enabled(if: TestPostgres.url != nil))
+    func postgresFromEnvironment() async throws {
+        let schema = try #require(try await TestPostgres.makeSchema().schema)
+        defer { Task { await TestPostgres.dropSchema(schema) } }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webapp-pg-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let separator = TestPostgres.url!.contains("?") ? "&" : "?"
+        let (process, output, errors) = try run(
+            ["--port", "0", "--data-dir", folder.path, "--sms", "test", "--log-level", "info"],
+            environment: ["DATABASE_URL": TestPostgres.url! + separator + "schema=\(schema)", "PGPASSWORD": "unused-secret"])
+        defer { if process.isRunning { process.terminate() } }
+        let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        let baseURL = String(try #require(line.firstMatch(of: /http:\/\/127\.0\.0\.1:\d+/)).0)
+        let browser = Browser(baseURL: baseURL)
+        #expect(try await browser.get("/readyz").status == .ok)
+        #expect(try await browser.post("/login", form: [("phone", "5305550123")]).location == "/verify")
+        #expect(try await browser.post("/verify", form: [("code", "123456")]).location == "/home")
+        #expect(try await TestPostgres.count("users", in: schema) == 1)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("webapp.sqlite").path))
+        process.terminate()
+        #expect(await exits(process))
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("Using PostgreSQL"))
+        #expect(log.contains("Applied database migration"))
+        #expect(!log.contains("unused-secret"))
     }
 
     @Test("--sms test: refused off loopback; on loopback it warns, sends nothing, and 123456 signs in")
