@@ -1,12 +1,10 @@
-/// Bytes from the system's secure random source (`getrandom` on Linux), eight at a time: asking
-/// for one byte at a time costs a system call per byte, which the profile showed on every page
-/// that issues a token.
+import Crypto
+
+/// Bytes from a cryptographically secure generator: swift-crypto's (BoringSSL's `RAND_bytes` on
+/// Linux, seeded from the kernel and safe across `fork`), which fills any length without a
+/// system call per call. Reading the kernel's source eight bytes at a time cost a system call
+/// each, which the profile showed on every page that issues a token (Home issues two form keys).
 public func secureRandomBytes(_ count: Int) -> [UInt8] {
-    var generator = SystemRandomNumberGenerator()
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(count + 7)
-    while bytes.count < count {
-        withUnsafeBytes(of: generator.next() as UInt64) { bytes.append(contentsOf: $0) }
-    }
-    return Array(bytes.prefix(count))
+    precondition(count > 0, "asked for no random bytes")
+    return SymmetricKey(size: SymmetricKeySize(bitCount: count * 8)).withUnsafeBytes { Array($0) }
 }

@@ -218,6 +218,14 @@ public struct SignInService: Sendable {
         try await store.session(session.storageKey, now: clock())
     }
 
+    /// ``state(of:)``, and for a signed-in session also `read` for its user, in one round trip
+    /// to the database where the store can.
+    public func state<Value: Sendable>(of session: SessionToken, alsoReading read: SessionRead<Value>) async throws
+        -> (state: SessionState, value: Value?)?
+    {
+        try await store.session(session.storageKey, now: clock(), alsoReading: read)
+    }
+
     /// Seconds until `phone` may be sent another code (0 when it may now).
     public func resendWait(for phone: PhoneNumber) async throws -> Int {
         wholeSeconds(try await store.resendWait(phone: phone, now: clock()))

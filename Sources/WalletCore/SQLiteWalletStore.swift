@@ -15,17 +15,25 @@ public struct SQLiteWalletStore: WalletStore {
     // MARK: Reading
 
     public func overview(user: Int64) async throws -> (displayName: String?, accounts: [Account]) {
-        try await writer.readOnWorkerThread { db in
-            let name = try String.fetchOne(
-                try db.cachedStatement(sql: "SELECT display_name FROM wallet_profiles WHERE user_id = ?"),
-                arguments: [user])
-            let accounts = try Row.fetchAll(
-                try db.cachedStatement(
-                    sql: "SELECT id, name, balance_cents FROM accounts WHERE user_id = ? ORDER BY id"),
-                arguments: [user]
-            ).map(Self.account)
-            return (name, accounts)
-        }
+        try await writer.readOnWorkerThread { db in try Self.overview(db, user: user) }
+    }
+
+    public func overviewRead() -> SessionRead<(displayName: String?, accounts: [Account])> {
+        let writer = self.writer
+        return SessionRead(
+            sqlite: { db, user in try Self.overview(db, user: user.id) },
+            separately: { user in try await writer.readOnWorkerThread { db in try Self.overview(db, user: user.id) } })
+    }
+
+    private static func overview(_ db: Database, user: Int64) throws -> (displayName: String?, accounts: [Account]) {
+        let name = try String.fetchOne(
+            try db.cachedStatement(sql: "SELECT display_name FROM wallet_profiles WHERE user_id = ?"),
+            arguments: [user])
+        let accounts = try Row.fetchAll(
+            try db.cachedStatement(sql: "SELECT id, name, balance_cents FROM accounts WHERE user_id = ? ORDER BY id"),
+            arguments: [user]
+        ).map(Self.account)
+        return (name, accounts)
     }
 
     public func account(user: Int64, id: Int64) async throws -> Account? {

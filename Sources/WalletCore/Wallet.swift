@@ -50,6 +50,11 @@ public struct Overview: Sendable, Equatable {
     public let displayName: String
     public let accounts: [Account]
     public var total: Money { accounts.reduce(.zero) { $0 + $1.balance } }
+
+    public init(displayName: String, accounts: [Account]) {
+        self.displayName = displayName
+        self.accounts = accounts
+    }
 }
 
 /// What a changing operation did, kept with its one-time key: replaying the key returns the
@@ -110,6 +115,15 @@ public protocol WalletStore: Sendable {
     func apply(_ change: WalletChange, user: Int64, key: String?, now: Date) async throws -> Receipt
     /// Forgets one-time keys stored before `cutoff`; returns how many.
     func purgeKeys(before cutoff: Date) async throws -> Int
+    /// ``overview(user:)`` as a read to make together with the session lookup (Home).
+    func overviewRead() -> SessionRead<(displayName: String?, accounts: [Account])>
+}
+
+extension WalletStore {
+    /// Stores without a joined read: the overview after the session.
+    public func overviewRead() -> SessionRead<(displayName: String?, accounts: [Account])> {
+        SessionRead(separately: { user in try await overview(user: user.id) })
+    }
 }
 
 /// The rules a change must pass against the balances read inside its transaction; shared by
@@ -168,6 +182,14 @@ public struct Wallet: Sendable {
     public func overview(user: Int64, defaultName: String) async throws -> Overview {
         let (name, accounts) = try await store.overview(user: user)
         return Overview(displayName: name ?? defaultName, accounts: accounts)
+    }
+
+    /// Home's overview (named after the phone until the person sets a name), to read in the same
+    /// round trip as the session: ``AuthCore/SignInService/state(of:alsoReading:)``.
+    public var overviewRead: SessionRead<Overview> {
+        store.overviewRead().map { found, user in
+            Overview(displayName: found.displayName ?? user.phone.nationalFormat, accounts: found.accounts)
+        }
     }
 
     /// One of the person's accounts; someone else's is ``WalletError/accountNotFound``.

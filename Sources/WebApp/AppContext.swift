@@ -1,6 +1,7 @@
 import AuthCore
 import HTTPLite
 import Logging
+import WalletCore
 
 /// Per-request state of this app: HTTPLite's part plus the session the cookie named.
 struct AppContext: RequestContext {
@@ -11,6 +12,8 @@ struct AppContext: RequestContext {
     var sessionToken: SessionToken?
     /// What that session stands for.
     var session: SessionState?
+    /// Home's wallet overview when it was read with the session (``SessionMiddleware``).
+    var homeOverview: Overview?
     /// The CSRF token every form on the page must carry.
     var csrfToken = ""
 

@@ -131,7 +131,9 @@ struct CommandTests {
         let separator = TestPostgres.url!.contains("?") ? "&" : "?"
         let (process, output, errors) = try run(
             ["--port", "0", "--data-dir", folder.path, "--sms", "test", "--log-level", "info"],
-            environment: ["DATABASE_URL": TestPostgres.url! + separator + "schema=\(schema)", "PGPASSWORD": "unused-secret"])
+            environment: [
+                "DATABASE_URL": TestPostgres.url! + separator + "schema=\(schema)", "PGPASSWORD": "unused-secret",
+            ])
         defer { if process.isRunning { process.terminate() } }
         let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
         let baseURL = String(try #require(line.firstMatch(of: /http:\/\/127\.0\.0\.1:\d+/)).0)

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// A person who has signed in at least once.
 public struct User: Sendable, Equatable {
@@ -169,6 +170,12 @@ public protocol AuthStore: Sendable {
     /// The live state of a session, refreshing its idle timer; `nil` if unknown or expired.
     func session(_ key: Data, now: Date) async throws -> SessionState?
 
+    /// ``session(_:now:)``, and for a signed-in session also `read` for its user, in the same
+    /// round trip to the database when the store can (SQLite: one read transaction on one worker
+    /// thread); other stores run `read.separately` after the lookup.
+    func session<Value: Sendable>(_ key: Data, now: Date, alsoReading read: SessionRead<Value>) async throws
+        -> (state: SessionState, value: Value?)?
+
     /// Seconds until the phone may be sent another code (0 when it may now).
     func resendWait(phone: PhoneNumber, now: Date) async throws -> TimeInterval
 
@@ -178,6 +185,49 @@ public protocol AuthStore: Sendable {
     /// Deletes expired sessions and codes; returns how many rows went.
     @discardableResult
     func purgeExpired(now: Date) async throws -> Int
+}
+
+/// A read that belongs with a session lookup: the data of the page a signed-in person lands on,
+/// fetched in the same round trip as the session (every database round trip costs a thread
+/// hand-off; see docs/BENCHMARKS.md).
+public struct SessionRead<Value: Sendable>: Sendable {
+    /// Runs inside the SQLite read transaction that found the session.
+    public var sqlite: (@Sendable (Database, User) throws -> Value)?
+    /// For any store: run after the lookup.
+    public var separately: @Sendable (User) async throws -> Value
+
+    public init(
+        sqlite: (@Sendable (Database, User) throws -> Value)? = nil,
+        separately: @escaping @Sendable (User) async throws -> Value
+    ) {
+        self.sqlite = sqlite
+        self.separately = separately
+    }
+
+    /// The same read, its result transformed (on the caller's side).
+    public func map<Other: Sendable>(_ transform: @escaping @Sendable (Value, User) -> Other) -> SessionRead<Other> {
+        let separately = self.separately
+        var sqliteOther: (@Sendable (Database, User) throws -> Other)?
+        if let sqlite = self.sqlite {
+            sqliteOther = { @Sendable (db: Database, user: User) throws -> Other in
+                transform(try sqlite(db, user), user)
+            }
+        }
+        return SessionRead<Other>(
+            sqlite: sqliteOther,
+            separately: { @Sendable (user: User) async throws -> Other in transform(try await separately(user), user) })
+    }
+}
+
+extension AuthStore {
+    /// Stores that cannot join the read to the lookup make two round trips.
+    public func session<Value: Sendable>(_ key: Data, now: Date, alsoReading read: SessionRead<Value>) async throws
+        -> (state: SessionState, value: Value?)?
+    {
+        guard let state = try await session(key, now: now) else { return nil }
+        guard case .signedIn(let user) = state else { return (state, nil) }
+        return (state, try await read.separately(user))
+    }
 }
 
 /// The database did not answer in time (a server that is down, unreachable or overloaded).

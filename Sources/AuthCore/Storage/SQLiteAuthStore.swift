@@ -202,8 +202,16 @@ public struct SQLiteAuthStore: AuthStore {
     }
 
     public func session(_ key: Data, now: Date) async throws -> SessionState? {
+        try await session(key, now: now, alsoReading: SessionRead<Void>(sqlite: { _, _ in }, separately: { _ in }))?
+            .state
+    }
+
+    public func session<Value: Sendable>(_ key: Data, now: Date, alsoReading read: SessionRead<Value>) async throws
+        -> (state: SessionState, value: Value?)?
+    {
         let nowSeconds = now.timeIntervalSince1970
-        let found = try await database.pool.readOnWorkerThread { db -> (state: SessionState, lastSeen: Double)? in
+        let found = try await database.pool.readOnWorkerThread {
+            db -> (state: SessionState, lastSeen: Double, value: Value?)? in
             guard
                 let row = try Row.fetchOne(
                     try db.cachedStatement(
@@ -216,28 +224,34 @@ public struct SQLiteAuthStore: AuthStore {
             else { return nil }
             let lastSeen: Double = row["last_seen_at"]
             if let pending: String = row["pending_phone"], let phone = try? PhoneNumber(parsing: pending) {
-                return (.pending(phone), lastSeen)
+                return (.pending(phone), lastSeen, nil)
             }
             if let id: Int64 = row["user_id"], let text: String = row["user_phone"],
                 let phone = try? PhoneNumber(parsing: text)
             {
-                return (.signedIn(User(id: id, phone: phone)), lastSeen)
+                let user = User(id: id, phone: phone)
+                // The page's own read, in this same transaction: one hand-off for both.
+                return (.signedIn(user), lastSeen, try read.sqlite?(db, user))
             }
             return nil
         }
         guard let found else { return nil }
-        if case .signedIn = found.state, nowSeconds - found.lastSeen >= StoragePolicy.sessionTouchInterval {
-            let idle = policy.sessionIdleTimeout
-            try await database.pool.write { db in
-                try db.cachedStatement(
-                    sql: """
-                        UPDATE sessions SET last_seen_at = ?, expires_at = min(absolute_expires_at, ?)
-                        WHERE key = ? AND user_id IS NOT NULL
-                        """
-                ).execute(arguments: [nowSeconds, nowSeconds + idle, key])
+        var value = found.value
+        if case .signedIn(let user) = found.state {
+            if nowSeconds - found.lastSeen >= StoragePolicy.sessionTouchInterval {
+                let idle = policy.sessionIdleTimeout
+                try await database.pool.write { db in
+                    try db.cachedStatement(
+                        sql: """
+                            UPDATE sessions SET last_seen_at = ?, expires_at = min(absolute_expires_at, ?)
+                            WHERE key = ? AND user_id IS NOT NULL
+                            """
+                    ).execute(arguments: [nowSeconds, nowSeconds + idle, key])
+                }
             }
+            if read.sqlite == nil { value = try await read.separately(user) }
         }
-        return found.state
+        return (found.state, value)
     }
 
     public func resendWait(phone: PhoneNumber, now: Date) async throws -> TimeInterval {

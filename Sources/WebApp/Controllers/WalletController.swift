@@ -140,7 +140,12 @@ struct WalletController: Sendable {
         _ user: User, _ context: AppContext, notice: String? = nil, error: String? = nil,
         status: HTTPResponseStatus = .ok
     ) async throws -> Response {
-        let overview = try await wallet.overview(user: user.id, defaultName: user.phone.nationalFormat)
+        let overview: Overview
+        if let prefetched = context.homeOverview {
+            overview = prefetched
+        } else {
+            overview = try await wallet.overview(user: user.id, defaultName: user.phone.nationalFormat)
+        }
         return try pages.home(
             csrf: context.csrfToken, user: user, overview: overview, notice: notice, error: error, status: status)
     }
