@@ -131,6 +131,10 @@ let package = Package(
             dependencies: ["AuthCore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
+            name: "HTMLRenderTests",
+            dependencies: ["HTMLRender", "TestSupport", .product(name: "Mustache", package: "swift-mustache")]
+        ),
+        .testTarget(
             name: "HTTPLiteTests",
             dependencies: [
                 "HTTPLite",
