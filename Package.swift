@@ -130,7 +130,10 @@ let package = Package(
         ),
         .testTarget(
             name: "AuthCoreTests",
-            dependencies: ["AuthCore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "AuthCore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .testTarget(
             name: "HTMLRenderTests",

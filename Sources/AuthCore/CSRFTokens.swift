@@ -9,12 +9,13 @@ import Foundation
 /// subdomain) still cannot make one we accept, and nothing is stored: anonymous pages write
 /// nothing to the database.
 public struct CSRFTokens: Sendable {
-    private let key: SymmetricKey
+    /// An HMAC already keyed (its pads computed once); each tag starts from a copy.
+    private let keyed: HMAC<SHA256>
     private static let nonceLength = 16
     private static let tagLength = 16
 
     public init(secret: ServerSecret) {
-        self.key = secret.derivedKey(purpose: "csrf")
+        self.keyed = HMAC<SHA256>(key: secret.derivedKey(purpose: "csrf"))
     }
 
     /// A fresh token (43 base64url characters).
@@ -38,6 +39,8 @@ public struct CSRFTokens: Sendable {
     }
 
     private func tag(for nonce: Data) -> Data {
-        Data(HMAC<SHA256>.authenticationCode(for: nonce, using: key)).prefix(Self.tagLength)
+        var mac = keyed
+        mac.update(data: nonce)
+        return Data(mac.finalize()).prefix(Self.tagLength)
     }
 }
