@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import NIOCore
 
 /// The SQLite database file: opens it as a WAL `DatabasePool` and runs the named, forward-only
 /// migrations at start-up, before any request is served.
@@ -21,6 +22,9 @@ public final class AuthDatabase: Sendable {
         configuration.foreignKeysEnabled = true
         // Wait for a competing writer (another process, a checkpoint) instead of failing at once.
         configuration.busyMode = .timeout(5)
+        // At least one reader connection per read queue (one per core), so a queue never waits
+        // for a connection (readOnWorkerThread).
+        configuration.maximumReaderCount = max(5, System.coreCount)
         configuration.prepareDatabase { db in
             // With WAL, NORMAL keeps every committed transaction across a process crash (kill -9)
             // and only risks the last ones on power loss, at a fraction of FULL's fsync cost.
