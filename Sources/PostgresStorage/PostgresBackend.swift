@@ -57,7 +57,9 @@ public final class PostgresBackend: Sendable {
     // MARK: Every query goes through these, within the timeout
 
     /// Runs `body` in one transaction on one connection: committed when it returns, rolled back
-    /// when it throws (the error that comes out is `body`'s, not the wrapper's).
+    /// when it throws (the error that comes out is `body`'s, not the wrapper's), and rolled back
+    /// too when its time ran out meanwhile: the caller was told "unavailable", so nothing of it
+    /// may stay (a code stored without its text, a deposit the person will try again).
     func transaction<Result: Sendable>(
         timeout: Duration? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
@@ -65,7 +67,11 @@ public final class PostgresBackend: Sendable {
         let client = self.client
         return try await withinTimeout(timeout) {
             do {
-                return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+                return try await client.withTransaction(logger: logger) { connection in
+                    let result = try await body(connection)
+                    try Task.checkCancellation()  // timed out: roll back instead of committing
+                    return result
+                }
             } catch let error as PostgresTransactionError {
                 throw error.closureError ?? error.commitError ?? error
             }
@@ -92,8 +98,8 @@ public final class PostgresBackend: Sendable {
     ///
     /// On timeout the caller is answered at once and the operation is cancelled: a request still
     /// waiting for a connection stops waiting, and a statement already sent finishes (or fails)
-    /// in the background on its own connection: a transaction that is never committed changes
-    /// nothing.
+    /// in the background on its own connection, after which ``transaction(timeout:_:)`` rolls
+    /// back rather than commits.
     private func withinTimeout<Result: Sendable>(
         _ limit: Duration? = nil, _ operation: @escaping @Sendable () async throws -> Result
     ) async throws -> Result {

@@ -51,4 +51,47 @@ struct DatabaseUnavailableTests {
             #expect(try await api.call(.GET, "/me", token: token).status == 200)
         }
     }
+
+    @Test("a write that runs out of time is rolled back: no code kept without its text")
+    func timedOutWriteRollsBack() async throws {
+        try await withServer({ $0.postgres?.timeout = .seconds(3) }) { server in
+            let schema = try #require(server.configuration.postgres?.schema)
+            let (locked, lockedSignal) = AsyncStream<Void>.makeStream()
+            let (release, releaseSignal) = AsyncStream<Void>.makeStream()
+            let holder = Task {
+                try await TestPostgres.admin!.withTransaction(logger: TestPostgres.logger) { connection in
+                    try await connection.query(
+                        "LOCK TABLE \(unescaped: schema).sessions IN ACCESS EXCLUSIVE MODE", logger: TestPostgres.logger
+                    ).collect()
+                    lockedSignal.yield()
+                    for await _ in release { break }
+                }
+            }
+            for await _ in locked { break }
+
+            // POST /login stores the code, then waits on the locked sessions table.
+            let browser = Browser(baseURL: server.baseURL)
+            let sent = try await browser.post("/login", form: [("phone", "5305550123")])
+            #expect(sent.status == .serviceUnavailable)
+            releaseSignal.yield()
+            try await holder.value
+            // The blocked statement finishes once the lock goes; its transaction must then end
+            // without committing. Wait (at most 5 s) until no transaction holds a lock in the schema.
+            for _ in 0..<50 {
+                let held = try await TestPostgres.admin!.query(
+                    """
+                    SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+                    JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = \(schema)
+                    """, logger: TestPostgres.logger
+                ).collect()
+                if try held[0].decode(Int.self) == 0 { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            let counts = try await server.tableCounts(["verifications", "code_sends", "sessions"])
+            #expect(counts == ["verifications": 0, "code_sends": 0, "sessions": 0])
+            #expect(try server.outbox().isEmpty)
+            // And the person can simply try again.
+            #expect(try await browser.post("/login", form: [("phone", "5305550123")]).location == "/verify")
+        }
+    }
 }
