@@ -21,18 +21,7 @@ struct DatabaseUnavailableTests {
             let token = try await api.signIn(server, "+15305550124")
 
             let schema = try #require(server.configuration.postgres?.schema)
-            let (locked, lockedSignal) = AsyncStream<Void>.makeStream()
-            let (release, releaseSignal) = AsyncStream<Void>.makeStream()
-            let holder = Task {
-                try await TestPostgres.admin!.withTransaction(logger: TestPostgres.logger) { connection in
-                    try await connection.query(
-                        "LOCK TABLE \(unescaped: schema).sessions IN ACCESS EXCLUSIVE MODE", logger: TestPostgres.logger
-                    ).collect()
-                    lockedSignal.yield()
-                    for await _ in release { break }
-                }
-            }
-            for await _ in locked { break }
+            let lock = try await TableLock.take(schema: schema, table: "sessions")
 
             let started = ContinuousClock.now
             let page = try await browser.get("/home")
@@ -45,8 +34,7 @@ struct DatabaseUnavailableTests {
             // Two requests, each answered when its 3 s ran out (not when the lock went).
             #expect(ContinuousClock.now - started < .seconds(15))
 
-            releaseSignal.yield()
-            try await holder.value
+            try await lock.release()
             #expect(try await browser.get("/home").status == .ok)
             #expect(try await api.call(.GET, "/me", token: token).status == 200)
         }
@@ -56,25 +44,13 @@ struct DatabaseUnavailableTests {
     func timedOutWriteRollsBack() async throws {
         try await withServer({ $0.postgres?.timeout = .seconds(3) }) { server in
             let schema = try #require(server.configuration.postgres?.schema)
-            let (locked, lockedSignal) = AsyncStream<Void>.makeStream()
-            let (release, releaseSignal) = AsyncStream<Void>.makeStream()
-            let holder = Task {
-                try await TestPostgres.admin!.withTransaction(logger: TestPostgres.logger) { connection in
-                    try await connection.query(
-                        "LOCK TABLE \(unescaped: schema).sessions IN ACCESS EXCLUSIVE MODE", logger: TestPostgres.logger
-                    ).collect()
-                    lockedSignal.yield()
-                    for await _ in release { break }
-                }
-            }
-            for await _ in locked { break }
+            let lock = try await TableLock.take(schema: schema, table: "sessions")
 
             // POST /login stores the code, then waits on the locked sessions table.
             let browser = Browser(baseURL: server.baseURL)
             let sent = try await browser.post("/login", form: [("phone", "5305550123")])
             #expect(sent.status == .serviceUnavailable)
-            releaseSignal.yield()
-            try await holder.value
+            try await lock.release()
             // The blocked statement finishes once the lock goes; its transaction must then end
             // without committing. Wait (at most 5 s) until no transaction holds a lock in the schema.
             for _ in 0..<50 {
@@ -93,5 +69,35 @@ struct DatabaseUnavailableTests {
             // And the person can simply try again.
             #expect(try await browser.post("/login", form: [("phone", "5305550123")]).location == "/verify")
         }
+    }
+}
+
+/// Another client holding `ACCESS EXCLUSIVE` on one table in an open transaction, until
+/// ``release()``: every statement of the app that touches the table waits.
+struct TableLock {
+    private let releaseSignal: AsyncStream<Void>.Continuation
+    private let holder: Task<Void, any Error>
+
+    static func take(schema: String, table: String) async throws -> TableLock {
+        let (locked, lockedSignal) = AsyncStream<Void>.makeStream()
+        let (release, releaseSignal) = AsyncStream<Void>.makeStream()
+        let holder = Task {
+            try await TestPostgres.admin!.withTransaction(logger: TestPostgres.logger) { connection in
+                try await connection.query(
+                    "LOCK TABLE \(unescaped: schema).\(unescaped: table) IN ACCESS EXCLUSIVE MODE",
+                    logger: TestPostgres.logger
+                ).collect()
+                lockedSignal.yield()
+                for await _ in release { break }
+            }
+        }
+        for await _ in locked { break }
+        return TableLock(releaseSignal: releaseSignal, holder: holder)
+    }
+
+    /// Ends the transaction (and so the lock).
+    func release() async throws {
+        releaseSignal.yield()
+        try await holder.value
     }
 }
