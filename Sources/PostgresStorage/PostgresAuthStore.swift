@@ -36,9 +36,11 @@ public struct PostgresAuthStore: AuthStore {
             let pendingUntil: Double
             if let (sentAt, expiresAt) = try await connection.rows(
                 "SELECT sent_at, expires_at FROM verifications WHERE phone = \(phone)", logger
-            ).first?.decode((Double, Double).self), now < sentAt + policy.resendCooldown, expiresAt > now {
+            ).first?.decode((Double, Double).self),
+                let cooldownEnd = policy.cooldownEnd(sentAt: sentAt, expiresAt: expiresAt, now: now)
+            {
                 outcome = IssueOutcome(
-                    cooldownUntil: Date(timeIntervalSince1970: sentAt + policy.resendCooldown),
+                    cooldownUntil: Date(timeIntervalSince1970: cooldownEnd),
                     codeExpiresAt: Date(timeIntervalSince1970: expiresAt), keptExistingSession: existing != nil)
                 guard request.attachSessionDuringCooldown else { return outcome }
                 pendingUntil = expiresAt + policy.pendingSessionGrace
@@ -153,23 +155,27 @@ public struct PostgresAuthStore: AuthStore {
                 ).first?.decode((Data, Double, Int).self)
             else { return .noCode }
             let failureWindow = now - policy.failuresPerPhoneWindow
-            if let oldest = try await connection.rows(
+            let oldestFailure = try await connection.rows(
                 """
                 SELECT failed_at FROM failed_checks WHERE phone = \(phone) AND failed_at > \(failureWindow)
                 ORDER BY failed_at DESC LIMIT 1 OFFSET \(policy.maxFailuresPerPhone - 1)
                 """, logger
-            ).first?.decode(Double.self) {
-                return .locked(until: Date(timeIntervalSince1970: oldest + policy.failuresPerPhoneWindow))
-            }
-            if failed >= policy.maxAttemptsPerCode { return .tooManyAttempts }
-            if expiresAt <= now { return .expired }
-
-            guard constantTimeEquals(stored, request.candidateDigest) else {
+            ).first?.decode(Double.self)
+            let lockedUntil = oldestFailure.map { Date(timeIntervalSince1970: $0 + policy.failuresPerPhoneWindow) }
+            switch policy.judge(
+                candidate: request.candidateDigest, stored: stored, expiresAt: expiresAt, failedAttempts: failed,
+                lockedUntil: lockedUntil, now: now)
+            {
+            case .refused(let outcome):
+                return outcome
+            case .wrong(let remaining):
                 try await connection.rows(
                     "UPDATE verifications SET failed_attempts = failed_attempts + 1 WHERE phone = \(phone)", logger)
                 try await connection.rows(
                     "INSERT INTO failed_checks (phone, failed_at) VALUES (\(phone), \(now))", logger)
-                return .incorrect(remainingAttempts: max(0, policy.maxAttemptsPerCode - failed - 1))
+                return .incorrect(remainingAttempts: remaining)
+            case .right:
+                break
             }
 
             // Right code: single use, then a fresh session id for the signed-in state.

@@ -42,6 +42,40 @@ public struct StoragePolicy: Sendable {
     public static let sessionTouchInterval: TimeInterval = 60
 }
 
+/// The decisions every ``AuthStore`` makes inside its transaction, on what it read there: one
+/// place for the rules, so the SQLite and PostgreSQL stores cannot drift apart.
+extension StoragePolicy {
+    /// What a typed code amounts to.
+    public enum CodeVerdict: Sendable, Equatable {
+        /// Refused without counting a try: locked, dead or expired.
+        case refused(CheckOutcome)
+        /// A wrong try, to be counted; this many tries are left after it.
+        case wrong(remainingAttempts: Int)
+        /// The right code.
+        case right
+    }
+
+    /// Judges `candidate` against the stored code: the phone's lock first, then the code's
+    /// attempts, then its lifetime, then the digests (compared in constant time).
+    public func judge(
+        candidate: Data, stored: Data, expiresAt: Double, failedAttempts: Int, lockedUntil: Date?, now: Double
+    ) -> CodeVerdict {
+        if let lockedUntil { return .refused(.locked(until: lockedUntil)) }
+        if failedAttempts >= maxAttemptsPerCode { return .refused(.tooManyAttempts) }
+        if expiresAt <= now { return .refused(.expired) }
+        guard constantTimeEquals(stored, candidate) else {
+            return .wrong(remainingAttempts: max(0, maxAttemptsPerCode - failedAttempts - 1))
+        }
+        return .right
+    }
+
+    /// When the resend cooldown of the code sent at `sentAt` (valid until `expiresAt`) ends, if it
+    /// is still running at `now`; `nil` when a new code may be sent.
+    public func cooldownEnd(sentAt: Double, expiresAt: Double, now: Double) -> Double? {
+        now < sentAt + resendCooldown && expiresAt > now ? sentAt + resendCooldown : nil
+    }
+}
+
 /// A sending limit that refused a new code.
 public enum SendLimit: Sendable, Equatable {
     /// Too many codes went to this phone number in the window.

@@ -27,11 +27,11 @@ public struct SQLiteAuthStore: AuthStore {
             if let row = try Row.fetchOne(
                 try db.cachedStatement(sql: "SELECT sent_at, expires_at FROM verifications WHERE phone = ?"),
                 arguments: [phone]),
-                let sentAt: Double = row["sent_at"], now < sentAt + policy.resendCooldown,
-                let expiresAt: Double = row["expires_at"], expiresAt > now
+                let expiresAt: Double = row["expires_at"],
+                let cooldownEnd = policy.cooldownEnd(sentAt: row["sent_at"], expiresAt: expiresAt, now: now)
             {
                 outcome = IssueOutcome(
-                    cooldownUntil: Date(timeIntervalSince1970: sentAt + policy.resendCooldown),
+                    cooldownUntil: Date(timeIntervalSince1970: cooldownEnd),
                     codeExpiresAt: Date(timeIntervalSince1970: expiresAt), keptExistingSession: existing != nil)
                 guard request.attachSessionDuringCooldown else { return outcome }
                 pendingUntil = expiresAt + policy.pendingSessionGrace
@@ -152,27 +152,26 @@ public struct SQLiteAuthStore: AuthStore {
                         sql: "SELECT code_digest, expires_at, failed_attempts FROM verifications WHERE phone = ?"),
                     arguments: [phone])
             else { return .noCode }
-            if let until = try Self.windowFull(
+            let lockedUntil = try Self.windowFull(
                 db,
                 sql:
                     "SELECT failed_at FROM failed_checks WHERE phone = ? AND failed_at > ? ORDER BY failed_at DESC LIMIT 1 OFFSET ?",
                 key: phone, max: policy.maxFailuresPerPhone, window: policy.failuresPerPhoneWindow, now: now)
+            switch policy.judge(
+                candidate: request.candidateDigest, stored: row["code_digest"], expiresAt: row["expires_at"],
+                failedAttempts: row["failed_attempts"], lockedUntil: lockedUntil, now: now)
             {
-                return .locked(until: until)
-            }
-            let failed: Int = row["failed_attempts"]
-            if failed >= policy.maxAttemptsPerCode { return .tooManyAttempts }
-            let expiresAt: Double = row["expires_at"]
-            if expiresAt <= now { return .expired }
-
-            let stored: Data = row["code_digest"]
-            guard constantTimeEquals(stored, request.candidateDigest) else {
+            case .refused(let outcome):
+                return outcome
+            case .wrong(let remaining):
                 try db.cachedStatement(
                     sql: "UPDATE verifications SET failed_attempts = failed_attempts + 1 WHERE phone = ?"
                 ).execute(arguments: [phone])
                 try db.cachedStatement(sql: "INSERT INTO failed_checks (phone, failed_at) VALUES (?, ?)").execute(
                     arguments: [phone, now])
-                return .incorrect(remainingAttempts: max(0, policy.maxAttemptsPerCode - failed - 1))
+                return .incorrect(remainingAttempts: remaining)
+            case .right:
+                break
             }
 
             // Right code: single use, then a fresh session id for the signed-in state.
