@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "AuthCore", targets: ["AuthCore"]),
         .library(name: "SMSGateways", targets: ["SMSGateways"]),
         .library(name: "WalletCore", targets: ["WalletCore"]),
+        .library(name: "SQLiteStorage", targets: ["SQLiteStorage"]),
         .library(name: "PostgresStorage", targets: ["PostgresStorage"]),
     ],
     dependencies: [
@@ -43,24 +44,30 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
+        // The sign-in rules: decides, and imports no storage and no NIO.
         .target(
             name: "AuthCore",
             dependencies: [
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
-        // The wallet of the original app: accounts and money, no HTTP.
+        // The wallet of the original app: accounts and money, no HTTP, no storage.
         .target(
             name: "WalletCore",
+            dependencies: ["AuthCore"]
+        ),
+        // Sign-in and wallet storage in one SQLite file (GRDB): reads and writes what the rules decide.
+        .target(
+            name: "SQLiteStorage",
             dependencies: [
                 "AuthCore",
+                "WalletCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         // Sign-in and wallet storage on PostgreSQL, for several app instances sharing one database.
@@ -96,6 +103,7 @@ let package = Package(
                 "AuthCore",
                 "SMSGateways",
                 "WalletCore",
+                "SQLiteStorage",
                 "PostgresStorage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -131,8 +139,18 @@ let package = Package(
         .testTarget(
             name: "AuthCoreTests",
             dependencies: [
-                "AuthCore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
+                "AuthCore", "TestSupport", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // One store suite, every backend: the sign-in and wallet behaviour on SQLite and PostgreSQL.
+        .testTarget(
+            name: "StoreTests",
+            dependencies: [
+                "AuthCore", "WalletCore", "SQLiteStorage", "PostgresStorage", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
@@ -151,7 +169,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WalletCoreTests",
-            dependencies: ["WalletCore", "AuthCore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["WalletCore", "AuthCore", "TestSupport"]
         ),
         .testTarget(
             name: "SMSGatewaysTests",
@@ -174,6 +192,7 @@ let package = Package(
                 "HTTPLite",
                 "SMSGateways",
                 "WalletCore",
+                "SQLiteStorage",
                 "PostgresStorage",
                 "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

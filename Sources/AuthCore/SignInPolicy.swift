@@ -31,15 +31,4 @@ public struct SignInPolicy: Sendable {
     public var failuresPerPhoneWindow: TimeInterval = 86_400
 
     public init() {}
-
-    /// The subset storage enforces inside its transactions.
-    public var storage: StoragePolicy {
-        StoragePolicy(
-            codeLifetime: codeLifetime, resendCooldown: resendCooldown, maxAttemptsPerCode: maxAttemptsPerCode,
-            sessionIdleTimeout: sessionIdleTimeout, sessionLifetime: sessionLifetime,
-            pendingSessionGrace: pendingSessionGrace, maxCodesPerPhone: maxCodesPerPhone,
-            codesPerPhoneWindow: codesPerPhoneWindow, maxCodesPerClient: maxCodesPerClient,
-            codesPerClientWindow: codesPerClientWindow, maxFailuresPerPhone: maxFailuresPerPhone,
-            failuresPerPhoneWindow: failuresPerPhoneWindow)
-    }
 }

@@ -6,8 +6,8 @@ import Logging
 /// The web pages and (later) the JSON API call the same methods, so both follow one set of
 /// rules. Sessions are named by ``SessionToken``; the store only ever sees their hashes.
 public struct SignInService: Sendable {
-    /// Result of asking for a code.
-    public struct CodeRequest: Sendable, Equatable {
+    /// A session now pending for a phone, with a code out (the result of asking for a code).
+    public struct PendingSignIn: Sendable, Equatable {
         /// The session now pending for the phone (new if the caller had none).
         public let session: SessionToken
         public let phone: PhoneNumber
@@ -19,7 +19,7 @@ public struct SignInService: Sendable {
         public let resendAvailableAt: Date
     }
 
-    /// Result of ``sendCode(phoneInput:client:)``: like ``CodeRequest``, with no session.
+    /// Result of ``sendCode(phoneInput:client:)``: like ``PendingSignIn``, with no session.
     public struct CodeSent: Sendable, Equatable {
         public let phone: PhoneNumber
         /// Whether a message went out now (false: the code sent less than the cooldown ago is
@@ -40,6 +40,7 @@ public struct SignInService: Sendable {
     }
 
     public let policy: SignInPolicy
+    private let rules: SignInRules
     private let store: any AuthStore
     private let sms: any SMSSender
     private let hasher: CodeHasher
@@ -65,6 +66,7 @@ public struct SignInService: Sendable {
         self.hasher = hasher
         self.composer = composer
         self.policy = policy
+        self.rules = SignInRules(policy: policy)
         self.logger = logger
         self.clock = clock
         self.makeCode = makeCode
@@ -77,7 +79,7 @@ public struct SignInService: Sendable {
     /// submitted again), no second message is sent: the session joins the code already out.
     /// `client` is the address the request came from, for the per-client sending limit.
     public func requestCode(phoneInput: String, session: SessionToken?, client: String? = nil) async throws
-        -> CodeRequest
+        -> PendingSignIn
     {
         try await issue(
             to: try Self.phone(phoneInput), session: session, makeSession: true, attachDuringCooldown: true,
@@ -108,7 +110,7 @@ public struct SignInService: Sendable {
 
     /// The resend button: a new code to the number this session is signing in with, replacing
     /// the old code; refused while the cooldown runs.
-    public func resendCode(session: SessionToken, client: String? = nil) async throws -> CodeRequest {
+    public func resendCode(session: SessionToken, client: String? = nil) async throws -> PendingSignIn {
         guard case .pending(let phone) = try await state(of: session) else { throw SignInError.noPendingSignIn }
         return try await issue(
             to: phone, session: session, makeSession: true, attachDuringCooldown: false, client: client)
@@ -117,22 +119,24 @@ public struct SignInService: Sendable {
     private func issue(
         to phone: PhoneNumber, session: SessionToken?, makeSession: Bool, attachDuringCooldown: Bool, client: String?,
         now: Date? = nil
-    ) async throws -> CodeRequest {
+    ) async throws -> PendingSignIn {
         let code = makeCode()
         let digest = hasher.digest(of: code, for: phone)
         let newToken = SessionToken.generate()
         let now = now ?? clock()
-        let outcome = try await store.issueCode(
-            IssueRequest(
-                phone: phone, codeDigest: digest, existingSession: session?.storageKey,
-                newSession: makeSession ? newToken.storageKey : nil, attachSessionDuringCooldown: attachDuringCooldown,
-                client: client,
-                now: now))
-        if let (limit, until) = outcome.limited {
-            let seconds = max(1, wholeSeconds(from: now, to: until))
-            logger.notice("Sending limit reached", metadata: ["to": "\(phone.masked)", "limit": "\(limit)"])
-            metrics.limitHit(limit == .phone ? "phone" : "client")
-            throw limit == .phone
+        let request = CodeIssue(
+            phone: phone, codeDigest: digest, existingSession: session?.storageKey,
+            newSession: makeSession ? newToken.storageKey : nil, attachSessionDuringCooldown: attachDuringCooldown,
+            client: client, now: now)
+        let rules = self.rules
+        let outcome = try await store.transaction(reading: rules.issueReads(request)) { found in
+            rules.issue(request, given: found)
+        }.outcome
+        if let limited = outcome.limited {
+            let seconds = max(1, wholeSeconds(from: now, to: limited.until))
+            logger.notice("Sending limit reached", metadata: ["to": "\(phone.masked)", "limit": "\(limited.limit)"])
+            metrics.limitHit(limited.limit == .phone ? "phone" : "client")
+            throw limited.limit == .phone
                 ? SignInError.tooManyCodesForPhone(seconds: seconds) : .tooManyCodesFromClient(seconds: seconds)
         }
         // The store kept the caller's session if it was still live, else it used the new key.
@@ -145,7 +149,7 @@ public struct SignInService: Sendable {
                 metrics.limitHit("resend_cooldown")
                 throw SignInError.resendTooSoon(seconds: max(1, wholeSeconds(from: now, to: until)))
             }
-            return CodeRequest(
+            return PendingSignIn(
                 session: token, phone: phone, sent: false, codeExpiresAt: expiresAt, resendAvailableAt: until)
         }
         do {
@@ -156,12 +160,15 @@ public struct SignInService: Sendable {
             // The login step made the session pending for this number: undo that too. A resend
             // keeps its session, which was already pending for the number.
             let madePending = makeSession && attachDuringCooldown ? token.storageKey : nil
-            try await store.withdrawCode(phone: phone, codeDigest: digest, pendingSession: madePending)
+            _ = try await store.transaction(reading: rules.withdrawReads(phone: phone, pendingSession: madePending)) {
+                found in
+                rules.withdraw(phone: phone, codeDigest: digest, pendingSession: madePending, given: found)
+            }
             throw SignInError.deliveryFailed
         }
         logger.info("Sign-in code sent", metadata: ["to": "\(phone.masked)"])
         metrics.codeSent()
-        return CodeRequest(
+        return PendingSignIn(
             session: token, phone: phone, sent: true, codeExpiresAt: expiresAt,
             resendAvailableAt: now.addingTimeInterval(policy.resendCooldown))
     }
@@ -184,12 +191,17 @@ public struct SignInService: Sendable {
         let code = OneTimeCode(codeInput)
         let candidate = code.map { hasher.digest(of: $0, for: phone) } ?? Data(repeating: 0, count: 32)
         let signedInToken = SessionToken.generate()
-        let outcome = try await store.checkCode(
-            CheckRequest(
-                session: session?.storageKey, phone: phone, candidateDigest: candidate,
-                signedInSession: signedInToken.storageKey, now: clock()))
-        switch outcome {
-        case .signedIn(let user):
+        let request = CodeCheck(
+            session: session?.storageKey, phone: phone, candidateDigest: candidate,
+            signedInSession: signedInToken.storageKey, now: clock())
+        let rules = self.rules
+        let applied = try await store.transaction(reading: rules.checkReads(request)) { found in
+            rules.check(request, given: found)
+        }
+        switch applied.outcome {
+        case .signedIn:
+            guard let id = applied.signedInUserID else { throw StoredDataCorrupt("a sign-in that wrote no user") }
+            let user = User(id: id, phone: phone)
             metrics.verification("signed_in")
             logger.info("Signed in", metadata: ["user": "\(user.id)", "phone": "\(phone.masked)"])
             return SignedIn(session: signedInToken, user: user)
@@ -213,33 +225,36 @@ public struct SignInService: Sendable {
         }
     }
 
-    /// What the session stands for now; `nil` when it is unknown or expired.
+    /// What the session stands for now; `nil` when it is unknown or expired. A signed-in
+    /// session seen again after a while has its idle timer refreshed.
     public func state(of session: SessionToken) async throws -> SessionState? {
-        try await store.session(session.storageKey, now: clock())
+        let key = session.storageKey
+        return try await state(of: key, found: try await store.read(rules.sessionReads(key)).session)
     }
 
-    /// ``state(of:)``, and for a signed-in session also `read` for its user, in one round trip
-    /// to the database where the store can.
-    public func state<Value: Sendable>(of session: SessionToken, alsoReading read: SessionRead<Value>) async throws
-        -> (state: SessionState, value: Value?)?
-    {
-        try await store.session(session.storageKey, now: clock(), alsoReading: read)
+    /// What a session row read elsewhere (with other data in the same round trip, as Home does)
+    /// stands for now; refreshes its idle timer like ``state(of:)``.
+    public func state(of key: Data, found record: SessionRecord?) async throws -> SessionState? {
+        guard let (state, touch) = try rules.session(key, record, now: clock()) else { return nil }
+        if let touch { try await store.apply([touch]) }
+        return state
     }
 
     /// Seconds until `phone` may be sent another code (0 when it may now).
     public func resendWait(for phone: PhoneNumber) async throws -> Int {
-        wholeSeconds(try await store.resendWait(phone: phone, now: clock()))
+        let code = try await store.read(AuthReads(code: phone.e164)).code
+        return wholeSeconds(rules.resendWait(code, now: clock()))
     }
 
     /// Ends the session on the server.
     public func signOut(session: SessionToken) async throws {
-        try await store.deleteSession(session.storageKey)
+        try await store.apply([.deleteSession(key: session.storageKey)])
     }
 
     /// Removes expired sessions and codes.
     @discardableResult
     public func purgeExpired() async throws -> Int {
-        try await store.purgeExpired(now: clock())
+        try await store.purge(rules.purgeCutoffs(now: clock()))
     }
 }
 

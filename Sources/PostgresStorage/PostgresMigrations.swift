@@ -1,5 +1,5 @@
-/// The PostgreSQL schema: the same tables, columns and checks as the SQLite one (AuthCore's
-/// `AuthDatabase` and WalletCore's `SQLiteWalletStore.migrate`), in PostgreSQL's dialect.
+/// The PostgreSQL schema: the same tables, columns and checks as the SQLite one (SQLiteStorage's
+/// `SQLiteMigrations`), in PostgreSQL's dialect.
 ///
 /// Migrations are named and forward-only: a released one is never edited, a change is a new one.
 /// Times are seconds since 1970 (UTC) as `double precision`, like the SQLite columns, so both

@@ -65,7 +65,7 @@ final class Application: Sendable {
         router.add(middleware: ErrorPages(pages: pages))
         router.add(middleware: StaticFiles<AppContext>(folder: configuration.publicDirectory, urlPrefix: "/public"))
         router.add(middleware: CSRFProtection(tokens: CSRFTokens(secret: secret), https: configuration.https))
-        router.add(middleware: SessionMiddleware(signIn: signIn, cookie: cookie, homeOverview: wallet.overviewRead))
+        router.add(middleware: SessionMiddleware(signIn: signIn, cookie: cookie, wallet: wallet))
         let clientAddress = ClientAddress(trustProxy: configuration.trustProxy)
         SignInController(
             signIn: signIn, pages: pages, cookie: cookie,

@@ -2,6 +2,7 @@ import AuthCore
 import Foundation
 import Logging
 import PostgresStorage
+import SQLiteStorage
 import WalletCore
 
 /// Where sign-ins and wallets are kept: the SQLite file (one instance, the default) or a
@@ -19,23 +20,19 @@ struct Storage: Sendable {
     /// Opens the configured database and brings its schema up to date (migrations run before any
     /// request is served).
     static func open(_ configuration: AppConfiguration, logger: Logger) async throws -> Storage {
-        let policy = configuration.policy.storage
         if let postgres = configuration.postgres {
             let database = try await PostgresBackend(configuration: postgres, logger: logger)
             logger.info("Using PostgreSQL", metadata: ["database": "\(postgres.redacted)"])
             return Storage(
-                kind: "postgres", auth: PostgresAuthStore(database: database, policy: policy),
+                kind: "postgres", auth: PostgresAuthStore(database: database),
                 wallet: PostgresWalletStore(database: database), ping: { try await database.ping() },
                 close: { await database.close() })
         }
-        let database = try AuthDatabase(
+        let database = try SQLiteDatabase(
             path: configuration.resolvedDatabasePath, onStatement: configuration.onDatabaseStatement)
-        try SQLiteWalletStore.migrate(database.pool)
         return Storage(
-            kind: "sqlite", auth: SQLiteAuthStore(database: database, policy: policy),
-            wallet: SQLiteWalletStore(writer: database.pool),
-            ping: { _ = try await database.pool.readOnWorkerThread { db in try db.execute(sql: "SELECT 1") } },
-            close: { try database.close() })
+            kind: "sqlite", auth: SQLiteAuthStore(database: database), wallet: SQLiteWalletStore(database: database),
+            ping: { try await database.ping() }, close: { try database.close() })
     }
 }
 

@@ -46,7 +46,7 @@ struct SharedDatabaseTests {
             Instance(
                 backend: backend,
                 signIn: SignInService(
-                    store: PostgresAuthStore(database: backend, policy: policy.storage), sms: sender,
+                    store: PostgresAuthStore(database: backend), sms: sender,
                     hasher: CodeHasher(secret: secret),
                     composer: SMSMessageComposer(appName: nil, domain: "example.com"),
                     policy: policy, logger: Logger(label: "test"), makeCode: { .testMode }),

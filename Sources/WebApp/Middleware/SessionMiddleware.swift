@@ -10,8 +10,8 @@ import WalletCore
 struct SessionMiddleware: Middleware {
     let signIn: SignInService
     let cookie: SessionCookie
-    /// Home's overview, read together with the session.
-    let homeOverview: SessionRead<Overview>
+    /// Home's overview is read together with the session.
+    let wallet: Wallet
 
     func handle(
         _ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response
@@ -26,9 +26,9 @@ struct SessionMiddleware: Middleware {
         }
         var context = context
         if request.method == .GET, request.path == "/home" {
-            let found = try await signIn.state(of: token, alsoReading: homeOverview)
+            let found = try await wallet.home(session: token, signIn: signIn)
             context.session = found?.state
-            context.homeOverview = found?.value
+            context.homeOverview = found?.overview
         } else {
             context.session = try await signIn.state(of: token)
         }

@@ -40,27 +40,21 @@ final class RecordingSMSSender: SMSSender, @unchecked Sendable {
     }
 }
 
-/// A service on a fresh SQLite file, with a movable clock and a recording SMS sender.
+/// A service on a fresh database of one backend, with a movable clock and a recording SMS
+/// sender.
 struct ServiceFixture {
     let clock = TestClock()
     let sms = RecordingSMSSender()
-    let database: AuthDatabase
+    let database: TestDatabase
     let service: SignInService
-    let folder: URL
 
-    init(policy: SignInPolicy = SignInPolicy()) throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("authcore-\(UUID().uuidString)")
-        database = try AuthDatabase(path: folder.appendingPathComponent("test.sqlite").path)
+    init(_ database: TestDatabase, policy: SignInPolicy = SignInPolicy()) {
+        self.database = database
         let clock = self.clock
         service = SignInService(
-            store: SQLiteAuthStore(database: database, policy: policy.storage), sms: sms,
-            hasher: CodeHasher(secret: .random()), composer: SMSMessageComposer(appName: nil, domain: "example.com"),
-            policy: policy, logger: Logger(label: "test"), clock: { clock.now })
-    }
-
-    func remove() {
-        try? database.close()
-        try? FileManager.default.removeItem(at: folder)
+            store: database.auth, sms: sms, hasher: CodeHasher(secret: .random()),
+            composer: SMSMessageComposer(appName: nil, domain: "example.com"), policy: policy,
+            logger: Logger(label: "test"), clock: { clock.now })
     }
 
     /// A wrong code for the last message sent.

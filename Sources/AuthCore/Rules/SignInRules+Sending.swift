@@ -1,0 +1,187 @@
+import Foundation
+
+/// A request to store a new code for a phone and attach a session to it.
+public struct CodeIssue: Sendable {
+    public var phone: PhoneNumber
+    public var codeDigest: Data
+    /// The session that asked, if the browser already had one.
+    public var existingSession: Data?
+    /// Storage key to use if a new session must be created; `nil` with no `existingSession`
+    /// makes no session pending (the JSON API, whose clients check the code with the number).
+    public var newSession: Data?
+    /// When the cooldown is running: still attach the session to the phone (a login form
+    /// re-submitted for the same number) rather than refusing (an explicit resend).
+    public var attachSessionDuringCooldown: Bool
+    /// The client address that asked (for the per-client limit); `nil` if unknown.
+    public var client: String?
+    public var now: Date
+
+    public init(
+        phone: PhoneNumber, codeDigest: Data, existingSession: Data?, newSession: Data?,
+        attachSessionDuringCooldown: Bool, client: String? = nil, now: Date
+    ) {
+        self.client = client
+        self.phone = phone
+        self.codeDigest = codeDigest
+        self.existingSession = existingSession
+        self.newSession = newSession
+        self.attachSessionDuringCooldown = attachSessionDuringCooldown
+        self.now = now
+    }
+}
+
+/// A sending limit that refused a new code.
+public enum SendLimit: Sendable, Equatable {
+    /// Too many codes went to this phone number in the window.
+    case phone
+    /// Too many codes were asked for from this client address in the window.
+    case client
+}
+
+/// What asking for a code came to.
+public struct IssueOutcome: Sendable, Equatable {
+    /// `nil`: the new code digest is stored (replacing any older one). Otherwise a code went to
+    /// this phone less than the cooldown ago, nothing new was stored, and this is when the
+    /// cooldown ends.
+    public var cooldownUntil: Date?
+    /// When the code now valid for the phone expires.
+    public var codeExpiresAt: Date
+    /// Whether the session made pending is `existingSession` (true) or `newSession` (false).
+    public var keptExistingSession: Bool
+    /// Set when a sending limit refused the code: which one, and when it allows another.
+    /// Nothing was stored then.
+    public var limited: SendLimitReached?
+
+    public init(
+        cooldownUntil: Date?, codeExpiresAt: Date, keptExistingSession: Bool, limited: SendLimitReached? = nil
+    ) {
+        self.cooldownUntil = cooldownUntil
+        self.codeExpiresAt = codeExpiresAt
+        self.keptExistingSession = keptExistingSession
+        self.limited = limited
+    }
+}
+
+/// Which sending limit refused a code, and when it allows another.
+public struct SendLimitReached: Sendable, Equatable {
+    public var limit: SendLimit
+    public var until: Date
+
+    public init(_ limit: SendLimit, until: Date) {
+        self.limit = limit
+        self.until = until
+    }
+}
+
+extension SignInRules {
+    // MARK: Sending a code
+
+    /// What ``issue(_:given:)`` needs: the asking session, the phone's code, and both sending
+    /// windows; the phone and the client are locked.
+    public func issueReads(_ request: CodeIssue) -> AuthReads {
+        let now = request.now.timeIntervalSince1970
+        let phone = request.phone.e164
+        return AuthReads(
+            session: request.existingSession, code: phone,
+            phoneSends: Self.window(phone, max: policy.maxCodesPerPhone, per: policy.codesPerPhoneWindow, now: now),
+            clientSends: request.client.map {
+                Self.window($0, max: policy.maxCodesPerClient, per: policy.codesPerClientWindow, now: now)
+            },
+            locks: [.phone(phone)] + (request.client.map { [.client($0)] } ?? []))
+    }
+
+    /// Stores a new code for the phone unless the resend cooldown is running or a sending limit
+    /// is reached, and makes the session pending for that phone.
+    ///
+    /// A code sent less than the cooldown ago is kept (no second text); a login form sent again
+    /// for the same number then joins it. The asking session is kept while it is live; an
+    /// expired one is deleted so it is never revived, and the new key is used instead.
+    public func issue(_ request: CodeIssue, given found: AuthSnapshot) -> AuthDecision<IssueOutcome> {
+        let now = request.now.timeIntervalSince1970
+        let phone = request.phone.e164
+        let kept = Self.isLive(found.session, now: now) && request.existingSession != nil
+        var changes: [AuthChange] = []
+        if let existing = request.existingSession, !kept { changes.append(.deleteSession(key: existing)) }
+        let sessionKey = kept ? request.existingSession : request.newSession
+
+        let outcome: IssueOutcome
+        let codeExpiresAt: Double
+        if let code = found.code, let cooldownEnd = cooldownEnd(of: code, now: now) {
+            outcome = IssueOutcome(
+                cooldownUntil: Date(timeIntervalSince1970: cooldownEnd),
+                codeExpiresAt: Date(timeIntervalSince1970: code.expiresAt), keptExistingSession: kept)
+            guard request.attachSessionDuringCooldown else { return AuthDecision(outcome, changes: changes) }
+            codeExpiresAt = code.expiresAt
+        } else {
+            if let limited = sendLimit(found) {
+                return AuthDecision(
+                    IssueOutcome(
+                        cooldownUntil: nil, codeExpiresAt: request.now, keptExistingSession: kept, limited: limited),
+                    changes: changes)
+            }
+            codeExpiresAt = now + policy.codeLifetime
+            changes += [
+                .recordSend(phone: phone, client: request.client, at: now),
+                .storeCode(
+                    phone: phone,
+                    code: StoredCode(
+                        digest: request.codeDigest, sentAt: now, expiresAt: codeExpiresAt, failedAttempts: 0)),
+            ]
+            outcome = IssueOutcome(
+                cooldownUntil: nil, codeExpiresAt: Date(timeIntervalSince1970: codeExpiresAt),
+                keptExistingSession: kept)
+        }
+        // A pending sign-in lives as long as its code plus a short grace (in which it can only
+        // be told the code expired and ask for a new one). Any signed-in state this browser had
+        // is replaced: it is now signing in (again) with this phone.
+        if let sessionKey {
+            changes.append(
+                .makePending(
+                    session: sessionKey, phone: phone, at: now, until: codeExpiresAt + policy.pendingSessionGrace))
+        }
+        return AuthDecision(outcome, changes: changes)
+    }
+
+    /// When the resend cooldown of `code` ends, if it is still running at `now` (and the code
+    /// still valid); `nil` when a new code may be sent.
+    func cooldownEnd(of code: StoredCode, now: Double) -> Double? {
+        let end = code.sentAt + policy.resendCooldown
+        return now < end && code.expiresAt > now ? end : nil
+    }
+
+    /// Which sending limit, if any, refuses another code now, and until when.
+    func sendLimit(_ found: AuthSnapshot) -> SendLimitReached? {
+        if let until = Self.windowFull(nthNewest: found.phoneSendAt, window: policy.codesPerPhoneWindow) {
+            return SendLimitReached(.phone, until: until)
+        }
+        if let until = Self.windowFull(nthNewest: found.clientSendAt, window: policy.codesPerClientWindow) {
+            return SendLimitReached(.client, until: until)
+        }
+        return nil
+    }
+
+    // MARK: Taking a code back
+
+    /// What ``withdraw(phone:codeDigest:pendingSession:given:)`` needs; the phone is locked.
+    public func withdrawReads(phone: PhoneNumber, pendingSession: Data?) -> AuthReads {
+        AuthReads(session: pendingSession, code: phone.e164, locks: [.phone(phone.e164)])
+    }
+
+    /// Undoes ``issue(_:given:)`` after the text could not be delivered: the code if it is still
+    /// the one with `codeDigest`, its count against the sending limits, and the session made
+    /// pending for it, so the person can try again at once from a clean state.
+    public func withdraw(phone: PhoneNumber, codeDigest: Data, pendingSession: Data?, given found: AuthSnapshot)
+        -> AuthDecision<Void>
+    {
+        var changes: [AuthChange] = []
+        if let pendingSession, let session = found.session, session.pendingPhone == phone.e164,
+            session.userID == nil
+        {
+            changes.append(.deleteSession(key: pendingSession))
+        }
+        if let code = found.code, code.digest == codeDigest {
+            changes += [.deleteCode(phone: phone.e164), .forgetNewestSend(phone: phone.e164)]
+        }
+        return AuthDecision((), changes: changes)
+    }
+}

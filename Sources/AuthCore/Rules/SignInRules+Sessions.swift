@@ -1,0 +1,53 @@
+import Foundation
+
+extension SignInRules {
+    /// What ``session(_:now:)`` needs: the session row (with its user's phone).
+    public func sessionReads(_ key: Data) -> AuthReads {
+        AuthReads(session: key)
+    }
+
+    /// What a stored session stands for at `now` (`nil` when there is none or it expired), and
+    /// the change that refreshes a signed-in session's idle timer when it was last seen more
+    /// than ``sessionTouchInterval`` ago.
+    public func session(_ key: Data, _ record: SessionRecord?, now date: Date) throws -> (
+        state: SessionState, touch: AuthChange?
+    )? {
+        let now = date.timeIntervalSince1970
+        guard let record, Self.isLive(record, now: now) else { return nil }
+        if let pending = record.pendingPhone { return (.pending(try Self.phone(pending)), nil) }
+        guard let id = record.userID, let phone = record.userPhone else {
+            throw StoredDataCorrupt("a session that is neither pending nor signed in")
+        }
+        let touch: AuthChange? =
+            now - record.lastSeenAt >= Self.sessionTouchInterval
+            ? .touchSession(
+                key: key, at: now, expiresAt: min(record.absoluteExpiresAt, now + policy.sessionIdleTimeout))
+            : nil
+        return (.signedIn(User(id: id, phone: try Self.phone(phone))), touch)
+    }
+
+    /// A phone number read back from the database.
+    static func phone(_ stored: String) throws -> PhoneNumber {
+        do {
+            return try PhoneNumber(parsing: stored)
+        } catch {
+            throw StoredDataCorrupt("a stored phone number that does not parse")
+        }
+    }
+
+    /// Seconds until the phone may be sent another code (0 when it may now), given its code.
+    public func resendWait(_ code: StoredCode?, now: Date) -> TimeInterval {
+        guard let code else { return 0 }
+        return max(0, code.sentAt + policy.resendCooldown - now.timeIntervalSince1970)
+    }
+
+    /// What the purge removes at `now`: ended sessions, codes expired over a day ago, and the
+    /// sends and failures that no window counts any more.
+    public func purgeCutoffs(now: Date) -> PurgeCutoffs {
+        let seconds = now.timeIntervalSince1970
+        return PurgeCutoffs(
+            sessionsExpiredBy: seconds, codesExpiredBy: seconds - Self.expiredCodeKept,
+            sendsBefore: seconds - max(policy.codesPerPhoneWindow, policy.codesPerClientWindow),
+            failuresBefore: seconds - policy.failuresPerPhoneWindow)
+    }
+}

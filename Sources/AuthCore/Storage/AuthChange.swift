@@ -1,0 +1,66 @@
+import Foundation
+
+/// One write a sign-in decision asks for. A store turns each into one statement (``signIn``
+/// into two: the user, then the session) and applies them in order; it adds no condition of
+/// its own. Times are seconds since 1970.
+public enum AuthChange: Sendable, Equatable {
+    case deleteSession(key: Data)
+    /// Counts a code sent towards the sending limits of the phone and the client.
+    case recordSend(phone: String, client: String?, at: Double)
+    /// Takes back the newest ``recordSend`` of the phone (the text never went out).
+    case forgetNewestSend(phone: String)
+    /// Stores the phone's code, replacing any older one (and its wrong tries).
+    case storeCode(phone: String, code: StoredCode)
+    case deleteCode(phone: String)
+    /// Makes the session (new, or existing and then no longer signed in) pending for the phone.
+    case makePending(session: Data, phone: String, at: Double, until: Double)
+    /// One more wrong try on the phone's code.
+    case countWrongTry(phone: String)
+    /// A wrong code, towards the phone's lock after too many failures.
+    case recordFailure(phone: String, at: Double)
+    /// Creates the user on first sign-in (or notes the sign-in) and a signed-in session for it.
+    case signIn(phone: String, session: Data, at: Double, expiresAt: Double, absoluteExpiresAt: Double)
+    /// Refreshes a signed-in session's idle timer (a session no longer signed in is left alone).
+    case touchSession(key: Data, at: Double, expiresAt: Double)
+}
+
+/// What a decision returns: the changes to write and the answer to give once they are written.
+public struct AuthDecision<Outcome: Sendable>: Sendable {
+    public var changes: [AuthChange]
+    public var outcome: Outcome
+
+    public init(_ outcome: Outcome, changes: [AuthChange] = []) {
+        self.changes = changes
+        self.outcome = outcome
+    }
+}
+
+extension AuthDecision: Equatable where Outcome: Equatable {}
+
+/// A decision's outcome once its changes are written, with what the database assigned.
+public struct Applied<Outcome: Sendable>: Sendable {
+    public var outcome: Outcome
+    /// The id of the user a ``AuthChange/signIn(phone:session:at:expiresAt:absoluteExpiresAt:)``
+    /// wrote, if one did.
+    public var signedInUserID: Int64?
+
+    public init(_ outcome: Outcome, signedInUserID: Int64? = nil) {
+        self.outcome = outcome
+        self.signedInUserID = signedInUserID
+    }
+}
+
+/// What the purge removes: rows whose time is at or before these (seconds since 1970).
+public struct PurgeCutoffs: Sendable, Equatable {
+    public var sessionsExpiredBy: Double
+    public var codesExpiredBy: Double
+    public var sendsBefore: Double
+    public var failuresBefore: Double
+
+    public init(sessionsExpiredBy: Double, codesExpiredBy: Double, sendsBefore: Double, failuresBefore: Double) {
+        self.sessionsExpiredBy = sessionsExpiredBy
+        self.codesExpiredBy = codesExpiredBy
+        self.sendsBefore = sendsBefore
+        self.failuresBefore = failuresBefore
+    }
+}

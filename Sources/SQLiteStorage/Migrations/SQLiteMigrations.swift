@@ -1,0 +1,107 @@
+import GRDB
+
+/// The whole SQLite schema as named, forward-only migrations, in the order they were added; a
+/// database remembers which it has run (GRDB's `grdb_migrations`), so each runs once. Add a
+/// new one at the end; never change one that has shipped. The CHECK constraints repeat the
+/// domain's limits, so a bug that slips past the rules is still refused by the database.
+///
+/// | name | what it adds |
+/// | --- | --- |
+/// | `v1-sign-in` | users, codes (`verifications`), sessions |
+/// | `v2-send-and-failure-limits` | `code_sends` and `failed_checks`, the sending and lock windows |
+/// | `wallet-v1` | the wallet: profiles, accounts, operations, one-time form keys |
+enum SQLiteMigrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-sign-in") { db in
+            let e164 = "GLOB '+1[2-9][0-9][0-9][2-9][0-9][0-9][0-9][0-9][0-9][0-9]'"
+            try db.execute(
+                sql: """
+                    CREATE TABLE users (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        phone TEXT NOT NULL UNIQUE CHECK (phone \(e164)),
+                        created_at REAL NOT NULL,
+                        last_sign_in_at REAL NOT NULL
+                    );
+                    CREATE TABLE verifications (
+                        phone TEXT PRIMARY KEY NOT NULL CHECK (phone \(e164)),
+                        code_digest BLOB NOT NULL CHECK (length(code_digest) = 32),
+                        sent_at REAL NOT NULL,
+                        expires_at REAL NOT NULL CHECK (expires_at > sent_at),
+                        failed_attempts INTEGER NOT NULL DEFAULT 0 CHECK (failed_attempts >= 0)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE sessions (
+                        key BLOB PRIMARY KEY NOT NULL CHECK (length(key) = 32),
+                        pending_phone TEXT CHECK (pending_phone \(e164)),
+                        user_id INTEGER REFERENCES users(id) ON DELETE CASCADE,
+                        created_at REAL NOT NULL,
+                        last_seen_at REAL NOT NULL,
+                        expires_at REAL NOT NULL,
+                        absolute_expires_at REAL NOT NULL,
+                        CHECK ((pending_phone IS NULL) <> (user_id IS NULL))
+                    ) WITHOUT ROWID;
+                    CREATE INDEX sessions_by_expiry ON sessions(expires_at);
+                    CREATE INDEX sessions_by_user ON sessions(user_id);
+                    CREATE INDEX verifications_by_expiry ON verifications(expires_at);
+                    """)
+        }
+        migrator.registerMigration("v2-send-and-failure-limits") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE code_sends (
+                        id INTEGER PRIMARY KEY,
+                        phone TEXT NOT NULL,
+                        client TEXT,
+                        sent_at REAL NOT NULL
+                    );
+                    CREATE INDEX code_sends_by_phone ON code_sends(phone, sent_at);
+                    CREATE INDEX code_sends_by_client ON code_sends(client, sent_at);
+                    CREATE TABLE failed_checks (
+                        id INTEGER PRIMARY KEY,
+                        phone TEXT NOT NULL,
+                        failed_at REAL NOT NULL
+                    );
+                    CREATE INDEX failed_checks_by_phone ON failed_checks(phone, failed_at);
+                    """)
+        }
+        migrator.registerMigration("wallet-v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE wallet_profiles (
+                        user_id INTEGER PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+                        display_name TEXT NOT NULL CHECK (length(display_name) BETWEEN 1 AND 40)
+                    );
+                    CREATE TABLE accounts (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                        name TEXT NOT NULL COLLATE NOCASE CHECK (length(name) BETWEEN 1 AND 40),
+                        balance_cents INTEGER NOT NULL DEFAULT 0
+                            CHECK (balance_cents >= 0 AND balance_cents <= 100000000000000),
+                        created_at REAL NOT NULL,
+                        UNIQUE (user_id, name)
+                    );
+                    CREATE TABLE operations (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                        kind TEXT NOT NULL CHECK (kind IN ('deposit', 'withdrawal', 'transfer_in', 'transfer_out')),
+                        amount_cents INTEGER NOT NULL CHECK (amount_cents > 0),
+                        balance_after_cents INTEGER NOT NULL CHECK (balance_after_cents >= 0),
+                        counterparty_account_id INTEGER,
+                        created_at REAL NOT NULL
+                    );
+                    CREATE INDEX operations_by_account ON operations(account_id, id);
+                    CREATE TABLE wallet_operation_keys (
+                        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                        key TEXT NOT NULL,
+                        action TEXT NOT NULL,
+                        account_id INTEGER,
+                        operation_id INTEGER,
+                        created_at REAL NOT NULL,
+                        PRIMARY KEY (user_id, key)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX wallet_operation_keys_by_age ON wallet_operation_keys(created_at);
+                    """)
+        }
+        return migrator
+    }
+}

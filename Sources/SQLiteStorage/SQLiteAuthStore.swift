@@ -1,0 +1,176 @@
+import AuthCore
+import Foundation
+import GRDB
+
+/// ``AuthStore`` on SQLite through GRDB: reads what the rules name and writes what they
+/// decided, one statement each.
+///
+/// A transaction is one GRDB `write`; SQLite runs write transactions one at a time, so the
+/// limits and attempt counts ``SignInRules`` decides hold under any concurrency (the locks an
+/// ``AuthReads`` names are implied). Plain reads run on a worker thread, never on an event loop.
+public struct SQLiteAuthStore: AuthStore {
+    private let writer: any DatabaseWriter
+
+    public init(database: SQLiteDatabase) {
+        self.writer = database.writer
+    }
+
+    public func transaction<Outcome: Sendable>(
+        reading reads: AuthReads, decide: @escaping @Sendable (AuthSnapshot) throws -> AuthDecision<Outcome>
+    ) async throws -> Applied<Outcome> {
+        try await writer.write { db in
+            let decision = try decide(try Self.read(db, reads))
+            return Applied(decision.outcome, signedInUserID: try Self.apply(db, decision.changes))
+        }
+    }
+
+    public func read(_ reads: AuthReads) async throws -> AuthSnapshot {
+        try await writer.readOnWorkerThread { db in try Self.read(db, reads) }
+    }
+
+    public func apply(_ changes: [AuthChange]) async throws {
+        try await writer.write { db in _ = try Self.apply(db, changes) }
+    }
+
+    public func purge(_ cutoffs: PurgeCutoffs) async throws -> Int {
+        try await writer.write { db in
+            var count = 0
+            for (sql, cutoff) in [
+                ("DELETE FROM sessions WHERE expires_at <= ?", cutoffs.sessionsExpiredBy),
+                ("DELETE FROM verifications WHERE expires_at <= ?", cutoffs.codesExpiredBy),
+                ("DELETE FROM code_sends WHERE sent_at <= ?", cutoffs.sendsBefore),
+                ("DELETE FROM failed_checks WHERE failed_at <= ?", cutoffs.failuresBefore),
+            ] {
+                try db.cachedStatement(sql: sql).execute(arguments: [cutoff])
+                count += db.changesCount
+            }
+            return count
+        }
+    }
+
+    // MARK: Reading
+
+    /// Everything `reads` names, one statement each.
+    static func read(_ db: Database, _ reads: AuthReads) throws -> AuthSnapshot {
+        var found = AuthSnapshot()
+        if let key = reads.session {
+            found.session = try Row.fetchOne(
+                try db.cachedStatement(
+                    sql: """
+                        SELECT s.pending_phone, s.last_seen_at, s.expires_at, s.absolute_expires_at,
+                               u.id AS user_id, u.phone AS user_phone
+                        FROM sessions s LEFT JOIN users u ON u.id = s.user_id
+                        WHERE s.key = ?
+                        """),
+                arguments: [key]
+            ).map { row in
+                SessionRecord(
+                    pendingPhone: row["pending_phone"], userID: row["user_id"], userPhone: row["user_phone"],
+                    lastSeenAt: row["last_seen_at"], expiresAt: row["expires_at"],
+                    absoluteExpiresAt: row["absolute_expires_at"])
+            }
+        }
+        if let phone = reads.code {
+            found.code = try Row.fetchOne(
+                try db.cachedStatement(
+                    sql: "SELECT code_digest, sent_at, expires_at, failed_attempts FROM verifications WHERE phone = ?"),
+                arguments: [phone]
+            ).map { row in
+                StoredCode(
+                    digest: row["code_digest"], sentAt: row["sent_at"], expiresAt: row["expires_at"],
+                    failedAttempts: row["failed_attempts"])
+            }
+        }
+        found.phoneSendAt = try recent(
+            db, "SELECT sent_at FROM code_sends WHERE phone = ? AND sent_at > ? ORDER BY sent_at DESC LIMIT 1 OFFSET ?",
+            reads.phoneSends)
+        found.clientSendAt = try recent(
+            db,
+            "SELECT sent_at FROM code_sends WHERE client = ? AND sent_at > ? ORDER BY sent_at DESC LIMIT 1 OFFSET ?",
+            reads.clientSends)
+        found.phoneFailureAt = try recent(
+            db,
+            "SELECT failed_at FROM failed_checks WHERE phone = ? AND failed_at > ? ORDER BY failed_at DESC LIMIT 1 OFFSET ?",
+            reads.phoneFailures)
+        return found
+    }
+
+    /// The time of the event at `events.position` (through the (subject, time) index: one row
+    /// read however many events there are).
+    private static func recent(_ db: Database, _ sql: String, _ events: RecentEvents?) throws -> Double? {
+        guard let events else { return nil }
+        return try Double.fetchOne(
+            try db.cachedStatement(sql: sql), arguments: [events.subject, events.since, events.position])
+    }
+
+    // MARK: Writing
+
+    /// Applies `changes` in order; returns the id of the user a sign-in wrote, if one did.
+    static func apply(_ db: Database, _ changes: [AuthChange]) throws -> Int64? {
+        var signedInUser: Int64?
+        for change in changes {
+            switch change {
+            case .deleteSession(let key):
+                try db.cachedStatement(sql: "DELETE FROM sessions WHERE key = ?").execute(arguments: [key])
+            case .recordSend(let phone, let client, let at):
+                try db.cachedStatement(sql: "INSERT INTO code_sends (phone, client, sent_at) VALUES (?, ?, ?)")
+                    .execute(arguments: [phone, client, at])
+            case .forgetNewestSend(let phone):
+                try db.cachedStatement(
+                    sql: "DELETE FROM code_sends WHERE id = (SELECT max(id) FROM code_sends WHERE phone = ?)"
+                ).execute(arguments: [phone])
+            case .storeCode(let phone, let code):
+                try db.cachedStatement(
+                    sql: """
+                        INSERT INTO verifications (phone, code_digest, sent_at, expires_at, failed_attempts)
+                        VALUES (?, ?, ?, ?, ?)
+                        ON CONFLICT(phone) DO UPDATE SET
+                            code_digest = excluded.code_digest, sent_at = excluded.sent_at,
+                            expires_at = excluded.expires_at, failed_attempts = excluded.failed_attempts
+                        """
+                ).execute(arguments: [phone, code.digest, code.sentAt, code.expiresAt, code.failedAttempts])
+            case .deleteCode(let phone):
+                try db.cachedStatement(sql: "DELETE FROM verifications WHERE phone = ?").execute(arguments: [phone])
+            case .makePending(let session, let phone, let at, let until):
+                try db.cachedStatement(
+                    sql: """
+                        INSERT INTO sessions (key, pending_phone, user_id, created_at, last_seen_at, expires_at, absolute_expires_at)
+                        VALUES (?, ?, NULL, ?, ?, ?, ?)
+                        ON CONFLICT(key) DO UPDATE SET
+                            pending_phone = excluded.pending_phone, user_id = NULL,
+                            last_seen_at = excluded.last_seen_at, expires_at = excluded.expires_at,
+                            absolute_expires_at = excluded.absolute_expires_at
+                        """
+                ).execute(arguments: [session, phone, at, at, until, until])
+            case .countWrongTry(let phone):
+                try db.cachedStatement(
+                    sql: "UPDATE verifications SET failed_attempts = failed_attempts + 1 WHERE phone = ?"
+                ).execute(arguments: [phone])
+            case .recordFailure(let phone, let at):
+                try db.cachedStatement(sql: "INSERT INTO failed_checks (phone, failed_at) VALUES (?, ?)").execute(
+                    arguments: [phone, at])
+            case .signIn(let phone, let session, let at, let expiresAt, let absoluteExpiresAt):
+                let user = try Int64.fetchOne(
+                    try db.cachedStatement(
+                        sql: """
+                            INSERT INTO users (phone, created_at, last_sign_in_at) VALUES (?, ?, ?)
+                            ON CONFLICT(phone) DO UPDATE SET last_sign_in_at = excluded.last_sign_in_at
+                            RETURNING id
+                            """),
+                    arguments: [phone, at, at])
+                try db.cachedStatement(
+                    sql: """
+                        INSERT INTO sessions (key, pending_phone, user_id, created_at, last_seen_at, expires_at, absolute_expires_at)
+                        VALUES (?, NULL, ?, ?, ?, ?, ?)
+                        """
+                ).execute(arguments: [session, user, at, at, expiresAt, absoluteExpiresAt])
+                signedInUser = user
+            case .touchSession(let key, let at, let expiresAt):
+                try db.cachedStatement(
+                    sql: "UPDATE sessions SET last_seen_at = ?, expires_at = ? WHERE key = ? AND user_id IS NOT NULL"
+                ).execute(arguments: [at, expiresAt, key])
+            }
+        }
+        return signedInUser
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import GRDB
+
+/// The app's SQLite database: any GRDB writer (a WAL `DatabasePool` on a file in production, an
+/// in-memory `DatabaseQueue` in tests), migrated by ``SQLiteMigrations`` before anything uses it.
+public final class SQLiteDatabase: Sendable {
+    /// Readers run concurrently (with a pool), writers one at a time on GRDB's own queues, never
+    /// on the caller's thread (so never on an event loop).
+    public let writer: any DatabaseWriter
+
+    /// Migrates `writer` and keeps it.
+    public init(writer: any DatabaseWriter) throws {
+        self.writer = writer
+        try SQLiteMigrations.migrator.migrate(writer)
+    }
+
+    /// Opens (creating if needed) the database file at `path` as a WAL pool and migrates it.
+    ///
+    /// - Parameter onStatement: called on the thread that runs each SQL statement, before it
+    ///   runs; tests use it to prove no statement runs on an event loop.
+    public convenience init(path: String, onStatement: (@Sendable () -> Void)? = nil) throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        // Wait for a competing writer (another process, a checkpoint) instead of failing at once.
+        configuration.busyMode = .timeout(5)
+        // At least one reader connection per read queue (one per core), so a queue never waits
+        // for a connection (readOnWorkerThread).
+        configuration.maximumReaderCount = max(5, ProcessInfo.processInfo.activeProcessorCount)
+        configuration.prepareDatabase { db in
+            // With WAL, NORMAL keeps every committed transaction across a process crash (kill -9)
+            // and only risks the last ones on power loss, at a fraction of FULL's fsync cost.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            if let onStatement { db.trace(options: .statement) { _ in onStatement() } }
+        }
+        try self.init(writer: try DatabasePool(path: path, configuration: configuration))
+    }
+
+    /// An empty database in memory, migrated: for tests.
+    public static func inMemory() throws -> SQLiteDatabase {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        return try SQLiteDatabase(writer: try DatabaseQueue(configuration: configuration))
+    }
+
+    /// Throws unless the database answers now (for `/readyz`).
+    public func ping() async throws {
+        _ = try await writer.readOnWorkerThread { db in try db.execute(sql: "SELECT 1") }
+    }
+
+    /// Closes the database; called once at shutdown, after the last request.
+    public func close() throws {
+        try writer.close()
+    }
+}

@@ -1,0 +1,71 @@
+import AuthCore
+import Foundation
+
+/// One account of a person.
+public struct Account: Sendable, Equatable {
+    public let id: Int64
+    public let name: String
+    public let balance: Money
+
+    public init(id: Int64, name: String, balance: Money) {
+        self.id = id
+        self.name = name
+        self.balance = balance
+    }
+}
+
+/// One line of an account's history.
+public struct Operation: Sendable, Equatable {
+    public enum Kind: String, Sendable {
+        case deposit, withdrawal
+        case transferIn = "transfer_in"
+        case transferOut = "transfer_out"
+    }
+
+    public let id: Int64
+    public let accountID: Int64
+    public let kind: Kind
+    public let amount: Money
+    public let balanceAfter: Money
+    /// The other account of a transfer (its name as it is now; `nil` if since deleted).
+    public let counterpartyName: String?
+    public let createdAt: Date
+
+    public init(
+        id: Int64, accountID: Int64, kind: Kind, amount: Money, balanceAfter: Money, counterpartyName: String?,
+        createdAt: Date
+    ) {
+        self.id = id
+        self.accountID = accountID
+        self.kind = kind
+        self.amount = amount
+        self.balanceAfter = balanceAfter
+        self.counterpartyName = counterpartyName
+        self.createdAt = createdAt
+    }
+}
+
+/// What Home shows: the person's name, accounts and their total.
+public struct Overview: Sendable, Equatable {
+    public let displayName: String
+    public let accounts: [Account]
+    public var total: Money { accounts.reduce(.zero) { $0 + $1.balance } }
+
+    public init(displayName: String, accounts: [Account]) {
+        self.displayName = displayName
+        self.accounts = accounts
+    }
+
+    /// The stored overview, named `defaultName` until the person sets a name.
+    public init(_ stored: StoredOverview, defaultName: String) {
+        self.init(displayName: stored.displayName ?? defaultName, accounts: stored.accounts)
+    }
+}
+
+extension Operation.Kind {
+    /// A kind read back from the database; one the code does not know is corrupt data.
+    public init(stored: String) throws {
+        guard let kind = Self(rawValue: stored) else { throw StoredDataCorrupt("an unknown operation kind") }
+        self = kind
+    }
+}

@@ -1,0 +1,122 @@
+import AuthCore
+import Foundation
+
+/// Every wallet rule, as pure functions: given what a transaction read (``WalletSnapshot``),
+/// the writes and the receipt (``WalletDecision``), or the error to answer with. Stores only
+/// read and write, so the rules are the same on SQLite and PostgreSQL and are tested without a
+/// database (Tests/WalletCoreTests/WalletRulesTests.swift).
+public enum WalletRules {
+    /// What applying `change` needs to read.
+    public static func reads(_ change: WalletChange, user: Int64, key: String?) -> WalletReads {
+        var reads = WalletReads(user: user, key: key)
+        switch change {
+        case .setDisplayName: break
+        case .addAccount(let name): reads.accountNames = name == nil
+        case .rename(let id, _), .delete(let id), .deposit(let id, _), .withdraw(let id, _): reads.accounts = [id]
+        case .transfer(let from, let to, _): reads.accounts = [from, to]
+        }
+        return reads
+    }
+
+    /// Applies `change` to what was read: a key used before returns its receipt again and
+    /// changes nothing; otherwise the balance rules decide, and the receipt is kept under the key.
+    public static func decide(_ change: WalletChange, key: String?, now: Date, given found: WalletSnapshot) throws
+        -> WalletDecision
+    {
+        guard found.userExists else { throw WalletError.accountNotFound }
+        if let replay = found.keyReceipt {
+            return WalletDecision(
+                writes: [],
+                receipt: ReceiptDraft(
+                    action: replay.action, account: replay.accountID.map(WalletID.existing),
+                    operation: replay.operationID.map(WalletID.existing), replayed: true))
+        }
+        func existing(_ id: Int64) throws -> Account {
+            guard let account = found.accounts[id] else { throw WalletError.accountNotFound }
+            return account
+        }
+        let at = now.timeIntervalSince1970
+        var writes: [WalletWrite]
+        var account: WalletID?
+        var operation: WalletID?
+        switch change {
+        case .setDisplayName(let name):
+            writes = [.setDisplayName(name)]
+        case .addAccount(let typed):
+            writes = [.insertAccount(name: typed ?? firstFreeAccountName(taken: found.accountNames), at: at)]
+            account = .inserted
+        case .rename(let id, let name):
+            writes = [.renameAccount(id: try existing(id).id, name: name)]
+            account = .existing(id)
+        case .delete(let id):
+            try checkDeletable(try existing(id))
+            writes = [.deleteAccount(id: id)]
+            account = .existing(id)
+        case .deposit(let id, let amount):
+            let before = try existing(id)
+            writes = move(before, to: try deposit(amount, into: before), .deposit, amount, counterparty: nil, at: at)
+            (account, operation) = (.existing(id), .inserted)
+        case .withdraw(let id, let amount):
+            let before = try existing(id)
+            writes = move(
+                before, to: try withdraw(amount, from: before), .withdrawal, amount, counterparty: nil, at: at)
+            (account, operation) = (.existing(id), .inserted)
+        case .transfer(let source, let target, let amount):
+            let from = try existing(source)
+            let to = try existing(target)
+            let after = try transfer(amount, from: from, to: to)
+            writes =
+                move(from, to: after.source, .transferOut, amount, counterparty: target, at: at)
+                + move(to, to: after.target, .transferIn, amount, counterparty: source, at: at)
+            (account, operation) = (.existing(source), .inserted)
+        }
+        let receipt = ReceiptDraft(action: change.action, account: account, operation: operation, replayed: false)
+        if let key { writes.append(.rememberKey(key: key, receipt: receipt, at: at)) }
+        return WalletDecision(writes: writes, receipt: receipt)
+    }
+
+    /// A balance change and its history line.
+    private static func move(
+        _ account: Account, to after: Money, _ kind: Operation.Kind, _ amount: Money, counterparty: Int64?, at: Double
+    ) -> [WalletWrite] {
+        [
+            .setBalance(account: account.id, from: account.balance, to: after),
+            .insertOperation(
+                OperationLine(
+                    account: account.id, kind: kind, amount: amount, balanceAfter: after, counterparty: counterparty,
+                    at: at)),
+        ]
+    }
+
+    /// "Account N" with the first N whose name (case-insensitively) is not taken.
+    public static func firstFreeAccountName(taken: some Sequence<String>) -> String {
+        let taken = Set(taken.map { $0.lowercased() })
+        var number = 1
+        while taken.contains("account \(number)") { number += 1 }
+        return "Account \(number)"
+    }
+
+    /// The balance after depositing `amount`.
+    public static func deposit(_ amount: Money, into account: Account) throws -> Money {
+        guard account.balance.cents <= Money.maxBalance.cents - amount.cents else { throw WalletError.balanceLimit }
+        return account.balance + amount
+    }
+
+    /// The balance after withdrawing `amount`.
+    public static func withdraw(_ amount: Money, from account: Account) throws -> Money {
+        guard amount <= account.balance else { throw WalletError.insufficientFunds(balance: account.balance) }
+        return account.balance - amount
+    }
+
+    /// The two balances after moving `amount` from `source` to `target`.
+    public static func transfer(_ amount: Money, from source: Account, to target: Account) throws -> (
+        source: Money, target: Money
+    ) {
+        (try withdraw(amount, from: source), try deposit(amount, into: target))
+    }
+
+    /// Only an empty account can be deleted.
+    public static func checkDeletable(_ account: Account) throws {
+        guard account.balance == .zero else { throw WalletError.accountNotEmpty(balance: account.balance) }
+    }
+}

@@ -1,0 +1,231 @@
+import Foundation
+import Testing
+
+@testable import AuthCore
+
+/// The sign-in decisions on hand-made snapshots: no database. Each row says what a transaction
+/// found and what the rules must answer and write.
+@Suite("Sign-in rules, without a database")
+struct SignInRulesTests {
+    let rules = SignInRules(policy: SignInPolicy())
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    var seconds: Double { now.timeIntervalSince1970 }
+    let phone = try! PhoneNumber(parsing: "(530) 555-0123")
+    let digest = Data(repeating: 7, count: 32)
+    let existing = Data(repeating: 1, count: 32)
+    let fresh = Data(repeating: 2, count: 32)
+
+    func code(sentAgo: Double, failed: Int = 0, digest: Data? = nil) -> StoredCode {
+        StoredCode(
+            digest: digest ?? self.digest, sentAt: seconds - sentAgo, expiresAt: seconds - sentAgo + 600,
+            failedAttempts: failed)
+    }
+
+    func issue(attach: Bool = true, client: String? = "10.0.0.1") -> CodeIssue {
+        CodeIssue(
+            phone: phone, codeDigest: digest, existingSession: existing, newSession: fresh,
+            attachSessionDuringCooldown: attach, client: client, now: now)
+    }
+
+    func live(pending: String? = nil, userID: Int64? = nil, expiresIn: Double = 100) -> SessionRecord {
+        SessionRecord(
+            pendingPhone: pending, userID: userID, userPhone: userID.map { _ in "+15305550123" },
+            lastSeenAt: seconds - 10, expiresAt: seconds + expiresIn, absoluteExpiresAt: seconds + 1000)
+    }
+
+    // MARK: Sending
+
+    @Test("the reads name the windows of both limits and lock the phone and the client")
+    func issueReads() {
+        let reads = rules.issueReads(issue())
+        #expect(reads.session == existing)
+        #expect(reads.code == "+15305550123")
+        #expect(reads.phoneSends == RecentEvents(subject: "+15305550123", since: seconds - 600, position: 4))
+        #expect(reads.clientSends == RecentEvents(subject: "10.0.0.1", since: seconds - 3600, position: 19))
+        #expect(reads.locks == [.phone("+15305550123"), .client("10.0.0.1")])
+        #expect(rules.issueReads(issue(client: nil)).locks == [.phone("+15305550123")])
+    }
+
+    @Test("no code yet: the code is stored, the send counted, the live session made pending")
+    func firstCode() {
+        let decision = rules.issue(issue(), given: AuthSnapshot(session: live()))
+        #expect(
+            decision.outcome == IssueOutcome(cooldownUntil: nil, codeExpiresAt: now + 600, keptExistingSession: true))
+        #expect(
+            decision.changes == [
+                .recordSend(phone: "+15305550123", client: "10.0.0.1", at: seconds),
+                .storeCode(
+                    phone: "+15305550123",
+                    code: StoredCode(digest: digest, sentAt: seconds, expiresAt: seconds + 600, failedAttempts: 0)),
+                .makePending(session: existing, phone: "+15305550123", at: seconds, until: seconds + 1200),
+            ])
+    }
+
+    @Test("an expired session is deleted, never revived: the new key is used")
+    func expiredSession() {
+        let decision = rules.issue(issue(), given: AuthSnapshot(session: live(expiresIn: 0)))
+        #expect(!decision.outcome.keptExistingSession)
+        #expect(decision.changes.first == .deleteSession(key: existing))
+        #expect(
+            decision.changes.last
+                == .makePending(session: fresh, phone: "+15305550123", at: seconds, until: seconds + 1200))
+    }
+
+    @Test("within the cooldown no code is sent; a login joins the code, a resend is refused", arguments: [true, false])
+    func cooldown(attach: Bool) {
+        let decision = rules.issue(issue(attach: attach), given: AuthSnapshot(session: live(), code: code(sentAgo: 10)))
+        #expect(decision.outcome.cooldownUntil == now + 20)
+        #expect(decision.outcome.codeExpiresAt == now + 590)
+        let joined: [AuthChange] = [
+            .makePending(session: existing, phone: "+15305550123", at: seconds, until: seconds + 590 + 600)
+        ]
+        #expect(decision.changes == (attach ? joined : []))
+    }
+
+    @Test(
+        "the cooldown ends after 30 seconds, or when the code expired",
+        arguments: [(29.0, true), (30.0, false), (31.0, false)])
+    func cooldownEnds(sentAgo: Double, running: Bool) {
+        #expect((rules.cooldownEnd(of: code(sentAgo: sentAgo), now: seconds) != nil) == running)
+    }
+
+    /// The n-th newest send in a window `offset` seconds after the window's start: the window
+    /// frees a place `offset` seconds from now.
+    @Test(
+        "a full window refuses the code and writes nothing; the phone's limit is told first",
+        arguments: [
+            (Double?.some(100), Double?.none, SendLimit?.some(.phone), 100.0),
+            (nil, 50, .client, 50),
+            (100, 50, .phone, 100),
+            (nil, nil, nil, 0),
+        ])
+    func limits(phoneOffset: Double?, clientOffset: Double?, limit: SendLimit?, freesIn: Double) {
+        let decision = rules.issue(
+            issue(),
+            given: AuthSnapshot(
+                session: live(), phoneSendAt: phoneOffset.map { seconds - 600 + $0 },
+                clientSendAt: clientOffset.map { seconds - 3600 + $0 }))
+        #expect(decision.outcome.limited == limit.map { SendLimitReached($0, until: now + freesIn) })
+        #expect(decision.changes.isEmpty == (limit != nil))
+    }
+
+    @Test("a text that failed is taken back only while its code is still the stored one")
+    func withdraw() {
+        let mine = rules.withdraw(
+            phone: phone, codeDigest: digest, pendingSession: existing,
+            given: AuthSnapshot(session: live(pending: "+15305550123"), code: code(sentAgo: 0)))
+        #expect(
+            mine.changes == [
+                .deleteSession(key: existing), .deleteCode(phone: "+15305550123"),
+                .forgetNewestSend(phone: "+15305550123"),
+            ])
+        let replaced = rules.withdraw(
+            phone: phone, codeDigest: digest, pendingSession: nil,
+            given: AuthSnapshot(code: code(sentAgo: 0, digest: Data(repeating: 9, count: 32))))
+        #expect(replaced.changes.isEmpty)
+        let signedIn = rules.withdraw(
+            phone: phone, codeDigest: digest, pendingSession: existing, given: AuthSnapshot(session: live(userID: 4)))
+        #expect(signedIn.changes.isEmpty)
+    }
+
+    // MARK: Checking
+
+    func check(session: Data? = Data(repeating: 1, count: 32), candidate: Data? = nil) -> CodeCheck {
+        CodeCheck(
+            session: session, phone: phone, candidateDigest: candidate ?? digest, signedInSession: fresh, now: now)
+    }
+
+    @Test("the right code is used up and the session swapped for a fresh signed-in one")
+    func rightCode() {
+        let decision = rules.check(
+            check(), given: AuthSnapshot(session: live(pending: "+15305550123"), code: code(sentAgo: 60)))
+        #expect(decision.outcome == .signedIn)
+        #expect(
+            decision.changes == [
+                .deleteCode(phone: "+15305550123"), .deleteSession(key: existing),
+                .signIn(
+                    phone: "+15305550123", session: fresh, at: seconds, expiresAt: seconds + 7 * 86_400,
+                    absoluteExpiresAt: seconds + 30 * 86_400),
+            ])
+    }
+
+    @Test(
+        "what a code check comes to, in order: session, code, lock, attempts, lifetime, digest",
+        arguments: [
+            ("session for another number", "+14155550199", 60.0, 0, Double?.none, false, CheckOutcome.noPendingSession),
+            ("no code", "+15305550123", -1, 0, nil, false, .noCode),
+            ("locked", "+15305550123", 60, 0, 100, false, .locked(until: Date(timeIntervalSince1970: 1_800_000_100))),
+            ("five wrong tries", "+15305550123", 60, 5, nil, false, .tooManyAttempts),
+            ("expired", "+15305550123", 600, 0, nil, false, .expired),
+            ("wrong", "+15305550123", 60, 1, nil, true, .incorrect(remainingAttempts: 3)),
+            ("fifth wrong", "+15305550123", 60, 4, nil, true, .incorrect(remainingAttempts: 0)),
+        ])
+    func checkTable(
+        _ name: String, pending: String, sentAgo: Double, failed: Int, failureAt: Double?, wrong: Bool,
+        outcome: CheckOutcome
+    ) {
+        let found = AuthSnapshot(
+            session: live(pending: pending), code: sentAgo < 0 ? nil : code(sentAgo: sentAgo, failed: failed),
+            phoneFailureAt: failureAt.map { seconds - 86_400 + $0 })
+        let decision = rules.check(check(candidate: wrong ? Data(repeating: 3, count: 32) : nil), given: found)
+        #expect(decision.outcome == outcome, "\(name)")
+        let counted: [AuthChange] = [
+            .countWrongTry(phone: "+15305550123"), .recordFailure(phone: "+15305550123", at: seconds),
+        ]
+        #expect(decision.changes == (wrong ? counted : []), "\(name)")
+    }
+
+    @Test("the API checks by number alone: no session needed, none deleted")
+    func checkWithoutSession() {
+        let decision = rules.check(check(session: nil), given: AuthSnapshot(code: code(sentAgo: 1)))
+        #expect(decision.outcome == .signedIn)
+        #expect(!decision.changes.contains(.deleteSession(key: existing)))
+    }
+
+    // MARK: Sessions
+
+    @Test("a live session's state; an expired or missing one is none")
+    func sessionState() throws {
+        #expect(try rules.session(existing, live(pending: "+15305550123"), now: now)?.state == .pending(phone))
+        #expect(try rules.session(existing, live(expiresIn: 0), now: now) == nil)
+        #expect(try rules.session(existing, nil, now: now) == nil)
+        #expect(
+            try rules.session(existing, live(userID: 4), now: now)?.state == .signedIn(User(id: 4, phone: phone)))
+    }
+
+    @Test("a signed-in session seen over a minute ago is refreshed, never past its absolute end")
+    func touch() throws {
+        var record = live(userID: 4)
+        #expect(try rules.session(existing, record, now: now)?.touch == nil)
+        record.lastSeenAt = seconds - 60
+        #expect(
+            try rules.session(existing, record, now: now)?.touch
+                == .touchSession(key: existing, at: seconds, expiresAt: seconds + 1000))
+        record.absoluteExpiresAt = seconds + 30 * 86_400
+        #expect(
+            try rules.session(existing, record, now: now)?.touch
+                == .touchSession(key: existing, at: seconds, expiresAt: seconds + 7 * 86_400))
+    }
+
+    @Test("corrupt session rows are a typed error, not a crash")
+    func corruptSession() {
+        #expect(throws: StoredDataCorrupt.self) {
+            try rules.session(existing, live(pending: "not a number"), now: now)
+        }
+        var neither = live()
+        neither.userID = nil
+        #expect(throws: StoredDataCorrupt.self) { try rules.session(existing, neither, now: now) }
+    }
+
+    @Test("the resend wait and the purge cut-offs")
+    func waitsAndPurge() {
+        #expect(rules.resendWait(code(sentAgo: 10), now: now) == 20)
+        #expect(rules.resendWait(code(sentAgo: 40), now: now) == 0)
+        #expect(rules.resendWait(nil, now: now) == 0)
+        #expect(
+            rules.purgeCutoffs(now: now)
+                == PurgeCutoffs(
+                    sessionsExpiredBy: seconds, codesExpiredBy: seconds - 86_400, sendsBefore: seconds - 3600,
+                    failuresBefore: seconds - 86_400))
+    }
+}

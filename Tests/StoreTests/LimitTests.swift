@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+@testable import AuthCore
+
+@Suite("Sending and guessing limits")
+struct LimitTests {
+    @Test("at most 5 codes per number per 10 minutes", arguments: Backend.all)
+    func perPhone(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let f = ServiceFixture(database)
+            let first = try await f.service.requestCode(phoneInput: "5305550123", session: nil, client: "10.0.0.1")
+            for _ in 2...5 {
+                f.clock.advance(by: 30)
+                _ = try await f.service.resendCode(session: first.session, client: "10.0.0.1")
+            }
+            #expect(f.sms.sent.count == 5)
+            f.clock.advance(by: 30)
+            // 150 s after the first text: it leaves the window in 450 s.
+            await #expect(throws: SignInError.tooManyCodesForPhone(seconds: 450)) {
+                _ = try await f.service.resendCode(session: first.session, client: "10.0.0.2")
+            }
+            await #expect(throws: SignInError.tooManyCodesForPhone(seconds: 450)) {
+                _ = try await f.service.requestCode(phoneInput: "(530) 555-0123", session: nil, client: "10.0.0.3")
+            }
+            #expect(
+                SignInError.tooManyCodesForPhone(seconds: 450).description
+                    == "Too many codes were sent to this number. Please try again in 8 minutes.")
+            #expect(f.sms.sent.count == 5)
+            f.clock.advance(by: 450)
+            _ = try await f.service.resendCode(session: first.session, client: "10.0.0.1")
+            #expect(f.sms.sent.count == 6)
+        }
+    }
+
+    @Test("at most 20 codes per client address per hour, across numbers", arguments: Backend.all)
+    func perClient(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let f = ServiceFixture(database)
+            for line in 0..<20 {
+                _ = try await f.service.requestCode(
+                    phoneInput: "530555\(String(format: "%04d", line))", session: nil, client: "203.0.113.9")
+            }
+            await #expect(throws: SignInError.tooManyCodesFromClient(seconds: 3600)) {
+                _ = try await f.service.requestCode(phoneInput: "4155550100", session: nil, client: "203.0.113.9")
+            }
+            // Another address is not affected.
+            _ = try await f.service.requestCode(phoneInput: "4155550100", session: nil, client: "203.0.113.10")
+            #expect(f.sms.sent.count == 21)
+        }
+    }
+
+    @Test("a text that failed to send does not count against the limits", arguments: Backend.all)
+    func failedSendNotCounted(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let f = ServiceFixture(database)
+            f.sms.fail(true)
+            for _ in 0..<6 {
+                await #expect(throws: SignInError.deliveryFailed) {
+                    _ = try await f.service.requestCode(phoneInput: "5305550123", session: nil, client: "10.0.0.1")
+                }
+            }
+            // Nothing is left behind: no code, no count, no pending session.
+            let rows = [
+                try await f.database.count("verifications"), try await f.database.count("code_sends"),
+                try await f.database.count("sessions"),
+            ]
+            #expect(rows == [0, 0, 0])
+            f.sms.fail(false)
+            let request = try await f.service.requestCode(phoneInput: "5305550123", session: nil, client: "10.0.0.1")
+            #expect(f.sms.sent.count == 1)
+
+            // A failed resend keeps the sign-in pending (the person stays on Verify).
+            f.clock.advance(by: 31)
+            f.sms.fail(true)
+            await #expect(throws: SignInError.deliveryFailed) {
+                _ = try await f.service.resendCode(session: request.session)
+            }
+            #expect(try await f.service.state(of: request.session) == .pending(try PhoneNumber(parsing: "5305550123")))
+        }
+    }
+
+    @Test("20 failed codes per number in 24 hours lock sign-in until the window passes", arguments: Backend.all)
+    func lockout(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            var policy = SignInPolicy()
+            policy.maxCodesPerPhone = 100
+            let f = ServiceFixture(database, policy: policy)
+            let request = try await f.service.requestCode(phoneInput: "5305550123", session: nil)
+            var failures = 0
+            while failures < 20 {
+                if failures > 0 && failures % 5 == 0 {
+                    f.clock.advance(by: 30)
+                    _ = try await f.service.resendCode(session: request.session)
+                }
+                do {
+                    _ = try await f.service.verify(session: request.session, codeInput: f.wrongCode())
+                } catch SignInError.incorrectCode, SignInError.tooManyAttempts {
+                    failures += 1
+                }
+            }
+            f.clock.advance(by: 30)
+            _ = try await f.service.resendCode(session: request.session)
+            await #expect {
+                _ = try await f.service.verify(session: request.session, codeInput: f.sms.lastCode!)
+            } throws: { error in
+                guard case .phoneLocked(let seconds) = error as? SignInError else { return false }
+                return seconds > 86_000 && seconds <= 86_400
+            }
+            #expect(
+                SignInError.phoneLocked(seconds: 86_000).description
+                    == "Too many incorrect codes for this number. Sign-in is locked for 24 hours.")
+            f.clock.advance(by: 86_400)
+            let later = try await f.service.requestCode(phoneInput: "5305550123", session: nil)
+            _ = try await f.service.verify(session: later.session, codeInput: f.sms.lastCode!)
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import AuthCore
+import Foundation
+import Testing
+
+@testable import WalletCore
+
+/// The wallet decisions on hand-made snapshots: no database.
+@Suite("Wallet rules, without a database")
+struct WalletRulesTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    var at: Double { now.timeIntervalSince1970 }
+    let checking = Account(id: 10, name: "Checking", balance: Money(cents: 5_000))
+    let savings = Account(id: 11, name: "Savings", balance: Money(cents: 0))
+
+    func found(_ accounts: [Account] = [], names: [String] = [], key: Receipt? = nil) -> WalletSnapshot {
+        WalletSnapshot(
+            userExists: true, keyReceipt: key, accounts: Dictionary(uniqueKeysWithValues: accounts.map { ($0.id, $0) }),
+            accountNames: names)
+    }
+
+    func decide(_ change: WalletChange, _ found: WalletSnapshot, key: String? = nil) throws -> WalletDecision {
+        try WalletRules.decide(change, key: key, now: now, given: found)
+    }
+
+    @Test("each change reads only what it needs")
+    func reads() {
+        #expect(WalletRules.reads(.addAccount(name: nil), user: 1, key: nil).accountNames)
+        #expect(!WalletRules.reads(.addAccount(name: "Bills"), user: 1, key: nil).accountNames)
+        #expect(WalletRules.reads(.transfer(from: 10, to: 11, amount: .zero), user: 1, key: "k").accounts == [10, 11])
+        #expect(WalletRules.reads(.transfer(from: 10, to: 11, amount: .zero), user: 1, key: "k").key == "k")
+        #expect(WalletRules.reads(.setDisplayName("Ann"), user: 1, key: nil) == WalletReads(user: 1))
+    }
+
+    @Test("a deposit sets the balance it read and writes a history line; the key keeps the receipt")
+    func deposit() throws {
+        let decision = try decide(.deposit(account: 10, amount: Money(cents: 250)), found([checking]), key: "key")
+        let receipt = ReceiptDraft(action: .deposit, account: .existing(10), operation: .inserted, replayed: false)
+        #expect(
+            decision.writes == [
+                .setBalance(account: 10, from: Money(cents: 5_000), to: Money(cents: 5_250)),
+                .insertOperation(
+                    OperationLine(
+                        account: 10, kind: .deposit, amount: Money(cents: 250), balanceAfter: Money(cents: 5_250),
+                        counterparty: nil, at: at)),
+                .rememberKey(key: "key", receipt: receipt, at: at),
+            ])
+        #expect(decision.receipt == receipt)
+    }
+
+    @Test("a transfer moves both sides, the source's line first")
+    func transfer() throws {
+        let decision = try decide(.transfer(from: 10, to: 11, amount: Money(cents: 1_000)), found([checking, savings]))
+        #expect(
+            decision.writes.prefix(3) == [
+                .setBalance(account: 10, from: Money(cents: 5_000), to: Money(cents: 4_000)),
+                .insertOperation(
+                    OperationLine(
+                        account: 10, kind: .transferOut, amount: Money(cents: 1_000),
+                        balanceAfter: Money(cents: 4_000), counterparty: 11, at: at)),
+                .setBalance(account: 11, from: .zero, to: Money(cents: 1_000)),
+            ])
+        #expect(decision.writes.count == 4)
+    }
+
+    @Test(
+        "what is refused, and why; nothing is written",
+        arguments: [
+            (
+                WalletChange.withdraw(account: 10, amount: Money(cents: 5_001)),
+                WalletError.insufficientFunds(balance: Money(cents: 5_000))
+            ),
+            (.deposit(account: 10, amount: Money(cents: Money.maxBalance.cents - 4_999)), .balanceLimit),
+            (.delete(account: 10), .accountNotEmpty(balance: Money(cents: 5_000))),
+            (.deposit(account: 12, amount: Money(cents: 1)), .accountNotFound),
+            (.transfer(from: 10, to: 12, amount: Money(cents: 1)), .accountNotFound),
+            (.rename(account: 12, name: "x"), .accountNotFound),
+        ])
+    func refused(change: WalletChange, error: WalletError) {
+        #expect(throws: error) { try decide(change, found([checking, savings])) }
+    }
+
+    @Test("a person who does not exist has no accounts")
+    func noUser() {
+        #expect(throws: WalletError.accountNotFound) {
+            try WalletRules.decide(.setDisplayName("Ann"), key: nil, now: now, given: WalletSnapshot(userExists: false))
+        }
+    }
+
+    @Test("a key used before returns its receipt, replayed, and writes nothing")
+    func replay() throws {
+        let decision = try decide(
+            .deposit(account: 10, amount: Money(cents: 1)),
+            found([checking], key: Receipt(action: .deposit, accountID: 10, operationID: 99)), key: "key")
+        #expect(decision.writes.isEmpty)
+        #expect(
+            decision.receipt
+                == ReceiptDraft(action: .deposit, account: .existing(10), operation: .existing(99), replayed: true))
+    }
+
+    @Test("a new account takes the first free 'Account N', case-insensitively")
+    func defaultName() throws {
+        let decision = try decide(.addAccount(name: nil), found(names: ["account 1", "Account 3"]))
+        #expect(decision.writes == [.insertAccount(name: "Account 2", at: at)])
+        #expect(decision.receipt.account == .inserted)
+    }
+
+    @Test("inserted ids resolve a receipt; a receipt for a row never inserted is corrupt, not a crash")
+    func resolve() throws {
+        var ids = InsertedIDs()
+        ids.note(nil, for: .setDisplayName("x"))
+        ids.note(
+            41,
+            for: .insertOperation(
+                OperationLine(account: 1, kind: .deposit, amount: .zero, balanceAfter: .zero, counterparty: nil, at: 0))
+        )
+        ids.note(
+            42,
+            for: .insertOperation(
+                OperationLine(account: 1, kind: .deposit, amount: .zero, balanceAfter: .zero, counterparty: nil, at: 0))
+        )
+        let draft = ReceiptDraft(action: .transfer, account: .existing(1), operation: .inserted, replayed: false)
+        #expect(try ids.resolve(draft) == Receipt(action: .transfer, accountID: 1, operationID: 41))
+        #expect(throws: StoredDataCorrupt.self) {
+            try ids.resolve(ReceiptDraft(action: .addAccount, account: .inserted, operation: nil, replayed: false))
+        }
+    }
+
+    @Test("values the code does not know, read back from the database, are typed errors")
+    func corrupt() {
+        #expect(throws: StoredDataCorrupt.self) { try Operation.Kind(stored: "refund") }
+        #expect(throws: StoredDataCorrupt.self) { try Receipt.Action(stored: "launch") }
+    }
+}
