@@ -1,0 +1,36 @@
+import Logging
+import PostgresNIO
+
+extension PostgresBackend {
+    /// Applies the migrations not yet recorded in `schema_migrations`, each in its own
+    /// transaction, under a lock every instance takes.
+    func migrate(timeout: Duration) async throws {
+        let logger = self.logger
+        try await transaction(timeout: timeout) { connection in
+            // One instance at a time per schema; released at commit.
+            try await connection.rows(
+                "SELECT pg_advisory_xact_lock(hashtextextended(\(PostgresMigrations.lockName) || current_schema(), 0))",
+                logger)
+            try await connection.rows(
+                """
+                CREATE TABLE IF NOT EXISTS schema_migrations (
+                    name text PRIMARY KEY,
+                    applied_at timestamptz NOT NULL DEFAULT now()
+                )
+                """, logger)
+            var applied = Set<String>()
+            for try await name in try await connection.query("SELECT name FROM schema_migrations", logger: logger)
+                .decode(String.self)
+            {
+                applied.insert(name)
+            }
+            for migration in PostgresMigrations.all where !applied.contains(migration.name) {
+                for statement in migration.statements {
+                    try await connection.rows(PostgresQuery(unsafeSQL: statement), logger)
+                }
+                try await connection.rows("INSERT INTO schema_migrations (name) VALUES (\(migration.name))", logger)
+                logger.info("Applied database migration", metadata: ["migration": "\(migration.name)"])
+            }
+        }
+    }
+}
