@@ -59,8 +59,10 @@ public struct Money: Sendable, Hashable, Comparable, CustomStringConvertible {
         let digits = whole.filter { $0 != "," }
         // More than 13 digits of dollars is over the limit whatever they are (and would not fit).
         guard digits.drop(while: { $0 == "0" }).count <= 13 else { throw negative ? .notPositive : .tooLarge }
-        let dollars = Int64(digits.isEmpty ? "0" : String(digits))!
-        let cents = dollars * 100 + Int64(fraction.padding(toLength: 2, withPad: "0", startingAt: 0))!
+        guard let dollars = Int64(digits.isEmpty ? "0" : String(digits)),
+            let fractionCents = Int64(fraction.padding(toLength: 2, withPad: "0", startingAt: 0))
+        else { throw .notANumber }
+        let cents = dollars * 100 + fractionCents
         guard !negative, cents > 0 else { throw .notPositive }
         guard cents <= Self.maxAmount.cents else { throw .tooLarge }
         self.cents = cents
