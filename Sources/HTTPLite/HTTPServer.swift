@@ -68,11 +68,6 @@ public final class HTTPServer<Responder: HTTPResponder>: Sendable {
         return address
     }
 
-    /// The bound address, once started.
-    public var localAddress: SocketAddress? {
-        state.withLockedValue { $0.channel?.localAddress }
-    }
-
     /// How many client connections are open right now.
     public var openConnectionCount: Int {
         state.withLockedValue { $0.connections.count }

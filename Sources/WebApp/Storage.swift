@@ -7,8 +7,6 @@ import WalletCore
 /// Where sign-ins and wallets are kept: the SQLite file (one instance, the default) or a
 /// PostgreSQL server shared by several instances. The rest of the app sees only the stores.
 struct Storage: Sendable {
-    /// "sqlite" or "postgres", for logs.
-    let kind: String
     let auth: any AuthStore
     let wallet: any WalletStore
     /// Throws unless the database answers now (for `/readyz`).
@@ -24,7 +22,7 @@ struct Storage: Sendable {
             let database = try await PostgresBackend(configuration: postgres, logger: logger)
             logger.info("Using PostgreSQL", metadata: ["database": "\(postgres.redacted)"])
             return Storage(
-                kind: "postgres", auth: PostgresAuthStore(database: database, policy: policy),
+                auth: PostgresAuthStore(database: database, policy: policy),
                 wallet: PostgresWalletStore(database: database), ping: { try await database.ping() },
                 close: { await database.close() })
         }
@@ -32,7 +30,7 @@ struct Storage: Sendable {
             path: configuration.resolvedDatabasePath, onStatement: configuration.onDatabaseStatement)
         try SQLiteWalletStore.migrate(database.pool)
         return Storage(
-            kind: "sqlite", auth: SQLiteAuthStore(database: database, policy: policy),
+            auth: SQLiteAuthStore(database: database, policy: policy),
             wallet: SQLiteWalletStore(writer: database.pool),
             ping: { _ = try await database.pool.readOnWorkerThread { db in try db.execute(sql: "SELECT 1") } },
             close: { try database.close() })
