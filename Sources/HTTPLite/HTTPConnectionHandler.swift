@@ -164,14 +164,13 @@ final class HTTPConnectionHandler<Responder: HTTPResponder>: ChannelInboundHandl
                 }
                 response.headers.replaceOrAdd(name: "X-Request-Id", value: requestID)
                 return response
-            } catch let error as HTTPError {
-                var response = Response.text(error.message + "\n", status: error.status)
-                response.headers.add(contentsOf: error.headers)
+            } catch let error as any HTTPResponseError {
+                var response = error.response
                 response.headers.replaceOrAdd(name: "X-Request-Id", value: requestID)
                 return response
             } catch {
                 taskLogger.error("Request failed", metadata: ["error": "\(error)"])
-                var response = Response.text("Something went wrong on our side.\n", status: .internalServerError)
+                var response = Response.internalServerError
                 response.headers.replaceOrAdd(name: "X-Request-Id", value: requestID)
                 return response
             }

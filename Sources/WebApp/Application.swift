@@ -93,10 +93,13 @@ final class Application: Sendable {
                 ("/metrics", opsResponder),
             ],
             fallback: router.buildResponder())
-        // Around all of it, once: metrics for every request, security headers on every answer.
+        // Around all of it, once: metrics for every request, security headers on every answer,
+        // errors no part answered (the 404 and 405 of /healthz/x) answered inside them.
         let responder = MiddlewareResponder(
             middleware: RequestMetrics(factory: metrics),
-            responder: MiddlewareResponder(middleware: SecurityHeaders(https: configuration.https), responder: mounted))
+            responder: MiddlewareResponder(
+                middleware: SecurityHeaders(https: configuration.https),
+                responder: MiddlewareResponder(middleware: ErrorMiddleware(), responder: mounted)))
         let server = HTTPServer(responder: responder, configuration: configuration.server, logger: logger)
         return Application(
             configuration: configuration, server: server, storage: storage, signIn: signIn, wallet: wallet,

@@ -87,9 +87,7 @@ struct WalletAPIController: Sendable {
         let body =
             request.body.readableBytes == 0
             ? OptionalNameBody(name: nil) : try request.decodeJSON(OptionalNameBody.self)
-        let receipt = try await run {
-            try await wallet.addAccount(user: user.id, name: body.name, key: try key(request))
-        }
+        let receipt = try await wallet.addAccount(user: user.id, name: body.name, key: try key(request))
         return try await accountReply(user, receipt.accountID, status: receipt.replayed ? .ok : .created)
     }
 
@@ -101,14 +99,14 @@ struct WalletAPIController: Sendable {
     @Sendable func delete(_ request: Request, _ context: AppContext) async throws -> Response {
         let user = try await user(request)
         let id = try id(context)
-        _ = try await run { try await wallet.delete(user: user.id, account: id, key: try key(request)) }
+        _ = try await wallet.delete(user: user.id, account: id, key: try key(request))
         return Response(status: .noContent, headers: ["Cache-Control": "no-store"])
     }
 
     @Sendable func history(_ request: Request, _ context: AppContext) async throws -> Response {
         let user = try await user(request)
         let id = try id(context)
-        let operations = try await run { try await wallet.history(user: user.id, account: id) }
+        let operations = try await wallet.history(user: user.id, account: id)
         return try APIController.reply(["operations": operations.map(OperationReply.init)])
     }
 
@@ -128,7 +126,7 @@ struct WalletAPIController: Sendable {
     ) async throws -> Response {
         let user = try await user(request)
         let (id, amount) = (try id(context), try Self.amount(try request.decodeJSON(AmountBody.self).amount))
-        _ = try await run { try await operation(user.id, id, amount, try key(request)) }
+        _ = try await operation(user.id, id, amount, try key(request))
         return try await accountReply(user, id)
     }
 
@@ -137,10 +135,8 @@ struct WalletAPIController: Sendable {
         let id = try id(context)
         let body = try request.decodeJSON(TransferBody.self)
         let amount = try Self.amount(body.amount)
-        _ = try await run {
-            try await wallet.transfer(
-                user: user.id, from: id, to: body.to_account_id, amount: amount, key: try key(request))
-        }
+        _ = try await wallet.transfer(
+            user: user.id, from: id, to: body.to_account_id, amount: amount, key: try key(request))
         return try await accountReply(user, id)
     }
 
@@ -148,14 +144,14 @@ struct WalletAPIController: Sendable {
         let user = try await user(request)
         let id = try id(context)
         let name = try request.decodeJSON(NameBody.self).name
-        _ = try await run { try await wallet.rename(user: user.id, account: id, to: name, key: try key(request)) }
+        _ = try await wallet.rename(user: user.id, account: id, to: name, key: try key(request))
         return try await accountReply(user, id)
     }
 
     @Sendable func setName(_ request: Request, _ context: AppContext) async throws -> Response {
         let user = try await user(request)
         let name = try request.decodeJSON(NameBody.self).name
-        _ = try await run { try await wallet.setDisplayName(user: user.id, to: name, key: try key(request)) }
+        _ = try await wallet.setDisplayName(user: user.id, to: name, key: try key(request))
         let overview = try await wallet.overview(user: user.id, defaultName: user.phone.nationalFormat)
         return try APIController.reply(["name": overview.displayName])
     }
@@ -167,12 +163,12 @@ struct WalletAPIController: Sendable {
     }
 
     private func accountReply(_ user: User, _ id: Int64?, status: HTTPResponseStatus = .ok) async throws -> Response {
-        let account = try await run { try await wallet.account(user: user.id, id: id ?? 0) }
+        let account = try await wallet.account(user: user.id, id: id ?? 0)
         return try APIController.reply(AccountReply(account), status: status)
     }
 
     private func id(_ context: AppContext) throws -> Int64 {
-        guard let id = context.parameters["id"].flatMap(Int64.init), id > 0 else { throw APIError.accountNotFound }
+        guard let id = context.parameters["id"].flatMap(Int64.init), id > 0 else { throw WalletError.accountNotFound }
         return id
     }
 
@@ -184,46 +180,7 @@ struct WalletAPIController: Sendable {
         do {
             return try Money(parsing: text)
         } catch {
-            throw APIError(WalletError.amount(error))
+            throw WalletError.amount(error)
         }
-    }
-
-    /// Runs a wallet call, turning its refusals into API errors.
-    private func run<T>(_ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch let error as WalletError {
-            throw APIError(error)
-        }
-    }
-}
-
-extension APIError {
-    static let accountNotFound = APIError(WalletError.accountNotFound)
-
-    /// The API's face of a wallet refusal.
-    init(_ error: WalletError) {
-        let code =
-            switch error {
-            case .accountNotFound: "not_found"
-            case .amount: "invalid_amount"
-            case .insufficientFunds: "insufficient_funds"
-            case .balanceLimit: "balance_limit"
-            case .sameAccount: "same_account"
-            case .accountNotEmpty: "account_not_empty"
-            case .invalidAccountName, .invalidDisplayName: "invalid_name"
-            case .accountNameTaken: "name_taken"
-            case .invalidOperationKey: "bad_request"
-            }
-        let status: HTTPResponseStatus =
-            switch error {
-            case .accountNotFound: .notFound
-            case .invalidOperationKey: .badRequest
-            default: .unprocessableEntity
-            }
-        let message =
-            error == .invalidOperationKey
-            ? "Idempotency-Key must be 16 to 64 characters of A-Z, a-z, 0-9, - and _." : error.description
-        self.init(status: status, code: code, message: message)
     }
 }

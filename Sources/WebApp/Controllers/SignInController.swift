@@ -1,7 +1,6 @@
 import AuthCore
 import Foundation
 import HTTPLite
-import NIOHTTP1
 
 /// Login, Verify and logout: the pages around ``SignInService``.
 ///
@@ -62,12 +61,7 @@ struct SignInController: Sendable {
             if result.session != context.sessionToken { response.setCookie(cookie.pending(result.session)) }
             return response
         } catch let error as SignInError {
-            let status: HTTPResponseStatus =
-                error == .deliveryFailed
-                ? .serviceUnavailable : error.retryAfter != nil ? .tooManyRequests : .unprocessableEntity
-            return Self.withRetryAfter(
-                try pages.login(csrf: context.csrfToken, phone: phoneInput, error: error.description, status: status),
-                error)
+            return try pages.login(csrf: context.csrfToken, phone: phoneInput, error: error)
         }
     }
 
@@ -100,11 +94,8 @@ struct SignInController: Sendable {
         } catch SignInError.noPendingSignIn {
             return .redirect(to: "/login")
         } catch let error as SignInError {
-            return Self.withRetryAfter(
-                try pages.verify(
-                    csrf: context.csrfToken, phone: phone, resendWait: try await signIn.resendWait(for: phone),
-                    error: error.description, status: error.retryAfter != nil ? .tooManyRequests : .unprocessableEntity),
-                error)
+            return try pages.verify(
+                csrf: context.csrfToken, phone: phone, resendWait: try await signIn.resendWait(for: phone), error: error)
         }
     }
 
@@ -121,20 +112,8 @@ struct SignInController: Sendable {
             return .redirect(to: "/login")
         } catch let error as SignInError {
             let wait = max(try await signIn.resendWait(for: phone), error.retryAfter ?? 0)
-            return Self.withRetryAfter(
-                try pages.verify(
-                    csrf: context.csrfToken, phone: phone, resendWait: wait, error: error.description,
-                    status: error == .deliveryFailed ? .serviceUnavailable : .tooManyRequests),
-                error)
+            return try pages.verify(csrf: context.csrfToken, phone: phone, resendWait: wait, error: error)
         }
-    }
-
-    /// Adds `Retry-After` when the error is a limit.
-    private static func withRetryAfter(_ response: Response, _ error: SignInError) -> Response {
-        guard let seconds = error.retryAfter else { return response }
-        var response = response
-        response.headers.replaceOrAdd(name: "Retry-After", value: String(seconds))
-        return response
     }
 
     @Sendable func logout(_ request: Request, _ context: AppContext) async throws -> Response {

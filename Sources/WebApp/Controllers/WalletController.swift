@@ -1,6 +1,5 @@
 import AuthCore
 import HTTPLite
-import NIOHTTP1
 import WalletCore
 
 /// Home and the account pages: the wallet of the original app, for the signed-in person only.
@@ -102,7 +101,8 @@ struct WalletController: Sendable {
     }
 
     /// Runs one change for the signed-in person: 303 to the page that shows its result, or the
-    /// page again with the sentence saying why not (422; 404 for an account that is not theirs).
+    /// page again with the sentence saying why not (422; an account that is not theirs is the
+    /// error page's 404).
     private func change(
         _ request: Request, _ context: AppContext, onError: ErrorPage,
         _ body: (User, URLEncodedForm) async throws -> Receipt
@@ -114,16 +114,13 @@ struct WalletController: Sendable {
             guard form["key"] != nil else { throw WalletError.invalidOperationKey }
             let receipt = try await body(user, form)
             return .redirect(to: Self.location(after: receipt))
-        } catch WalletError.accountNotFound {
-            throw HTTPError(.notFound, message: WalletError.accountNotFound.description)
-        } catch let error as WalletError {
+        } catch let error as WalletError where error != .accountNotFound {
             switch onError {
             case .home:
-                return try await homePage(user, context, error: error.description, status: .unprocessableEntity)
+                return try await homePage(user, context, error: error)
             case .account(let id, let field):
                 return try await accountPage(
-                    user, context, id: id, error: error.description,
-                    amounts: field.map { [$0: form["amount"] ?? ""] } ?? [:], status: .unprocessableEntity)
+                    user, context, id: id, error: error, amounts: field.map { [$0: form["amount"] ?? ""] } ?? [:])
             }
         }
     }
@@ -137,8 +134,7 @@ struct WalletController: Sendable {
     }
 
     private func homePage(
-        _ user: User, _ context: AppContext, notice: String? = nil, error: String? = nil,
-        status: HTTPResponseStatus = .ok
+        _ user: User, _ context: AppContext, notice: String? = nil, error: WalletError? = nil
     ) async throws -> Response {
         let overview: Overview
         if let prefetched = context.homeOverview {
@@ -146,30 +142,23 @@ struct WalletController: Sendable {
         } else {
             overview = try await wallet.overview(user: user.id, defaultName: user.phone.nationalFormat)
         }
-        return try pages.home(
-            csrf: context.csrfToken, user: user, overview: overview, notice: notice, error: error, status: status)
+        return try pages.home(csrf: context.csrfToken, user: user, overview: overview, notice: notice, error: error)
     }
 
     private func accountPage(
-        _ user: User, _ context: AppContext, id: Int64, notice: String? = nil, error: String? = nil,
-        amounts: [String: String] = [:], status: HTTPResponseStatus = .ok
+        _ user: User, _ context: AppContext, id: Int64, notice: String? = nil, error: WalletError? = nil,
+        amounts: [String: String] = [:]
     ) async throws -> Response {
-        do {
-            let account = try await wallet.account(user: user.id, id: id)
-            let others = try await wallet.overview(user: user.id, defaultName: "").accounts.filter { $0.id != id }
-            let history = try await wallet.history(user: user.id, account: id)
-            return try pages.account(
-                csrf: context.csrfToken, account: account, others: others, history: history, notice: notice,
-                error: error, amounts: amounts, status: status)
-        } catch WalletError.accountNotFound {
-            throw HTTPError(.notFound, message: WalletError.accountNotFound.description)
-        }
+        let account = try await wallet.account(user: user.id, id: id)
+        let others = try await wallet.overview(user: user.id, defaultName: "").accounts.filter { $0.id != id }
+        let history = try await wallet.history(user: user.id, account: id)
+        return try pages.account(
+            csrf: context.csrfToken, account: account, others: others, history: history, notice: notice, error: error,
+            amounts: amounts)
     }
 
     private func accountID(_ context: AppContext) throws -> Int64 {
-        guard let id = context.parameters["id"].flatMap(Int64.init), id > 0 else {
-            throw HTTPError(.notFound, message: WalletError.accountNotFound.description)
-        }
+        guard let id = context.parameters["id"].flatMap(Int64.init), id > 0 else { throw WalletError.accountNotFound }
         return id
     }
 
