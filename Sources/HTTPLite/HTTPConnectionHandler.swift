@@ -7,7 +7,8 @@ import NIOHTTP1
 ///
 /// NIO's `HTTPServerPipelineHandler` in front of it holds back pipelined requests until the
 /// previous response is written, so this handler sees one request at a time.
-final class HTTPConnectionHandler<Responder: HTTPResponder>: ChannelInboundHandler, RemovableChannelHandler {
+final class HTTPConnectionHandler<Responder: HTTPResponder>: ChannelInboundHandler, RemovableChannelHandler
+where Responder.Context: RootRequestContext {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 

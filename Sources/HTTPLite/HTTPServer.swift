@@ -9,7 +9,7 @@ import NIOPosix
 /// NIO's HTTP/1.1 codec parses the wire; each connection's ``HTTPConnectionHandler`` turns
 /// parsed parts into a ``Request``, enforces the limits in ``ServerConfiguration``, calls the
 /// responder off the event loop, and writes the ``Response`` back with keep-alive handled.
-public final class HTTPServer<Responder: HTTPResponder>: Sendable {
+public final class HTTPServer<Responder: HTTPResponder>: Sendable where Responder.Context: RootRequestContext {
     /// The limits and address this server was made with.
     public let configuration: ServerConfiguration
     private let responder: Responder
