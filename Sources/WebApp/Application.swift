@@ -58,48 +58,10 @@ final class Application: Sendable {
 
         let wallet = Wallet(store: storage.wallet, clock: clock)
 
-        let pages = Pages(renderer: renderer)
-        let cookie = SessionCookie(
-            https: configuration.https, signedInMaxAge: Int(configuration.policy.sessionLifetime))
-        let router = Router<AppContext>()
-        router.add(middleware: ErrorPages(pages: pages))
-        router.add(middleware: StaticFiles<AppContext>(folder: configuration.publicDirectory, urlPrefix: "/public"))
-        router.add(middleware: CSRFProtection(tokens: CSRFTokens(secret: secret), https: configuration.https))
-        router.add(middleware: SessionMiddleware(signIn: signIn, cookie: cookie, homeOverview: wallet.overviewRead))
-        let clientAddress = ClientAddress(trustProxy: configuration.trustProxy)
-        SignInController(
-            signIn: signIn, pages: pages, cookie: cookie,
-            rememberedPhone: RememberedPhoneCookie(https: configuration.https), clientAddress: clientAddress
-        ).register(on: router)
-        WalletController(wallet: wallet, pages: pages).register(on: router)
-
-        // The JSON API: its own middleware (JSON errors, no cookies, no CSRF forms), same rules.
-        let api = Router<AppContext>()
-        api.add(middleware: APIErrors())
-        APIController(
-            signIn: signIn, clientAddress: clientAddress,
-            openAPIDocument: try Data(contentsOf: URL(fileURLWithPath: configuration.openAPIDocumentPath))
-        ).register(on: api)
-        WalletAPIController(wallet: wallet, signIn: signIn).register(on: api)
-
-        // Health, readiness and metrics: no sessions, no CSRF cookie, nothing written.
-        let ops = Router<AppContext>()
-        OpsController(ping: storage.ping, registry: registry).register(on: ops)
-        let opsResponder = ops.buildResponder()
-
-        let mounted = PathPrefixResponder(
-            mounts: [
-                ("/api", api.buildResponder()), ("/healthz", opsResponder), ("/readyz", opsResponder),
-                ("/metrics", opsResponder),
-            ],
-            fallback: router.buildResponder())
-        // Around all of it, once: metrics for every request, security headers on every answer,
-        // errors no part answered (the 404 and 405 of /healthz/x) answered inside them.
-        let responder = MiddlewareResponder(
-            middleware: RequestMetrics(factory: metrics),
-            responder: MiddlewareResponder(
-                middleware: SecurityHeaders(https: configuration.https),
-                responder: MiddlewareResponder(middleware: ErrorMiddleware(), responder: mounted)))
+        let responder = try Routes(
+            configuration: configuration, secret: secret, pages: Pages(renderer: renderer), signIn: signIn,
+            wallet: wallet, storage: storage, metrics: metrics, registry: registry
+        ).responder()
         let server = HTTPServer(responder: responder, configuration: configuration.server, logger: logger)
         return Application(
             configuration: configuration, server: server, storage: storage, signIn: signIn, wallet: wallet,

@@ -146,7 +146,8 @@ struct RouterTests {
             guard let name = context.parameters["name"], name != "nobody" else {
                 throw HTTPError(.unauthorized, message: "Who are you?")
             }
-            (logger, parameters, matchedRoute, self.name) = (context.logger, context.parameters, context.matchedRoute, name)
+            (logger, parameters, matchedRoute) = (context.logger, context.parameters, context.matchedRoute)
+            self.name = name
         }
     }
 

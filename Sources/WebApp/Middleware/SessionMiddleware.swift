@@ -3,15 +3,29 @@ import HTTPLite
 import WalletCore
 
 /// Looks up the session the cookie names and puts it in the context; a cookie for a session
-/// that is gone (expired, logged out, unknown) is deleted from the browser.
+/// that is gone (expired, logged out, unknown) is deleted from the browser. Each page group has
+/// one (the groups' contexts then say who may see their pages).
 ///
-/// On `GET /home`, the page every signed-in visit lands on, the wallet overview is read in the
-/// same database round trip as the session and handed to the page in the context.
+/// Home's group, the page every signed-in visit lands on, has one made with
+/// ``alsoReading(_:)``: the wallet overview is read in the same database round trip as the
+/// session and handed to the page in the context.
 struct SessionMiddleware: Middleware {
     let signIn: SignInService
     let cookie: SessionCookie
-    /// Home's overview, read together with the session.
-    let homeOverview: SessionRead<Overview>
+    /// Home's overview, read together with the session; `nil` in every other group.
+    private var homeOverview: SessionRead<Overview>?
+
+    init(signIn: SignInService, cookie: SessionCookie) {
+        self.signIn = signIn
+        self.cookie = cookie
+    }
+
+    /// The same lookup that also reads `overview` with the session, for Home's group.
+    func alsoReading(_ overview: SessionRead<Overview>) -> SessionMiddleware {
+        var middleware = self
+        middleware.homeOverview = overview
+        return middleware
+    }
 
     func handle(
         _ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response
@@ -25,7 +39,7 @@ struct SessionMiddleware: Middleware {
             return try await next(request, context)
         }
         var context = context
-        if request.method == .GET, request.path == "/home" {
+        if let homeOverview {
             let found = try await signIn.state(of: token, alsoReading: homeOverview)
             context.session = found?.state
             context.homeOverview = found?.value
