@@ -22,6 +22,7 @@ public struct ErrorMiddleware<Context: RequestContext>: Middleware {
     }
 }
 
+/// The answer both ``ErrorMiddleware`` and the server give an unexplained error.
 extension Response {
     /// The answer to an error nobody explained: says only that it was our fault.
     public static var internalServerError: Response {

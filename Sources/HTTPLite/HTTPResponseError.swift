@@ -17,6 +17,7 @@ public protocol HTTPResponseError: Error {
     var response: Response { get }
 }
 
+/// Most errors need no headers, and a plain-text answer is the server's last resort.
 extension HTTPResponseError {
     public var headers: HTTPHeaders { [:] }
 

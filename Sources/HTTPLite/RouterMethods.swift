@@ -24,6 +24,7 @@ public protocol RouterMethods<Context>: AnyObject {
 /// A route handler.
 public typealias RouteHandler<Context> = @Sendable (Request, Context) async throws -> Response
 
+/// The methods spelled in terms of ``RouterMethods/on(_:_:use:)`` and the two `group`s.
 extension RouterMethods {
     /// Adds a `GET` route (it answers `HEAD` too).
     public func get(_ path: String, use handler: @escaping RouteHandler<Context>) { on(.GET, path, use: handler) }

@@ -13,6 +13,7 @@ protocol AppChildContext: ChildRequestContext where ParentContext == AppContext 
     var app: AppContext { get set }
 }
 
+/// HTTPLite's part of a context and the CSRF token, forwarded to the parent.
 extension AppChildContext {
     var logger: Logger {
         get { app.logger }

@@ -7,6 +7,7 @@ import WalletCore
 // and the sentence for the person. Pages (``ErrorPages``, the forms shown again) and the JSON
 // API (``APIError``) both start from here; only the body differs between them.
 
+/// A sign-in refusal: the Login or Verify form comes back with it, or the API's JSON.
 extension SignInError: HTTPResponseError {
     /// A text that could not be sent is our side's trouble (503); a limit says how long to
     /// wait (429); anything else is what was typed (422).
@@ -23,6 +24,7 @@ extension SignInError: HTTPResponseError {
     public var message: String { description }
 }
 
+/// A wallet refusal: the Home or account form comes back with it, or the API's JSON.
 extension WalletError: HTTPResponseError {
     /// Someone else's account is 404, the same as one that does not exist; every other refusal
     /// is the form coming back with its reason (422).
@@ -33,6 +35,7 @@ extension WalletError: HTTPResponseError {
     public var message: String { description }
 }
 
+/// A database that did not answer in time: the same 503 on pages and in the API.
 extension StorageUnavailable: HTTPResponseError {
     /// Nothing was decided: 503, and try again in a few seconds.
     public var status: HTTPResponseStatus { .serviceUnavailable }
