@@ -10,8 +10,6 @@ import Mustache
 /// in one place.
 public struct PageRenderer: Sendable {
     private let library: MustacheLibrary
-    /// The template names that were loaded.
-    public let templateNames: Set<String>
 
     /// Loads every template in `directory` and checks that each of `required` is there.
     public init(directory: String, required: [String] = []) async throws(TemplateError) {
@@ -44,7 +42,6 @@ public struct PageRenderer: Sendable {
         let missing = required.filter { !names.contains($0) }
         guard missing.isEmpty else { throw .missing(missing, directory: directory) }
         self.library = library
-        templateNames = names
     }
 
     /// Renders the template `name` with `values` (dictionaries, arrays, strings, numbers, Bools).

@@ -7,7 +7,8 @@ import NIOHTTP1
 ///
 /// NIO's `HTTPServerPipelineHandler` in front of it holds back pipelined requests until the
 /// previous response is written, so this handler sees one request at a time.
-final class HTTPConnectionHandler<Responder: HTTPResponder>: ChannelInboundHandler, RemovableChannelHandler {
+final class HTTPConnectionHandler<Responder: HTTPResponder>: ChannelInboundHandler, RemovableChannelHandler
+where Responder.Context: RootRequestContext {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
@@ -164,14 +165,13 @@ final class HTTPConnectionHandler<Responder: HTTPResponder>: ChannelInboundHandl
                 }
                 response.headers.replaceOrAdd(name: "X-Request-Id", value: requestID)
                 return response
-            } catch let error as HTTPError {
-                var response = Response.text(error.message + "\n", status: error.status)
-                response.headers.add(contentsOf: error.headers)
+            } catch let error as any HTTPResponseError {
+                var response = error.response
                 response.headers.replaceOrAdd(name: "X-Request-Id", value: requestID)
                 return response
             } catch {
                 taskLogger.error("Request failed", metadata: ["error": "\(error)"])
-                var response = Response.text("Something went wrong on our side.\n", status: .internalServerError)
+                var response = Response.internalServerError
                 response.headers.replaceOrAdd(name: "X-Request-Id", value: requestID)
                 return response
             }

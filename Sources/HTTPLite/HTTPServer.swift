@@ -9,7 +9,7 @@ import NIOPosix
 /// NIO's HTTP/1.1 codec parses the wire; each connection's ``HTTPConnectionHandler`` turns
 /// parsed parts into a ``Request``, enforces the limits in ``ServerConfiguration``, calls the
 /// responder off the event loop, and writes the ``Response`` back with keep-alive handled.
-public final class HTTPServer<Responder: HTTPResponder>: Sendable {
+public final class HTTPServer<Responder: HTTPResponder>: Sendable where Responder.Context: RootRequestContext {
     /// The limits and address this server was made with.
     public let configuration: ServerConfiguration
     private let responder: Responder
@@ -22,6 +22,8 @@ public final class HTTPServer<Responder: HTTPResponder>: Sendable {
         var connections: [ObjectIdentifier: any Channel] = [:]
         var nextConnectionID = 0
         var isShuttingDown = false
+        /// Completes when every connection open at shutdown has closed; set by ``beginShutdown()``.
+        var drained: EventLoopFuture<Void>?
     }
 
     public init(
@@ -68,11 +70,6 @@ public final class HTTPServer<Responder: HTTPResponder>: Sendable {
         return address
     }
 
-    /// The bound address, once started.
-    public var localAddress: SocketAddress? {
-        state.withLockedValue { $0.channel?.localAddress }
-    }
-
     /// How many client connections are open right now.
     public var openConnectionCount: Int {
         state.withLockedValue { $0.connections.count }
@@ -81,21 +78,39 @@ public final class HTTPServer<Responder: HTTPResponder>: Sendable {
     /// Stops accepting, lets requests in flight finish (up to the grace period), closes idle
     /// connections at once and busy ones right after their response, then returns.
     public func shutdown() async {
-        let (listener, connections) = state.withLockedValue { state in
+        beginShutdown()
+        await waitUntilStopped()
+    }
+
+    /// The first half of ``shutdown()``, for callers that cannot wait (a graceful-shutdown or
+    /// cancellation handler): stops accepting and asks every connection to finish its request
+    /// and close. Only the first call does anything.
+    public func beginShutdown() {
+        let eventLoop = group.any()
+        let begun = state.withLockedValue { state -> (listener: (any Channel)?, connections: [any Channel])? in
+            guard !state.isShuttingDown else { return nil }
             state.isShuttingDown = true
-            return (state.channel, Array(state.connections.values))
+            let connections = Array(state.connections.values)
+            state.drained = EventLoopFuture.andAllComplete(connections.map(\.closeFuture), on: eventLoop)
+            return (state.channel, connections)
         }
-        try? await listener?.close()
+        guard let (listener, connections) = begun else { return }
+        listener?.close(promise: nil)
         for connection in connections {
             connection.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
         }
-        let eventLoop = group.any()
         let forceClose = eventLoop.scheduleTask(in: configuration.shutdownGracePeriod) {
             for connection in connections { connection.close(promise: nil) }
         }
-        let allClosed = EventLoopFuture.andAllComplete(connections.map(\.closeFuture), on: eventLoop)
-        try? await allClosed.get()
-        forceClose.cancel()
+        state.withLockedValue { $0.drained }?.whenComplete { _ in forceClose.cancel() }
+    }
+
+    /// Suspends until the server has stopped: its listener closed and, after ``beginShutdown()``,
+    /// every connection that was open then. Returns at once if it never started.
+    public func waitUntilStopped() async {
+        guard let listener = state.withLockedValue({ $0.channel }) else { return }
+        try? await listener.closeFuture.get()
+        try? await state.withLockedValue { $0.drained }?.get()
     }
 
     private func register(_ channel: any Channel) -> Int {

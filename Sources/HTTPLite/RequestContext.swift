@@ -35,8 +35,6 @@ public final class MatchedRoute: @unchecked Sendable {
 /// Per-request state, typed: the app declares its own context type (with its session, user,
 /// CSRF token, …) and HTTPLite fills in the part it owns.
 public protocol RequestContext: Sendable {
-    /// A fresh context for a request that just arrived.
-    init(source: RequestContextSource)
     /// The request's logger (with its request id).
     var logger: Logger { get set }
     /// Path parameters, filled in by the router.
@@ -45,8 +43,28 @@ public protocol RequestContext: Sendable {
     var matchedRoute: MatchedRoute { get }
 }
 
+/// The context the server makes for every request that arrives: the root an app's child
+/// contexts are made from.
+public protocol RootRequestContext: RequestContext {
+    /// A fresh context for a request that just arrived.
+    init(source: RequestContextSource)
+}
+
+/// A context made from its parent's for the routes of one group, once the group's middleware has
+/// learnt something the parent only may have: a `SignedInContext` carries a `User` where its
+/// parent has an optional one, so the group's handlers never check for a user again.
+///
+/// Modelled on Hummingbird's `ChildRequestContext`. When `init` throws an ``HTTPResponseError``,
+/// the route answers with the error's ``HTTPResponseError/response`` (a redirect to the sign-in
+/// page, a 401), returned through the group's middleware like any handler's answer.
+public protocol ChildRequestContext<ParentContext>: RequestContext {
+    associatedtype ParentContext: RequestContext
+    /// The child of `context`; throws when the parent lacks what this context promises.
+    init(context: ParentContext) throws
+}
+
 /// A plain context for apps and tests that need nothing more.
-public struct BasicRequestContext: RequestContext {
+public struct BasicRequestContext: RootRequestContext {
     public var logger: Logger
     public var parameters = Parameters()
     public let matchedRoute: MatchedRoute

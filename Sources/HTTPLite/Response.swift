@@ -45,9 +45,4 @@ public struct Response: Sendable {
     public mutating func setCookie(_ cookie: Cookie) {
         headers.add(name: "Set-Cookie", value: cookie.headerValue)
     }
-
-    /// Tells the browser to delete a cookie (same name, path and prefix rules it was set with).
-    public mutating func expireCookie(named name: String, path: String = "/", secure: Bool = false) {
-        setCookie(Cookie.expired(name: name, path: path, secure: secure))
-    }
 }

@@ -2,62 +2,59 @@ import NIOHTTP1
 
 /// Routes by method and path, with `:name` path parameters, and runs middleware around them.
 ///
-/// Build it at start-up (add middleware and routes), then call ``buildResponder()`` once; the
-/// result is immutable and shared by all connections. Unknown paths throw 404; a known path
-/// with another method throws 405 with an `Allow` header; `HEAD` falls back to `GET`.
-public final class Router<Context: RequestContext> {
-    /// A route handler.
-    public typealias Handler = @Sendable (Request, Context) async throws -> Response
-
-    private var staticRoutes: [String: [String: Handler]] = [:]
-    private var patternRoutes: [(pattern: [PathComponent], handlers: [String: Handler])] = []
+/// Build it at start-up (add middleware, routes and groups), then call ``buildResponder()``
+/// once; the result is immutable and shared by all connections. Unknown paths throw 404; a
+/// known path with another method throws 405 with an `Allow` header; `HEAD` falls back to `GET`.
+/// The router's own middleware runs around every request, those errors included; a group's
+/// (``RouteGroup``) runs around the group's routes only.
+public final class Router<Context: RequestContext>: RouterMethods {
+    /// The routes added to the router itself, and its groups.
+    private let routes = RouteGroup<Context>(prefix: "")
     private var middlewares: [any Middleware<Context>] = []
 
     public init() {}
 
-    /// Adds middleware; the first added runs outermost (sees the request first).
-    public func add(middleware: any Middleware<Context>) {
+    /// Adds middleware around every request; the first added runs outermost (sees the request first).
+    @discardableResult
+    public func add(middleware: any Middleware<Context>) -> Self {
         middlewares.append(middleware)
+        return self
     }
 
-    /// Adds a route, e.g. `on(.GET, "/accounts/:id")`.
-    public func on(_ method: HTTPMethod, _ path: String, use handler: @escaping Handler) {
-        let pattern = PathComponent.parse(path)
-        if pattern.allSatisfy({ if case .constant = $0 { true } else { false } }) {
-            staticRoutes[Self.key(pattern), default: [:]][method.rawValue] = handler
-        } else if let index = patternRoutes.firstIndex(where: { $0.pattern == pattern }) {
-            patternRoutes[index].handlers[method.rawValue] = handler
-        } else {
-            patternRoutes.append((pattern, [method.rawValue: handler]))
-        }
+    public func on(_ method: HTTPMethod, _ path: String, use handler: @escaping RouteHandler<Context>) {
+        routes.on(method, path, use: handler)
     }
 
-    /// Adds a `GET` route.
-    public func get(_ path: String, use handler: @escaping Handler) { on(.GET, path, use: handler) }
-    /// Adds a `POST` route.
-    public func post(_ path: String, use handler: @escaping Handler) { on(.POST, path, use: handler) }
+    public func group(_ prefix: String) -> RouteGroup<Context> {
+        routes.group(prefix)
+    }
+
+    public func group<Child: ChildRequestContext>(_ prefix: String, context: Child.Type) -> RouteGroup<Child>
+    where Child.ParentContext == Context {
+        routes.group(prefix, context: context)
+    }
 
     /// The finished, immutable responder: middleware chain, then route dispatch.
-    public func buildResponder() -> RouterResponder<Context> {
+    public func buildResponder() -> any HTTPResponder<Context> {
+        var staticRoutes: [String: [String: RouteHandler<Context>]] = [:]
+        var patternRoutes: [(pattern: [PathComponent], handlers: [String: RouteHandler<Context>])] = []
+        for route in routes.built() {
+            let pattern = PathComponent.parse(route.path)
+            let method = route.method.rawValue
+            if pattern.allSatisfy({ if case .constant = $0 { true } else { false } }) {
+                staticRoutes[PathComponent.text(of: pattern), default: [:]][method] = route.handler
+            } else if let index = patternRoutes.firstIndex(where: { $0.pattern == pattern }) {
+                patternRoutes[index].handlers[method] = route.handler
+            } else {
+                patternRoutes.append((pattern, [method: route.handler]))
+            }
+        }
         var responder: any HTTPResponder<Context> = RouteTable<Context>(
             staticRoutes: staticRoutes, patternRoutes: patternRoutes)
         for middleware in middlewares.reversed() {
             responder = MiddlewareResponder(middleware: middleware, responder: responder)
         }
-        return RouterResponder(root: responder)
-    }
-
-    fileprivate static func key(_ pattern: [PathComponent]) -> String {
-        "/" + pattern.map { if case .constant(let text) = $0 { text } else { "" } }.joined(separator: "/")
-    }
-}
-
-/// The responder a ``Router`` builds: its middleware chain around its routes.
-public struct RouterResponder<Context: RequestContext>: HTTPResponder {
-    let root: any HTTPResponder<Context>
-
-    public func respond(to request: Request, context: Context) async throws -> Response {
-        try await root.respond(to: request, context: context)
+        return responder
     }
 }
 
@@ -84,8 +81,9 @@ enum PathComponent: Equatable, Sendable {
     }
 }
 
+/// The routes of a built ``Router``: a dictionary for constant paths, a list for patterns.
 struct RouteTable<Context: RequestContext>: HTTPResponder {
-    typealias Handler = Router<Context>.Handler
+    typealias Handler = RouteHandler<Context>
     let staticRoutes: [String: [String: Handler]]
     let patternRoutes: [(pattern: [PathComponent], handlers: [String: Handler])]
 

@@ -4,7 +4,7 @@ import NIOCore
 public struct ServerConfiguration: Sendable {
     /// Host to bind, e.g. `127.0.0.1`.
     public var host: String
-    /// Port to bind; `0` lets the system pick a free one (read it from ``HTTPServer/localAddress``).
+    /// Port to bind; `0` lets the system pick a free one (``HTTPServer/start()`` returns the bound address).
     public var port: Int
     /// Largest request body accepted; a bigger one gets 413.
     public var maxBodySize: Int

@@ -14,15 +14,6 @@ enum SMSDelivery: Sendable {
     case webhook(WebhookSMSSender.Configuration)
     /// Nothing is sent and every code is 123456; only on a loopback address.
     case test
-
-    var name: String {
-        switch self {
-        case .outbox: "outbox"
-        case .twilio: "twilio"
-        case .webhook: "webhook"
-        case .test: "test"
-        }
-    }
 }
 
 /// Everything the app is assembled from; the `webapp` command fills it from its options and

@@ -4,7 +4,7 @@ import Logging
 import WalletCore
 
 /// Per-request state of this app: HTTPLite's part plus the session the cookie named.
-struct AppContext: RequestContext {
+struct AppContext: RootRequestContext {
     var logger: Logger
     var parameters = Parameters()
     let matchedRoute: MatchedRoute

@@ -3,41 +3,45 @@ import Foundation
 import HTMLRender
 import HTTPLite
 import Logging
-import NIOConcurrencyHelpers
 import NIOCore
 import Prometheus
 import SMSGateways
+import ServiceLifecycle
+import UnixSignals
 import WalletCore
 
 /// The whole app, assembled in one place from an ``AppConfiguration``: the `webapp` command and
-/// the end-to-end tests both build it with ``make(configuration:logger:)``.
+/// the end-to-end tests both build it with ``make(configuration:logger:sms:clock:gracefulShutdownSignals:)``
+/// and run it with ``run()``.
+///
+/// Running is swift-service-lifecycle's: one `ServiceGroup` of the database, the purge loop and
+/// the HTTP server. A graceful shutdown stops them in reverse order: the server answers the
+/// requests in flight, the purge loop stops, the database closes last.
 final class Application: Sendable {
-    let configuration: AppConfiguration
     let server: HTTPServer<MiddlewareResponder<AppContext>>
     let storage: Storage
-    let signIn: SignInService
-    let wallet: Wallet
-    private let logger: Logger
-    private let purgeTask: LockedTask
+    private let services: ServiceGroup
+    /// Where the server listens, once it does (``HTTPService`` yields it).
+    private let addresses: AsyncStream<SocketAddress>
 
     private init(
-        configuration: AppConfiguration, server: HTTPServer<MiddlewareResponder<AppContext>>, storage: Storage,
-        signIn: SignInService, wallet: Wallet, logger: Logger
+        server: HTTPServer<MiddlewareResponder<AppContext>>, storage: Storage, services: ServiceGroup,
+        addresses: AsyncStream<SocketAddress>
     ) {
-        self.configuration = configuration
         self.server = server
         self.storage = storage
-        self.signIn = signIn
-        self.wallet = wallet
-        self.logger = logger
-        self.purgeTask = LockedTask()
+        self.services = services
+        self.addresses = addresses
     }
 
     /// Opens the database (running migrations), loads templates and the secret, and wires the
-    /// routes. Nothing listens until ``start()``.
+    /// routes. Nothing listens until ``run()``.
+    ///
+    /// - Parameter gracefulShutdownSignals: the signals that shut the app down gracefully (the
+    ///   command's SIGTERM and SIGINT; none in tests, which call ``shutdown()``).
     static func make(
         configuration: AppConfiguration, logger: Logger, sms: (any SMSSender)? = nil,
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: @escaping @Sendable () -> Date = { Date() }, gracefulShutdownSignals: [UnixSignal] = []
     ) async throws -> Application {
         try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
         let secret = try configuration.secret ?? ServerSecret.loadOrCreate(at: configuration.secretPath)
@@ -58,49 +62,36 @@ final class Application: Sendable {
 
         let wallet = Wallet(store: storage.wallet, clock: clock)
 
-        let pages = Pages(renderer: renderer)
-        let cookie = SessionCookie(
-            https: configuration.https, signedInMaxAge: Int(configuration.policy.sessionLifetime))
-        let router = Router<AppContext>()
-        router.add(middleware: ErrorPages(pages: pages))
-        router.add(middleware: StaticFiles<AppContext>(folder: configuration.publicDirectory, urlPrefix: "/public"))
-        router.add(middleware: CSRFProtection(tokens: CSRFTokens(secret: secret), https: configuration.https))
-        router.add(middleware: SessionMiddleware(signIn: signIn, cookie: cookie, wallet: wallet))
-        let clientAddress = ClientAddress(trustProxy: configuration.trustProxy)
-        SignInController(
-            signIn: signIn, pages: pages, cookie: cookie,
-            rememberedPhone: RememberedPhoneCookie(https: configuration.https), clientAddress: clientAddress
-        ).register(on: router)
-        WalletController(wallet: wallet, pages: pages).register(on: router)
-
-        // The JSON API: its own middleware (JSON errors, no cookies, no CSRF forms), same rules.
-        let api = Router<AppContext>()
-        api.add(middleware: APIErrors())
-        APIController(
-            signIn: signIn, clientAddress: clientAddress,
-            openAPIDocument: try Data(contentsOf: URL(fileURLWithPath: configuration.openAPIDocumentPath))
-        ).register(on: api)
-        WalletAPIController(wallet: wallet, signIn: signIn).register(on: api)
-
-        // Health, readiness and metrics: no sessions, no CSRF cookie, nothing written.
-        let ops = Router<AppContext>()
-        OpsController(ping: storage.ping, registry: registry).register(on: ops)
-        let opsResponder = ops.buildResponder()
-
-        let mounted = PathPrefixResponder(
-            mounts: [
-                ("/api", api.buildResponder()), ("/healthz", opsResponder), ("/readyz", opsResponder),
-                ("/metrics", opsResponder),
-            ],
-            fallback: router.buildResponder())
-        // Around all of it, once: metrics for every request, security headers on every answer.
-        let responder = MiddlewareResponder(
-            middleware: RequestMetrics(factory: metrics),
-            responder: MiddlewareResponder(middleware: SecurityHeaders(https: configuration.https), responder: mounted))
+        let responder = try Routes(
+            configuration: configuration, secret: secret, pages: Pages(renderer: renderer), signIn: signIn,
+            wallet: wallet, storage: storage, metrics: metrics, registry: registry
+        ).responder()
         let server = HTTPServer(responder: responder, configuration: configuration.server, logger: logger)
-        return Application(
-            configuration: configuration, server: server, storage: storage, signIn: signIn, wallet: wallet,
-            logger: logger)
+        let (addresses, listening) = AsyncStream.makeStream(of: SocketAddress.self)
+        let services = ServiceGroup(
+            services: [
+                DatabaseService(storage: storage, logger: logger),
+                PurgeService(signIn: signIn, wallet: wallet, interval: configuration.purgeInterval, logger: logger),
+                HTTPService(server: server, listening: listening, logger: logger),
+            ], gracefulShutdownSignals: gracefulShutdownSignals, cancellationSignals: [], logger: logger)
+        return Application(server: server, storage: storage, services: services, addresses: addresses)
+    }
+
+    /// Runs the services until a graceful shutdown (a signal given to `make`, or ``shutdown()``)
+    /// has stopped them all, or one of them failed (its error is thrown).
+    func run() async throws {
+        try await services.run()
+    }
+
+    /// Where the server listens (with the real port when port 0 was asked for), once it does;
+    /// `nil` when it stopped before. Only the first call is answered.
+    func listeningAddress() async -> SocketAddress? {
+        await addresses.first { _ in true }
+    }
+
+    /// Begins a graceful shutdown, as SIGTERM does; ``run()`` returns when it is done.
+    func shutdown() async {
+        await services.triggerGracefulShutdown()
     }
 
     /// The sender `configuration.sms` names. Test mode is refused unless the server listens on
@@ -130,46 +121,4 @@ final class Application: Sendable {
         let parts = host.split(separator: ".", omittingEmptySubsequences: false)
         return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
     }
-
-    /// Starts listening and the background purge (expired sessions and codes, wallet form keys
-    /// older than a day); returns the bound address.
-    @discardableResult
-    func start() async throws -> SocketAddress {
-        let address = try await server.start()
-        let signIn = self.signIn
-        let wallet = self.wallet
-        let interval = configuration.purgeInterval
-        let logger = self.logger
-        purgeTask.set(
-            Task {
-                while !Task.isCancelled {
-                    do {
-                        let removed = try await signIn.purgeExpired() + wallet.purgeKeys()
-                        if removed > 0 { logger.info("Purged expired data", metadata: ["rows": "\(removed)"]) }
-                    } catch {
-                        logger.error("Purge failed", metadata: ["error": "\(error)"])
-                    }
-                    try? await Task.sleep(for: interval)
-                }
-            })
-        return address
-    }
-
-    /// Stops accepting, finishes requests in flight, stops the purge, closes the database.
-    func shutdown() async {
-        await server.shutdown()
-        purgeTask.cancel()
-        do {
-            try await storage.close()
-        } catch {
-            logger.error("Closing the database failed", metadata: ["error": "\(error)"])
-        }
-    }
-}
-
-/// A task handle that can be set and cancelled from any thread.
-private final class LockedTask: Sendable {
-    private let box = NIOLockedValueBox<Task<Void, Never>?>(nil)
-    func set(_ task: Task<Void, Never>) { box.withLockedValue { $0 = task } }
-    func cancel() { box.withLockedValue { $0?.cancel() } }
 }

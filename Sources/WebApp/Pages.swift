@@ -7,6 +7,9 @@ import WalletCore
 /// The app's pages: one method per template, taking typed values, returning a response with
 /// `Cache-Control: no-store` (every page depends on the session, so the back button must not
 /// show a stale one).
+///
+/// A form shown again after a refusal takes the error itself: its sentence goes on the page, its
+/// status and headers (`Retry-After`) on the response, as the error says (``HTTPResponseError``).
 struct Pages: Sendable {
     static let templateNames = ["layout", "login", "verify", "home", "account", "error"]
     let renderer: PageRenderer
@@ -17,35 +20,33 @@ struct Pages: Sendable {
     /// - Parameter remembered: `phone` is the number that last signed in on this browser
     ///   (the page offers "Not you?").
     func login(
-        csrf: String, phone: String = "", remembered: Bool = false, error: String? = nil,
-        status: HTTPResponseStatus = .ok
+        csrf: String, phone: String = "", remembered: Bool = false, error: (any HTTPResponseError)? = nil
     ) throws -> Response {
         try page(
             "login",
             [
                 "csrf": csrf, "phone": String(phone.prefix(Self.maxEchoedInput)), "remembered": remembered,
-                "error": error ?? "", "hasError": error != nil,
-            ], status: status)
+                "error": error?.message ?? "", "hasError": error != nil,
+            ], answering: error)
     }
 
     func verify(
-        csrf: String, phone: PhoneNumber, resendWait: Int, notice: String? = nil, error: String? = nil,
-        status: HTTPResponseStatus = .ok
+        csrf: String, phone: PhoneNumber, resendWait: Int, notice: String? = nil,
+        error: (any HTTPResponseError)? = nil
     ) throws -> Response {
         let digits: [[String: Any]] = (1...6).map { ["index": $0, "first": $0 == 1] }
         return try page(
             "verify",
             [
                 "csrf": csrf, "phone": phone.nationalFormat, "digits": digits, "resendWait": resendWait,
-                "notice": notice ?? "", "error": error ?? "",
-            ], status: status)
+                "notice": notice ?? "", "error": error?.message ?? "",
+            ], answering: error)
     }
 
     /// Home: the greeting, the accounts with their total, and the forms to add an account and
     /// change the name (each form with its own one-time key).
     func home(
-        csrf: String, user: User, overview: Overview, notice: String? = nil, error: String? = nil,
-        status: HTTPResponseStatus = .ok
+        csrf: String, user: User, overview: Overview, notice: String? = nil, error: (any HTTPResponseError)? = nil
     ) throws -> Response {
         let accounts: [[String: Any]] = overview.accounts.map {
             ["id": String($0.id), "name": $0.name, "balance": $0.balance.description]
@@ -55,15 +56,16 @@ struct Pages: Sendable {
             [
                 "csrf": csrf, "phone": user.phone.nationalFormat, "name": overview.displayName, "accounts": accounts,
                 "total": overview.total.description, "nextNumber": overview.accounts.count + 1,
-                "addKey": Wallet.newKey(), "nameKey": Wallet.newKey(), "notice": notice ?? "", "error": error ?? "",
-            ], status: status)
+                "addKey": Wallet.newKey(), "nameKey": Wallet.newKey(), "notice": notice ?? "",
+                "error": error?.message ?? "",
+            ], answering: error)
     }
 
     /// One account: balance, the money forms (typed amounts echoed back after an error), the
     /// history newest first.
     func account(
         csrf: String, account: Account, others: [Account], history: [WalletCore.Operation], notice: String? = nil,
-        error: String? = nil, amounts: [String: String] = [:], status: HTTPResponseStatus = .ok
+        error: (any HTTPResponseError)? = nil, amounts: [String: String] = [:]
     ) throws -> Response {
         let lines: [[String: Any]] = history.map { operation in
             let other = operation.counterpartyName ?? "a deleted account"
@@ -89,16 +91,21 @@ struct Pages: Sendable {
                 "others": others.map { ["id": String($0.id), "name": $0.name, "balance": $0.balance.description] },
                 "hasOthers": !others.isEmpty, "history": lines, "keys": keys,
                 "amounts": amounts.mapValues { String($0.prefix(Self.maxEchoedInput)) },
-                "notice": notice ?? "", "error": error ?? "",
-            ], status: status)
+                "notice": notice ?? "", "error": error?.message ?? "",
+            ], answering: error)
     }
 
-    func error(_ status: HTTPResponseStatus, message: String) throws -> Response {
-        try page("error", ["reason": status.reasonPhrase, "message": message], status: status)
+    /// The page for an error no form shows: its status's name and its sentence.
+    func error(_ error: any HTTPResponseError) throws -> Response {
+        try page("error", ["reason": error.status.reasonPhrase, "message": error.message], answering: error)
     }
 
-    private func page(_ name: String, _ values: [String: Any], status: HTTPResponseStatus = .ok) throws -> Response {
-        var response = Response.html(try renderer.render(name, values), status: status)
+    /// Renders `name`; with `error`, the response has the error's status and headers.
+    private func page(_ name: String, _ values: [String: Any], answering error: (any HTTPResponseError)?) throws
+        -> Response
+    {
+        var response = Response.html(try renderer.render(name, values), status: error?.status ?? .ok)
+        if let error { response.headers.add(contentsOf: error.headers) }
         response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
         return response
     }

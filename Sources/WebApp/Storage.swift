@@ -8,8 +8,6 @@ import WalletCore
 /// Where sign-ins and wallets are kept: the SQLite file (one instance, the default) or a
 /// PostgreSQL server shared by several instances. The rest of the app sees only the stores.
 struct Storage: Sendable {
-    /// "sqlite" or "postgres", for logs.
-    let kind: String
     let auth: any AuthStore
     let wallet: any WalletStore
     /// Throws unless the database answers now (for `/readyz`).
@@ -24,14 +22,14 @@ struct Storage: Sendable {
             let database = try await PostgresBackend(configuration: postgres, logger: logger)
             logger.info("Using PostgreSQL", metadata: ["database": "\(postgres.redacted)"])
             return Storage(
-                kind: "postgres", auth: PostgresAuthStore(database: database),
+                auth: PostgresAuthStore(database: database),
                 wallet: PostgresWalletStore(database: database), ping: { try await database.ping() },
                 close: { await database.close() })
         }
         let database = try SQLiteDatabase(
             path: configuration.resolvedDatabasePath, onStatement: configuration.onDatabaseStatement)
         return Storage(
-            kind: "sqlite", auth: SQLiteAuthStore(database: database), wallet: SQLiteWalletStore(database: database),
+            auth: SQLiteAuthStore(database: database), wallet: SQLiteWalletStore(database: database),
             ping: { try await database.ping() }, close: { try database.close() })
     }
 }

@@ -3,12 +3,13 @@ import AuthCore
 import Foundation
 import HTTPLite
 import Logging
-import NIOCore
-import NIOPosix
-import PostgresStorage
-import SMSGateways
+import UnixSignals
 
-/// `webapp`: serves Phone Login (started from `main.swift`).
+/// `webapp`: serves Phone Login (started from `Entry.swift`) until SIGTERM or SIGINT.
+///
+/// Its options and `--help` are here; where they may also come from (`WEBAPP_*` variables) is
+/// in `WebAppCommand+Environment.swift`, and how they become an ``AppConfiguration`` in
+/// `WebAppCommand+AppConfiguration.swift`.
 struct WebAppCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "webapp",
@@ -36,33 +37,6 @@ struct WebAppCommand: AsyncParsableCommand {
             read when neither --db nor WEBAPP_DB is given; PGPASSWORD supplies a password the
             PostgreSQL URL leaves out.
             """)
-
-    /// The options that may come from `WEBAPP_*` variables, and the flags among them.
-    static let environmentOptions = [
-        "host", "port", "data-dir", "db", "sms", "sms-webhook-url", "sms-outbox", "templates", "public", "sms-domain",
-        "app-name", "max-codes-per-phone", "max-codes-per-client", "max-failures-per-phone", "log-level",
-    ]
-    static let environmentFlags = ["https", "trust-proxy"]
-
-    /// The command line with `WEBAPP_*` settings added for options it does not give itself.
-    static func arguments(_ given: [String], environment: [String: String]) -> [String] {
-        func variable(_ option: String) -> String {
-            "WEBAPP_" + option.uppercased().replacingOccurrences(of: "-", with: "_")
-        }
-        func isGiven(_ option: String) -> Bool {
-            given.contains { $0 == "--\(option)" || $0.hasPrefix("--\(option)=") }
-        }
-        var extra: [String] = []
-        for option in environmentOptions where !isGiven(option) {
-            if let value = environment[variable(option)] { extra += ["--\(option)", value] }
-        }
-        for flag in environmentFlags where !isGiven(flag) {
-            if let value = environment[variable(flag)], ["1", "true", "yes"].contains(value.lowercased()) {
-                extra.append("--\(flag)")
-            }
-        }
-        return extra + given
-    }
 
     @Option(help: "Address to listen on.")
     var host = "127.0.0.1"
@@ -143,43 +117,6 @@ struct WebAppCommand: AsyncParsableCommand {
         }
     }
 
-    /// The delivery `--sms` names, with its settings from the environment (secrets never come
-    /// from flags, which other users can see in the process list).
-    func smsDelivery(environment: [String: String]) throws -> SMSDelivery {
-        do {
-            switch smsMode {
-            case "outbox": return .outbox
-            case "test": return .test
-            case "twilio": return .twilio(try TwilioSMSSender.Configuration(environment: environment))
-            case "webhook":
-                guard let url = smsWebhookURL else { throw ValidationError("--sms webhook needs --sms-webhook-url.") }
-                guard let secret = environment["WEBAPP_SMS_WEBHOOK_SECRET"] else {
-                    throw ValidationError("--sms webhook needs WEBAPP_SMS_WEBHOOK_SECRET in the environment.")
-                }
-                return .webhook(try WebhookSMSSender.Configuration(url: url, secret: secret))
-            default:
-                throw ValidationError("--sms must be outbox, twilio, webhook or test, not \(smsMode).")
-            }
-        } catch let error as SMSConfigurationError {
-            throw ValidationError(error.description)
-        }
-    }
-
-    /// The database `--db` (or `DATABASE_URL`) names: a SQLite file path, or a PostgreSQL URL
-    /// whose password may instead come from `PGPASSWORD` (kept out of the process list).
-    func database(environment: [String: String]) throws -> (path: String?, postgres: PostgresBackend.Configuration?) {
-        guard let given = databasePath ?? environment["DATABASE_URL"] else { return (nil, nil) }
-        let lowered = given.lowercased()
-        guard lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://") else { return (given, nil) }
-        do {
-            var postgres = try PostgresBackend.Configuration(url: given)
-            if postgres.password == nil { postgres.password = environment["PGPASSWORD"] }
-            return (nil, postgres)
-        } catch let error as PostgresBackend.ConfigurationError {
-            throw ValidationError("--db: \(error.description)")
-        }
-    }
-
     func run() async throws {
         let level = logLevel
         // Every line written while handling a request carries its id (request=…), the domain's
@@ -192,73 +129,18 @@ struct WebAppCommand: AsyncParsableCommand {
             }, metadataProvider: RequestID.metadataProvider)
         let logger = Logger(label: "webapp")
 
-        var configuration = AppConfiguration()
-        configuration.server.host = host
-        configuration.server.port = port
-        configuration.dataDirectory = dataDirectory
-        (configuration.databasePath, configuration.postgres) = try database(
-            environment: ProcessInfo.processInfo.environment)
-        configuration.outboxPath = outboxPath
-        configuration.sms = try smsDelivery(environment: ProcessInfo.processInfo.environment)
-        configuration.templatesDirectory = templatesDirectory
-        configuration.publicDirectory = publicDirectory
-        configuration.smsDomain = smsDomain
-        configuration.appName = appName
-        configuration.https = https
-        configuration.trustProxy = trustProxy
-        configuration.policy.maxCodesPerPhone = maxCodesPerPhone
-        configuration.policy.maxCodesPerClient = maxCodesPerClient
-        configuration.policy.maxFailuresPerPhone = maxFailuresPerPhone
-        if let hex = ProcessInfo.processInfo.environment["WEBAPP_SECRET"] {
-            configuration.secret = try ServerSecret(hex: hex, source: "WEBAPP_SECRET")
+        let app = try await Application.make(
+            configuration: try appConfiguration(environment: ProcessInfo.processInfo.environment), logger: logger,
+            gracefulShutdownSignals: [.sigterm, .sigint])
+        async let running: Void = app.run()
+        if let address = await app.listeningAddress() {
+            let shownHost = address.ipAddress.map { $0.contains(":") ? "[\($0)]" : $0 } ?? host
+            // Written unbuffered: scripts and tests wait for this line to know the port.
+            FileHandle.standardOutput.write(Data("Listening on http://\(shownHost):\(address.port ?? port)\n".utf8))
         }
-
-        let app = try await Application.make(configuration: configuration, logger: logger)
-        let address = try await app.start()
-        let shownHost = address.ipAddress.map { $0.contains(":") ? "[\($0)]" : $0 } ?? host
-        // Written unbuffered: scripts and tests wait for this line to know the port.
-        FileHandle.standardOutput.write(Data("Listening on http://\(shownHost):\(address.port ?? port)\n".utf8))
-
-        await Self.waitForTerminationSignal()
-        logger.info("Shutting down")
-        await app.shutdown()
+        try await running
         logger.info("Stopped")
-    }
-
-    /// Suspends until SIGINT or SIGTERM arrives.
-    private static func waitForTerminationSignal() async {
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let queue = DispatchQueue(label: "webapp.signals")
-            let once = SignalOnce(continuation)
-            for number in [SIGINT, SIGTERM] {
-                let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-                source.setEventHandler { once.fire() }
-                source.resume()
-                once.keep(source)
-            }
-        }
     }
 }
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
-
-/// Resumes a continuation once, from whichever signal comes first.
-private final class SignalOnce: @unchecked Sendable {
-    private var continuation: CheckedContinuation<Void, Never>?
-    private var sources: [any DispatchSourceSignal] = []
-    private let lock = NSLock()
-
-    init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = continuation }
-
-    func keep(_ source: any DispatchSourceSignal) { lock.withLock { sources.append(source) } }
-
-    func fire() {
-        let continuation = lock.withLock { () -> CheckedContinuation<Void, Never>? in
-            defer { self.continuation = nil }
-            return self.continuation
-        }
-        continuation?.resume()
-    }
-}

@@ -11,7 +11,7 @@ struct RouterTests {
         BasicRequestContext(source: RequestContextSource(logger: Logger(label: "test"), remoteAddress: nil))
     }
 
-    func router() -> RouterResponder<BasicRequestContext> {
+    func router() -> any HTTPResponder<BasicRequestContext> {
         let router = Router<BasicRequestContext>()
         router.get("/login") { _, _ in .text("login page") }
         router.post("/login") { _, _ in .text("login post") }
@@ -71,19 +71,21 @@ struct RouterTests {
         }
     }
 
+    /// Adds its name to `X-Order` on the way out.
+    struct Tag: Middleware {
+        let name: String
+        func handle(
+            _ request: Request, context: BasicRequestContext,
+            next: (Request, BasicRequestContext) async throws -> Response
+        ) async throws -> Response {
+            var response = try await next(request, context)
+            response.headers.add(name: "X-Order", value: name)
+            return response
+        }
+    }
+
     @Test("middleware runs in the order added, around the route")
     func middlewareOrder() async throws {
-        struct Tag: Middleware {
-            let name: String
-            func handle(
-                _ request: Request, context: BasicRequestContext,
-                next: (Request, BasicRequestContext) async throws -> Response
-            ) async throws -> Response {
-                var response = try await next(request, context)
-                response.headers.add(name: "X-Order", value: name)
-                return response
-            }
-        }
         let router = Router<BasicRequestContext>()
         router.add(middleware: Tag(name: "outer"))
         router.add(middleware: Tag(name: "inner"))
@@ -91,6 +93,78 @@ struct RouterTests {
         let response = try await router.buildResponder().respond(
             to: Request(method: .GET, uri: "/"), context: context())
         #expect(response.headers["X-Order"] == ["inner", "outer"])
+    }
+
+    @Test("a group's paths are relative to its prefix, nested groups add theirs")
+    func groupPaths() async throws {
+        let router = Router<BasicRequestContext>()
+        let api = router.group("api/v1")
+        api.get("/me") { _, _ in .text("me") }
+        api.group("/accounts").get(":id") { _, context in .text("account \(context.parameters["id"] ?? "?")") }
+        router.group().get("/login") { _, _ in .text("login") }
+        let responder = router.buildResponder()
+        func answer(_ uri: String) async throws -> String {
+            body(try await responder.respond(to: Request(method: .GET, uri: uri), context: context()))
+        }
+        #expect(try await answer("/api/v1/me") == "me")
+        #expect(try await answer("/api/v1/accounts/7") == "account 7")
+        #expect(try await answer("/login") == "login")
+        await #expect(throws: HTTPError.self) { try await answer("/me") }
+    }
+
+    @Test("a group's middleware runs around its routes only, inside the router's")
+    func groupMiddleware() async throws {
+        let router = Router<BasicRequestContext>()
+        router.add(middleware: Tag(name: "router")).add(middleware: ErrorMiddleware())
+        router.get("/open") { _, _ in .text("open") }
+        let group = router.group().add(middleware: Tag(name: "group"))
+        group.get("/guarded") { _, _ in .text("guarded") }
+        group.group("inner").add(middleware: Tag(name: "inner")).get("/") { _, _ in .text("inner") }
+        let responder = router.buildResponder()
+        func order(_ uri: String) async throws -> [String] {
+            try await responder.respond(to: Request(method: .GET, uri: uri), context: context()).headers["X-Order"]
+        }
+        #expect(try await order("/open") == ["router"])
+        #expect(try await order("/guarded") == ["group", "router"])
+        #expect(try await order("/inner") == ["inner", "group", "router"])
+        // A 405 on a group's path is the router's: the group's middleware does not see it.
+        let wrongMethod = try await responder.respond(
+            to: Request(method: .POST, uri: "/guarded"), context: context())
+        #expect(wrongMethod.status == .methodNotAllowed)
+        #expect(wrongMethod.headers["X-Order"] == ["router"])
+    }
+
+    /// A child context that exists only for a named visitor, as a signed-in context exists only
+    /// with a user.
+    struct NamedContext: ChildRequestContext {
+        var logger: Logger
+        var parameters: Parameters
+        let matchedRoute: MatchedRoute
+        let name: String
+
+        init(context: BasicRequestContext) throws {
+            guard let name = context.parameters["name"], name != "nobody" else {
+                throw HTTPError(.unauthorized, message: "Who are you?")
+            }
+            (logger, parameters, matchedRoute) = (context.logger, context.parameters, context.matchedRoute)
+            self.name = name
+        }
+    }
+
+    @Test("a group's child context reaches its handlers; when it cannot be made, its error is the answer")
+    func childContext() async throws {
+        let router = Router<BasicRequestContext>()
+        router.add(middleware: ErrorMiddleware())
+        router.group("hello").add(middleware: Tag(name: "group")).group(context: NamedContext.self)
+            .get(":name") { _, context in .text("hello \(context.name)") }
+        let responder = router.buildResponder()
+        let named = try await responder.respond(to: Request(method: .GET, uri: "/hello/ada"), context: context())
+        #expect(body(named) == "hello ada")
+        // The refusal is returned, not thrown: the group's middleware sees it on the way out.
+        let refused = try await responder.respond(to: Request(method: .GET, uri: "/hello/nobody"), context: context())
+        #expect(refused.status == .unauthorized)
+        #expect(body(refused) == "Who are you?\n")
+        #expect(refused.headers["X-Order"] == ["group"])
     }
 
     @Test("path prefixes mount responders on whole segments; the longest prefix wins")

@@ -25,6 +25,27 @@ struct OpsTests {
         }
     }
 
+    @Test("the 404 and 405 of the health and metrics routes carry the security headers and are counted")
+    func opsErrors() async throws {
+        try await withServer { server in
+            let probe = Browser(baseURL: server.baseURL)
+            let unknown = try await probe.get("/healthz/x")
+            let wrongMethod = try await probe.send(.POST, "/metrics")
+            #expect(unknown.status == .notFound)
+            #expect(wrongMethod.status == .methodNotAllowed)
+            #expect(wrongMethod.header("Allow") == "GET, HEAD")
+            for response in [unknown, wrongMethod] {
+                #expect(response.header("Content-Security-Policy") == SecurityHeaders.contentSecurityPolicy)
+                #expect(response.header("X-Content-Type-Options") == "nosniff")
+                #expect(response.header("X-Frame-Options") == "DENY")
+                #expect(response.headers["Set-Cookie"].isEmpty)
+            }
+            let text = try await probe.get("/metrics").body
+            #expect(sample(text, "http_requests_total", ["route": "none", "status": "404"]) == 1)
+            #expect(sample(text, "http_requests_total", ["route": "none", "status": "405"]) == 1)
+        }
+    }
+
     /// The value of one Prometheus sample line, e.g. `http_requests_total{route="/login",status="200"}`.
     func sample(_ text: String, _ name: String, _ labels: [String: String] = [:]) -> Double? {
         for line in text.split(separator: "\n") where line.hasPrefix(name) && !line.hasPrefix("#") {

@@ -16,12 +16,15 @@ struct APIController: Sendable {
     /// The OpenAPI document, served as is.
     let openAPIDocument: Data
 
-    func register(on router: Router<AppContext>) {
-        router.post("/api/v1/verifications", use: sendCode)
-        router.post("/api/v1/verifications/check", use: checkCode)
-        router.get("/api/v1/me", use: me)
-        router.post("/api/v1/logout", use: logout)
-        router.get("/api/v1/openapi.json", use: openAPI)
+    /// - Parameters:
+    ///   - v1: the calls anyone may make, under `/api/v1`.
+    ///   - signedIn: the calls that need a bearer token, under `/api/v1`.
+    func register(v1: RouteGroup<AppContext>, signedIn: RouteGroup<APIUserContext>) {
+        v1.post("/verifications", use: sendCode)
+        v1.post("/verifications/check", use: checkCode)
+        v1.get("/openapi.json", use: openAPI)
+        signedIn.get("/me", use: me)
+        signedIn.post("/logout", use: logout)
     }
 
     struct SendRequest: Decodable {
@@ -75,14 +78,12 @@ struct APIController: Sendable {
                 user: UserReply(signedIn.user)))
     }
 
-    @Sendable func me(_ request: Request, _ context: AppContext) async throws -> Response {
-        let (_, user) = try await authenticate(request)
-        return try Self.reply(UserReply(user))
+    @Sendable func me(_ request: Request, _ context: APIUserContext) async throws -> Response {
+        try Self.reply(UserReply(context.user))
     }
 
-    @Sendable func logout(_ request: Request, _ context: AppContext) async throws -> Response {
-        let (token, _) = try await authenticate(request)
-        try await signIn.signOut(session: token)
+    @Sendable func logout(_ request: Request, _ context: APIUserContext) async throws -> Response {
+        try await signIn.signOut(session: context.token)
         return Response(status: .noContent, headers: ["Cache-Control": "no-store"])
     }
 
@@ -90,20 +91,6 @@ struct APIController: Sendable {
         Response(
             status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "public, max-age=3600"],
             body: .init(bytes: openAPIDocument))
-    }
-
-    private func authenticate(_ request: Request) async throws -> (SessionToken, User) {
-        try await APIController.authenticate(request, signIn: signIn)
-    }
-
-    /// The signed-in session named by `Authorization: Bearer TOKEN`, or 401.
-    static func authenticate(_ request: Request, signIn: SignInService) async throws -> (SessionToken, User) {
-        guard let header = request.headers.first(name: "Authorization"),
-            header.count > 7, header.prefix(7).lowercased() == "bearer ",
-            let token = SessionToken(String(header.dropFirst(7).trimmingCharacters(in: .whitespaces))),
-            case .signedIn(let user) = try await signIn.state(of: token)
-        else { throw APIError.unauthorized }
-        return (token, user)
     }
 
     /// A JSON reply that no cache keeps (it may hold a token or balances).

@@ -1,58 +1,76 @@
 import AuthCore
 import HTTPLite
 import NIOHTTP1
+import WalletCore
 
 /// An API error: `{"error": {"code": …, "message": …}}` with an HTTP status.
 ///
 /// The codes and messages of the original app's API are kept as they were
 /// (`invalid_phone_number` "Your phone number is invalid", `incorrect_code` "Incorrect
 /// verification code", `code_expired` "Your code expired"); the others are ours.
-struct APIError: Error, Sendable, Equatable {
+struct APIError: HTTPResponseError, Equatable {
     var status: HTTPResponseStatus
     var code: String
     var message: String
-    /// Seconds for `Retry-After` on `rate_limited`.
-    var retryAfter: Int?
-
-    static func badRequest(_ message: String, status: HTTPResponseStatus = .badRequest) -> APIError {
-        APIError(status: status, code: "bad_request", message: message)
-    }
+    /// `Retry-After` on `rate_limited` and `unavailable`, `Allow` on `method_not_allowed`.
+    var headers: HTTPHeaders = [:]
 
     static let unauthorized = APIError(
         status: .unauthorized, code: "unauthorized",
         message: "Send a valid token as Authorization: Bearer TOKEN; sign in again if it expired.")
 
-    /// The API's face of a sign-in rule.
-    init(_ error: SignInError) {
-        switch error {
-        case .phone:
-            self.init(
-                status: .unprocessableEntity, code: "invalid_phone_number", message: "Your phone number is invalid")
-        case .incorrectCode:
-            self.init(status: .unprocessableEntity, code: "incorrect_code", message: "Incorrect verification code")
-        case .codeExpired, .noPendingSignIn:
-            self.init(status: .unprocessableEntity, code: "code_expired", message: "Your code expired")
-        case .tooManyAttempts:
-            self.init(status: .unprocessableEntity, code: "too_many_attempts", message: error.description)
-        case .resendTooSoon, .tooManyCodesForPhone, .tooManyCodesFromClient, .phoneLocked:
-            self.init(
-                status: .tooManyRequests, code: "rate_limited", message: error.description, retryAfter: error.retryAfter
-            )
-        case .deliveryFailed:
-            self.init(status: .serviceUnavailable, code: "sms_failed", message: error.description)
-        }
-    }
-
-    init(status: HTTPResponseStatus, code: String, message: String, retryAfter: Int? = nil) {
+    init(status: HTTPResponseStatus, code: String, message: String, headers: HTTPHeaders = [:]) {
         self.status = status
         self.code = code
         self.message = message
-        self.retryAfter = retryAfter
+        self.headers = headers
     }
 
-    /// The API's face of an HTTP-level error (routing, body decoding).
-    init(_ error: HTTPError) {
-        let code =
+    /// The API's face of any error that knows its answer: the error's status, headers and
+    /// sentence with the API's `code`, and the original app's wording where it had its own.
+    /// The one place an error becomes JSON.
+    init(_ error: any HTTPResponseError) {
+        if let error = error as? APIError {
+            self = error
+            return
+        }
+        self.init(status: error.status, code: Self.code(of: error), message: error.message, headers: error.headers)
+        switch error {
+        case SignInError.phone: message = "Your phone number is invalid"
+        case SignInError.noPendingSignIn: message = "Your code expired"
+        case WalletError.invalidOperationKey:
+            // A header the client sent malformed, not a form to show again.
+            status = .badRequest
+            message = "Idempotency-Key must be 16 to 64 characters of A-Z, a-z, 0-9, - and _."
+        default: break
+        }
+    }
+
+    private static func code(of error: any HTTPResponseError) -> String {
+        switch error {
+        case let error as SignInError:
+            switch error {
+            case .phone: "invalid_phone_number"
+            case .incorrectCode: "incorrect_code"
+            case .codeExpired, .noPendingSignIn: "code_expired"
+            case .tooManyAttempts: "too_many_attempts"
+            case .resendTooSoon, .tooManyCodesForPhone, .tooManyCodesFromClient, .phoneLocked: "rate_limited"
+            case .deliveryFailed: "sms_failed"
+            }
+        case let error as WalletError:
+            switch error {
+            case .accountNotFound: "not_found"
+            case .amount: "invalid_amount"
+            case .insufficientFunds: "insufficient_funds"
+            case .balanceLimit: "balance_limit"
+            case .sameAccount: "same_account"
+            case .accountNotEmpty: "account_not_empty"
+            case .invalidAccountName, .invalidDisplayName: "invalid_name"
+            case .accountNameTaken: "name_taken"
+            case .invalidOperationKey: "bad_request"
+            }
+        case is StorageUnavailable: "unavailable"
+        default:
             switch error.status {
             case .badRequest, .unsupportedMediaType: "bad_request"
             case .notFound: "not_found"
@@ -61,7 +79,7 @@ struct APIError: Error, Sendable, Equatable {
             case .payloadTooLarge: "payload_too_large"
             default: error.status.code >= 500 ? "internal_error" : "bad_request"
             }
-        self.init(status: error.status, code: code, message: error.message)
+        }
     }
 
     var response: Response {
@@ -76,36 +94,26 @@ struct APIError: Error, Sendable, Equatable {
         var response =
             (try? Response.json(Body(error: .init(code: code, message: message)), status: status))
             ?? Response.text(message, status: status)
-        if let retryAfter { response.headers.replaceOrAdd(name: "Retry-After", value: String(retryAfter)) }
+        for (name, value) in headers { response.headers.replaceOrAdd(name: name, value: value) }
         if status == .unauthorized { response.headers.replaceOrAdd(name: "WWW-Authenticate", value: "Bearer") }
         return response
     }
 }
 
-/// Turns everything thrown under `/api` into the JSON error shape: ``APIError`` as it is,
-/// ``HTTPError`` (404, 405 with `Allow`, 400, 415) mapped, anything else a logged 500 that
-/// reveals nothing.
+/// Turns everything thrown under `/api` into the JSON error shape (``APIError/init(_:)``); an
+/// error that does not know its answer is a logged 500 that reveals nothing.
 struct APIErrors: Middleware {
     func handle(
         _ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response
     ) async throws -> Response {
         do {
             return try await next(request, context)
-        } catch let error as APIError {
-            return error.response
-        } catch let error as SignInError {
+        } catch let error as any HTTPResponseError {
+            if error.status.code >= 500 {
+                context.logger.error(
+                    "API request failed", metadata: ["status": "\(error.status.code)", "error": "\(error)"])
+            }
             return APIError(error).response
-        } catch let error as HTTPError {
-            var response = APIError(error).response
-            for (name, value) in error.headers { response.headers.replaceOrAdd(name: name, value: value) }
-            return response
-        } catch let error as StorageUnavailable {
-            context.logger.error("Database unavailable", metadata: ["error": "\(error)"])
-            var response = APIError(
-                status: .serviceUnavailable, code: "unavailable", message: StorageUnavailable.message
-            ).response
-            response.headers.replaceOrAdd(name: "Retry-After", value: StorageUnavailable.retryAfter)
-            return response
         } catch {
             context.logger.error("API request failed", metadata: ["error": "\(String(reflecting: error))"])
             return APIError(

@@ -9,19 +9,19 @@ import WalletCore
 /// base64url): a repeated key returns the first answer and changes nothing.
 struct WalletAPIController: Sendable {
     let wallet: Wallet
-    let signIn: SignInService
 
-    func register(on router: Router<AppContext>) {
-        router.get("/api/v1/accounts", use: list)
-        router.post("/api/v1/accounts", use: add)
-        router.get("/api/v1/accounts/:id", use: show)
-        router.on(.DELETE, "/api/v1/accounts/:id", use: delete)
-        router.get("/api/v1/accounts/:id/history", use: history)
-        router.post("/api/v1/accounts/:id/deposit", use: deposit)
-        router.post("/api/v1/accounts/:id/withdraw", use: withdraw)
-        router.post("/api/v1/accounts/:id/transfer", use: transfer)
-        router.post("/api/v1/accounts/:id/rename", use: rename)
-        router.post("/api/v1/name", use: setName)
+    /// - Parameter signedIn: the API's calls with a bearer token, under `/api/v1`.
+    func register(signedIn: RouteGroup<APIUserContext>) {
+        signedIn.get("/accounts", use: list)
+        signedIn.post("/accounts", use: add)
+        signedIn.get("/accounts/:id", use: show)
+        signedIn.delete("/accounts/:id", use: delete)
+        signedIn.get("/accounts/:id/history", use: history)
+        signedIn.post("/accounts/:id/deposit", use: deposit)
+        signedIn.post("/accounts/:id/withdraw", use: withdraw)
+        signedIn.post("/accounts/:id/transfer", use: transfer)
+        signedIn.post("/accounts/:id/rename", use: rename)
+        signedIn.post("/name", use: setName)
     }
 
     struct AccountReply: Encodable {
@@ -73,8 +73,8 @@ struct WalletAPIController: Sendable {
         let to_account_id: Int64
     }
 
-    @Sendable func list(_ request: Request, _ context: AppContext) async throws -> Response {
-        let user = try await user(request)
+    @Sendable func list(_ request: Request, _ context: APIUserContext) async throws -> Response {
+        let user = context.user
         let overview = try await wallet.overview(user: user.id, defaultName: user.phone.nationalFormat)
         return try APIController.reply(
             WalletReply(
@@ -82,97 +82,89 @@ struct WalletAPIController: Sendable {
                 total: overview.total.decimalString, total_cents: overview.total.cents))
     }
 
-    @Sendable func add(_ request: Request, _ context: AppContext) async throws -> Response {
-        let user = try await user(request)
+    @Sendable func add(_ request: Request, _ context: APIUserContext) async throws -> Response {
+        let user = context.user
         let body =
             request.body.readableBytes == 0
             ? OptionalNameBody(name: nil) : try request.decodeJSON(OptionalNameBody.self)
-        let receipt = try await run {
-            try await wallet.addAccount(user: user.id, name: body.name, key: try key(request))
-        }
+        let receipt = try await wallet.addAccount(user: user.id, name: body.name, key: try key(request))
         return try await accountReply(user, receipt.accountID, status: receipt.replayed ? .ok : .created)
     }
 
-    @Sendable func show(_ request: Request, _ context: AppContext) async throws -> Response {
-        let user = try await user(request)
+    @Sendable func show(_ request: Request, _ context: APIUserContext) async throws -> Response {
+        let user = context.user
         return try await accountReply(user, try id(context))
     }
 
-    @Sendable func delete(_ request: Request, _ context: AppContext) async throws -> Response {
-        let user = try await user(request)
+    @Sendable func delete(_ request: Request, _ context: APIUserContext) async throws -> Response {
+        let user = context.user
         let id = try id(context)
-        _ = try await run { try await wallet.delete(user: user.id, account: id, key: try key(request)) }
+        _ = try await wallet.delete(user: user.id, account: id, key: try key(request))
         return Response(status: .noContent, headers: ["Cache-Control": "no-store"])
     }
 
-    @Sendable func history(_ request: Request, _ context: AppContext) async throws -> Response {
-        let user = try await user(request)
+    @Sendable func history(_ request: Request, _ context: APIUserContext) async throws -> Response {
+        let user = context.user
         let id = try id(context)
-        let operations = try await run { try await wallet.history(user: user.id, account: id) }
+        let operations = try await wallet.history(user: user.id, account: id)
         return try APIController.reply(["operations": operations.map(OperationReply.init)])
     }
 
-    @Sendable func deposit(_ request: Request, _ context: AppContext) async throws -> Response {
+    @Sendable func deposit(_ request: Request, _ context: APIUserContext) async throws -> Response {
         try await changeBalance(request, context, by: wallet.deposit)
     }
 
-    @Sendable func withdraw(_ request: Request, _ context: AppContext) async throws -> Response {
+    @Sendable func withdraw(_ request: Request, _ context: APIUserContext) async throws -> Response {
         try await changeBalance(request, context, by: wallet.withdraw)
     }
 
     /// Deposit or withdraw: `{"amount": …}` on the account in the path, answered with the
     /// account after it.
     private func changeBalance(
-        _ request: Request, _ context: AppContext,
+        _ request: Request, _ context: APIUserContext,
         by operation: (Int64, Int64, Money, String?) async throws -> Receipt
     ) async throws -> Response {
-        let user = try await user(request)
+        let user = context.user
         let (id, amount) = (try id(context), try Self.amount(try request.decodeJSON(AmountBody.self).amount))
-        _ = try await run { try await operation(user.id, id, amount, try key(request)) }
+        _ = try await operation(user.id, id, amount, try key(request))
         return try await accountReply(user, id)
     }
 
-    @Sendable func transfer(_ request: Request, _ context: AppContext) async throws -> Response {
-        let user = try await user(request)
+    @Sendable func transfer(_ request: Request, _ context: APIUserContext) async throws -> Response {
+        let user = context.user
         let id = try id(context)
         let body = try request.decodeJSON(TransferBody.self)
         let amount = try Self.amount(body.amount)
-        _ = try await run {
-            try await wallet.transfer(
-                user: user.id, from: id, to: body.to_account_id, amount: amount, key: try key(request))
-        }
+        _ = try await wallet.transfer(
+            user: user.id, from: id, to: body.to_account_id, amount: amount, key: try key(request))
         return try await accountReply(user, id)
     }
 
-    @Sendable func rename(_ request: Request, _ context: AppContext) async throws -> Response {
-        let user = try await user(request)
+    @Sendable func rename(_ request: Request, _ context: APIUserContext) async throws -> Response {
+        let user = context.user
         let id = try id(context)
         let name = try request.decodeJSON(NameBody.self).name
-        _ = try await run { try await wallet.rename(user: user.id, account: id, to: name, key: try key(request)) }
+        _ = try await wallet.rename(user: user.id, account: id, to: name, key: try key(request))
         return try await accountReply(user, id)
     }
 
-    @Sendable func setName(_ request: Request, _ context: AppContext) async throws -> Response {
-        let user = try await user(request)
+    @Sendable func setName(_ request: Request, _ context: APIUserContext) async throws -> Response {
+        let user = context.user
         let name = try request.decodeJSON(NameBody.self).name
-        _ = try await run { try await wallet.setDisplayName(user: user.id, to: name, key: try key(request)) }
+        _ = try await wallet.setDisplayName(user: user.id, to: name, key: try key(request))
         let overview = try await wallet.overview(user: user.id, defaultName: user.phone.nationalFormat)
         return try APIController.reply(["name": overview.displayName])
     }
 
     // MARK: Shared steps
 
-    private func user(_ request: Request) async throws -> User {
-        try await APIController.authenticate(request, signIn: signIn).1
-    }
-
     private func accountReply(_ user: User, _ id: Int64?, status: HTTPResponseStatus = .ok) async throws -> Response {
-        let account = try await run { try await wallet.account(user: user.id, id: id ?? 0) }
+        let account = try await wallet.account(user: user.id, id: id ?? 0)
         return try APIController.reply(AccountReply(account), status: status)
     }
 
-    private func id(_ context: AppContext) throws -> Int64 {
-        guard let id = context.parameters["id"].flatMap(Int64.init), id > 0 else { throw APIError.accountNotFound }
+    private func id(_ context: APIUserContext) throws -> Int64 {
+        guard let id = context.parameters["id"].flatMap(Int64.init), id > 0 else { throw WalletError.accountNotFound }
         return id
     }
 
@@ -184,46 +176,7 @@ struct WalletAPIController: Sendable {
         do {
             return try Money(parsing: text)
         } catch {
-            throw APIError(WalletError.amount(error))
+            throw WalletError.amount(error)
         }
-    }
-
-    /// Runs a wallet call, turning its refusals into API errors.
-    private func run<T>(_ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch let error as WalletError {
-            throw APIError(error)
-        }
-    }
-}
-
-extension APIError {
-    static let accountNotFound = APIError(WalletError.accountNotFound)
-
-    /// The API's face of a wallet refusal.
-    init(_ error: WalletError) {
-        let code =
-            switch error {
-            case .accountNotFound: "not_found"
-            case .amount: "invalid_amount"
-            case .insufficientFunds: "insufficient_funds"
-            case .balanceLimit: "balance_limit"
-            case .sameAccount: "same_account"
-            case .accountNotEmpty: "account_not_empty"
-            case .invalidAccountName, .invalidDisplayName: "invalid_name"
-            case .accountNameTaken: "name_taken"
-            case .invalidOperationKey: "bad_request"
-            }
-        let status: HTTPResponseStatus =
-            switch error {
-            case .accountNotFound: .notFound
-            case .invalidOperationKey: .badRequest
-            default: .unprocessableEntity
-            }
-        let message =
-            error == .invalidOperationKey
-            ? "Idempotency-Key must be 16 to 64 characters of A-Z, a-z, 0-9, - and _." : error.description
-        self.init(status: status, code: code, message: message)
     }
 }

@@ -1,12 +1,13 @@
 import AuthCore
 import Foundation
 import HTTPLite
-import NIOHTTP1
 
 /// Login, Verify and logout: the pages around ``SignInService``.
 ///
-/// Every page checks the session state first: signed in goes to `/home`, no sign-in in
-/// progress goes to `/login`, so the back button can never reach a page that no longer applies.
+/// Who may see each page is said by its group's context: Login is for anyone not signed in
+/// (``SignedOutContext``), Verify for a sign-in in progress (``PendingSignInContext``); signed
+/// in goes to `/home`, no sign-in in progress to `/login`, so the back button can never reach a
+/// page that no longer applies.
 struct SignInController: Sendable {
     let signIn: SignInService
     let pages: Pages
@@ -17,23 +18,30 @@ struct SignInController: Sendable {
     /// Cookie that carries "a new code was sent" from the resend POST to the next GET /verify.
     static let noticeCookie = "notice"
 
-    func register(on router: Router<AppContext>) {
-        router.get("/", use: root)
-        router.get("/login", use: showLogin)
-        router.post("/login", use: submitLogin)
-        router.post("/login/forget", use: forgetPhone)
-        router.get("/verify", use: showVerify)
-        router.post("/verify", use: submitVerify)
-        router.post("/verify/resend", use: resend)
-        router.post("/logout", use: logout)
+    /// - Parameters:
+    ///   - visitors: pages for anyone, signed in or not (where `/` leads, "Not you?", logout,
+    ///     which ends whatever session the cookie names, a pending one too).
+    ///   - signedOut: Login.
+    ///   - signingIn: Verify.
+    func register(
+        visitors: RouteGroup<AppContext>, signedOut: RouteGroup<SignedOutContext>,
+        signingIn: RouteGroup<PendingSignInContext>
+    ) {
+        visitors.get("/", use: root)
+        visitors.post("/login/forget", use: forgetPhone)
+        visitors.post("/logout", use: logout)
+        signedOut.get("/login", use: showLogin)
+        signedOut.post("/login", use: submitLogin)
+        signingIn.get("/verify", use: showVerify)
+        signingIn.post("/verify", use: submitVerify)
+        signingIn.post("/verify/resend", use: resend)
     }
 
     @Sendable func root(_ request: Request, _ context: AppContext) async throws -> Response {
         .redirect(to: context.user == nil ? "/login" : "/home")
     }
 
-    @Sendable func showLogin(_ request: Request, _ context: AppContext) async throws -> Response {
-        if context.user != nil { return .redirect(to: "/home") }
+    @Sendable func showLogin(_ request: Request, _ context: SignedOutContext) async throws -> Response {
         // Back from Verify: show the number the code went to, so it can be corrected.
         if let pending = context.pendingPhone {
             return try pages.login(csrf: context.csrfToken, phone: pending.nationalFormat)
@@ -52,8 +60,7 @@ struct SignInController: Sendable {
         return response
     }
 
-    @Sendable func submitLogin(_ request: Request, _ context: AppContext) async throws -> Response {
-        if context.user != nil { return .redirect(to: "/home") }
+    @Sendable func submitLogin(_ request: Request, _ context: SignedOutContext) async throws -> Response {
         let phoneInput = try request.formData()["phone"] ?? ""
         do {
             let result = try await signIn.requestCode(
@@ -62,18 +69,12 @@ struct SignInController: Sendable {
             if result.session != context.sessionToken { response.setCookie(cookie.pending(result.session)) }
             return response
         } catch let error as SignInError {
-            let status: HTTPResponseStatus =
-                error == .deliveryFailed
-                ? .serviceUnavailable : error.retryAfter != nil ? .tooManyRequests : .unprocessableEntity
-            return Self.withRetryAfter(
-                try pages.login(csrf: context.csrfToken, phone: phoneInput, error: error.description, status: status),
-                error)
+            return try pages.login(csrf: context.csrfToken, phone: phoneInput, error: error)
         }
     }
 
-    @Sendable func showVerify(_ request: Request, _ context: AppContext) async throws -> Response {
-        if context.user != nil { return .redirect(to: "/home") }
-        guard let phone = context.pendingPhone else { return .redirect(to: "/login") }
+    @Sendable func showVerify(_ request: Request, _ context: PendingSignInContext) async throws -> Response {
+        let phone = context.phone
         let notice =
             request.cookie(Self.noticeCookie) == "resent" ? "A new code was sent to \(phone.nationalFormat)." : nil
         var response = try pages.verify(
@@ -84,9 +85,8 @@ struct SignInController: Sendable {
         return response
     }
 
-    @Sendable func submitVerify(_ request: Request, _ context: AppContext) async throws -> Response {
-        if context.user != nil { return .redirect(to: "/home") }
-        guard let token = context.sessionToken, let phone = context.pendingPhone else { return .redirect(to: "/login") }
+    @Sendable func submitVerify(_ request: Request, _ context: PendingSignInContext) async throws -> Response {
+        let (token, phone) = (context.session, context.phone)
         let form = try request.formData()
         let typed = form["code"] ?? (1...6).map { form["d\($0)"] ?? "" }.joined()
         // People and autofill add spaces or a dash ("123 456", "123-456").
@@ -100,17 +100,13 @@ struct SignInController: Sendable {
         } catch SignInError.noPendingSignIn {
             return .redirect(to: "/login")
         } catch let error as SignInError {
-            return Self.withRetryAfter(
-                try pages.verify(
-                    csrf: context.csrfToken, phone: phone, resendWait: try await signIn.resendWait(for: phone),
-                    error: error.description, status: error.retryAfter != nil ? .tooManyRequests : .unprocessableEntity),
-                error)
+            let wait = try await signIn.resendWait(for: phone)
+            return try pages.verify(csrf: context.csrfToken, phone: phone, resendWait: wait, error: error)
         }
     }
 
-    @Sendable func resend(_ request: Request, _ context: AppContext) async throws -> Response {
-        if context.user != nil { return .redirect(to: "/home") }
-        guard let token = context.sessionToken, let phone = context.pendingPhone else { return .redirect(to: "/login") }
+    @Sendable func resend(_ request: Request, _ context: PendingSignInContext) async throws -> Response {
+        let (token, phone) = (context.session, context.phone)
         do {
             _ = try await signIn.resendCode(session: token, client: clientAddress.of(request))
             var response = Response.redirect(to: "/verify")
@@ -121,20 +117,8 @@ struct SignInController: Sendable {
             return .redirect(to: "/login")
         } catch let error as SignInError {
             let wait = max(try await signIn.resendWait(for: phone), error.retryAfter ?? 0)
-            return Self.withRetryAfter(
-                try pages.verify(
-                    csrf: context.csrfToken, phone: phone, resendWait: wait, error: error.description,
-                    status: error == .deliveryFailed ? .serviceUnavailable : .tooManyRequests),
-                error)
+            return try pages.verify(csrf: context.csrfToken, phone: phone, resendWait: wait, error: error)
         }
-    }
-
-    /// Adds `Retry-After` when the error is a limit.
-    private static func withRetryAfter(_ response: Response, _ error: SignInError) -> Response {
-        guard let seconds = error.retryAfter else { return response }
-        var response = response
-        response.headers.replaceOrAdd(name: "Retry-After", value: String(seconds))
-        return response
     }
 
     @Sendable func logout(_ request: Request, _ context: AppContext) async throws -> Response {

@@ -1,9 +1,9 @@
 import AuthCore
 import HTTPLite
-import NIOHTTP1
 import WalletCore
 
-/// Home and the account pages: the wallet of the original app, for the signed-in person only.
+/// Home and the account pages: the wallet of the original app, for the signed-in person only
+/// (every route is in a group with ``SignedInContext``).
 ///
 /// Every form posts with its CSRF token and a one-time `key`; a change succeeds with a 303 to
 /// the page that shows it (so a refresh re-reads, never re-posts), and a replayed key lands on
@@ -13,16 +13,19 @@ struct WalletController: Sendable {
     let wallet: Wallet
     let pages: Pages
 
-    func register(on router: Router<AppContext>) {
-        router.get("/home", use: home)
-        router.post("/home/name", use: setName)
-        router.post("/accounts", use: addAccount)
-        router.get("/accounts/:id", use: showAccount)
-        router.post("/accounts/:id/deposit", use: deposit)
-        router.post("/accounts/:id/withdraw", use: withdraw)
-        router.post("/accounts/:id/transfer", use: transfer)
-        router.post("/accounts/:id/rename", use: rename)
-        router.post("/accounts/:id/delete", use: delete)
+    /// - Parameters:
+    ///   - signedIn: the account pages and the wallet forms.
+    ///   - home: Home alone, whose group reads the overview with the session.
+    func register(signedIn: RouteGroup<SignedInContext>, home: RouteGroup<SignedInContext>) {
+        home.get("/home", use: self.home)
+        signedIn.post("/home/name", use: setName)
+        signedIn.post("/accounts", use: addAccount)
+        signedIn.get("/accounts/:id", use: showAccount)
+        signedIn.post("/accounts/:id/deposit", use: deposit)
+        signedIn.post("/accounts/:id/withdraw", use: withdraw)
+        signedIn.post("/accounts/:id/transfer", use: transfer)
+        signedIn.post("/accounts/:id/rename", use: rename)
+        signedIn.post("/accounts/:id/delete", use: delete)
     }
 
     /// What `?done=` on a page after a change says.
@@ -32,44 +35,42 @@ struct WalletController: Sendable {
         "delete": "Account deleted.",
     ]
 
-    @Sendable func home(_ request: Request, _ context: AppContext) async throws -> Response {
-        guard let user = context.user else { return .redirect(to: "/login") }
-        return try await homePage(user, context, notice: request.query["done"].flatMap { Self.notices[$0] })
+    @Sendable func home(_ request: Request, _ context: SignedInContext) async throws -> Response {
+        try await homePage(context.user, context, notice: request.query["done"].flatMap { Self.notices[$0] })
     }
 
-    @Sendable func setName(_ request: Request, _ context: AppContext) async throws -> Response {
+    @Sendable func setName(_ request: Request, _ context: SignedInContext) async throws -> Response {
         try await change(request, context, onError: .home) { user, form in
             try await wallet.setDisplayName(user: user.id, to: form["name"] ?? "", key: form["key"])
         }
     }
 
-    @Sendable func addAccount(_ request: Request, _ context: AppContext) async throws -> Response {
+    @Sendable func addAccount(_ request: Request, _ context: SignedInContext) async throws -> Response {
         try await change(request, context, onError: .home) { user, form in
             try await wallet.addAccount(user: user.id, name: form["name"], key: form["key"])
         }
     }
 
-    @Sendable func showAccount(_ request: Request, _ context: AppContext) async throws -> Response {
-        guard let user = context.user else { return .redirect(to: "/login") }
-        return try await accountPage(
-            user, context, id: try accountID(context), notice: request.query["done"].flatMap { Self.notices[$0] })
+    @Sendable func showAccount(_ request: Request, _ context: SignedInContext) async throws -> Response {
+        let notice = request.query["done"].flatMap { Self.notices[$0] }
+        return try await accountPage(context.user, context, id: try accountID(context), notice: notice)
     }
 
-    @Sendable func deposit(_ request: Request, _ context: AppContext) async throws -> Response {
+    @Sendable func deposit(_ request: Request, _ context: SignedInContext) async throws -> Response {
         let id = try accountID(context)
         return try await change(request, context, onError: .account(id, field: "deposit")) { user, form in
             try await wallet.deposit(user: user.id, account: id, amount: try Self.amount(form), key: form["key"])
         }
     }
 
-    @Sendable func withdraw(_ request: Request, _ context: AppContext) async throws -> Response {
+    @Sendable func withdraw(_ request: Request, _ context: SignedInContext) async throws -> Response {
         let id = try accountID(context)
         return try await change(request, context, onError: .account(id, field: "withdraw")) { user, form in
             try await wallet.withdraw(user: user.id, account: id, amount: try Self.amount(form), key: form["key"])
         }
     }
 
-    @Sendable func transfer(_ request: Request, _ context: AppContext) async throws -> Response {
+    @Sendable func transfer(_ request: Request, _ context: SignedInContext) async throws -> Response {
         let id = try accountID(context)
         return try await change(request, context, onError: .account(id, field: "transfer")) { user, form in
             guard let target = form["to"].flatMap(Int64.init) else { throw WalletError.accountNotFound }
@@ -78,14 +79,14 @@ struct WalletController: Sendable {
         }
     }
 
-    @Sendable func rename(_ request: Request, _ context: AppContext) async throws -> Response {
+    @Sendable func rename(_ request: Request, _ context: SignedInContext) async throws -> Response {
         let id = try accountID(context)
         return try await change(request, context, onError: .account(id, field: nil)) { user, form in
             try await wallet.rename(user: user.id, account: id, to: form["name"] ?? "", key: form["key"])
         }
     }
 
-    @Sendable func delete(_ request: Request, _ context: AppContext) async throws -> Response {
+    @Sendable func delete(_ request: Request, _ context: SignedInContext) async throws -> Response {
         let id = try accountID(context)
         return try await change(request, context, onError: .account(id, field: nil)) { user, form in
             try await wallet.delete(user: user.id, account: id, key: form["key"])
@@ -102,28 +103,26 @@ struct WalletController: Sendable {
     }
 
     /// Runs one change for the signed-in person: 303 to the page that shows its result, or the
-    /// page again with the sentence saying why not (422; 404 for an account that is not theirs).
+    /// page again with the sentence saying why not (422; an account that is not theirs is the
+    /// error page's 404).
     private func change(
-        _ request: Request, _ context: AppContext, onError: ErrorPage,
+        _ request: Request, _ context: SignedInContext, onError: ErrorPage,
         _ body: (User, URLEncodedForm) async throws -> Receipt
     ) async throws -> Response {
-        guard let user = context.user else { return .redirect(to: "/login") }
+        let user = context.user
         let form = try request.formData()
         do {
             // Every wallet form carries its one-time key; a post without one is not applied.
             guard form["key"] != nil else { throw WalletError.invalidOperationKey }
             let receipt = try await body(user, form)
             return .redirect(to: Self.location(after: receipt))
-        } catch WalletError.accountNotFound {
-            throw HTTPError(.notFound, message: WalletError.accountNotFound.description)
-        } catch let error as WalletError {
+        } catch let error as WalletError where error != .accountNotFound {
             switch onError {
             case .home:
-                return try await homePage(user, context, error: error.description, status: .unprocessableEntity)
+                return try await homePage(user, context, error: error)
             case .account(let id, let field):
                 return try await accountPage(
-                    user, context, id: id, error: error.description,
-                    amounts: field.map { [$0: form["amount"] ?? ""] } ?? [:], status: .unprocessableEntity)
+                    user, context, id: id, error: error, amounts: field.map { [$0: form["amount"] ?? ""] } ?? [:])
             }
         }
     }
@@ -137,8 +136,7 @@ struct WalletController: Sendable {
     }
 
     private func homePage(
-        _ user: User, _ context: AppContext, notice: String? = nil, error: String? = nil,
-        status: HTTPResponseStatus = .ok
+        _ user: User, _ context: SignedInContext, notice: String? = nil, error: WalletError? = nil
     ) async throws -> Response {
         let overview: Overview
         if let prefetched = context.homeOverview {
@@ -146,30 +144,23 @@ struct WalletController: Sendable {
         } else {
             overview = try await wallet.overview(user: user.id, defaultName: user.phone.nationalFormat)
         }
-        return try pages.home(
-            csrf: context.csrfToken, user: user, overview: overview, notice: notice, error: error, status: status)
+        return try pages.home(csrf: context.csrfToken, user: user, overview: overview, notice: notice, error: error)
     }
 
     private func accountPage(
-        _ user: User, _ context: AppContext, id: Int64, notice: String? = nil, error: String? = nil,
-        amounts: [String: String] = [:], status: HTTPResponseStatus = .ok
+        _ user: User, _ context: SignedInContext, id: Int64, notice: String? = nil, error: WalletError? = nil,
+        amounts: [String: String] = [:]
     ) async throws -> Response {
-        do {
-            let account = try await wallet.account(user: user.id, id: id)
-            let others = try await wallet.overview(user: user.id, defaultName: "").accounts.filter { $0.id != id }
-            let history = try await wallet.history(user: user.id, account: id)
-            return try pages.account(
-                csrf: context.csrfToken, account: account, others: others, history: history, notice: notice,
-                error: error, amounts: amounts, status: status)
-        } catch WalletError.accountNotFound {
-            throw HTTPError(.notFound, message: WalletError.accountNotFound.description)
-        }
+        let account = try await wallet.account(user: user.id, id: id)
+        let others = try await wallet.overview(user: user.id, defaultName: "").accounts.filter { $0.id != id }
+        let history = try await wallet.history(user: user.id, account: id)
+        return try pages.account(
+            csrf: context.csrfToken, account: account, others: others, history: history, notice: notice, error: error,
+            amounts: amounts)
     }
 
-    private func accountID(_ context: AppContext) throws -> Int64 {
-        guard let id = context.parameters["id"].flatMap(Int64.init), id > 0 else {
-            throw HTTPError(.notFound, message: WalletError.accountNotFound.description)
-        }
+    private func accountID(_ context: SignedInContext) throws -> Int64 {
+        guard let id = context.parameters["id"].flatMap(Int64.init), id > 0 else { throw WalletError.accountNotFound }
         return id
     }
 

@@ -3,15 +3,31 @@ import HTTPLite
 import WalletCore
 
 /// Looks up the session the cookie names and puts it in the context; a cookie for a session
-/// that is gone (expired, logged out, unknown) is deleted from the browser.
+/// that is gone (expired, logged out, unknown) is deleted from the browser. Each page group has
+/// one (the groups' contexts then say who may see their pages).
 ///
-/// On `GET /home`, the page every signed-in visit lands on, the wallet overview is read in the
-/// same database round trip as the session and handed to the page in the context.
+/// Home's group, the page every signed-in visit lands on, has one made with
+/// ``readingHome(_:)``: the wallet overview is read in the same database round trip as the
+/// session and handed to the page in the context.
 struct SessionMiddleware: Middleware {
     let signIn: SignInService
     let cookie: SessionCookie
-    /// Home's overview is read together with the session.
-    let wallet: Wallet
+    /// Home's wallet, whose overview is read together with the session; `nil` in every other
+    /// group.
+    private var home: Wallet?
+
+    init(signIn: SignInService, cookie: SessionCookie) {
+        self.signIn = signIn
+        self.cookie = cookie
+    }
+
+    /// The same lookup that also reads the person's overview from `wallet` with the session
+    /// (``WalletCore/Wallet/home(session:signIn:)``: one round trip), for Home's group.
+    func readingHome(_ wallet: Wallet) -> SessionMiddleware {
+        var middleware = self
+        middleware.home = wallet
+        return middleware
+    }
 
     func handle(
         _ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response
@@ -25,8 +41,8 @@ struct SessionMiddleware: Middleware {
             return try await next(request, context)
         }
         var context = context
-        if request.method == .GET, request.path == "/home" {
-            let found = try await wallet.home(session: token, signIn: signIn)
+        if let home {
+            let found = try await home.home(session: token, signIn: signIn)
             context.session = found?.state
             context.homeOverview = found?.overview
         } else {

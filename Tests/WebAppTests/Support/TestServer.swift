@@ -41,6 +41,8 @@ enum TestDatabase: Sendable {
 /// tables in SQLite there, or in a schema of its own on the test PostgreSQL server).
 final class TestServer: @unchecked Sendable {
     let app: Application
+    /// The app's services, running until ``stop()``.
+    private let running: Task<Void, any Error>
     let port: Int
     let folder: URL
     let clock: TestClock
@@ -54,9 +56,11 @@ final class TestServer: @unchecked Sendable {
     var usesPostgres: Bool { configuration.postgres != nil }
 
     private init(
-        app: Application, port: Int, folder: URL, clock: TestClock, configuration: AppConfiguration, ownsSchema: Bool
+        app: Application, running: Task<Void, any Error>, port: Int, folder: URL, clock: TestClock,
+        configuration: AppConfiguration, ownsSchema: Bool
     ) {
         self.app = app
+        self.running = running
         self.port = port
         self.folder = folder
         self.clock = clock
@@ -100,14 +104,19 @@ final class TestServer: @unchecked Sendable {
             if ownsSchema, let schema = configuration.postgres?.schema { await TestPostgres.dropSchema(schema) }
             throw error
         }
-        let address = try await app.start()
+        let running = Task { try await app.run() }
+        guard let port = await app.listeningAddress()?.port else {
+            try await running.value
+            throw TestFailure("the server stopped before it listened")
+        }
         return TestServer(
-            app: app, port: address.port!, folder: folder, clock: clock, configuration: configuration,
+            app: app, running: running, port: port, folder: folder, clock: clock, configuration: configuration,
             ownsSchema: ownsSchema)
     }
 
     func stop() async {
         await app.shutdown()
+        try? await running.value
         if ownsSchema, let schema = configuration.postgres?.schema { await TestPostgres.dropSchema(schema) }
         try? FileManager.default.removeItem(at: folder)
     }

@@ -1,0 +1,29 @@
+import NIOHTTP1
+
+/// An error that knows its answer: the status, the headers the answer must carry (`Allow` on
+/// 405, `Retry-After` on 429 and 503) and a sentence that is safe to show.
+///
+/// Modelled on Hummingbird's `HTTPResponseError`: whoever throws decides what the answer means
+/// once, and every place that turns errors into answers (an app's error pages, its JSON API,
+/// the server's last resort) reads it from the error instead of keeping its own table.
+public protocol HTTPResponseError: Error {
+    /// The status of the answer.
+    var status: HTTPResponseStatus { get }
+    /// Headers the answer must carry whatever its body.
+    var headers: HTTPHeaders { get }
+    /// The sentence shown to the person; it never echoes request data unescaped.
+    var message: String { get }
+    /// The whole answer when nobody renders the error their own way: plain text by default.
+    var response: Response { get }
+}
+
+/// Most errors need no headers, and a plain-text answer is the server's last resort.
+extension HTTPResponseError {
+    public var headers: HTTPHeaders { [:] }
+
+    public var response: Response {
+        var response = Response.text(message + "\n", status: status)
+        response.headers.add(contentsOf: headers)
+        return response
+    }
+}

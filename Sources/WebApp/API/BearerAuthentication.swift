@@ -1,0 +1,23 @@
+import AuthCore
+import Foundation
+import HTTPLite
+
+/// Looks up the session named by `Authorization: Bearer TOKEN` and puts it in the context, for
+/// the API group whose calls need a signed-in caller (``APIUserContext`` refuses the rest with
+/// 401). Reads no cookies: a forged cross-site request has nothing to ride on.
+struct BearerAuthentication: Middleware {
+    let signIn: SignInService
+
+    func handle(
+        _ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response
+    ) async throws -> Response {
+        guard let header = request.headers.first(name: "Authorization"),
+            header.count > 7, header.prefix(7).lowercased() == "bearer ",
+            let token = SessionToken(String(header.dropFirst(7).trimmingCharacters(in: .whitespaces)))
+        else { return try await next(request, context) }
+        var context = context
+        context.session = try await signIn.state(of: token)
+        context.sessionToken = context.session == nil ? nil : token
+        return try await next(request, context)
+    }
+}

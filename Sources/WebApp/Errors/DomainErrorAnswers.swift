@@ -1,0 +1,64 @@
+import AuthCore
+import HTTPLite
+import NIOHTTP1
+import WalletCore
+
+// What each domain error answers over HTTP, said once: its status, the headers it must carry
+// and the sentence for the person. Pages (``ErrorPages``, the forms shown again) and the JSON
+// API (``APIError``) both start from here; only the body differs between them.
+
+/// A sign-in refusal: the Login or Verify form comes back with it, or the API's JSON.
+extension SignInError: HTTPResponseError {
+    /// A text that could not be sent is our side's trouble (503); a limit says how long to
+    /// wait (429); anything else is what was typed (422).
+    public var status: HTTPResponseStatus {
+        if self == .deliveryFailed { return .serviceUnavailable }
+        return retryAfter == nil ? .unprocessableEntity : .tooManyRequests
+    }
+
+    public var headers: HTTPHeaders {
+        guard let retryAfter else { return [:] }
+        return ["Retry-After": String(retryAfter)]
+    }
+
+    public var message: String { description }
+}
+
+/// A wallet refusal: the Home or account form comes back with it, or the API's JSON.
+extension WalletError: HTTPResponseError {
+    /// Someone else's account is 404, the same as one that does not exist; every other refusal
+    /// is the form coming back with its reason (422).
+    public var status: HTTPResponseStatus {
+        self == .accountNotFound ? .notFound : .unprocessableEntity
+    }
+
+    public var message: String { description }
+}
+
+/// A database that did not answer in time: the same 503 on pages and in the API.
+extension StorageUnavailable: HTTPResponseError {
+    /// Nothing was decided: 503, and try again in a few seconds.
+    public var status: HTTPResponseStatus { .serviceUnavailable }
+
+    public var headers: HTTPHeaders { ["Retry-After": Self.retryAfter] }
+
+    public var message: String { Self.message }
+}
+
+/// Sends the browser elsewhere with 303: what a page answers when it does not apply to this
+/// visitor (a signed-out person on Home goes to Login, a signed-in one on Login goes to Home).
+///
+/// Thrown by the contexts of route groups (``SignedInContext``), whose router returns
+/// ``response`` as the route's answer, so it passes back out through the session middleware
+/// like any handler's redirect.
+struct Redirect: HTTPResponseError {
+    let location: String
+
+    static let toLogin = Redirect(location: "/login")
+    static let toHome = Redirect(location: "/home")
+
+    var status: HTTPResponseStatus { .seeOther }
+    var headers: HTTPHeaders { ["Location": location] }
+    var message: String { "See \(location)." }
+    var response: Response { .redirect(to: location) }
+}

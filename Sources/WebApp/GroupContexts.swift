@@ -1,0 +1,87 @@
+import AuthCore
+import HTTPLite
+import Logging
+import WalletCore
+
+// Who may see a page, said once: each route group's handlers take one of these contexts, made
+// from the ``AppContext`` after the group's session lookup. A context that cannot be made (a
+// signed-out person on Home) refuses with the answer that visitor gets instead, so no handler
+// checks for a user again.
+
+/// What every group's context keeps from the ``AppContext`` it was made from.
+protocol AppChildContext: ChildRequestContext where ParentContext == AppContext {
+    var app: AppContext { get set }
+}
+
+/// HTTPLite's part of a context and the CSRF token, forwarded to the parent.
+extension AppChildContext {
+    var logger: Logger {
+        get { app.logger }
+        set { app.logger = newValue }
+    }
+    var parameters: Parameters {
+        get { app.parameters }
+        set { app.parameters = newValue }
+    }
+    var matchedRoute: MatchedRoute { app.matchedRoute }
+    /// The CSRF token every form on the page must carry.
+    var csrfToken: String { app.csrfToken }
+}
+
+/// Login: for anyone not signed in (a sign-in may be in progress); a signed-in person goes to
+/// Home, so the back button cannot bring Login back.
+struct SignedOutContext: AppChildContext {
+    var app: AppContext
+
+    init(context: AppContext) throws {
+        if context.user != nil { throw Redirect.toHome }
+        app = context
+    }
+
+    /// The session a sign-in in progress has, if any.
+    var sessionToken: SessionToken? { app.sessionToken }
+    /// The phone that sign-in's code went to.
+    var pendingPhone: PhoneNumber? { app.pendingPhone }
+}
+
+/// Verify: for a sign-in in progress only; signed in goes to Home, anyone else to Login.
+struct PendingSignInContext: AppChildContext {
+    var app: AppContext
+    /// The session that is signing in.
+    let session: SessionToken
+    /// The phone the code went to.
+    let phone: PhoneNumber
+
+    init(context: AppContext) throws {
+        if context.user != nil { throw Redirect.toHome }
+        guard let session = context.sessionToken, let phone = context.pendingPhone else { throw Redirect.toLogin }
+        (app, self.session, self.phone) = (context, session, phone)
+    }
+}
+
+/// Home, the accounts and the wallet forms: the signed-in person only; anyone else goes to Login.
+struct SignedInContext: AppChildContext {
+    var app: AppContext
+    let user: User
+
+    init(context: AppContext) throws {
+        guard let user = context.user else { throw Redirect.toLogin }
+        (app, self.user) = (context, user)
+    }
+
+    /// Home's wallet overview when Home's group read it with the session.
+    var homeOverview: Overview? { app.homeOverview }
+}
+
+/// The JSON API's calls with a bearer token (``BearerAuthentication``): 401 without a valid one.
+struct APIUserContext: AppChildContext {
+    var app: AppContext
+    let user: User
+    /// The token the call came with (logout ends it).
+    let token: SessionToken
+
+    init(context: AppContext) throws {
+        guard let user = context.user, let token = context.sessionToken else { throw APIError.unauthorized }
+        (app, self.user, self.token) = (context, user, token)
+    }
+}

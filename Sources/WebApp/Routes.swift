@@ -1,0 +1,84 @@
+import AuthCore
+import Foundation
+import HTTPLite
+import Prometheus
+import WalletCore
+
+/// Every route of the app and who may see it, said once: the pages, the JSON API and the
+/// operations routes, each mounted with its own middleware, and inside the pages and the API
+/// the route groups whose contexts admit only the visitors each page is for.
+struct Routes {
+    let configuration: AppConfiguration
+    let secret: ServerSecret
+    let pages: Pages
+    let signIn: SignInService
+    let wallet: Wallet
+    let storage: Storage
+    let metrics: PrometheusMetricsFactory
+    let registry: PrometheusCollectorRegistry
+
+    /// The whole app as one responder.
+    func responder() throws -> MiddlewareResponder<AppContext> {
+        let ops = opsRoutes()
+        let mounted = PathPrefixResponder(
+            mounts: [("/api", try apiRoutes()), ("/healthz", ops), ("/readyz", ops), ("/metrics", ops)],
+            fallback: pageRoutes())
+        // Around all of it, once: metrics for every request, security headers on every answer,
+        // errors no part answered (the 404 and 405 of /healthz/x) answered inside them.
+        return MiddlewareResponder(
+            middleware: RequestMetrics(factory: metrics),
+            responder: MiddlewareResponder(
+                middleware: SecurityHeaders(https: configuration.https),
+                responder: MiddlewareResponder(middleware: ErrorMiddleware(), responder: mounted)))
+    }
+
+    /// The pages: error pages, static files and CSRF for every path; each group looks up the
+    /// session, and its context says who may see its pages.
+    private func pageRoutes() -> any HTTPResponder<AppContext> {
+        let router = Router<AppContext>()
+        router.add(middleware: ErrorPages(pages: pages))
+        router.add(middleware: StaticFiles<AppContext>(folder: configuration.publicDirectory, urlPrefix: "/public"))
+        router.add(middleware: CSRFProtection(tokens: CSRFTokens(secret: secret), https: configuration.https))
+        let cookie = SessionCookie(
+            https: configuration.https, signedInMaxAge: Int(configuration.policy.sessionLifetime))
+        let session = SessionMiddleware(signIn: signIn, cookie: cookie)
+
+        let visitors = router.group().add(middleware: session)
+        SignInController(
+            signIn: signIn, pages: pages, cookie: cookie,
+            rememberedPhone: RememberedPhoneCookie(https: configuration.https), clientAddress: clientAddress
+        ).register(
+            visitors: visitors, signedOut: visitors.group(context: SignedOutContext.self),
+            signingIn: visitors.group(context: PendingSignInContext.self))
+        // Home reads its wallet overview in the same database round trip as the session.
+        let home = router.group().add(middleware: session.readingHome(wallet))
+        WalletController(wallet: wallet, pages: pages).register(
+            signedIn: visitors.group(context: SignedInContext.self), home: home.group(context: SignedInContext.self))
+        return router.buildResponder()
+    }
+
+    /// The JSON API under `/api`: JSON errors, no cookies, no CSRF forms, the same rules; the
+    /// calls that need a caller in a group with the bearer token.
+    private func apiRoutes() throws -> any HTTPResponder<AppContext> {
+        let router = Router<AppContext>()
+        router.add(middleware: APIErrors())
+        let v1 = router.group("api/v1")
+        let signedIn = v1.group().add(middleware: BearerAuthentication(signIn: signIn))
+            .group(context: APIUserContext.self)
+        APIController(
+            signIn: signIn, clientAddress: clientAddress,
+            openAPIDocument: try Data(contentsOf: URL(fileURLWithPath: configuration.openAPIDocumentPath))
+        ).register(v1: v1, signedIn: signedIn)
+        WalletAPIController(wallet: wallet).register(signedIn: signedIn)
+        return router.buildResponder()
+    }
+
+    /// Health, readiness and metrics: no sessions, no CSRF cookie, nothing written.
+    private func opsRoutes() -> any HTTPResponder<AppContext> {
+        let router = Router<AppContext>()
+        OpsController(ping: storage.ping, registry: registry).register(on: router)
+        return router.buildResponder()
+    }
+
+    private var clientAddress: ClientAddress { ClientAddress(trustProxy: configuration.trustProxy) }
+}

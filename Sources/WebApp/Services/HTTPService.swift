@@ -1,0 +1,25 @@
+import HTTPLite
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// The HTTP server as a service: `run()` binds, says where it listens, and serves until a
+/// graceful shutdown (SIGTERM, SIGINT) or cancellation; then it stops accepting and returns once
+/// the requests in flight are answered (within the server's grace period).
+struct HTTPService<Responder: HTTPResponder>: Service where Responder.Context: RootRequestContext {
+    let server: HTTPServer<Responder>
+    /// Told the bound address once the server listens; finished when `run()` ends either way.
+    let listening: AsyncStream<SocketAddress>.Continuation
+    let logger: Logger
+
+    func run() async throws {
+        defer { listening.finish() }
+        listening.yield(try await server.start())
+        await withTaskCancellationOrGracefulShutdownHandler {
+            await server.waitUntilStopped()
+        } onCancelOrGracefulShutdown: { [server, logger] in
+            logger.info("Shutting down")
+            server.beginShutdown()
+        }
+    }
+}

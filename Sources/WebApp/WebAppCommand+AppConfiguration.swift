@@ -1,0 +1,70 @@
+import AuthCore
+import ArgumentParser
+import Foundation
+import PostgresStorage
+import SMSGateways
+
+/// How the command's options, and the secrets only the environment may hold, become the
+/// ``AppConfiguration`` the app is assembled from.
+extension WebAppCommand {
+    /// The delivery `--sms` names, with its settings from the environment (secrets never come
+    /// from flags, which other users can see in the process list).
+    func smsDelivery(environment: [String: String]) throws -> SMSDelivery {
+        do {
+            switch smsMode {
+            case "outbox": return .outbox
+            case "test": return .test
+            case "twilio": return .twilio(try TwilioSMSSender.Configuration(environment: environment))
+            case "webhook":
+                guard let url = smsWebhookURL else { throw ValidationError("--sms webhook needs --sms-webhook-url.") }
+                guard let secret = environment["WEBAPP_SMS_WEBHOOK_SECRET"] else {
+                    throw ValidationError("--sms webhook needs WEBAPP_SMS_WEBHOOK_SECRET in the environment.")
+                }
+                return .webhook(try WebhookSMSSender.Configuration(url: url, secret: secret))
+            default:
+                throw ValidationError("--sms must be outbox, twilio, webhook or test, not \(smsMode).")
+            }
+        } catch let error as SMSConfigurationError {
+            throw ValidationError(error.description)
+        }
+    }
+
+    /// The database `--db` (or `DATABASE_URL`) names: a SQLite file path, or a PostgreSQL URL
+    /// whose password may instead come from `PGPASSWORD` (kept out of the process list).
+    func database(environment: [String: String]) throws -> (path: String?, postgres: PostgresBackend.Configuration?) {
+        guard let given = databasePath ?? environment["DATABASE_URL"] else { return (nil, nil) }
+        let lowered = given.lowercased()
+        guard lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://") else { return (given, nil) }
+        do {
+            var postgres = try PostgresBackend.Configuration(url: given)
+            if postgres.password == nil { postgres.password = environment["PGPASSWORD"] }
+            return (nil, postgres)
+        } catch let error as PostgresBackend.ConfigurationError {
+            throw ValidationError("--db: \(error.description)")
+        }
+    }
+
+    /// The app's configuration from the options and the environment.
+    func appConfiguration(environment: [String: String]) throws -> AppConfiguration {
+        var configuration = AppConfiguration()
+        configuration.server.host = host
+        configuration.server.port = port
+        configuration.dataDirectory = dataDirectory
+        (configuration.databasePath, configuration.postgres) = try database(environment: environment)
+        configuration.outboxPath = outboxPath
+        configuration.sms = try smsDelivery(environment: environment)
+        configuration.templatesDirectory = templatesDirectory
+        configuration.publicDirectory = publicDirectory
+        configuration.smsDomain = smsDomain
+        configuration.appName = appName
+        configuration.https = https
+        configuration.trustProxy = trustProxy
+        configuration.policy.maxCodesPerPhone = maxCodesPerPhone
+        configuration.policy.maxCodesPerClient = maxCodesPerClient
+        configuration.policy.maxFailuresPerPhone = maxFailuresPerPhone
+        if let hex = environment["WEBAPP_SECRET"] {
+            configuration.secret = try ServerSecret(hex: hex, source: "WEBAPP_SECRET")
+        }
+        return configuration
+    }
+}
