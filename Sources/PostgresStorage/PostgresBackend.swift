@@ -2,37 +2,63 @@ import AuthCore
 import Foundation
 import Logging
 import PostgresNIO
+import ServiceLifecycle
 
 /// The shared PostgreSQL database of one or more app instances: a pool of connections
-/// (postgres-nio's `PostgresClient`) and the schema, migrated at start-up.
+/// (postgres-nio's `PostgresClient`) and the schema.
 ///
-/// Every app instance runs the same migrations when it starts; they take a database-wide lock
-/// first, so instances started together migrate once and never half-way.
-public final class PostgresBackend: Sendable {
+/// It is a service (swift-service-lifecycle): ``run()`` keeps the pool's connections going
+/// until a graceful shutdown or ``close()``; the app runs it in its `ServiceGroup`, and the
+/// HTTP server calls ``migrate()`` before it listens. Every app instance runs the same
+/// migrations when it starts; they take a database-wide lock first, so instances started
+/// together migrate once and never half-way.
+public final class PostgresBackend: Service, Sendable {
     let client: PostgresClient
     let logger: Logger
     private let timeout: Duration
+    private let startupTimeout: Duration
     private let place: String
-    private let runner: Task<Void, Never>
+    /// Finished by ``close()``, which ends ``run()``.
+    private let closing: (stream: AsyncStream<Void>, continuation: AsyncStream<Void>.Continuation)
 
-    /// Connects, migrates, and keeps the pool running until ``close()``. Throws
-    /// ``AuthCore/StorageUnavailable`` if the server does not answer within the configured
-    /// timeout (postgres-nio itself would keep retrying forever).
-    public init(configuration: Configuration, logger: Logger) async throws {
+    /// The pool for `configuration`; nothing connects until ``run()``.
+    public init(configuration: Configuration, logger: Logger) {
         client = PostgresClient(configuration: configuration.clientConfiguration, backgroundLogger: logger)
         self.logger = logger
         timeout = configuration.timeout
+        startupTimeout = configuration.startupTimeout
         place = configuration.redacted
+        closing = AsyncStream.makeStream(of: Void.self)
+    }
+
+    /// Runs the pool until a graceful shutdown (postgres-nio's own `run` ends on it) or
+    /// ``close()``; queries wait for it to run, and fail after it ended. Closed early, it still
+    /// returns only at the graceful shutdown: a database that went away ends no other service.
+    public func run() async {
         let client = self.client
-        runner = Task { await client.run() }
+        let closed = closing.stream
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            group.addTask { for await _ in closed {} }
+            await group.next()
+            group.cancelAll()
+        }
+        try? await gracefulShutdown()
+    }
+
+    /// Ends ``run()``: every connection closes.
+    public func close() {
+        closing.continuation.finish()
+    }
+
+    /// Brings the schema up to date (``run()`` must be running). Throws
+    /// ``AuthCore/StorageUnavailable`` if the server does not answer within the configuration's
+    /// `startupTimeout` (postgres-nio itself would keep retrying forever).
+    public func migrate() async throws {
         do {
-            try await migrate(timeout: configuration.startupTimeout)
+            try await migrate(timeout: startupTimeout)
         } catch let error as StorageUnavailable {
-            runner.cancel()
             throw StorageUnavailable("Could not reach PostgreSQL at \(place): \(error.description)")
-        } catch {
-            runner.cancel()
-            throw error
         }
     }
 
@@ -44,12 +70,6 @@ public final class PostgresBackend: Sendable {
         try await withinTimeout(min(timeout, .seconds(2))) {
             _ = try await client.query("SELECT 1", logger: logger).collect()
         }
-    }
-
-    /// Closes every connection; queries after this fail.
-    public func close() async {
-        runner.cancel()
-        await runner.value
     }
 
     // MARK: Every query goes through these, within the timeout

@@ -34,8 +34,8 @@ final class Application: Sendable {
         self.addresses = addresses
     }
 
-    /// Opens the database (running migrations), loads templates and the secret, and wires the
-    /// routes. Nothing listens until ``run()``.
+    /// Opens the database (SQLite is migrated here, PostgreSQL before the server listens), loads
+    /// templates and the secret, and wires the routes. Nothing listens until ``run()``.
     ///
     /// - Parameter gracefulShutdownSignals: the signals that shut the app down gracefully (the
     ///   command's SIGTERM and SIGINT; none in tests, which call ``shutdown()``).
@@ -47,7 +47,7 @@ final class Application: Sendable {
         let secret = try configuration.secret ?? ServerSecret.loadOrCreate(at: configuration.secretPath)
         let renderer = try await PageRenderer(
             directory: configuration.templatesDirectory, required: Pages.templateNames)
-        let storage = try await Storage.open(configuration, logger: logger)
+        let storage = try Storage.open(configuration, logger: logger)
         let sender = try sms ?? Self.smsSender(configuration, logger: logger)
         // Metrics go to this app's own registry, exported at /metrics.
         let registry = PrometheusCollectorRegistry()
@@ -70,9 +70,9 @@ final class Application: Sendable {
         let (addresses, listening) = AsyncStream.makeStream(of: SocketAddress.self)
         let services = ServiceGroup(
             services: [
-                DatabaseService(storage: storage, logger: logger),
+                storage.service,
                 PurgeService(signIn: signIn, wallet: wallet, interval: configuration.purgeInterval, logger: logger),
-                HTTPService(server: server, listening: listening, logger: logger),
+                HTTPService(server: server, prepare: storage.prepare, listening: listening, logger: logger),
             ], gracefulShutdownSignals: gracefulShutdownSignals, cancellationSignals: [], logger: logger)
         return Application(server: server, storage: storage, services: services, addresses: addresses)
     }

@@ -2,6 +2,7 @@ import AuthCore
 import Foundation
 import Logging
 import PostgresStorage
+import ServiceLifecycle
 import SQLiteStorage
 import WalletCore
 
@@ -12,25 +13,33 @@ struct Storage: Sendable {
     let wallet: any WalletStore
     /// Throws unless the database answers now (for `/readyz`).
     let ping: @Sendable () async throws -> Void
-    /// Closes the database; called once at shutdown, after the last request.
+    /// The database in the app's `ServiceGroup`: runs from start-up until the graceful shutdown
+    /// reaches it (last, after the server's last answer), then closes the database.
+    let service: any Service
+    /// Brings the schema up to date; the HTTP service awaits it before it listens (PostgreSQL
+    /// migrates once its pool runs; SQLite was migrated when opened).
+    let prepare: @Sendable () async throws -> Void
+    /// Closes the database at once (tests: the database is gone).
     let close: @Sendable () async throws -> Void
 
-    /// Opens the configured database and brings its schema up to date (migrations run before any
-    /// request is served).
-    static func open(_ configuration: AppConfiguration, logger: Logger) async throws -> Storage {
+    /// Opens the configured database (SQLite: the file, migrated; PostgreSQL: the pool, which
+    /// connects and migrates once the services run).
+    static func open(_ configuration: AppConfiguration, logger: Logger) throws -> Storage {
         if let postgres = configuration.postgres {
-            let database = try await PostgresBackend(configuration: postgres, logger: logger)
+            let database = PostgresBackend(configuration: postgres, logger: logger)
             logger.info("Using PostgreSQL", metadata: ["database": "\(postgres.redacted)"])
             return Storage(
-                auth: PostgresAuthStore(database: database),
-                wallet: PostgresWalletStore(database: database), ping: { try await database.ping() },
-                close: { await database.close() })
+                auth: PostgresAuthStore(database: database), wallet: PostgresWalletStore(database: database),
+                ping: { try await database.ping() }, service: database, prepare: { try await database.migrate() },
+                close: { database.close() })
         }
         let database = try SQLiteDatabase(
             path: configuration.resolvedDatabasePath, onStatement: configuration.onDatabaseStatement)
         return Storage(
             auth: SQLiteAuthStore(database: database), wallet: SQLiteWalletStore(database: database),
-            ping: { try await database.ping() }, close: { try database.close() })
+            ping: { try await database.ping() },
+            service: DatabaseService(name: "SQLite", close: { try database.close() }, logger: logger), prepare: {},
+            close: { try database.close() })
     }
 }
 

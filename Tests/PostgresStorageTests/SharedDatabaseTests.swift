@@ -36,13 +36,15 @@ struct SharedDatabaseTests {
         let configuration = try await TestPostgres.makeSchema()
         let schema = configuration.schema!
         let secret = ServerSecret.random()
-        let backends = try await withThrowingTaskGroup(of: PostgresBackend.self) { group in
+        let running = try await withThrowingTaskGroup(
+            of: (backend: PostgresBackend, stop: @Sendable () async -> Void).self
+        ) { group in
             for _ in 0..<count {
-                group.addTask { try await PostgresBackend(configuration: configuration, logger: Logger(label: "pg")) }
+                group.addTask { try await PostgresBackend.running(configuration, logger: Logger(label: "pg")) }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
-        let instances = backends.map { backend in
+        let instances = running.map(\.backend).map { backend in
             Instance(
                 backend: backend,
                 signIn: SignInService(
@@ -55,11 +57,11 @@ struct SharedDatabaseTests {
         do {
             try await body(instances, schema)
         } catch {
-            for backend in backends { await backend.close() }
+            for instance in running { await instance.stop() }
             await TestPostgres.dropSchema(schema)
             throw error
         }
-        for backend in backends { await backend.close() }
+        for instance in running { await instance.stop() }
         await TestPostgres.dropSchema(schema)
     }
 

@@ -27,7 +27,7 @@ final class TestDatabase: Sendable {
     let auth: any AuthStore
     let wallet: any WalletStore
     private let sqlite: SQLiteDatabase?
-    private let postgres: (backend: PostgresBackend, schema: String)?
+    private let postgres: (backend: PostgresBackend, stop: @Sendable () async -> Void, schema: String)?
 
     init(_ backend: Backend) async throws {
         switch backend {
@@ -39,9 +39,9 @@ final class TestDatabase: Sendable {
             wallet = SQLiteWalletStore(database: database)
         case .postgres:
             let configuration = try await TestPostgres.makeSchema()
-            let database = try await PostgresBackend(configuration: configuration, logger: Logger(label: "test"))
+            let (database, stop) = try await PostgresBackend.running(configuration)
             sqlite = nil
-            postgres = (database, configuration.schema!)
+            postgres = (database, stop, configuration.schema!)
             auth = PostgresAuthStore(database: database)
             wallet = PostgresWalletStore(database: database)
         }
@@ -74,7 +74,7 @@ final class TestDatabase: Sendable {
     func close() async {
         try? sqlite?.close()
         if let postgres {
-            await postgres.backend.close()
+            await postgres.stop()
             await TestPostgres.dropSchema(postgres.schema)
         }
     }

@@ -44,3 +44,27 @@ public enum TestPostgres {
         return try rows[0].decode(Int.self)
     }
 }
+
+extension PostgresBackend {
+    /// A backend on `configuration` whose pool runs (as the app's `ServiceGroup` would run it)
+    /// and whose schema is migrated; `stop` closes it and waits for the pool to end.
+    public static func running(_ configuration: Configuration, logger: Logger = TestPostgres.logger) async throws
+        -> (backend: PostgresBackend, stop: @Sendable () async -> Void)
+    {
+        let backend = PostgresBackend(configuration: configuration, logger: logger)
+        let pool = Task { await backend.run() }
+        // Outside a ServiceGroup nothing triggers a graceful shutdown: cancelling is the way out.
+        let stop: @Sendable () async -> Void = {
+            backend.close()
+            pool.cancel()
+            await pool.value
+        }
+        do {
+            try await backend.migrate()
+        } catch {
+            await stop()
+            throw error
+        }
+        return (backend, stop)
+    }
+}

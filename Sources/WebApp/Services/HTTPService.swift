@@ -3,17 +3,21 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 
-/// The HTTP server as a service: `run()` binds, says where it listens, and serves until a
+/// The HTTP server as a service: `run()` waits for the database to be ready (migrated), binds,
+/// says where it listens, and serves until a
 /// graceful shutdown (SIGTERM, SIGINT) or cancellation; then it stops accepting and returns once
 /// the requests in flight are answered (within the server's grace period).
 struct HTTPService<Responder: HTTPResponder>: Service where Responder.Context: RootRequestContext {
     let server: HTTPServer<Responder>
+    /// Run before binding: nothing is served before the schema is up to date.
+    let prepare: @Sendable () async throws -> Void
     /// Told the bound address once the server listens; finished when `run()` ends either way.
     let listening: AsyncStream<SocketAddress>.Continuation
     let logger: Logger
 
     func run() async throws {
         defer { listening.finish() }
+        try await prepare()
         listening.yield(try await server.start())
         await withTaskCancellationOrGracefulShutdownHandler {
             await server.waitUntilStopped()
