@@ -36,6 +36,14 @@ public enum TestPostgres {
         _ = try? await admin!.query("DROP SCHEMA \(unescaped: schema) CASCADE", logger: logger).collect()
     }
 
+    /// Runs `sql` with `schema` first on the search path.
+    public static func execute(_ sql: String, in schema: String) async throws {
+        try await admin!.withTransaction(logger: logger) { connection in
+            _ = try await connection.query("SET LOCAL search_path TO \(unescaped: schema)", logger: logger)
+            _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+        }
+    }
+
     /// The number of rows in `table` of `schema`.
     public static func count(_ table: String, in schema: String) async throws -> Int {
         let rows = try await admin!.query(

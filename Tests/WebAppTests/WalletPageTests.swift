@@ -174,6 +174,26 @@ struct WalletPageTests {
         }
     }
 
+    @Test("a value the code does not know, read back from the database, is a 500 for that request only")
+    func corruptStoredValue() async throws {
+        try await withServer { server in
+            let browser = try await signedIn(server)
+            _ = try await submit(browser, try await browser.get("/home"), "/accounts")
+            let key = try key(try await browser.get("/accounts/1"), "/accounts/1/deposit")
+            #expect(
+                try await browser.post("/accounts/1/deposit", form: [("amount", "10"), ("key", key)]).location
+                    == "/accounts/1?done=deposit")
+            try await server.execute("UPDATE wallet_operation_keys SET action = 'launch'")
+            let replayed = try await browser.post("/accounts/1/deposit", form: [("amount", "10"), ("key", key)])
+            #expect(replayed.status == .internalServerError)
+            #expect(replayed.body.contains("Something went wrong on our side."))
+            #expect(!replayed.body.contains("launch"))
+            // Nothing was applied, and the process goes on serving everyone.
+            #expect(balance(try await browser.get("/accounts/1")) == "$10.00")
+            #expect(try await browser.get("/home").status == .ok)
+        }
+    }
+
     @Test("someone else's account is 404 for every page and form; nothing changes")
     func isolation() async throws {
         try await withServer { server in

@@ -138,6 +138,17 @@ final class TestServer: @unchecked Sendable {
         }
     }
 
+    /// Runs one statement on the server's database behind its back (to corrupt it on purpose).
+    func execute(_ sql: String) async throws {
+        if let schema = configuration.postgres?.schema {
+            try await TestPostgres.execute(sql, in: schema)
+            return
+        }
+        let database = try DatabaseQueue(path: configuration.resolvedDatabasePath)
+        defer { try? database.close() }
+        try await database.write { try $0.execute(sql: sql) }
+    }
+
     /// Every text in the outbox, oldest first.
     func outbox() throws -> [(to: String, body: String)] {
         guard let data = FileManager.default.contents(atPath: outboxPath) else { return [] }
