@@ -180,6 +180,15 @@ public struct SignInService: Sendable {
         return try await check(codeInput, for: phone, session: session)
     }
 
+    /// ``verify(session:codeInput:)`` when the caller already looked the session up and found
+    /// it pending for `phone` (the Verify page's group did): the check's own transaction makes
+    /// sure it still is, so no second lookup is needed.
+    public func verify(session: SessionToken, pendingFor phone: PhoneNumber, codeInput: String) async throws
+        -> SignedIn
+    {
+        try await check(codeInput, for: phone, session: session)
+    }
+
     /// The JSON API's check step: the code for the number, with the same attempt limits and
     /// lock as the pages. On success a new signed-in session's token is the API token.
     public func verify(phoneInput: String, codeInput: String) async throws -> SignedIn {

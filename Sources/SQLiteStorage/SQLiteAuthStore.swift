@@ -64,10 +64,10 @@ public struct SQLiteAuthStore: AuthStore {
                         """),
                 arguments: [key]
             ).map { row in
+                // By position, as selected: a name lookup costs a string comparison per column.
                 SessionRecord(
-                    pendingPhone: row["pending_phone"], userID: row["user_id"], userPhone: row["user_phone"],
-                    lastSeenAt: row["last_seen_at"], expiresAt: row["expires_at"],
-                    absoluteExpiresAt: row["absolute_expires_at"])
+                    pendingPhone: row[0], userID: row[4], userPhone: row[5], lastSeenAt: row[1], expiresAt: row[2],
+                    absoluteExpiresAt: row[3])
             }
         }
         if let phone = reads.code {
@@ -76,9 +76,7 @@ public struct SQLiteAuthStore: AuthStore {
                     sql: "SELECT code_digest, sent_at, expires_at, failed_attempts FROM verifications WHERE phone = ?"),
                 arguments: [phone]
             ).map { row in
-                StoredCode(
-                    digest: row["code_digest"], sentAt: row["sent_at"], expiresAt: row["expires_at"],
-                    failedAttempts: row["failed_attempts"])
+                StoredCode(digest: row[0], sentAt: row[1], expiresAt: row[2], failedAttempts: row[3])
             }
         }
         found.phoneSendAt = try recent(
