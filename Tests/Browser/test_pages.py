@@ -27,6 +27,16 @@ BINARY = os.environ.get("WEBAPP_BINARY", os.path.join(ROOT, ".build", "debug", "
 ARTIFACTS = os.path.join(ROOT, "test-artifacts")
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+# With a PostgreSQL URL (scripts/test's throwaway server), each server gets a schema of its own
+# there instead of a SQLite file.
+DATABASE_URL = os.environ.get("BROWSER_DATABASE_URL") or None
+
+
+def psql(sql):
+    """One statement on DATABASE_URL; its first value, if any."""
+    out = subprocess.run(["psql", DATABASE_URL, "-tAq", "-v", "ON_ERROR_STOP=1", "-c", sql],
+                         check=True, capture_output=True, text=True).stdout.strip()
+    return out or None
 
 
 class Server:
@@ -34,9 +44,15 @@ class Server:
 
     def __init__(self):
         self.data = tempfile.mkdtemp(prefix="webapp-browser-")
+        arguments = [BINARY, "--port", "0", "--data-dir", self.data, "--log-level", "error"]
+        self.schema = None
+        if DATABASE_URL:
+            self.schema = "b_" + os.urandom(8).hex()
+            psql("CREATE SCHEMA %s" % self.schema)
+            separator = "&" if "?" in DATABASE_URL else "?"
+            arguments += ["--db", DATABASE_URL + separator + "schema=" + self.schema]
         self.process = subprocess.Popen(
-            [BINARY, "--port", "0", "--data-dir", self.data, "--log-level", "error"],
-            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            arguments, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         line = self.process.stdout.readline()
         match = re.search(r"Listening on (http://127\.0\.0\.1:\d+)", line)
         if not match:
@@ -55,6 +71,9 @@ class Server:
         return self.outbox()[-1]["body"].split("#")[-1]
 
     def failed_attempts(self):
+        if self.schema:
+            value = psql("SELECT failed_attempts FROM %s.verifications" % self.schema)
+            return int(value) if value is not None else None
         with sqlite3.connect(os.path.join(self.data, "webapp.sqlite")) as db:
             row = db.execute("SELECT failed_attempts FROM verifications").fetchone()
             return row[0] if row else None
@@ -67,6 +86,8 @@ class Server:
             self.process.kill()
         self.process.stdout.close()
         shutil.rmtree(self.data, ignore_errors=True)
+        if self.schema:
+            psql("DROP SCHEMA %s CASCADE" % self.schema)
 
 
 def browser():
