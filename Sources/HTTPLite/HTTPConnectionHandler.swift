@@ -204,7 +204,10 @@ where Responder.Context: RootRequestContext {
         default: message = "The request could not be understood."
         }
         let head = HTTPRequestHead(version: version, method: isHead ? .HEAD : .GET, uri: "/")
-        write(Response.text(message + "\n", status: status), for: head, close: true, context: context)
+        var response = Response.text(message + "\n", status: status)
+        for (name, value) in configuration.refusalHeaders { response.headers.replaceOrAdd(name: name, value: value) }
+        configuration.onRefusal?(status)
+        write(response, for: head, close: true, context: context)
     }
 
     private func write(_ response: Response, for head: HTTPRequestHead, close: Bool, context: ChannelHandlerContext) {

@@ -1,4 +1,5 @@
 import NIOCore
+import NIOHTTP1
 
 /// Where the server listens and the limits it enforces on every connection.
 public struct ServerConfiguration: Sendable {
@@ -24,6 +25,12 @@ public struct ServerConfiguration: Sendable {
     public var shutdownGracePeriod: TimeAmount
     /// Pending-connection queue length.
     public var backlog: Int32
+    /// Headers added to the answers the server gives by itself, before any responder sees the
+    /// request (400, 408, 413, 414, 431): the app's security headers, so no answer goes out
+    /// without them.
+    public var refusalHeaders: HTTPHeaders = [:]
+    /// Told of each such answer, with its status (the app counts them in its metrics).
+    public var onRefusal: (@Sendable (HTTPResponseStatus) -> Void)?
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxBodySize: Int = 64 * 1024, maxURILength: Int = 8 * 1024,

@@ -62,11 +62,19 @@ final class Application: Sendable {
 
         let wallet = Wallet(store: storage.wallet, clock: clock)
 
+        let requestMetrics = RequestMetrics(factory: metrics)
+        let securityHeaders = SecurityHeaders(https: configuration.https)
         let responder = try Routes(
             configuration: configuration, secret: secret, pages: Pages(renderer: renderer), signIn: signIn,
-            wallet: wallet, storage: storage, metrics: metrics, registry: registry
+            wallet: wallet, storage: storage, requestMetrics: requestMetrics, securityHeaders: securityHeaders,
+            registry: registry
         ).responder()
-        let server = HTTPServer(responder: responder, configuration: configuration.server, logger: logger)
+        // The answers the server gives before any middleware (413, 431, …) carry the same
+        // security headers and are counted too.
+        var serverConfiguration = configuration.server
+        serverConfiguration.refusalHeaders = securityHeaders.headers
+        serverConfiguration.onRefusal = { requestMetrics.countRefusal($0.code) }
+        let server = HTTPServer(responder: responder, configuration: serverConfiguration, logger: logger)
         let (addresses, listening) = AsyncStream.makeStream(of: SocketAddress.self)
         let services = ServiceGroup(
             services: [

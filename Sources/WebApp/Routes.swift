@@ -14,7 +14,9 @@ struct Routes {
     let signIn: SignInService
     let wallet: Wallet
     let storage: Storage
-    let metrics: PrometheusMetricsFactory
+    /// Counts and times every request (also told of the server's own refusals).
+    let requestMetrics: RequestMetrics
+    let securityHeaders: SecurityHeaders
     let registry: PrometheusCollectorRegistry
 
     /// The whole app as one responder.
@@ -26,9 +28,9 @@ struct Routes {
         // Around all of it, once: metrics for every request, security headers on every answer,
         // errors no part answered (the 404 and 405 of /healthz/x) answered inside them.
         return MiddlewareResponder(
-            middleware: RequestMetrics(factory: metrics),
+            middleware: requestMetrics,
             responder: MiddlewareResponder(
-                middleware: SecurityHeaders(https: configuration.https),
+                middleware: securityHeaders,
                 responder: MiddlewareResponder(middleware: ErrorMiddleware(), responder: mounted)))
     }
 

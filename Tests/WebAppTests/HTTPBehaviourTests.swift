@@ -69,6 +69,10 @@ struct HTTPBehaviourTests {
                 .POST, "/login", headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data(body.utf8))
             #expect(response.status == .payloadTooLarge)
             #expect(response.header("Connection") == "close")
+            // Answered by the server before any middleware, yet with the security headers.
+            #expect(response.header("Content-Security-Policy") == SecurityHeaders.contentSecurityPolicy)
+            #expect(response.header("X-Content-Type-Options") == "nosniff")
+            #expect(response.header("X-Frame-Options") == "DENY")
             #expect(try server.outbox().isEmpty)
             // Exactly at the limit is still read (and answered as a bad phone number): the body is
             // "phone=" + digits + "&csrf=" + the 43-character token.
@@ -97,7 +101,9 @@ struct HTTPBehaviourTests {
         try await withServer { server in
             let big = try RawConnection(port: server.port)
             big.send("GET /login HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 40 * 1024))\r\n\r\n")
-            #expect(await big.readAll().hasPrefix("HTTP/1.1 431"))
+            let refused = await big.readAll()
+            #expect(refused.hasPrefix("HTTP/1.1 431"))
+            #expect(refused.lowercased().contains("x-content-type-options: nosniff"))
 
             let longURL = try RawConnection(port: server.port)
             longURL.send("GET /login?\(String(repeating: "a", count: 9000)) HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -114,6 +120,11 @@ struct HTTPBehaviourTests {
 
             let browser = Browser(baseURL: server.baseURL)
             #expect(try await browser.get("/login").status == .ok)
+            // Each refusal is counted, under a route of its own.
+            let metrics = try await browser.get("/metrics").body
+            for status in [431, 414, 400] {
+                #expect(metrics.contains(#"http_requests_total{route="refused",status="\#(status)"}"#), "\(status)")
+            }
         }
     }
 

@@ -28,6 +28,12 @@ struct RequestMetrics: Middleware {
         return response
     }
 
+    /// Counts an answer the server gave before any middleware ran (`route="refused"`: a body,
+    /// URL or headers over the limits, a request that was not HTTP, one that came too slowly).
+    func countRefusal(_ status: UInt) {
+        handles.for(route: "refused", status: status).0.increment()
+    }
+
     /// The counter and timer for each route and status seen so far.
     private final class Handles: @unchecked Sendable {
         private let factory: any MetricsFactory

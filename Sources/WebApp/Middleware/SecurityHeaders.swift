@@ -1,4 +1,5 @@
 import HTTPLite
+import NIOHTTP1
 
 /// Headers every response carries: a strict Content-Security-Policy (no inline script or
 /// style), no MIME sniffing, no cross-site referrers, no framing, and HSTS over HTTPS.
@@ -14,14 +15,18 @@ struct SecurityHeaders: Middleware {
         _ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response
     ) async throws -> Response {
         var response = try await next(request, context)
-        response.headers.replaceOrAdd(name: "Content-Security-Policy", value: Self.contentSecurityPolicy)
-        response.headers.replaceOrAdd(name: "X-Content-Type-Options", value: "nosniff")
-        response.headers.replaceOrAdd(name: "Referrer-Policy", value: "same-origin")
-        response.headers.replaceOrAdd(name: "X-Frame-Options", value: "DENY")
-        if https {
-            response.headers.replaceOrAdd(
-                name: "Strict-Transport-Security", value: "max-age=31536000; includeSubDomains")
-        }
+        for (name, value) in headers { response.headers.replaceOrAdd(name: name, value: value) }
         return response
+    }
+
+    /// The headers themselves; the server adds them to the answers it gives before any
+    /// middleware runs too (``HTTPLite/ServerConfiguration/refusalHeaders``).
+    var headers: HTTPHeaders {
+        var headers: HTTPHeaders = [
+            "Content-Security-Policy": Self.contentSecurityPolicy, "X-Content-Type-Options": "nosniff",
+            "Referrer-Policy": "same-origin", "X-Frame-Options": "DENY",
+        ]
+        if https { headers.add(name: "Strict-Transport-Security", value: "max-age=31536000; includeSubDomains") }
+        return headers
     }
 }
