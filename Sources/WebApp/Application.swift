@@ -76,11 +76,14 @@ final class Application: Sendable {
         serverConfiguration.onRefusal = { requestMetrics.countRefusal($0.code) }
         let server = HTTPServer(responder: responder, configuration: serverConfiguration, logger: logger)
         let (addresses, listening) = AsyncStream.makeStream(of: SocketAddress.self)
+        let readiness = StorageReadiness(prepare: storage.prepare)
         let services = ServiceGroup(
             services: [
                 storage.service,
-                PurgeService(signIn: signIn, wallet: wallet, interval: configuration.purgeInterval, logger: logger),
-                HTTPService(server: server, prepare: storage.prepare, listening: listening, logger: logger),
+                PurgeService(
+                    signIn: signIn, wallet: wallet, interval: configuration.purgeInterval, storage: readiness,
+                    logger: logger),
+                HTTPService(server: server, storage: readiness, listening: listening, logger: logger),
             ], gracefulShutdownSignals: gracefulShutdownSignals, cancellationSignals: [], logger: logger)
         return Application(server: server, storage: storage, services: services, addresses: addresses)
     }

@@ -118,6 +118,15 @@ struct CommandTests {
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(text.contains("Could not reach PostgreSQL at postgres://app:***@127.0.0.1:1/app"))
         #expect(!text.contains("hunter2"))
+
+        // SIGTERM while start-up still waits for the database (30 s by default) stops it at once.
+        let (waiting, _, _) = try run(
+            ["--port", "0", "--data-dir", folder.path, "--log-level", "critical"],
+            environment: ["DATABASE_URL": "postgres://app@127.0.0.1:1/app"])
+        defer { if waiting.isRunning { waiting.terminate() } }
+        try await Task.sleep(for: .seconds(1))
+        waiting.terminate()
+        #expect(await exits(waiting))
     }
 
     @Test(
@@ -149,6 +158,8 @@ struct CommandTests {
         #expect(log.contains("Using PostgreSQL"))
         #expect(log.contains("Applied database migration"))
         #expect(!log.contains("unused-secret"))
+        // The purge loop waits for the migrations: no failed purge on a fresh schema.
+        #expect(!log.contains("Purge failed"))
     }
 
     @Test("--sms test: refused off loopback; on loopback it warns, sends nothing, and 123456 signs in")

@@ -9,15 +9,15 @@ import ServiceLifecycle
 /// the requests in flight are answered (within the server's grace period).
 struct HTTPService<Responder: HTTPResponder>: Service where Responder.Context: RootRequestContext {
     let server: HTTPServer<Responder>
-    /// Run before binding: nothing is served before the schema is up to date.
-    let prepare: @Sendable () async throws -> Void
+    /// Waited for before binding: nothing is served before the schema is up to date.
+    let storage: StorageReadiness
     /// Told the bound address once the server listens; finished when `run()` ends either way.
     let listening: AsyncStream<SocketAddress>.Continuation
     let logger: Logger
 
     func run() async throws {
         defer { listening.finish() }
-        try await prepare()
+        guard try await storage.wait() else { return }  // shut down before the database was ready
         listening.yield(try await server.start())
         await withTaskCancellationOrGracefulShutdownHandler {
             await server.waitUntilStopped()
