@@ -130,9 +130,13 @@ public struct Wallet: Sendable {
         guard amount <= Money.maxAmount else { throw WalletError.amount(.tooLarge) }
     }
 
+    /// A name as typed, trimmed and in Unicode's composed form (NFC: "é" typed as e + accent
+    /// becomes one code point), then 1 to 40 characters. The schema counts code points
+    /// (`CHECK length(name) BETWEEN 1 AND 40` on both databases), so a name whose characters are
+    /// built of more than 40 (emoji sequences) is refused here too, never left to the database.
     private static func cleanName(_ input: String, error: WalletError) throws -> String {
-        let name = input.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...40).contains(name.count),
+        let name = input.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
+        guard (1...40).contains(name.count), name.unicodeScalars.count <= 40,
             !name.contains(where: {
                 $0.isNewline || $0.unicodeScalars.contains { $0.properties.generalCategory == .control }
             })

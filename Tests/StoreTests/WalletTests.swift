@@ -226,6 +226,33 @@ struct WalletTests {
         }
     }
 
+    @Test(
+        "names are counted as people see them: accents typed as two code points fit, names the database could not hold are refused, never a database error",
+        arguments: Backend.all)
+    func nameLengths(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let f = try await WalletFixture(database)
+            // 21 accented letters typed decomposed: 42 code points, 21 characters.
+            let accented = String(repeating: "e\u{301}", count: 21)
+            _ = try await f.wallet.setDisplayName(user: f.alice, to: accented)
+            #expect(
+                try await f.wallet.overview(user: f.alice, defaultName: "").displayName
+                    == String(repeating: "é", count: 21))
+            let account = try await f.newAccount(f.alice, accented)
+            #expect(try await f.wallet.account(user: f.alice, id: account).name.count == 21)
+            // Ten family emoji: 10 characters, 70 code points.
+            let families = String(repeating: "👨‍👩‍👧‍👦", count: 10)
+            await #expect(throws: WalletError.invalidDisplayName) {
+                try await f.wallet.setDisplayName(user: f.alice, to: families)
+            }
+            await #expect(throws: WalletError.invalidAccountName) {
+                try await f.wallet.addAccount(user: f.alice, name: families)
+            }
+            // Forty simple emoji are forty characters and forty code points: accepted.
+            _ = try await f.wallet.setDisplayName(user: f.alice, to: String(repeating: "😀", count: 40))
+        }
+    }
+
     @Test("the schema itself refuses a negative balance", arguments: Backend.all)
     func schemaCheck(_ backend: Backend) async throws {
         try await withDatabase(backend) { database in
