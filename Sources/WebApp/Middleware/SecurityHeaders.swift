@@ -5,7 +5,18 @@ import NIOHTTP1
 /// style), no MIME sniffing, no cross-site referrers, no framing, and HSTS over HTTPS.
 struct SecurityHeaders: Middleware {
     typealias Context = AppContext
-    let https: Bool
+    /// The headers themselves, made once; the server adds them to the answers it gives before
+    /// any middleware runs too (``HTTPLite/ServerConfiguration/refusalHeaders``).
+    let headers: HTTPHeaders
+
+    init(https: Bool) {
+        var headers: HTTPHeaders = [
+            "Content-Security-Policy": Self.contentSecurityPolicy, "X-Content-Type-Options": "nosniff",
+            "Referrer-Policy": "same-origin", "X-Frame-Options": "DENY",
+        ]
+        if https { headers.add(name: "Strict-Transport-Security", value: "max-age=31536000; includeSubDomains") }
+        self.headers = headers
+    }
 
     static let contentSecurityPolicy =
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -17,16 +28,5 @@ struct SecurityHeaders: Middleware {
         var response = try await next(request, context)
         for (name, value) in headers { response.headers.replaceOrAdd(name: name, value: value) }
         return response
-    }
-
-    /// The headers themselves; the server adds them to the answers it gives before any
-    /// middleware runs too (``HTTPLite/ServerConfiguration/refusalHeaders``).
-    var headers: HTTPHeaders {
-        var headers: HTTPHeaders = [
-            "Content-Security-Policy": Self.contentSecurityPolicy, "X-Content-Type-Options": "nosniff",
-            "Referrer-Policy": "same-origin", "X-Frame-Options": "DENY",
-        ]
-        if https { headers.add(name: "Strict-Transport-Security", value: "max-age=31536000; includeSubDomains") }
-        return headers
     }
 }
