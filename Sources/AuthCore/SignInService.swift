@@ -251,7 +251,7 @@ public struct SignInService: Sendable {
 
     /// Seconds until `phone` may be sent another code (0 when it may now).
     public func resendWait(for phone: PhoneNumber) async throws -> Int {
-        let code = try await store.read(AuthReads(code: phone.e164)).code
+        let code = try await store.read(rules.resendWaitReads(phone)).code
         return wholeSeconds(rules.resendWait(code, now: clock()))
     }
 

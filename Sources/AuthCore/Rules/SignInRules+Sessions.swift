@@ -35,6 +35,11 @@ extension SignInRules {
         }
     }
 
+    /// What ``resendWait(_:now:)`` needs: the phone's code.
+    public func resendWaitReads(_ phone: PhoneNumber) -> AuthReads {
+        AuthReads(code: phone.e164)
+    }
+
     /// Seconds until the phone may be sent another code (0 when it may now), given its code.
     public func resendWait(_ code: StoredCode?, now: Date) -> TimeInterval {
         guard let code else { return 0 }
