@@ -1,12 +1,28 @@
-/// Answers every error thrown further in: an ``HTTPResponseError`` with its own ``HTTPResponseError/response``,
-/// anything else with a logged 500 that reveals nothing.
+import NIOHTTP1
+
+/// Answers every error thrown further in: an ``HTTPResponseError`` is rendered with its own
+/// status, sentence and headers, anything else becomes a logged 500 that reveals nothing (the
+/// `unexplained` error, rendered the same way). Errors of status 500 and above are logged.
 ///
-/// Put it innermost of the middleware that must see every answer (security headers, request
-/// metrics): a thrown error passes them by, a returned answer does not. Parts of an app that
-/// render errors their own way (pages, JSON) do so further in; this is the last word for the
-/// rest, such as the 404 and 405 of a router without error pages.
+/// One mechanism, several renderings: an app's pages render errors as HTML, its JSON API as
+/// JSON, and by default an error is its own plain ``HTTPResponseError/response``. Put the
+/// default one innermost of the middleware that must see every answer (security headers,
+/// request metrics): a thrown error passes them by, a returned answer does not.
 public struct ErrorMiddleware<Context: RequestContext>: Middleware {
-    public init() {}
+    private let unexplained: any HTTPResponseError & Sendable
+    private let render: @Sendable (any HTTPResponseError) throws -> Response
+
+    /// - Parameters:
+    ///   - unexplained: what an error that does not know its answer is answered as.
+    ///   - render: the answer to an error that knows its answer; its own plain response unless
+    ///     told otherwise.
+    public init(
+        unexplained: any HTTPResponseError & Sendable = HTTPError.internalServerError,
+        render: @escaping @Sendable (any HTTPResponseError) throws -> Response = { $0.response }
+    ) {
+        self.unexplained = unexplained
+        self.render = render
+    }
 
     public func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -14,18 +30,25 @@ public struct ErrorMiddleware<Context: RequestContext>: Middleware {
         do {
             return try await next(request, context)
         } catch let error as any HTTPResponseError {
-            return error.response
+            if error.status.code >= 500 {
+                context.logger.error(
+                    "Request failed", metadata: ["status": "\(error.status.code)", "error": "\(error)"])
+            }
+            return try render(error)
         } catch {
             context.logger.error("Request failed", metadata: ["error": "\(String(reflecting: error))"])
-            return .internalServerError
+            return try render(unexplained)
         }
     }
 }
 
-/// The answer both ``ErrorMiddleware`` and the server give an unexplained error.
+extension HTTPError {
+    /// An error nobody explained: says only that it was our fault.
+    public static let internalServerError = HTTPError(
+        .internalServerError, message: "Something went wrong on our side.")
+}
+
+/// The answer the server gives an unexplained error that escaped every middleware.
 extension Response {
-    /// The answer to an error nobody explained: says only that it was our fault.
-    public static var internalServerError: Response {
-        .text("Something went wrong on our side.\n", status: .internalServerError)
-    }
+    public static var internalServerError: Response { HTTPError.internalServerError.response }
 }

@@ -38,7 +38,7 @@ struct Routes {
     /// session, and its context says who may see its pages.
     private func pageRoutes() -> any HTTPResponder<AppContext> {
         let router = Router<AppContext>()
-        router.add(middleware: ErrorPages(pages: pages))
+        router.add(middleware: ErrorMiddleware.pages(pages))
         router.add(middleware: StaticFiles<AppContext>(folder: configuration.publicDirectory, urlPrefix: "/public"))
         router.add(middleware: CSRFProtection(tokens: CSRFTokens(secret: secret), https: configuration.https))
         let cookie = SessionCookie(
@@ -63,7 +63,7 @@ struct Routes {
     /// calls that need a caller in a group with the bearer token.
     private func apiRoutes() throws -> any HTTPResponder<AppContext> {
         let router = Router<AppContext>()
-        router.add(middleware: APIErrors())
+        router.add(middleware: ErrorMiddleware.api)
         let v1 = router.group("api/v1")
         let signedIn = v1.group().add(middleware: BearerAuthentication(signIn: signIn))
             .group(context: APIUserContext.self)

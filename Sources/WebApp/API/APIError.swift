@@ -100,26 +100,12 @@ struct APIError: HTTPResponseError, Equatable {
     }
 }
 
-/// Turns everything thrown under `/api` into the JSON error shape (``APIError/init(_:)``); an
-/// error that does not know its answer is a logged 500 that reveals nothing.
-struct APIErrors: Middleware {
-    func handle(
-        _ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response
-    ) async throws -> Response {
-        do {
-            return try await next(request, context)
-        } catch let error as any HTTPResponseError {
-            if error.status.code >= 500 {
-                context.logger.error(
-                    "API request failed", metadata: ["status": "\(error.status.code)", "error": "\(error)"])
-            }
-            return APIError(error).response
-        } catch {
-            context.logger.error("API request failed", metadata: ["error": "\(String(reflecting: error))"])
-            return APIError(
-                status: .internalServerError, code: "internal_error",
-                message: "Something went wrong on our side. Please try again."
-            ).response
-        }
+extension ErrorMiddleware where Context == AppContext {
+    /// Everything thrown under `/api` in the JSON error shape (``APIError/init(_:)``); an error
+    /// that does not know its answer is a logged 500 (`internal_error`) that reveals nothing.
+    static var api: Self {
+        ErrorMiddleware(
+            unexplained: HTTPError.unexplained,
+            render: { APIError($0).response })
     }
 }

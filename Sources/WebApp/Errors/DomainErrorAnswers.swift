@@ -62,3 +62,10 @@ struct Redirect: HTTPResponseError {
     var message: String { "See \(location)." }
     var response: Response { .redirect(to: location) }
 }
+
+/// What the pages and the API answer an error that does not know its answer: a 500 that
+/// reveals nothing.
+extension HTTPError {
+    static let unexplained = HTTPError(
+        .internalServerError, message: "Something went wrong on our side. Please try again.")
+}
