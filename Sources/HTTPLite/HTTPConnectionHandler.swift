@@ -6,17 +6,26 @@ import NIOHTTP1
 /// limits), hands it to the responder on a task, and writes the response.
 ///
 /// NIO's `HTTPServerPipelineHandler` in front of it holds back pipelined requests until the
-/// previous response is written, so this handler sees one request at a time.
-final class HTTPConnectionHandler<Responder: HTTPResponder>: ChannelInboundHandler, RemovableChannelHandler
+/// previous response is written, so this handler sees one request at a time, and answers them
+/// in the order they came.
+///
+/// Backpressure: while the connection is not writable (the client is not reading what was
+/// already written) this handler asks for no more bytes and starts no new request, so a
+/// connection holds at most one answer in memory; an answer that has not drained by the
+/// request deadline closes the connection.
+final class HTTPConnectionHandler<Responder: HTTPResponder>: ChannelDuplexHandler, RemovableChannelHandler
 where Responder.Context: RootRequestContext {
     typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
-    private enum State {
+    enum State {
         /// Waiting for the next request head.
         case idle
         /// Reading a request's body.
         case receiving(HTTPRequestHead, ByteBuffer)
+        /// A whole request that waits for the client to read the previous answer.
+        case waitingForDrain(HTTPRequestHead, ByteBuffer)
         /// The request will be refused with `status`; its body is read and dropped.
         case rejecting(HTTPRequestHead, HTTPResponseStatus, discarded: Int)
         /// The responder is working on a request, or its response is being written.
@@ -30,39 +39,53 @@ where Responder.Context: RootRequestContext {
     private static var maxDiscardedBytes: Int { 1024 * 1024 }
 
     private let responder: Responder
-    private let configuration: ServerConfiguration
-    private let logger: Logger
-    private let connectionID: Int
+    let configuration: ServerConfiguration
+    private let limits: ConnectionLimits
+    let logger: Logger
+    let connectionID: Int
     private var requestCount = 0
-    private var state = State.idle
-    private var timeout: Scheduled<Void>?
+    var state = State.idle
+    /// When the request being waited for must have arrived (``ServerConfiguration/requestTimeout``
+    /// after the connection opened or the last answer was written).
+    var requestDeadline = NIODeadline.distantFuture
+    var timeout: Scheduled<Void>?
+    /// Closes the connection when an answer has not drained by the request deadline.
+    var drainTimeout: Scheduled<Void>?
+    /// A read the pipeline asked for while the connection was not writable, issued once it is.
+    var readHeldBack = false
     private var remoteAddress: SocketAddress?
+    /// Behind a trusted proxy: the client the request in progress is counted for.
+    private var countedClient: String?
 
     /// Distinguishes this process's request ids from another instance's (`3f9a-12.4`).
     private let processTag = ProcessTag.value
 
-    init(responder: Responder, configuration: ServerConfiguration, logger: Logger, connectionID: Int) {
+    init(
+        responder: Responder, configuration: ServerConfiguration, limits: ConnectionLimits, logger: Logger,
+        connectionID: Int
+    ) {
         self.responder = responder
         self.configuration = configuration
+        self.limits = limits
         self.logger = logger
         self.connectionID = connectionID
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
         remoteAddress = context.channel.remoteAddress
-        if context.channel.isActive { armTimeout(context: context) }
+        if context.channel.isActive { waitForRequest(context: context) }
     }
 
     func channelActive(context: ChannelHandlerContext) {
         remoteAddress = context.channel.remoteAddress
-        armTimeout(context: context)
+        waitForRequest(context: context)
         context.fireChannelActive()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
         state = .closed
-        timeout?.cancel()
-        timeout = nil
+        cancelTimers()
+        releaseCountedClient()
         context.fireChannelInactive()
     }
 
@@ -83,7 +106,12 @@ where Responder.Context: RootRequestContext {
             state = .rejecting(head, status, discarded: total)
             if total > Self.maxDiscardedBytes { refuse(head, status: status, context: context) }
         case (.end, .receiving(let head, let body)):
-            dispatch(head, body: body, context: context)
+            if context.channel.isWritable {
+                dispatch(head, body: body, context: context)
+            } else {
+                // The client has not read the last answer yet: this one waits until it does.
+                state = .waitingForDrain(head, body)
+            }
         case (.end, .rejecting(let head, let status, _)):
             refuse(head, status: status, context: context)
         case (_, .closed):
@@ -122,6 +150,8 @@ where Responder.Context: RootRequestContext {
     // MARK: - Steps
 
     private func receive(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
+        // No longer idle: what is left of the request deadline applies.
+        schedule(at: requestDeadline, context: context)
         if head.uri.utf8.count > configuration.maxURILength {
             state = .rejecting(head, .uriTooLong, discarded: 0)
             return
@@ -135,6 +165,7 @@ where Responder.Context: RootRequestContext {
             }
             return
         }
+        if configuration.trustProxy, !countRequest(head, context: context) { return }
         if head.headers[canonicalForm: "Expect"].contains(where: { $0.lowercased() == "100-continue" }) {
             let interim = HTTPResponseHead(version: head.version, status: .continue)
             context.writeAndFlush(wrapOutboundOut(.head(interim)), promise: nil)
@@ -142,7 +173,7 @@ where Responder.Context: RootRequestContext {
         state = .receiving(head, context.channel.allocator.buffer(capacity: 0))
     }
 
-    private func dispatch(_ head: HTTPRequestHead, body: ByteBuffer, context: ChannelHandlerContext) {
+    func dispatch(_ head: HTTPRequestHead, body: ByteBuffer, context: ChannelHandlerContext) {
         timeout?.cancel()
         timeout = nil
         state = .responding
@@ -153,8 +184,9 @@ where Responder.Context: RootRequestContext {
         var requestLogger = logger
         requestLogger[metadataKey: "request"] = "\(requestID)"
         let request = Request(
-            method: head.method, uri: head.uri, headers: head.headers, body: body,
-            remoteAddress: remoteAddress, isKeepAlive: head.isKeepAlive)
+            method: head.method, uri: head.uri, headers: head.headers, body: body, remoteAddress: remoteAddress,
+            client: ClientAddress(peer: remoteAddress, headers: head.headers, trustProxy: configuration.trustProxy),
+            isKeepAlive: head.isKeepAlive)
         let source = RequestContextSource(logger: requestLogger, remoteAddress: remoteAddress)
         let responder = self.responder
         let taskLogger = requestLogger
@@ -183,7 +215,7 @@ where Responder.Context: RootRequestContext {
     }
 
     /// Answers a request that broke a limit, then closes: the rest of its bytes are not worth reading.
-    private func refuse(_ head: HTTPRequestHead, status: HTTPResponseStatus, context: ChannelHandlerContext) {
+    func refuse(_ head: HTTPRequestHead, status: HTTPResponseStatus, context: ChannelHandlerContext) {
         logger.info(
             "Refused request",
             metadata: [
@@ -201,17 +233,42 @@ where Responder.Context: RootRequestContext {
         case .uriTooLong: message = "The address is too long."
         case .requestHeaderFieldsTooLarge: message = "The request headers are too large."
         case .requestTimeout: message = "The request took too long to arrive."
+        case .serviceUnavailable: message = "Too many connections from your address. Please try again in a moment."
         default: message = "The request could not be understood."
         }
         let head = HTTPRequestHead(version: version, method: isHead ? .HEAD : .GET, uri: "/")
         var response = Response.text(message + "\n", status: status)
         for (name, value) in configuration.refusalHeaders { response.headers.replaceOrAdd(name: name, value: value) }
+        if status == .serviceUnavailable { response.headers.replaceOrAdd(name: "Retry-After", value: "1") }
         configuration.onRefusal?(status)
         write(response, for: head, close: true, context: context)
     }
 
+    /// Behind a trusted proxy: counts the request for the client the proxy names, or refuses it
+    /// (503, then close) when that client already has its share in progress.
+    private func countRequest(_ head: HTTPRequestHead, context: ChannelHandlerContext) -> Bool {
+        guard let client = ClientAddress(peer: remoteAddress, headers: head.headers, trustProxy: true)?.group else {
+            return true
+        }
+        guard limits.admitRequest(client: client) else {
+            configuration.onConnectionRefused?(.perClient)
+            state = .rejecting(head, .serviceUnavailable, discarded: 0)
+            refuse(head, status: .serviceUnavailable, context: context)
+            return false
+        }
+        countedClient = client
+        return true
+    }
+
+    private func releaseCountedClient() {
+        if let client = countedClient { limits.releaseRequest(client: client) }
+        countedClient = nil
+    }
+
+    /// Writes the answer. The state is settled before the last part goes out: writing it lets
+    /// NIO's pipeline handler hand over the next pipelined request at once, within this call.
     private func write(_ response: Response, for head: HTTPRequestHead, close: Bool, context: ChannelHandlerContext) {
-        state = close ? .closed : .responding
+        releaseCountedClient()
         var headers = response.headers
         let close = close || headers[canonicalForm: "Connection"].contains { $0.lowercased() == "close" }
         let hasBody = !(response.status.code < 200 || response.status == .noContent || response.status == .notModified)
@@ -228,43 +285,17 @@ where Responder.Context: RootRequestContext {
         if hasBody, head.method != .HEAD, response.body.readableBytes > 0 {
             context.write(wrapOutboundOut(.body(.byteBuffer(response.body))), promise: nil)
         }
-        let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
         if close {
             state = .closed
-            written.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+            cancelTimers()
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+                context.close(promise: nil)
+            }
         } else {
             state = .idle
-            armTimeout(context: context)
+            waitForRequest(context: context)
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         }
-    }
-
-    private func armTimeout(context: ChannelHandlerContext) {
-        timeout?.cancel()
-        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        timeout = context.eventLoop.scheduleTask(in: configuration.requestTimeout) {
-            let (handler, context) = loopBound.value
-            handler.requestTimedOut(context: context)
-        }
-    }
-
-    private func requestTimedOut(context: ChannelHandlerContext) {
-        timeout = nil
-        switch state {
-        case .idle:
-            logger.debug("Closing idle connection", metadata: ["connection": "\(connectionID)"])
-            closeNow(context: context)
-        case .receiving(let head, _), .rejecting(let head, _, _):
-            refuse(head, status: .requestTimeout, context: context)
-        case .responding, .closed:
-            break
-        }
-    }
-
-    private func closeNow(context: ChannelHandlerContext) {
-        state = .closed
-        timeout?.cancel()
-        timeout = nil
-        context.close(promise: nil)
     }
 }
 

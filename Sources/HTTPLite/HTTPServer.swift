@@ -16,6 +16,7 @@ public final class HTTPServer<Responder: HTTPResponder>: Sendable where Responde
     private let group: any EventLoopGroup
     private let logger: Logger
     private let state = NIOLockedValueBox(ServerState())
+    private let limits: ConnectionLimits
 
     private struct ServerState {
         var channel: (any Channel)?
@@ -34,6 +35,8 @@ public final class HTTPServer<Responder: HTTPResponder>: Sendable where Responde
         self.configuration = configuration
         self.group = eventLoopGroup
         self.logger = logger
+        self.limits = ConnectionLimits(
+            maxTotal: configuration.maxConnections, maxPerClient: configuration.maxConnectionsPerClient)
     }
 
     /// Binds and starts accepting connections; returns the bound address (with the real port
@@ -54,13 +57,15 @@ public final class HTTPServer<Responder: HTTPResponder>: Sendable where Responde
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelOption(.maxMessagesPerRead, value: 16)
             .childChannelInitializer { [self] channel in
-                let connectionID = self.register(channel)
+                guard let connectionID = self.register(channel) else {
+                    return channel.close()
+                }
                 return channel.pipeline.configureHTTPServerPipeline(
                     withErrorHandling: false, withEncoderConfiguration: .init(), withDecoderLimitConfiguration: limits
                 ).flatMapThrowing {
                     try channel.pipeline.syncOperations.addHandler(
                         HTTPConnectionHandler(
-                            responder: self.responder, configuration: configuration,
+                            responder: self.responder, configuration: configuration, limits: self.limits,
                             logger: self.logger, connectionID: connectionID))
                 }
             }
@@ -113,16 +118,27 @@ public final class HTTPServer<Responder: HTTPResponder>: Sendable where Responde
         try? await state.withLockedValue { $0.drained }?.get()
     }
 
-    private func register(_ channel: any Channel) -> Int {
-        let id = ObjectIdentifier(channel)
-        let (connectionID, closeNow) = state.withLockedValue { state -> (Int, Bool) in
-            state.nextConnectionID += 1
-            if state.isShuttingDown { return (state.nextConnectionID, true) }
-            state.connections[id] = channel
-            return (state.nextConnectionID, false)
+    /// Counts a new connection and gives it an id; `nil` when it must be closed at once (the
+    /// server is shutting down, or a connection cap is reached).
+    private func register(_ channel: any Channel) -> Int? {
+        // Behind a trusted proxy every connection is the proxy's: its requests are counted per
+        // forwarded client instead (``HTTPConnectionHandler``).
+        let client =
+            configuration.trustProxy ? nil : channel.remoteAddress?.ipAddress.map { ClientAddress(text: $0).group }
+        if let refusal = limits.admitConnection(client: client) {
+            logger.debug("Refused connection", metadata: ["reason": "\(refusal.rawValue)"])
+            configuration.onConnectionRefused?(refusal)
+            return nil
         }
-        if closeNow { channel.close(promise: nil) }
-        channel.closeFuture.whenComplete { [state] _ in
+        let id = ObjectIdentifier(channel)
+        let connectionID = state.withLockedValue { state -> Int? in
+            state.nextConnectionID += 1
+            if state.isShuttingDown { return nil }
+            state.connections[id] = channel
+            return state.nextConnectionID
+        }
+        channel.closeFuture.whenComplete { [state, limits] _ in
+            limits.releaseConnection(client: client)
             _ = state.withLockedValue { $0.connections.removeValue(forKey: id) }
         }
         return connectionID

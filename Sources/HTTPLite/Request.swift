@@ -20,12 +20,14 @@ public struct Request: Sendable {
     public var body: ByteBuffer
     /// The peer's address, when known.
     public var remoteAddress: SocketAddress?
+    /// Who sent the request: the peer, or behind a trusted proxy the client it names.
+    public var client: ClientAddress?
     /// Whether the client asked to keep the connection open after this request.
     public var isKeepAlive: Bool
 
     public init(
         method: HTTPMethod, uri: String, headers: HTTPHeaders = [:], body: ByteBuffer = ByteBuffer(),
-        remoteAddress: SocketAddress? = nil, isKeepAlive: Bool = true
+        remoteAddress: SocketAddress? = nil, client: ClientAddress? = nil, isKeepAlive: Bool = true
     ) {
         self.method = method
         self.uri = uri
@@ -39,6 +41,7 @@ public struct Request: Sendable {
         self.headers = headers
         self.body = body
         self.remoteAddress = remoteAddress
+        self.client = client ?? remoteAddress?.ipAddress.map(ClientAddress.init(text:))
         self.isKeepAlive = isKeepAlive
     }
 

@@ -18,9 +18,22 @@ public struct ServerConfiguration: Sendable {
     public var maxHeaderListSize: Int
     /// Most header fields in one request; more gets 431.
     public var maxHeaderFieldCount: Int
-    /// How long a connection may take to deliver its next complete request: an idle
-    /// keep-alive connection, or a slow client trickling bytes, is closed after this.
+    /// How long a connection may take to deliver its next complete request, counted from when
+    /// it opened or its last answer was written: a slow client trickling bytes is closed after
+    /// this (with 408 once its request head has arrived). It is also how long an answer may take
+    /// to drain to a client that does not read it.
     public var requestTimeout: TimeAmount
+    /// How long a connection may wait with no request begun (a kept-alive connection between
+    /// requests, or a new one) before it is closed; at most ``requestTimeout``.
+    public var idleTimeout: TimeAmount
+    /// Most connections open at once; a new one past it is closed at once.
+    public var maxConnections: Int
+    /// Most connections open at once from one client (its ``ClientAddress/group``); behind a
+    /// trusted proxy, most requests in progress for one forwarded client (past it: 503).
+    public var maxConnectionsPerClient: Int
+    /// The server is behind a reverse proxy that appends the client's address to
+    /// `X-Forwarded-For`: the client of a request is that address, not the proxy's.
+    public var trustProxy = false
     /// How long a graceful shutdown waits for requests in flight before closing their connections.
     public var shutdownGracePeriod: TimeAmount
     /// Pending-connection queue length.
@@ -31,12 +44,15 @@ public struct ServerConfiguration: Sendable {
     public var refusalHeaders: HTTPHeaders = [:]
     /// Told of each such answer, with its status (the app counts them in its metrics).
     public var onRefusal: (@Sendable (HTTPResponseStatus) -> Void)?
+    /// Told of each connection closed at once because a cap was reached (the app counts them).
+    public var onConnectionRefused: (@Sendable (ConnectionRefusal) -> Void)?
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxBodySize: Int = 64 * 1024, maxURILength: Int = 8 * 1024,
         maxHeaderFieldSize: Int = 16 * 1024, maxHeaderListSize: Int = 32 * 1024, maxHeaderFieldCount: Int = 100,
-        requestTimeout: TimeAmount = .seconds(30), shutdownGracePeriod: TimeAmount = .seconds(10),
-        backlog: Int32 = 256
+        requestTimeout: TimeAmount = .seconds(30), idleTimeout: TimeAmount = .seconds(15),
+        maxConnections: Int = 10_000, maxConnectionsPerClient: Int = 64,
+        shutdownGracePeriod: TimeAmount = .seconds(10), backlog: Int32 = 256
     ) {
         self.host = host
         self.port = port
@@ -46,6 +62,9 @@ public struct ServerConfiguration: Sendable {
         self.maxHeaderListSize = maxHeaderListSize
         self.maxHeaderFieldCount = maxHeaderFieldCount
         self.requestTimeout = requestTimeout
+        self.idleTimeout = idleTimeout
+        self.maxConnections = maxConnections
+        self.maxConnectionsPerClient = maxConnectionsPerClient
         self.shutdownGracePeriod = shutdownGracePeriod
         self.backlog = backlog
     }

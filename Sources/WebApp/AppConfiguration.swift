@@ -21,6 +21,9 @@ enum SMSDelivery: Sendable {
 struct AppConfiguration: Sendable {
     /// Address, port and per-connection limits.
     var server = ServerConfiguration()
+    /// When set, `/healthz`, `/readyz` and `/metrics` are served on this port (on the same host)
+    /// and no longer on the main one, so a firewall or a proxy can keep them inside.
+    var opsPort: Int?
     /// Folder for the database, the secret and the outbox when their paths are not given.
     var dataDirectory = "data"
     /// SQLite database file; defaults to `<data>/webapp.sqlite`. Unused with `postgres`.
@@ -43,8 +46,6 @@ struct AppConfiguration: Sendable {
     var smsDomain = "localhost"
     /// The app is reached over HTTPS (directly or behind a proxy): Secure, `__Host-` cookies and HSTS.
     var https = false
-    /// Take the client address from `X-Forwarded-For` (only behind a reverse proxy that sets it).
-    var trustProxy = false
     /// Code, cooldown, attempt and session lifetimes.
     var policy = SignInPolicy()
     /// Called on the thread of every SQLite statement (tests check it is never an event loop).

@@ -23,15 +23,18 @@ final class Application: Sendable {
     private let services: ServiceGroup
     /// Where the server listens, once it does (``HTTPService`` yields it).
     private let addresses: AsyncStream<SocketAddress>
+    /// Where the operations listener listens, when there is one.
+    private let opsAddresses: AsyncStream<SocketAddress>
 
     private init(
         server: HTTPServer<MiddlewareResponder<AppContext>>, storage: Storage, services: ServiceGroup,
-        addresses: AsyncStream<SocketAddress>
+        addresses: AsyncStream<SocketAddress>, opsAddresses: AsyncStream<SocketAddress>
     ) {
         self.server = server
         self.storage = storage
         self.services = services
         self.addresses = addresses
+        self.opsAddresses = opsAddresses
     }
 
     /// Opens the database (SQLite is migrated here, PostgreSQL before the server listens), loads
@@ -64,28 +67,42 @@ final class Application: Sendable {
 
         let requestMetrics = RequestMetrics(factory: metrics)
         let securityHeaders = SecurityHeaders(https: configuration.https)
-        let responder = try Routes(
+        let routes = Routes(
             configuration: configuration, secret: secret, pages: Pages(renderer: renderer), signIn: signIn,
             wallet: wallet, storage: storage, requestMetrics: requestMetrics, securityHeaders: securityHeaders,
-            registry: registry
-        ).responder()
+            registry: registry)
         // The answers the server gives before any middleware (413, 431, …) carry the same
-        // security headers and are counted too.
+        // security headers and are counted too, as are the connections it closes at once.
         var serverConfiguration = configuration.server
         serverConfiguration.refusalHeaders = securityHeaders.headers
         serverConfiguration.onRefusal = { requestMetrics.countRefusal($0.code) }
-        let server = HTTPServer(responder: responder, configuration: serverConfiguration, logger: logger)
+        serverConfiguration.onConnectionRefused = { requestMetrics.countRefusedConnection($0) }
+        let server = HTTPServer(responder: try routes.responder(), configuration: serverConfiguration, logger: logger)
         let (addresses, listening) = AsyncStream.makeStream(of: SocketAddress.self)
         let readiness = StorageReadiness(prepare: storage.prepare)
-        let services = ServiceGroup(
-            services: [
-                storage.service,
-                PurgeService(
-                    signIn: signIn, wallet: wallet, interval: configuration.purgeInterval, storage: readiness,
-                    logger: logger),
-                HTTPService(server: server, storage: readiness, listening: listening, logger: logger),
-            ], gracefulShutdownSignals: gracefulShutdownSignals, cancellationSignals: [], logger: logger)
-        return Application(server: server, storage: storage, services: services, addresses: addresses)
+        var services: [any Service] = [
+            storage.service,
+            PurgeService(
+                signIn: signIn, wallet: wallet, interval: configuration.purgeInterval, storage: readiness,
+                logger: logger),
+            HTTPService(server: server, storage: readiness, listening: listening, logger: logger),
+        ]
+        let (opsAddresses, opsListening) = AsyncStream.makeStream(of: SocketAddress.self)
+        if let opsPort = configuration.opsPort {
+            var opsConfiguration = serverConfiguration
+            opsConfiguration.port = opsPort
+            let opsServer = HTTPServer(
+                responder: routes.opsResponder(), configuration: opsConfiguration, logger: logger)
+            services.append(HTTPService(server: opsServer, storage: readiness, listening: opsListening, logger: logger))
+        } else {
+            opsListening.finish()
+        }
+        return Application(
+            server: server, storage: storage,
+            services: ServiceGroup(
+                services: services, gracefulShutdownSignals: gracefulShutdownSignals, cancellationSignals: [],
+                logger: logger),
+            addresses: addresses, opsAddresses: opsAddresses)
     }
 
     /// Runs the services until a graceful shutdown (a signal given to `make`, or ``shutdown()``)
@@ -98,6 +115,12 @@ final class Application: Sendable {
     /// `nil` when it stopped before. Only the first call is answered.
     func listeningAddress() async -> SocketAddress? {
         await addresses.first { _ in true }
+    }
+
+    /// Where the `--ops-port` listener listens, once it does; `nil` without one. Only the first
+    /// call is answered.
+    func opsListeningAddress() async -> SocketAddress? {
+        await opsAddresses.first { _ in true }
     }
 
     /// Begins a graceful shutdown, as SIGTERM does; ``run()`` returns when it is done.

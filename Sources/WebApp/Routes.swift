@@ -19,19 +19,30 @@ struct Routes {
     let securityHeaders: SecurityHeaders
     let registry: PrometheusCollectorRegistry
 
-    /// The whole app as one responder.
+    /// The whole app as one responder: the pages, the API and, unless they have a port of their
+    /// own (``opsResponder()``), the operations routes.
     func responder() throws -> MiddlewareResponder<AppContext> {
-        let ops = opsRoutes()
-        let mounted = PathPrefixResponder(
-            mounts: [("/api", try apiRoutes()), ("/healthz", ops), ("/readyz", ops), ("/metrics", ops)],
-            fallback: pageRoutes())
-        // Around all of it, once: metrics for every request, security headers on every answer,
-        // errors no part answered (the 404 and 405 of /healthz/x) answered inside them.
-        return MiddlewareResponder(
+        var mounts = [("/api", try apiRoutes())]
+        if configuration.opsPort == nil {
+            let ops = opsRoutes()
+            mounts += OpsController.paths.sorted().map { ($0, ops) }
+        }
+        return aroundAll(PathPrefixResponder(mounts: mounts, fallback: pageRoutes()))
+    }
+
+    /// The operations routes alone, for the `--ops-port` listener.
+    func opsResponder() -> MiddlewareResponder<AppContext> {
+        aroundAll(opsRoutes())
+    }
+
+    /// Around everything a listener serves, once: metrics for every request, security headers
+    /// on every answer, errors no part answered (the 404 and 405 of /healthz/x) answered inside them.
+    private func aroundAll(_ responder: any HTTPResponder<AppContext>) -> MiddlewareResponder<AppContext> {
+        MiddlewareResponder(
             middleware: requestMetrics,
             responder: MiddlewareResponder(
                 middleware: securityHeaders,
-                responder: MiddlewareResponder(middleware: ErrorMiddleware(), responder: mounted)))
+                responder: MiddlewareResponder(middleware: ErrorMiddleware(), responder: responder)))
     }
 
     /// The pages: error pages, static files and CSRF for every path; each group looks up the
@@ -48,7 +59,7 @@ struct Routes {
         let visitors = router.group().add(middleware: session)
         SignInController(
             signIn: signIn, pages: pages, cookie: cookie,
-            rememberedPhone: RememberedPhoneCookie(https: configuration.https), clientAddress: clientAddress
+            rememberedPhone: RememberedPhoneCookie(https: configuration.https)
         ).register(
             visitors: visitors, signedOut: visitors.group(context: SignedOutContext.self),
             signingIn: visitors.group(context: PendingSignInContext.self))
@@ -68,7 +79,7 @@ struct Routes {
         let signedIn = v1.group().add(middleware: BearerAuthentication(signIn: signIn))
             .group(context: APIUserContext.self)
         APIController(
-            signIn: signIn, clientAddress: clientAddress,
+            signIn: signIn,
             openAPIDocument: try Data(contentsOf: URL(fileURLWithPath: configuration.openAPIDocumentPath))
         ).register(v1: v1, signedIn: signedIn)
         WalletAPIController(wallet: wallet).register(signedIn: signedIn)
@@ -81,6 +92,4 @@ struct Routes {
         OpsController(ping: storage.ping, registry: registry).register(on: router)
         return router.buildResponder()
     }
-
-    private var clientAddress: ClientAddress { ClientAddress(trustProxy: configuration.trustProxy) }
 }

@@ -2,8 +2,8 @@ import AuthCore
 import Foundation
 import Logging
 import PostgresStorage
-import ServiceLifecycle
 import SQLiteStorage
+import ServiceLifecycle
 import WalletCore
 
 /// Where sign-ins and wallets are kept: the SQLite file (one instance, the default) or a

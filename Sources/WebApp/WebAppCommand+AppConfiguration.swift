@@ -1,5 +1,5 @@
-import AuthCore
 import ArgumentParser
+import AuthCore
 import Foundation
 import PostgresStorage
 import SMSGateways
@@ -58,7 +58,9 @@ extension WebAppCommand {
         configuration.smsDomain = smsDomain
         configuration.appName = appName
         configuration.https = https
-        configuration.trustProxy = trustProxy
+        configuration.server.trustProxy = trustProxy
+        connections.apply(to: &configuration.server)
+        configuration.opsPort = connections.opsPort
         configuration.policy.maxCodesPerPhone = maxCodesPerPhone
         configuration.policy.maxCodesPerClient = maxCodesPerClient
         configuration.policy.maxFailuresPerPhone = maxFailuresPerPhone

@@ -6,10 +6,12 @@ import Foundation
 /// errors are the same wherever a value came from.
 extension WebAppCommand {
     /// The options that may come from `WEBAPP_*` variables, and the flags among them.
-    static let environmentOptions = [
-        "host", "port", "data-dir", "db", "sms", "sms-webhook-url", "sms-outbox", "templates", "public", "sms-domain",
-        "app-name", "max-codes-per-phone", "max-codes-per-client", "max-failures-per-phone", "log-level",
-    ]
+    static let environmentOptions =
+        [
+            "host", "port", "data-dir", "db", "sms", "sms-webhook-url", "sms-outbox", "templates", "public",
+            "sms-domain",
+            "app-name", "max-codes-per-phone", "max-codes-per-client", "max-failures-per-phone", "log-level",
+        ] + ConnectionOptions.names
     static let environmentFlags = ["https", "trust-proxy"]
 
     /// The command line with `WEBAPP_*` settings added for options it does not give itself.

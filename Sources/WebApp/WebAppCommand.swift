@@ -33,6 +33,7 @@ struct WebAppCommand: AsyncParsableCommand {
             WEBAPP_SMS_WEBHOOK_URL, WEBAPP_SMS_OUTBOX, WEBAPP_TEMPLATES, WEBAPP_PUBLIC,
             WEBAPP_SMS_DOMAIN, WEBAPP_APP_NAME, WEBAPP_HTTPS, WEBAPP_TRUST_PROXY,
             WEBAPP_MAX_CODES_PER_PHONE, WEBAPP_MAX_CODES_PER_CLIENT, WEBAPP_MAX_FAILURES_PER_PHONE,
+            WEBAPP_MAX_CONNECTIONS, WEBAPP_MAX_CONNECTIONS_PER_CLIENT, WEBAPP_IDLE_TIMEOUT, WEBAPP_OPS_PORT,
             WEBAPP_LOG_LEVEL (flags: true/1/yes). A flag on the command line wins. DATABASE_URL is
             read when neither --db nor WEBAPP_DB is given; PGPASSWORD supplies a password the
             PostgreSQL URL leaves out.
@@ -88,6 +89,9 @@ struct WebAppCommand: AsyncParsableCommand {
         help: "Take the client address from X-Forwarded-For (only behind a reverse proxy that sets it).")
     var trustProxy = false
 
+    @OptionGroup(title: "Connections")
+    var connections: ConnectionOptions
+
     @Option(name: .customLong("max-codes-per-phone"), help: "Most codes texted to one number per 10 minutes.")
     var maxCodesPerPhone = SignInPolicy().maxCodesPerPhone
 
@@ -129,9 +133,20 @@ struct WebAppCommand: AsyncParsableCommand {
             }, metadataProvider: RequestID.metadataProvider)
         let logger = Logger(label: "webapp")
 
+        var configuration = try appConfiguration(environment: ProcessInfo.processInfo.environment)
+        // Every connection is a file descriptor: the soft limit (often 1,024) would refuse
+        // connections long before --max-connections does.
+        if let files = FileDescriptorLimit.raiseToHard() {
+            let fitting = FileDescriptorLimit.connectionsFitting(files)
+            if fitting < configuration.server.maxConnections {
+                logger.warning(
+                    "The open-file limit allows only \(fitting) connections; --max-connections lowered to fit",
+                    metadata: ["limit": "\(files)"])
+                configuration.server.maxConnections = fitting
+            }
+        }
         let app = try await Application.make(
-            configuration: try appConfiguration(environment: ProcessInfo.processInfo.environment), logger: logger,
-            gracefulShutdownSignals: [.sigterm, .sigint])
+            configuration: configuration, logger: logger, gracefulShutdownSignals: [.sigterm, .sigint])
         async let running: Void = app.run()
         if let address = await app.listeningAddress() {
             let shownHost = address.ipAddress.map { $0.contains(":") ? "[\($0)]" : $0 } ?? host

@@ -32,7 +32,7 @@ struct LimitPageTests {
         }
         try await withServer({
             $0.policy.maxCodesPerClient = 1
-            $0.trustProxy = true
+            $0.server.trustProxy = true
         }) { server in
             let browser = Browser(baseURL: server.baseURL)
             for (index, phone) in ["5305550101", "5305550102"].enumerated() {

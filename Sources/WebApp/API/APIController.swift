@@ -12,7 +12,6 @@ import NIOHTTP1
 /// is never granted).
 struct APIController: Sendable {
     let signIn: SignInService
-    let clientAddress: ClientAddress
     /// The OpenAPI document, served as is.
     let openAPIDocument: Data
 
@@ -61,7 +60,7 @@ struct APIController: Sendable {
 
     @Sendable func sendCode(_ request: Request, _ context: AppContext) async throws -> Response {
         let body = try request.decodeJSON(SendRequest.self)
-        let sent = try await signIn.sendCode(phoneInput: body.phone_number, client: clientAddress.of(request))
+        let sent = try await signIn.sendCode(phoneInput: body.phone_number, client: request.client?.group)
         let now = sent.decidedAt
         return try Self.reply(
             SendReply(

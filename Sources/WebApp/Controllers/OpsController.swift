@@ -12,7 +12,12 @@ struct OpsController: Sendable {
     let ping: @Sendable () async throws -> Void
     let registry: PrometheusCollectorRegistry
 
+    /// The paths answered, exactly: `/metrics/` or `/metrics//` is not `/metrics`, so a proxy
+    /// rule that keeps `/metrics` inside cannot be walked around with another spelling.
+    static let paths: Set<String> = ["/healthz", "/readyz", "/metrics"]
+
     func register(on router: Router<AppContext>) {
+        router.add(middleware: ExactPathsOnly(paths: Self.paths))
         router.get("/healthz", use: healthz)
         router.get("/readyz", use: readyz)
         router.get("/metrics", use: metrics)
@@ -43,5 +48,20 @@ struct OpsController: Sendable {
         var response = Response.text(text, status: status)
         response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
         return response
+    }
+}
+
+/// Answers 404 for any path not spelled exactly as one of `paths` (the router itself forgives
+/// a trailing or doubled slash, as people type them).
+struct ExactPathsOnly: Middleware {
+    let paths: Set<String>
+
+    func handle(
+        _ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response
+    ) async throws -> Response {
+        guard paths.contains(request.path) else {
+            throw HTTPError(.notFound, message: "There is no page at this address.")
+        }
+        return try await next(request, context)
     }
 }

@@ -13,7 +13,6 @@ struct SignInController: Sendable {
     let pages: Pages
     let cookie: SessionCookie
     let rememberedPhone: RememberedPhoneCookie
-    let clientAddress: ClientAddress
 
     /// Cookie that carries "a new code was sent" from the resend POST to the next GET /verify.
     static let noticeCookie = "notice"
@@ -64,7 +63,7 @@ struct SignInController: Sendable {
         let phoneInput = try request.formData()["phone"] ?? ""
         do {
             let result = try await signIn.requestCode(
-                phoneInput: phoneInput, session: context.sessionToken, client: clientAddress.of(request))
+                phoneInput: phoneInput, session: context.sessionToken, client: request.client?.group)
             var response = Response.redirect(to: "/verify")
             if result.session != context.sessionToken { response.setCookie(cookie.pending(result.session)) }
             return response
@@ -108,7 +107,7 @@ struct SignInController: Sendable {
     @Sendable func resend(_ request: Request, _ context: PendingSignInContext) async throws -> Response {
         let (token, phone) = (context.session, context.phone)
         do {
-            _ = try await signIn.resendCode(session: token, client: clientAddress.of(request))
+            _ = try await signIn.resendCode(session: token, client: request.client?.group)
             var response = Response.redirect(to: "/verify")
             response.setCookie(
                 Cookie(name: Self.noticeCookie, value: "resent", path: "/verify", maxAge: 60, secure: cookie.secure))

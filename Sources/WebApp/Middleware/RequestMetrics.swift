@@ -9,11 +9,24 @@ import Metrics
 ///
 /// The metric handles are made once per route and status and kept: asking the factory on
 /// every request cost about 10% of the sign-in throughput in `bench/run`.
+///
+/// Connections closed at once because a cap was reached are `http_connections_refused_total{reason}`
+/// (`total`, `per_client`).
 struct RequestMetrics: Middleware {
     private let handles: Handles
+    private let refusedConnections: [ConnectionRefusal: Counter]
 
     init(factory: any MetricsFactory) {
         self.handles = Handles(factory: factory)
+        self.refusedConnections = Dictionary(
+            uniqueKeysWithValues: [ConnectionRefusal.total, .perClient].map { reason in
+                (
+                    reason,
+                    Counter(
+                        label: "http_connections_refused_total", dimensions: [("reason", reason.rawValue)],
+                        factory: factory)
+                )
+            })
     }
 
     func handle(
@@ -32,6 +45,11 @@ struct RequestMetrics: Middleware {
     /// URL or headers over the limits, a request that was not HTTP, one that came too slowly).
     func countRefusal(_ status: UInt) {
         handles.for(route: "refused", status: status).0.increment()
+    }
+
+    /// Counts a connection closed at once because a cap was reached.
+    func countRefusedConnection(_ reason: ConnectionRefusal) {
+        refusedConnections[reason]?.increment()
     }
 
     /// The counter and timer for each route and status seen so far.

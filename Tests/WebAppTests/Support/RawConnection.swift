@@ -11,7 +11,9 @@ import Foundation
 final class RawConnection: @unchecked Sendable {
     private let fd: Int32
 
-    init(port: Int, readTimeoutSeconds: Int = 10) throws {
+    /// - Parameter receiveBuffer: a small kernel receive buffer (bytes) for a client that reads
+    ///   slowly or not at all, so the server feels it at once.
+    init(port: Int, readTimeoutSeconds: Int = 10, receiveBuffer: Int32? = nil) throws {
         #if canImport(Glibc)
             fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -20,6 +22,10 @@ final class RawConnection: @unchecked Sendable {
         guard fd >= 0 else { throw TestFailure("socket() failed") }
         var timeout = timeval(tv_sec: readTimeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        if var size = receiveBuffer {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -37,7 +43,8 @@ final class RawConnection: @unchecked Sendable {
     /// The only place the socket is closed, exactly once.
     deinit { close(fd) }
 
-    /// Sends all of `text`; returns false if the peer closed the connection.
+    /// Sends all of `text`; returns false if the peer closed the connection (or took nothing
+    /// for the read timeout).
     @discardableResult
     func send(_ text: String) -> Bool {
         send(Array(text.utf8))
@@ -71,6 +78,15 @@ final class RawConnection: @unchecked Sendable {
     /// Reads one response with a `Content-Length` body (for keep-alive checks).
     func readResponse() async -> String? {
         await offPool { self.blockingReadResponse() }
+    }
+
+    /// Whatever arrives next (one `recv`); `nil` at end of file, a reset or a read timeout.
+    func readChunk() async -> [UInt8]? {
+        await offPool {
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            let count = recv(self.fd, &buffer, buffer.count, 0)
+            return count > 0 ? Array(buffer[0..<count]) : nil
+        }
     }
 
     /// True when the peer has closed the connection (a read returns end-of-file or a reset).

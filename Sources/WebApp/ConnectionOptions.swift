@@ -1,0 +1,54 @@
+import ArgumentParser
+import HTTPLite
+import NIOCore
+
+/// The `webapp` options that bound what clients may hold open: connections in total and per
+/// client, how long an idle one is kept, and the second port for probes and metrics.
+struct ConnectionOptions: ParsableArguments {
+    @Option(
+        name: .customLong("max-connections"),
+        help: "Most connections open at once; more are closed at once (the file limit is raised to fit).")
+    var maxConnections = ServerConfiguration().maxConnections
+
+    @Option(
+        name: .customLong("max-connections-per-client"),
+        help: """
+            Most connections open at once from one client (an IPv4 address or an IPv6 /64); with \
+            --trust-proxy, most requests in progress for one forwarded client.
+            """)
+    var maxConnectionsPerClient = ServerConfiguration().maxConnectionsPerClient
+
+    @Option(
+        name: .customLong("idle-timeout"), help: "Seconds a connection may wait between requests before it is closed.")
+    var idleTimeout = 15
+
+    @Option(
+        name: .customLong("ops-port"),
+        help: """
+            Serve /healthz, /readyz and /metrics on this port (same --host) instead of the main one; \
+            0 picks a free port.
+            """)
+    var opsPort: Int?
+
+    /// The option names that may also come from `WEBAPP_*` variables.
+    static let names = ["max-connections", "max-connections-per-client", "idle-timeout", "ops-port"]
+
+    func validate() throws {
+        guard maxConnections >= 1, maxConnectionsPerClient >= 1 else {
+            throw ValidationError("--max-connections and --max-connections-per-client must be at least 1.")
+        }
+        guard (1...3600).contains(idleTimeout) else {
+            throw ValidationError("--idle-timeout must be 1 to 3600 seconds.")
+        }
+        if let opsPort, !(0...65535).contains(opsPort) {
+            throw ValidationError("--ops-port must be between 0 and 65535.")
+        }
+    }
+
+    /// These options applied to the server's configuration.
+    func apply(to server: inout ServerConfiguration) {
+        server.maxConnections = maxConnections
+        server.maxConnectionsPerClient = maxConnectionsPerClient
+        server.idleTimeout = .seconds(Int64(idleTimeout))
+    }
+}

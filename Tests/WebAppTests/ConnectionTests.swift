@@ -1,0 +1,235 @@
+import Foundation
+import HTTPLite
+import NIOHTTP1
+import Testing
+
+@testable import WebApp
+
+/// What a client on the open internet can do with connections: pipeline, never read, hold many
+/// open, sit idle. Each test fails without the defence it names.
+@Suite("Connections on the open internet")
+struct ConnectionTests {
+    @Test("pipelined requests are all answered, in the order they were sent")
+    func pipelining() async throws {
+        try await withServer { server in
+            let connection = try RawConnection(port: server.port)
+            connection.send(
+                "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /login HTTP/1.1\r\nHost: x\r\n\r\n"
+                    + "GET /readyz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let all = await connection.readAll()
+            let statuses = all.components(separatedBy: "HTTP/1.1 ").dropFirst().map { $0.prefix(3) }
+            #expect(statuses == ["200", "200", "200"])
+            let healthz = try #require(all.range(of: "\r\n\r\nok\n"))
+            let login = try #require(all.range(of: "<form"))
+            let readyz = try #require(all.range(of: "\r\n\r\nready\n"))
+            #expect(healthz.lowerBound < login.lowerBound && login.lowerBound < readyz.lowerBound)
+        }
+    }
+
+    @Test("a client that sends and never reads is answered only as far as it reads; the rest waits, in order")
+    func backpressure() async throws {
+        try await withServer({ $0.server.requestTimeout = .seconds(20) }) { server in
+            // 2,000 pipelined requests for the OpenAPI document (48 KB each: 38 MB of answers)
+            // from a client with a tiny receive window that reads nothing yet. The kernel holds
+            // a few MB of them (its send buffer grows to 4 MB); the server must hold no more.
+            let total = 800
+            let greedy = try RawConnection(port: server.port, readTimeoutSeconds: 5, receiveBuffer: 4096)
+            let sender = Task.detached {
+                greedy.send(String(repeating: "GET /api/v1/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n", count: total))
+            }
+            let probe = Browser(baseURL: server.baseURL)
+            func answered() async throws -> Double {
+                sample(try await probe.get("/metrics").body, "http_requests_total", ["route": "/api/v1/openapi.json"])
+                    ?? 0
+            }
+            // Wait until the count stops moving (a busy machine answers slowly), then look.
+            var last = -1.0
+            var now = try await answered()
+            let started = Date()
+            while now != last, Date().timeIntervalSince(started) < 10 {
+                try await Task.sleep(for: .milliseconds(700))
+                (last, now) = (now, try await answered())
+            }
+            // Stalled at what fits in the kernel's buffers and one answer in the server.
+            #expect(now == last, "went on answering a client that reads nothing")
+            #expect(now < Double(total) / 2, "answered \(now) of \(total) for a client that reads nothing")
+            #expect(try await probe.get("/login").status == .ok)
+            // Once the client reads, the rest is answered.
+            let statusLine = Array("HTTP/1.1 200 OK".utf8)
+            var count = 0
+            var carried: [UInt8] = []
+            while count < total, let chunk = await greedy.readChunk() {
+                let bytes = carried + chunk
+                count +=
+                    bytes.indices.dropLast(statusLine.count - 1).filter {
+                        bytes[$0] == statusLine[0] && bytes[$0..<$0 + statusLine.count].elementsEqual(statusLine)
+                    }.count
+                carried = Array(bytes.suffix(statusLine.count - 1))
+            }
+            _ = await sender.value
+            #expect(count == total)
+        }
+    }
+
+    @Test("an answer that does not drain by the request deadline closes the connection")
+    func drainTimeout() async throws {
+        try await withServer({ $0.server.requestTimeout = .seconds(1) }) { server in
+            // 12 MB of requests: more than the kernel buffers, so the send blocks once the server
+            // stops reading; it fails when the server closes the
+            // connection (after about the 1 s deadline), not at this socket's own 8 s timeout.
+            let stuck = try RawConnection(port: server.port, readTimeoutSeconds: 8, receiveBuffer: 4096)
+            let started = Date()
+            let sentAll = await Task.detached {
+                stuck.send(String(repeating: "GET /api/v1/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n", count: 300_000))
+            }.value
+            #expect(!sentAll)
+            #expect(Date().timeIntervalSince(started) < 6)
+            for _ in 0..<20 where server.app.server.openConnectionCount > 0 {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(server.app.server.openConnectionCount == 0)
+        }
+    }
+
+    @Test("connections past the per-client cap are closed at once and counted")
+    func perClientCap() async throws {
+        try await withServer({ $0.server.maxConnectionsPerClient = 5 }) { server in
+            let held = try (0..<5).map { _ in try RawConnection(port: server.port, readTimeoutSeconds: 5) }
+            try await Task.sleep(for: .milliseconds(200))
+            let sixth = try RawConnection(port: server.port, readTimeoutSeconds: 5)
+            let started = Date()
+            #expect(await sixth.isClosedByPeer())
+            #expect(Date().timeIntervalSince(started) < 2)  // not the 15 s idle timeout
+            held[0].send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(await held[0].readResponse()?.hasPrefix("HTTP/1.1 200") == true)
+            held[1].send("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+            let metrics = try #require(await held[1].readResponse())
+            #expect(sample(metrics, "http_connections_refused_total", ["reason": "per_client"]) == 1)
+            // A closed connection frees its place.
+            held[4].send("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            _ = await held[4].readAll()
+            try await Task.sleep(for: .milliseconds(200))
+            let again = try RawConnection(port: server.port, readTimeoutSeconds: 5)
+            again.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(await again.readResponse()?.hasPrefix("HTTP/1.1 200") == true)
+        }
+    }
+
+    @Test("connections past the total cap are closed at once and counted")
+    func totalCap() async throws {
+        try await withServer({ $0.server.maxConnections = 3 }) { server in
+            let held = try (0..<3).map { _ in try RawConnection(port: server.port, readTimeoutSeconds: 5) }
+            try await Task.sleep(for: .milliseconds(200))
+            let fourth = try RawConnection(port: server.port, readTimeoutSeconds: 5)
+            #expect(await fourth.isClosedByPeer())
+            held[0].send("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+            let metrics = try #require(await held[0].readResponse())
+            #expect(sample(metrics, "http_connections_refused_total", ["reason": "total"]) == 1)
+        }
+    }
+
+    @Test("behind a trusted proxy the per-client cap counts the forwarded client, not the proxy")
+    func perClientCapBehindProxy() async throws {
+        try await withServer({
+            $0.server.trustProxy = true
+            $0.server.maxConnectionsPerClient = 2
+        }) { server in
+            // Two requests in progress (their bodies never come) for one forwarded client.
+            func slowRequest(from client: String) throws -> RawConnection {
+                let connection = try RawConnection(port: server.port, readTimeoutSeconds: 5)
+                connection.send(
+                    "POST /login HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: \(client)\r\nContent-Length: 10\r\n\r\n")
+                return connection
+            }
+            let held = try [slowRequest(from: "198.51.100.7"), slowRequest(from: "198.51.100.7")]
+            try await Task.sleep(for: .milliseconds(200))
+            let third = try slowRequest(from: "198.51.100.7")
+            let refused = try #require(await third.readResponse())
+            #expect(refused.hasPrefix("HTTP/1.1 503"))
+            #expect(refused.contains("Retry-After: 1"))
+            // Another client behind the same proxy (the same peer address) is served.
+            let other = Browser(baseURL: server.baseURL)
+            #expect(try await other.get("/login", headers: ["X-Forwarded-For": "198.51.100.8"]).status == .ok)
+            // And the many connections from the proxy itself are not capped per client: each
+            // carries requests of its own clients.
+            let many = try (0..<6).map { _ in try RawConnection(port: server.port, readTimeoutSeconds: 5) }
+            for (index, connection) in many.enumerated() {
+                connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 203.0.113.\(index)\r\n\r\n")
+            }
+            for connection in many { #expect(await connection.readResponse()?.hasPrefix("HTTP/1.1 200") == true) }
+            _ = held
+        }
+    }
+
+    @Test("one IPv6 /64 is one client, whatever address in it a connection uses")
+    func ipv6Grouping() {
+        let a = ClientAddress(text: "2001:db8:1:2:aaaa::1")
+        let b = ClientAddress(text: "2001:db8:1:2:ffff:ffff:ffff:fffe")
+        let c = ClientAddress(text: "2001:db8:1:3::1")
+        #expect(a.group == b.group)
+        #expect(a.group != c.group)
+        #expect(a.group == "2001:db8:1:2::/64")
+        #expect(ClientAddress(text: "::ffff:203.0.113.9").group == "203.0.113.9")
+        #expect(ClientAddress(text: "203.0.113.9").group == "203.0.113.9")
+        #expect(ClientAddress(text: "not an address").group == "not an address")
+    }
+
+    @Test(
+        "a kept-alive connection idle past the idle timeout is closed; a request in progress gets the request timeout")
+    func idleTimeout() async throws {
+        try await withServer({
+            $0.server.idleTimeout = .milliseconds(400)
+            $0.server.requestTimeout = .seconds(5)
+        }) { server in
+            let idle = try RawConnection(port: server.port, readTimeoutSeconds: 5)
+            idle.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(await idle.readResponse()?.hasPrefix("HTTP/1.1 200") == true)
+            let started = Date()
+            #expect(await idle.isClosedByPeer())
+            #expect(Date().timeIntervalSince(started) < 2)
+
+            // A body that arrives in pieces over more than the idle timeout is still read.
+            let slow = try RawConnection(port: server.port, readTimeoutSeconds: 5)
+            slow.send("POST /api/v1/verifications HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n")
+            slow.send("Content-Length: 2\r\n\r\n{")
+            try await Task.sleep(for: .milliseconds(800))
+            slow.send("}")
+            let answer = try #require(await slow.readResponse())
+            #expect(answer.hasPrefix("HTTP/1.1 400") || answer.hasPrefix("HTTP/1.1 422"))
+        }
+    }
+
+    @Test("health, readiness and metrics answer only on their exact paths")
+    func exactOpsPaths() async throws {
+        try await withServer { server in
+            let probe = Browser(baseURL: server.baseURL)
+            for path in ["/metrics", "/healthz", "/readyz"] {
+                let exact = try await probe.get(path).status
+                #expect(exact == .ok, "\(path)")
+                for variant in [path + "/", "/" + path, path + "//", path.uppercased(), path + "/x"] {
+                    let status = try await probe.get(variant).status
+                    #expect(status == .notFound, "\(variant)")
+                }
+            }
+        }
+    }
+
+    @Test("with --ops-port, health, readiness and metrics are served there and not on the main port")
+    func opsPort() async throws {
+        try await withServer({ $0.opsPort = 0 }) { server in
+            let opsPort = try #require(await server.app.opsListeningAddress()?.port)
+            #expect(opsPort != server.port)
+            let main = Browser(baseURL: server.baseURL)
+            let ops = Browser(baseURL: "http://127.0.0.1:\(opsPort)")
+            for path in ["/metrics", "/healthz", "/readyz"] {
+                let onMain = try await main.get(path).status
+                let onOps = try await ops.get(path).status
+                #expect(onMain == .notFound, "\(path)")
+                #expect(onOps == .ok, "\(path)")
+            }
+            #expect(try await main.get("/login").status == .ok)
+            #expect(try await ops.get("/login").status == .notFound)
+            #expect(sample(try await ops.get("/metrics").body, "http_requests_total", ["route": "/login"]) == 1)
+        }
+    }
+}
