@@ -16,6 +16,14 @@ public enum SignInError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooManyCodesForPhone(seconds: Int)
     /// Too many codes were asked for from this network address lately.
     case tooManyCodesFromClient(seconds: Int)
+    /// Too many texts went to numbers like this one (its exchange) lately.
+    case tooManyCodesForExchange(seconds: Int)
+    /// The spend budget for texts is used up: nobody gets a text until it frees.
+    case textsUnavailable(seconds: Int)
+    /// Too many wrong codes came from this network address lately.
+    case tooManyFailuresFromClient(seconds: Int)
+    /// The code out for this number was asked for elsewhere (another browser or API caller).
+    case codeRequestedElsewhere
     /// Too many wrong codes for this number in a day: sign-in to it is locked for a while.
     case phoneLocked(seconds: Int)
     /// There is no sign-in in progress for this session (it expired or never started).
@@ -35,6 +43,15 @@ public enum SignInError: Error, Equatable, Sendable, CustomStringConvertible {
             return "Too many codes were sent to this number. Please try again in \(Self.duration(seconds))."
         case .tooManyCodesFromClient(let seconds):
             return "Too many codes were requested from your network. Please try again in \(Self.duration(seconds))."
+        case .tooManyCodesForExchange(let seconds):
+            return "We can't send a code to this number right now. Please try again in \(Self.duration(seconds))."
+        case .textsUnavailable:
+            return "We can't send text messages right now. Please try again later."
+        case .tooManyFailuresFromClient(let seconds):
+            return
+                "Too many incorrect codes were tried from your network. Please try again in \(Self.duration(seconds))."
+        case .codeRequestedElsewhere:
+            return "The code for this number was requested somewhere else. Please ask for a new code here."
         case .phoneLocked(let seconds):
             return "Too many incorrect codes for this number. Sign-in is locked for \(Self.duration(seconds))."
         case .noPendingSignIn: return "Your sign-in expired. Please enter your phone number again."
@@ -46,7 +63,8 @@ public enum SignInError: Error, Equatable, Sendable, CustomStringConvertible {
     public var retryAfter: Int? {
         switch self {
         case .resendTooSoon(let seconds), .tooManyCodesForPhone(let seconds), .tooManyCodesFromClient(let seconds),
-            .phoneLocked(let seconds):
+            .tooManyCodesForExchange(let seconds), .textsUnavailable(let seconds),
+            .tooManyFailuresFromClient(let seconds), .phoneLocked(let seconds):
             return seconds
         default:
             return nil

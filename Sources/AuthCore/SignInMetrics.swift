@@ -7,7 +7,10 @@ import Metrics
 /// - `sign_in_code_delivery_failures_total`: texts the sender could not deliver;
 /// - `sign_in_verifications_total{outcome}`: `signed_in`, `incorrect`, `expired`,
 ///   `too_many_attempts`, `locked`;
-/// - `sign_in_limit_hits_total{limit}`: `phone`, `client`, `resend_cooldown`, `failures`.
+/// - `sign_in_limit_hits_total{limit}`: `phone`, `client`, `exchange`, `budget`, `resend_cooldown`,
+///   `failures`, `client_failures`;
+/// - `sms_budget_remaining{window}`: texts left in the spend budget for the `hour` and the `day`,
+///   as of this instance's last text.
 public struct SignInMetrics: Sendable {
     private let factory: any MetricsFactory
 
@@ -21,6 +24,11 @@ public struct SignInMetrics: Sendable {
     func deliveryFailed() { count("sign_in_code_delivery_failures_total") }
     func verification(_ outcome: String) { count("sign_in_verifications_total", ("outcome", outcome)) }
     func limitHit(_ limit: String) { count("sign_in_limit_hits_total", ("limit", limit)) }
+
+    func budgetRemaining(hour: Int, day: Int) {
+        Gauge(label: "sms_budget_remaining", dimensions: [("window", "hour")], factory: factory).record(hour)
+        Gauge(label: "sms_budget_remaining", dimensions: [("window", "day")], factory: factory).record(day)
+    }
 
     private func count(_ label: String, _ dimensions: (String, String)...) {
         Counter(label: label, dimensions: dimensions, factory: factory).increment()

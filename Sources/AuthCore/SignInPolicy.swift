@@ -25,10 +25,28 @@ public struct SignInPolicy: Sendable {
     /// Most codes asked for from one client address per ``codesPerClientWindow``: 20 per hour.
     public var maxCodesPerClient = 20
     public var codesPerClientWindow: TimeInterval = 3600
+    /// Most texts to numbers of one exchange (area code and the next three digits, `+1530555`)
+    /// per ``textsPerExchangeWindow``: 30 per hour. SMS pumping walks a block of numbers; a
+    /// real exchange rarely sees that many sign-ins an hour.
+    public var maxTextsPerExchange = 30
+    public var textsPerExchangeWindow: TimeInterval = 3600
+    /// The spend budget: most texts sent per hour and per day, to every number from every client
+    /// together. Rotating addresses and numbers cannot get past it; at Twilio's US price
+    /// (about $0.0083 a text, carrier fees on top) the defaults bound the bill near $4 an hour
+    /// and $17 a day.
+    public var maxTextsPerHour = 500
+    public var maxTextsPerDay = 2000
     /// Failed codes per phone number per ``failuresPerPhoneWindow`` after which sign-in to that
-    /// number is locked until the window passes: 20 per 24 hours.
-    public var maxFailuresPerPhone = 20
+    /// number is locked until the window passes: 100 per 24 hours (NIST SP 800-63B 5.2.2: at
+    /// most 100). Codes are bound to whoever asked for them, so a stranger's wrong guesses do
+    /// not reach another person's code; this lock is the last line.
+    public var maxFailuresPerPhone = 100
     public var failuresPerPhoneWindow: TimeInterval = 86_400
+    /// Failed codes from one client (an IPv4 address or an IPv6 /64) per
+    /// ``failuresPerClientWindow`` after which its checks are refused until the window passes:
+    /// 30 per hour.
+    public var maxFailuresPerClient = 30
+    public var failuresPerClientWindow: TimeInterval = 3600
 
     public init() {}
 }

@@ -25,6 +25,9 @@ public struct SignInService: Sendable {
         /// Whether a message went out now (false: the code sent less than the cooldown ago is
         /// still the one to type).
         public let sent: Bool
+        /// Given with a new code, and needed to check it: only its holder can try (or burn) the
+        /// code. `nil` when nothing was sent (the caller that asked first has the id).
+        public let verificationID: SessionToken?
         public let codeExpiresAt: Date
         public let resendAvailableAt: Date
         /// The service's time when it decided (for "expires in N seconds").
@@ -40,15 +43,15 @@ public struct SignInService: Sendable {
     }
 
     public let policy: SignInPolicy
-    private let rules: SignInRules
+    let rules: SignInRules
     private let store: any AuthStore
     private let sms: any SMSSender
     private let hasher: CodeHasher
     private let composer: SMSMessageComposer
     private let clock: @Sendable () -> Date
     private let makeCode: @Sendable () -> OneTimeCode
-    private let logger: Logger
-    private let metrics: SignInMetrics
+    let logger: Logger
+    let metrics: SignInMetrics
 
     /// - Parameters:
     ///   - clock: the current time; tests inject one they can move.
@@ -92,12 +95,13 @@ public struct SignInService: Sendable {
     /// and reports the code already out, like ``requestCode(phoneInput:session:client:)``.
     public func sendCode(phoneInput: String, client: String? = nil) async throws -> CodeSent {
         let now = clock()
+        let verificationID = SessionToken.generate()
         let request = try await issue(
             to: try Self.phone(phoneInput), session: nil, makeSession: false, attachDuringCooldown: true,
-            client: client, now: now)
+            client: client, holder: verificationID.storageKey, now: now)
         return CodeSent(
-            phone: request.phone, sent: request.sent, codeExpiresAt: request.codeExpiresAt,
-            resendAvailableAt: request.resendAvailableAt, decidedAt: now)
+            phone: request.phone, sent: request.sent, verificationID: request.sent ? verificationID : nil,
+            codeExpiresAt: request.codeExpiresAt, resendAvailableAt: request.resendAvailableAt, decidedAt: now)
     }
 
     private static func phone(_ input: String) throws(SignInError) -> PhoneNumber {
@@ -118,7 +122,7 @@ public struct SignInService: Sendable {
 
     private func issue(
         to phone: PhoneNumber, session: SessionToken?, makeSession: Bool, attachDuringCooldown: Bool, client: String?,
-        now: Date? = nil
+        holder: Data? = nil, now: Date? = nil
     ) async throws -> PendingSignIn {
         let code = makeCode()
         let digest = hasher.digest(of: code, for: phone)
@@ -127,18 +131,12 @@ public struct SignInService: Sendable {
         let request = CodeIssue(
             phone: phone, codeDigest: digest, existingSession: session?.storageKey,
             newSession: makeSession ? newToken.storageKey : nil, attachSessionDuringCooldown: attachDuringCooldown,
-            client: client, now: now)
+            client: client, holder: holder, now: now)
         let rules = self.rules
         let outcome = try await store.transaction(reading: rules.issueReads(request)) { found in
             rules.issue(request, given: found)
         }.outcome
-        if let limited = outcome.limited {
-            let seconds = max(1, wholeSeconds(from: now, to: limited.until))
-            logger.notice("Sending limit reached", metadata: ["to": "\(phone.masked)", "limit": "\(limited.limit)"])
-            metrics.limitHit(limited.limit == .phone ? "phone" : "client")
-            throw limited.limit == .phone
-                ? SignInError.tooManyCodesForPhone(seconds: seconds) : .tooManyCodesFromClient(seconds: seconds)
-        }
+        if let limited = outcome.limited { throw limitReached(limited, phone: phone, now: now) }
         // The store kept the caller's session if it was still live, else it used the new key.
         // (Without `makeSession` the new token was never stored and is dropped by the caller.)
         let token = outcome.keptExistingSession ? (session ?? newToken) : newToken
@@ -152,6 +150,7 @@ public struct SignInService: Sendable {
             return PendingSignIn(
                 session: token, phone: phone, sent: false, codeExpiresAt: expiresAt, resendAvailableAt: until)
         }
+        if let budget = outcome.budget { watch(budget) }
         do {
             try await sms.send(SMSMessage(to: phone, body: composer.body(for: code)))
         } catch {
@@ -160,9 +159,11 @@ public struct SignInService: Sendable {
             // The login step made the session pending for this number: undo that too. A resend
             // keeps its session, which was already pending for the number.
             let madePending = makeSession && attachDuringCooldown ? token.storageKey : nil
+            let keepCount = (error as? SMSDeliveryError)?.mayHaveBeenSent ?? false
             _ = try await store.transaction(reading: rules.withdrawReads(phone: phone, pendingSession: madePending)) {
                 found in
-                rules.withdraw(phone: phone, codeDigest: digest, pendingSession: madePending, given: found)
+                rules.withdraw(
+                    phone: phone, codeDigest: digest, pendingSession: madePending, keepCount: keepCount, given: found)
             }
             throw SignInError.deliveryFailed
         }
@@ -175,34 +176,43 @@ public struct SignInService: Sendable {
 
     /// The verify step: checks the typed code for the session's pending number. On success the
     /// session is replaced by a fresh signed-in one (its token is in the result).
-    public func verify(session: SessionToken, codeInput: String) async throws -> SignedIn {
+    public func verify(session: SessionToken, codeInput: String, client: String? = nil) async throws -> SignedIn {
         guard case .pending(let phone) = try await state(of: session) else { throw SignInError.noPendingSignIn }
-        return try await check(codeInput, for: phone, session: session)
+        return try await check(codeInput, for: phone, session: session, client: client)
     }
 
     /// ``verify(session:codeInput:)`` when the caller already looked the session up and found
     /// it pending for `phone` (the Verify page's group did): the check's own transaction makes
     /// sure it still is, so no second lookup is needed.
-    public func verify(session: SessionToken, pendingFor phone: PhoneNumber, codeInput: String) async throws
-        -> SignedIn
+    public func verify(
+        session: SessionToken, pendingFor phone: PhoneNumber, codeInput: String, client: String? = nil
+    ) async throws -> SignedIn {
+        try await check(codeInput, for: phone, session: session, client: client)
+    }
+
+    /// The JSON API's check step: the code for the number, by the holder of the
+    /// `verification_id` given with it, with the same attempt limits and lock as the pages. On
+    /// success a new signed-in session's token is the API token.
+    public func verify(phoneInput: String, verificationID: String, codeInput: String, client: String? = nil)
+        async throws -> SignedIn
     {
-        try await check(codeInput, for: phone, session: session)
+        let phone = try Self.phone(phoneInput)
+        // An id that is not even well formed holds nothing: no code is looked at.
+        guard let id = SessionToken(verificationID) else { throw SignInError.codeRequestedElsewhere }
+        return try await check(codeInput, for: phone, session: nil, holder: id.storageKey, client: client)
     }
 
-    /// The JSON API's check step: the code for the number, with the same attempt limits and
-    /// lock as the pages. On success a new signed-in session's token is the API token.
-    public func verify(phoneInput: String, codeInput: String) async throws -> SignedIn {
-        try await check(codeInput, for: try Self.phone(phoneInput), session: nil)
-    }
-
-    private func check(_ codeInput: String, for phone: PhoneNumber, session: SessionToken?) async throws -> SignedIn {
+    private func check(
+        _ codeInput: String, for phone: PhoneNumber, session: SessionToken?, holder: Data? = nil,
+        client: String? = nil
+    ) async throws -> SignedIn {
         // A malformed code counts as a wrong try: otherwise junk would be a free probe.
         let code = OneTimeCode(codeInput)
         let candidate = code.map { hasher.digest(of: $0, for: phone) } ?? Data(repeating: 0, count: 32)
         let signedInToken = SessionToken.generate()
         let request = CodeCheck(
             session: session?.storageKey, phone: phone, candidateDigest: candidate,
-            signedInSession: signedInToken.storageKey, now: clock())
+            signedInSession: signedInToken.storageKey, holder: holder, client: client, now: clock())
         let rules = self.rules
         let applied = try await store.transaction(reading: rules.checkReads(request)) { found in
             rules.check(request, given: found)
@@ -229,6 +239,12 @@ public struct SignInService: Sendable {
             metrics.limitHit("failures")
             logger.notice("Sign-in locked after too many failed codes", metadata: ["phone": "\(phone.masked)"])
             throw SignInError.phoneLocked(seconds: max(1, wholeSeconds(from: clock(), to: until)))
+        case .clientLimited(let until):
+            metrics.limitHit("client_failures")
+            throw SignInError.tooManyFailuresFromClient(seconds: max(1, wholeSeconds(from: clock(), to: until)))
+        case .notYours:
+            metrics.verification("not_yours")
+            throw SignInError.codeRequestedElsewhere
         case .noPendingSession:
             throw SignInError.noPendingSignIn
         }

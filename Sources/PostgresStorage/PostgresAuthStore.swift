@@ -22,12 +22,14 @@ public struct PostgresAuthStore: AuthStore {
     ) async throws -> Applied<Outcome> {
         let logger = database.logger
         return try await database.transaction { connection in
-            for lock in reads.locks {
-                switch lock {
-                case .phone(let phone): try await connection.lock("phone", phone, logger)
-                case .client(let client): try await connection.lock("client", client, logger)
-                }
-            }
+            try await connection.lock(
+                reads.locks.map { lock in
+                    switch lock {
+                    case .phone(let phone): "phone:" + phone
+                    case .client(let client): "client:" + client
+                    case .allSends: "sends:all"
+                    }
+                }, logger)
             let decision = try decide(try await Self.read(connection, reads, logger))
             let user = try await Self.apply(connection, decision.changes, logger)
             return Applied(decision.outcome, signedInUserID: user)
@@ -86,11 +88,16 @@ public struct PostgresAuthStore: AuthStore {
         if let key = reads.session { found.session = try await session(connection, key, logger) }
         if let phone = reads.code {
             found.code = try await connection.rows(
-                "SELECT code_digest, sent_at, expires_at, failed_attempts FROM verifications WHERE phone = \(phone)",
+                """
+                SELECT code_digest, sent_at, expires_at, failed_attempts, holder FROM verifications
+                WHERE phone = \(phone)
+                """,
                 logger
             ).first.map { row in
-                let (digest, sentAt, expiresAt, failed) = try row.decode((Data, Double, Double, Int).self)
-                return StoredCode(digest: digest, sentAt: sentAt, expiresAt: expiresAt, failedAttempts: failed)
+                let (digest, sentAt, expiresAt, failed, holder) = try row.decode(
+                    (Data, Double, Double, Int, Data?).self)
+                return StoredCode(
+                    digest: digest, sentAt: sentAt, expiresAt: expiresAt, failedAttempts: failed, holder: holder)
             }
         }
         if let sends = reads.phoneSends {
@@ -109,6 +116,27 @@ public struct PostgresAuthStore: AuthStore {
                 """, logger
             ).first?.decode(Double.self)
         }
+        // The exchange's numbers are a range of the phone index: from the prefix up to the
+        // prefix followed by ':' (the character after '9').
+        if let sends = reads.exchangeSends {
+            found.exchangeSendAt = try await connection.rows(
+                """
+                SELECT sent_at FROM code_sends
+                WHERE phone > \(sends.subject) AND phone < \(sends.subject + ":") AND sent_at > \(sends.since)
+                ORDER BY sent_at DESC LIMIT 1 OFFSET \(sends.position)
+                """, logger
+            ).first?.decode(Double.self)
+        }
+        found.textsInHour = try await count(connection, reads.textsInHour, logger)
+        found.textsInDay = try await count(connection, reads.textsInDay, logger)
+        if let failures = reads.clientFailures {
+            found.clientFailureAt = try await connection.rows(
+                """
+                SELECT failed_at FROM failed_checks WHERE client = \(failures.subject) AND failed_at > \(failures.since)
+                ORDER BY failed_at DESC LIMIT 1 OFFSET \(failures.position)
+                """, logger
+            ).first?.decode(Double.self)
+        }
         if let failures = reads.phoneFailures {
             found.phoneFailureAt = try await connection.rows(
                 """
@@ -118,6 +146,24 @@ public struct PostgresAuthStore: AuthStore {
             ).first?.decode(Double.self)
         }
         return found
+    }
+
+    /// The texts sent to anyone since a time (through the time index), and the one at a position.
+    private static func count(_ connection: PostgresConnection, _ sends: AllSends?, _ logger: Logger) async throws
+        -> SendCount?
+    {
+        guard let sends else { return nil }
+        let row = try await connection.rows(
+            """
+            SELECT count(*), (SELECT sent_at FROM code_sends WHERE sent_at > \(sends.since)
+                              ORDER BY sent_at DESC LIMIT 1 OFFSET \(sends.position))
+            FROM code_sends WHERE sent_at > \(sends.since)
+            """, logger
+        ).first
+        guard let (count, at) = try row?.decode((Int, Double?).self) else {
+            return SendCount(count: 0, atPosition: nil)
+        }
+        return SendCount(count: count, atPosition: at)
     }
 
     // MARK: Writing
@@ -140,11 +186,13 @@ public struct PostgresAuthStore: AuthStore {
             case .storeCode(let phone, let code):
                 try await connection.rows(
                     """
-                    INSERT INTO verifications (phone, code_digest, sent_at, expires_at, failed_attempts)
-                    VALUES (\(phone), \(code.digest), \(code.sentAt), \(code.expiresAt), \(code.failedAttempts))
+                    INSERT INTO verifications (phone, code_digest, sent_at, expires_at, failed_attempts, holder)
+                    VALUES (\(phone), \(code.digest), \(code.sentAt), \(code.expiresAt), \(code.failedAttempts),
+                            \(code.holder))
                     ON CONFLICT (phone) DO UPDATE SET
                         code_digest = excluded.code_digest, sent_at = excluded.sent_at,
-                        expires_at = excluded.expires_at, failed_attempts = excluded.failed_attempts
+                        expires_at = excluded.expires_at, failed_attempts = excluded.failed_attempts,
+                        holder = excluded.holder
                     """, logger)
             case .deleteCode(let phone):
                 try await connection.rows("DELETE FROM verifications WHERE phone = \(phone)", logger)
@@ -161,9 +209,9 @@ public struct PostgresAuthStore: AuthStore {
             case .countWrongTry(let phone):
                 try await connection.rows(
                     "UPDATE verifications SET failed_attempts = failed_attempts + 1 WHERE phone = \(phone)", logger)
-            case .recordFailure(let phone, let at):
+            case .recordFailure(let phone, let client, let at):
                 try await connection.rows(
-                    "INSERT INTO failed_checks (phone, failed_at) VALUES (\(phone), \(at))", logger)
+                    "INSERT INTO failed_checks (phone, client, failed_at) VALUES (\(phone), \(client), \(at))", logger)
             case .signIn(let phone, let session, let at, let expiresAt, let absoluteExpiresAt):
                 let user = try await connection.rows(
                     """

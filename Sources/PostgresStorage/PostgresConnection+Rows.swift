@@ -8,8 +8,26 @@ extension PostgresConnection {
         try await self.query(query, logger: logger).collect()
     }
 
-    /// Takes the transaction-scoped lock named `kind:value` (held until commit or rollback).
+    /// Takes the transaction-scoped lock named `schema:kind:value` (held until commit or
+    /// rollback). Advisory locks are shared by the whole database, so the name includes the
+    /// schema: two apps (or test runs) in separate schemas of one database never wait for
+    /// each other's locks.
     func lock(_ kind: String, _ value: String, _ logger: Logger) async throws {
-        try await rows("SELECT pg_advisory_xact_lock(hashtextextended(\(kind + ":" + value), 0))", logger)
+        try await lock([kind + ":" + value], logger)
+    }
+
+    /// Takes several such locks (named `kind:value`) in one round trip, in the order given.
+    func lock(_ names: [String], _ logger: Logger) async throws {
+        guard !names.isEmpty else { return }
+        var query = PostgresQuery(unsafeSQL: "")
+        var sql = "SELECT "
+        for (index, name) in names.enumerated() {
+            sql +=
+                (index == 0 ? "" : ", ")
+                + "pg_advisory_xact_lock(hashtextextended(current_schema() || $\(index + 1), 0))"
+            try query.binds.append(":" + name, context: .default)
+        }
+        query.sql = sql
+        try await rows(query, logger)
     }
 }

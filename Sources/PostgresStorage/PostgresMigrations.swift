@@ -120,5 +120,13 @@ enum PostgresMigrations {
                 """,
                 "CREATE INDEX wallet_operation_keys_by_age ON wallet_operation_keys (created_at)",
             ]),
+        Migration(
+            name: "v3-spend-and-bound-codes",
+            statements: [
+                "CREATE INDEX code_sends_by_time ON code_sends (sent_at)",
+                "ALTER TABLE failed_checks ADD COLUMN client text",
+                "CREATE INDEX failed_checks_by_client ON failed_checks (client, failed_at)",
+                "ALTER TABLE verifications ADD COLUMN holder bytea CHECK (holder IS NULL OR length(holder) = 32)",
+            ]),
     ]
 }

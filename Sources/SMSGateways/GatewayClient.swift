@@ -45,7 +45,7 @@ struct GatewayClient: Sendable {
                 guard answer.status.code >= 500 else { break }
             } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout {
                 logger.error("SMS gateway timed out", metadata: ["gateway": "\(gateway)", "attempt": "\(attempt)"])
-                throw SMSDeliveryError(reason: "\(gateway) did not answer in time")
+                throw SMSDeliveryError(reason: "\(gateway) did not answer in time", mayHaveBeenSent: true)
             } catch let error as SMSDeliveryError {
                 throw error
             } catch {

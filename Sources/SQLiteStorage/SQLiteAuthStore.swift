@@ -73,10 +73,13 @@ public struct SQLiteAuthStore: AuthStore {
         if let phone = reads.code {
             found.code = try Row.fetchOne(
                 try db.cachedStatement(
-                    sql: "SELECT code_digest, sent_at, expires_at, failed_attempts FROM verifications WHERE phone = ?"),
+                    sql:
+                        "SELECT code_digest, sent_at, expires_at, failed_attempts, holder FROM verifications WHERE phone = ?"
+                ),
                 arguments: [phone]
             ).map { row in
-                StoredCode(digest: row[0], sentAt: row[1], expiresAt: row[2], failedAttempts: row[3])
+                StoredCode(
+                    digest: row[0], sentAt: row[1], expiresAt: row[2], failedAttempts: row[3], holder: row[4])
             }
         }
         found.phoneSendAt = try recent(
@@ -86,11 +89,42 @@ public struct SQLiteAuthStore: AuthStore {
             db,
             "SELECT sent_at FROM code_sends WHERE client = ? AND sent_at > ? ORDER BY sent_at DESC LIMIT 1 OFFSET ?",
             reads.clientSends)
+        // The exchange's numbers are a range of the phone index: from the prefix up to the
+        // prefix followed by ':' (the character after '9').
+        if let sends = reads.exchangeSends {
+            found.exchangeSendAt = try Double.fetchOne(
+                try db.cachedStatement(
+                    sql: """
+                        SELECT sent_at FROM code_sends WHERE phone > ? AND phone < ? AND sent_at > ?
+                        ORDER BY sent_at DESC LIMIT 1 OFFSET ?
+                        """),
+                arguments: [sends.subject, sends.subject + ":", sends.since, sends.position])
+        }
+        found.textsInHour = try count(db, reads.textsInHour)
+        found.textsInDay = try count(db, reads.textsInDay)
         found.phoneFailureAt = try recent(
             db,
             "SELECT failed_at FROM failed_checks WHERE phone = ? AND failed_at > ? ORDER BY failed_at DESC LIMIT 1 OFFSET ?",
             reads.phoneFailures)
+        found.clientFailureAt = try recent(
+            db,
+            "SELECT failed_at FROM failed_checks WHERE client = ? AND failed_at > ? ORDER BY failed_at DESC LIMIT 1 OFFSET ?",
+            reads.clientFailures)
         return found
+    }
+
+    /// The texts sent to anyone since a time (through the time index), and the one at a position.
+    private static func count(_ db: Database, _ sends: AllSends?) throws -> SendCount? {
+        guard let sends else { return nil }
+        let row = try Row.fetchOne(
+            try db.cachedStatement(
+                sql: """
+                    SELECT count(*), (SELECT sent_at FROM code_sends WHERE sent_at > ?
+                                      ORDER BY sent_at DESC LIMIT 1 OFFSET ?)
+                    FROM code_sends WHERE sent_at > ?
+                    """),
+            arguments: [sends.since, sends.position, sends.since])
+        return SendCount(count: row?[0] ?? 0, atPosition: row?[1])
     }
 
     /// The time of the event at `events.position` (through the (subject, time) index: one row
@@ -120,13 +154,15 @@ public struct SQLiteAuthStore: AuthStore {
             case .storeCode(let phone, let code):
                 try db.cachedStatement(
                     sql: """
-                        INSERT INTO verifications (phone, code_digest, sent_at, expires_at, failed_attempts)
-                        VALUES (?, ?, ?, ?, ?)
+                        INSERT INTO verifications (phone, code_digest, sent_at, expires_at, failed_attempts, holder)
+                        VALUES (?, ?, ?, ?, ?, ?)
                         ON CONFLICT(phone) DO UPDATE SET
                             code_digest = excluded.code_digest, sent_at = excluded.sent_at,
-                            expires_at = excluded.expires_at, failed_attempts = excluded.failed_attempts
+                            expires_at = excluded.expires_at, failed_attempts = excluded.failed_attempts,
+                            holder = excluded.holder
                         """
-                ).execute(arguments: [phone, code.digest, code.sentAt, code.expiresAt, code.failedAttempts])
+                ).execute(
+                    arguments: [phone, code.digest, code.sentAt, code.expiresAt, code.failedAttempts, code.holder])
             case .deleteCode(let phone):
                 try db.cachedStatement(sql: "DELETE FROM verifications WHERE phone = ?").execute(arguments: [phone])
             case .makePending(let session, let phone, let at, let until):
@@ -144,9 +180,9 @@ public struct SQLiteAuthStore: AuthStore {
                 try db.cachedStatement(
                     sql: "UPDATE verifications SET failed_attempts = failed_attempts + 1 WHERE phone = ?"
                 ).execute(arguments: [phone])
-            case .recordFailure(let phone, let at):
-                try db.cachedStatement(sql: "INSERT INTO failed_checks (phone, failed_at) VALUES (?, ?)").execute(
-                    arguments: [phone, at])
+            case .recordFailure(let phone, let client, let at):
+                try db.cachedStatement(sql: "INSERT INTO failed_checks (phone, client, failed_at) VALUES (?, ?, ?)")
+                    .execute(arguments: [phone, client, at])
             case .signIn(let phone, let session, let at, let expiresAt, let absoluteExpiresAt):
                 let user = try Int64.fetchOne(
                     try db.cachedStatement(

@@ -61,9 +61,7 @@ extension WebAppCommand {
         configuration.server.trustProxy = trustProxy
         connections.apply(to: &configuration.server)
         configuration.opsPort = connections.opsPort
-        configuration.policy.maxCodesPerPhone = maxCodesPerPhone
-        configuration.policy.maxCodesPerClient = maxCodesPerClient
-        configuration.policy.maxFailuresPerPhone = maxFailuresPerPhone
+        limits.apply(to: &configuration.policy)
         if let hex = environment["WEBAPP_SECRET"] {
             configuration.secret = try ServerSecret(hex: hex, source: "WEBAPP_SECRET")
         }

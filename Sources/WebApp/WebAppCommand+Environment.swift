@@ -9,9 +9,8 @@ extension WebAppCommand {
     static let environmentOptions =
         [
             "host", "port", "data-dir", "db", "sms", "sms-webhook-url", "sms-outbox", "templates", "public",
-            "sms-domain",
-            "app-name", "max-codes-per-phone", "max-codes-per-client", "max-failures-per-phone", "log-level",
-        ] + ConnectionOptions.names
+            "sms-domain", "app-name", "log-level",
+        ] + LimitOptions.names + ConnectionOptions.names
     static let environmentFlags = ["https", "trust-proxy"]
 
     /// The command line with `WEBAPP_*` settings added for options it does not give itself.

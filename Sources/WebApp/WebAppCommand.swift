@@ -33,6 +33,7 @@ struct WebAppCommand: AsyncParsableCommand {
             WEBAPP_SMS_WEBHOOK_URL, WEBAPP_SMS_OUTBOX, WEBAPP_TEMPLATES, WEBAPP_PUBLIC,
             WEBAPP_SMS_DOMAIN, WEBAPP_APP_NAME, WEBAPP_HTTPS, WEBAPP_TRUST_PROXY,
             WEBAPP_MAX_CODES_PER_PHONE, WEBAPP_MAX_CODES_PER_CLIENT, WEBAPP_MAX_FAILURES_PER_PHONE,
+            WEBAPP_MAX_TEXTS_PER_HOUR, WEBAPP_MAX_TEXTS_PER_DAY, WEBAPP_MAX_TEXTS_PER_EXCHANGE,
             WEBAPP_MAX_CONNECTIONS, WEBAPP_MAX_CONNECTIONS_PER_CLIENT, WEBAPP_IDLE_TIMEOUT, WEBAPP_OPS_PORT,
             WEBAPP_LOG_LEVEL (flags: true/1/yes). A flag on the command line wins. DATABASE_URL is
             read when neither --db nor WEBAPP_DB is given; PGPASSWORD supplies a password the
@@ -92,28 +93,14 @@ struct WebAppCommand: AsyncParsableCommand {
     @OptionGroup(title: "Connections")
     var connections: ConnectionOptions
 
-    @Option(name: .customLong("max-codes-per-phone"), help: "Most codes texted to one number per 10 minutes.")
-    var maxCodesPerPhone = SignInPolicy().maxCodesPerPhone
-
-    @Option(name: .customLong("max-codes-per-client"), help: "Most codes asked for from one client address per hour.")
-    var maxCodesPerClient = SignInPolicy().maxCodesPerClient
-
-    @Option(
-        name: .customLong("max-failures-per-phone"),
-        help: "Failed codes per number in 24 hours before sign-in to it is locked.")
-    var maxFailuresPerPhone = SignInPolicy().maxFailuresPerPhone
+    @OptionGroup(title: "Sign-in limits")
+    var limits: LimitOptions
 
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
-        for (name, value) in [
-            ("--max-codes-per-phone", maxCodesPerPhone), ("--max-codes-per-client", maxCodesPerClient),
-            ("--max-failures-per-phone", maxFailuresPerPhone),
-        ] where value < 1 {
-            throw ValidationError("\(name) must be at least 1.")
-        }
         _ = try smsDelivery(environment: ProcessInfo.processInfo.environment)
         _ = try database(environment: ProcessInfo.processInfo.environment)
         if smsMode == "test", !Application.isLoopback(host) {

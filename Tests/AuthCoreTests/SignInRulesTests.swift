@@ -35,28 +35,84 @@ struct SignInRulesTests {
 
     // MARK: Sending
 
-    @Test("the reads name the windows of both limits and lock the phone and the client")
+    @Test("the reads name every sending window (number, client, exchange, hour and day budget) and lock every send")
     func issueReads() {
         let reads = rules.issueReads(issue())
         #expect(reads.session == existing)
         #expect(reads.code == "+15305550123")
         #expect(reads.phoneSends == RecentEvents(subject: "+15305550123", since: seconds - 600, position: 4))
         #expect(reads.clientSends == RecentEvents(subject: "10.0.0.1", since: seconds - 3600, position: 19))
-        #expect(reads.locks == [.phone("+15305550123"), .client("10.0.0.1")])
-        #expect(rules.issueReads(issue(client: nil)).locks == [.phone("+15305550123")])
+        #expect(reads.exchangeSends == RecentEvents(subject: "+1530555", since: seconds - 3600, position: 29))
+        #expect(reads.textsInHour == AllSends(since: seconds - 3600, position: 499))
+        #expect(reads.textsInDay == AllSends(since: seconds - 86_400, position: 1999))
+        #expect(reads.locks == [.allSends, .phone("+15305550123")])
+        #expect(rules.issueReads(issue(client: nil)).clientSends == nil)
+    }
+
+    @Test(
+        "the spend budget refuses every text once the hour's or the day's is used up, before any other limit",
+        arguments: [
+            // (newest-but-499 in the hour, newest-but-1999 in the day, a full number window) ago, wait
+            (1800.0, nil, false, 1800.0), (nil, 80_000.0, false, 6400.0), (3000.0, nil, true, 600.0),
+        ] as [(Double?, Double?, Bool, Double)])
+    func budget(_ hourAgo: Double?, _ dayAgo: Double?, _ phoneFull: Bool, _ wait: Double) {
+        let found = AuthSnapshot(
+            session: live(), phoneSendAt: phoneFull ? seconds - 100 : nil,
+            textsInHour: hourAgo.map { SendCount(count: 500, atPosition: seconds - $0) },
+            textsInDay: dayAgo.map { SendCount(count: 2000, atPosition: seconds - $0) })
+        let decision = rules.issue(issue(), given: found)
+        #expect(decision.outcome.limited == SendLimitReached(.budget, until: now.addingTimeInterval(wait)))
+        #expect(decision.changes.isEmpty)
+    }
+
+    @Test("a full exchange refuses the text until its hour frees a place")
+    func exchange() {
+        let decision = rules.issue(issue(), given: AuthSnapshot(session: live(), exchangeSendAt: seconds - 3500))
+        #expect(decision.outcome.limited == SendLimitReached(.exchange, until: now.addingTimeInterval(100)))
+        #expect(decision.changes.isEmpty)
+    }
+
+    @Test("a text counts towards the budget, and the 80% and 100% marks are each crossed once")
+    func budgetUse() {
+        let found = AuthSnapshot(
+            textsInHour: SendCount(count: 399, atPosition: nil), textsInDay: SendCount(count: 1000, atPosition: nil))
+        let use = rules.issue(issue(), given: found).outcome.budget
+        #expect(use == BudgetUse(textsInHour: 400, textsInDay: 1001))
+        #expect(
+            rules.budgetWarning(BudgetUse(textsInHour: 400, textsInDay: 1001))?.hasPrefix("80% of the texts per hour")
+                == true)
+        #expect(rules.budgetWarning(BudgetUse(textsInHour: 401, textsInDay: 1001)) == nil)
+        #expect(rules.budgetWarning(BudgetUse(textsInHour: 500, textsInDay: 1001))?.hasPrefix("100%") == true)
+        #expect(
+            rules.budgetWarning(BudgetUse(textsInHour: 10, textsInDay: 1600))?.hasPrefix("80% of the texts per day")
+                == true)
+    }
+
+    @Test("a text that may have gone out (its send timed out) stays counted when its code is taken back")
+    func withdrawAfterTimeout() {
+        let found = AuthSnapshot(code: code(sentAgo: 0))
+        let phone = try! PhoneNumber(parsing: "5305550123")
+        let kept = rules.withdraw(phone: phone, codeDigest: digest, pendingSession: nil, keepCount: true, given: found)
+        #expect(kept.changes == [.deleteCode(phone: "+15305550123")])
+        let undone = rules.withdraw(phone: phone, codeDigest: digest, pendingSession: nil, given: found)
+        #expect(undone.changes == [.deleteCode(phone: "+15305550123"), .forgetNewestSend(phone: "+15305550123")])
     }
 
     @Test("no code yet: the code is stored, the send counted, the live session made pending")
     func firstCode() {
         let decision = rules.issue(issue(), given: AuthSnapshot(session: live()))
         #expect(
-            decision.outcome == IssueOutcome(cooldownUntil: nil, codeExpiresAt: now + 600, keptExistingSession: true))
+            decision.outcome
+                == IssueOutcome(
+                    cooldownUntil: nil, codeExpiresAt: now + 600, keptExistingSession: true,
+                    budget: BudgetUse(textsInHour: 1, textsInDay: 1)))
         #expect(
             decision.changes == [
                 .recordSend(phone: "+15305550123", client: "10.0.0.1", at: seconds),
                 .storeCode(
                     phone: "+15305550123",
-                    code: StoredCode(digest: digest, sentAt: seconds, expiresAt: seconds + 600, failedAttempts: 0)),
+                    code: StoredCode(
+                        digest: digest, sentAt: seconds, expiresAt: seconds + 600, failedAttempts: 0, holder: existing)),
                 .makePending(session: existing, phone: "+15305550123", at: seconds, until: seconds + 1200),
             ])
     }
@@ -170,16 +226,55 @@ struct SignInRulesTests {
         let decision = rules.check(check(candidate: wrong ? Data(repeating: 3, count: 32) : nil), given: found)
         #expect(decision.outcome == outcome, "\(name)")
         let counted: [AuthChange] = [
-            .countWrongTry(phone: "+15305550123"), .recordFailure(phone: "+15305550123", at: seconds),
+            .countWrongTry(phone: "+15305550123"), .recordFailure(phone: "+15305550123", client: nil, at: seconds),
         ]
         #expect(decision.changes == (wrong ? counted : []), "\(name)")
     }
 
-    @Test("the API checks by number alone: no session needed, none deleted")
+    @Test("the API checks by number and the holder of the code, with no session; none is deleted")
     func checkWithoutSession() {
-        let decision = rules.check(check(session: nil), given: AuthSnapshot(code: code(sentAgo: 1)))
+        let holder = Data(repeating: 9, count: 32)
+        var bound = code(sentAgo: 1)
+        bound.holder = holder
+        var request = check(session: nil)
+        request.holder = holder
+        let decision = rules.check(request, given: AuthSnapshot(code: bound))
         #expect(decision.outcome == .signedIn)
         #expect(!decision.changes.contains(.deleteSession(key: existing)))
+    }
+
+    @Test(
+        "a code bound to someone else is neither compared nor counted: another session, another id, no id",
+        arguments: [
+            (Data?.some(Data(repeating: 1, count: 32)), Data?.none),  // the session is not the holder
+            (nil, Data(repeating: 8, count: 32)),  // another verification id
+            (nil, nil),  // none at all
+        ])
+    func notYours(_ session: Data?, _ holder: Data?) {
+        var bound = code(sentAgo: 1)
+        bound.holder = Data(repeating: 9, count: 32)
+        var request = check(session: session, candidate: Data(repeating: 3, count: 32))
+        request.holder = holder
+        let decision = rules.check(request, given: AuthSnapshot(session: live(pending: "+15305550123"), code: bound))
+        #expect(decision.outcome == .notYours)
+        #expect(decision.changes.isEmpty)
+    }
+
+    @Test("a client past its failure window is refused before anything is compared; a wrong code records its client")
+    func clientFailures() {
+        var request = check(candidate: Data(repeating: 3, count: 32))
+        request.client = "2001:db8:1:2::/64"
+        #expect(
+            rules.checkReads(request).clientFailures
+                == RecentEvents(subject: "2001:db8:1:2::/64", since: seconds - 3600, position: 29))
+        let found = AuthSnapshot(session: live(pending: "+15305550123"), code: code(sentAgo: 60))
+        var limited = found
+        limited.clientFailureAt = seconds - 3000
+        #expect(rules.check(request, given: limited).outcome == .clientLimited(until: now.addingTimeInterval(600)))
+        #expect(rules.check(request, given: limited).changes.isEmpty)
+        #expect(
+            rules.check(request, given: found).changes.contains(
+                .recordFailure(phone: "+15305550123", client: "2001:db8:1:2::/64", at: seconds)))
     }
 
     // MARK: Sessions

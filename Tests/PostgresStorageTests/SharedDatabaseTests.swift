@@ -76,13 +76,15 @@ struct SharedDatabaseTests {
     @Test("50 simultaneous wrong guesses at one code over two instances: only 5 are evaluated")
     func parallelGuesses() async throws {
         try await withInstances { instances, schema in
-            _ = try await instances[0].signIn.sendCode(phoneInput: "5305550123")
+            let id = try #require(
+                try await instances[0].signIn.sendCode(phoneInput: "5305550123").verificationID
+            ).value
             let outcomes = await withTaskGroup(of: SignInError?.self) { group in
                 for index in 0..<50 {
                     group.addTask {
                         do {
                             _ = try await instances[index % 2].signIn.verify(
-                                phoneInput: "5305550123", codeInput: "000000")
+                                phoneInput: "5305550123", verificationID: id, codeInput: "000000")
                             return nil
                         } catch {
                             return error as? SignInError
@@ -97,7 +99,8 @@ struct SharedDatabaseTests {
             // And the right code is dead on both instances.
             for instance in instances {
                 await #expect(throws: SignInError.tooManyAttempts) {
-                    _ = try await instance.signIn.verify(phoneInput: "5305550123", codeInput: "123456")
+                    _ = try await instance.signIn.verify(
+                        phoneInput: "5305550123", verificationID: id, codeInput: "123456")
                 }
             }
         }
@@ -168,12 +171,11 @@ struct SharedDatabaseTests {
     @Test("200 random transfers at once over two instances: money is neither made nor lost")
     func parallelTransfers() async throws {
         try await withInstances { instances, schema in
+            let id = try #require(
+                try await instances[0].signIn.sendCode(phoneInput: "5305550123").verificationID
+            ).value
             let user = try await instances[0].signIn.verify(
-                phoneInput: "5305550123",
-                codeInput: {
-                    _ = try await instances[0].signIn.sendCode(phoneInput: "5305550123")
-                    return "123456"
-                }()
+                phoneInput: "5305550123", verificationID: id, codeInput: "123456"
             ).user.id
             var accounts: [Int64] = []
             for _ in 0..<4 {
@@ -218,8 +220,12 @@ struct SharedDatabaseTests {
     @Test("one form key sent to both instances at once applies once")
     func replayedKey() async throws {
         try await withInstances { instances, schema in
-            _ = try await instances[0].signIn.sendCode(phoneInput: "5305550123")
-            let user = try await instances[0].signIn.verify(phoneInput: "5305550123", codeInput: "123456").user.id
+            let id = try #require(
+                try await instances[0].signIn.sendCode(phoneInput: "5305550123").verificationID
+            ).value
+            let user = try await instances[0].signIn.verify(
+                phoneInput: "5305550123", verificationID: id, codeInput: "123456"
+            ).user.id
             let account = try await instances[0].wallet.addAccount(user: user, name: "Savings").accountID!
             let key = Wallet.newKey()
             let receipts = try await withThrowingTaskGroup(of: Receipt.self) { group in
@@ -241,8 +247,12 @@ struct SharedDatabaseTests {
     @Test("account names are unique per person regardless of case, as on SQLite")
     func uniqueNames() async throws {
         try await withInstances { instances, _ in
-            _ = try await instances[0].signIn.sendCode(phoneInput: "5305550123")
-            let user = try await instances[0].signIn.verify(phoneInput: "5305550123", codeInput: "123456").user.id
+            let id = try #require(
+                try await instances[0].signIn.sendCode(phoneInput: "5305550123").verificationID
+            ).value
+            let user = try await instances[0].signIn.verify(
+                phoneInput: "5305550123", verificationID: id, codeInput: "123456"
+            ).user.id
             _ = try await instances[0].wallet.addAccount(user: user, name: "Savings")
             await #expect(throws: WalletError.accountNameTaken) {
                 _ = try await instances[1].wallet.addAccount(user: user, name: "SAVINGS")

@@ -85,6 +85,7 @@ struct LimitTests {
         try await withDatabase(backend) { database in
             var policy = SignInPolicy()
             policy.maxCodesPerPhone = 100
+            policy.maxFailuresPerPhone = 20  // 100 by default; fewer keeps the test short
             let f = ServiceFixture(database, policy: policy)
             let request = try await f.service.requestCode(phoneInput: "5305550123", session: nil)
             var failures = 0

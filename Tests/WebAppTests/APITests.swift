@@ -8,6 +8,8 @@ import Testing
 /// A client of the JSON API that checks every response it sees against `Public/openapi.json`.
 struct APIClient {
     let browser: Browser
+    /// The `verification_id` of the last code this client was sent (as an app keeps it).
+    private let lastVerification = LockedBox<String?>(nil)
 
     init(_ server: TestServer) {
         browser = Browser(baseURL: server.baseURL)
@@ -45,17 +47,23 @@ struct APIClient {
     }
 
     func send(_ phone: String) async throws -> Reply {
-        try await call(.POST, "/verifications", json: ["phone_number": phone])
+        let reply = try await call(.POST, "/verifications", json: ["phone_number": phone])
+        if let id = reply.json["verification_id"] as? String { lastVerification.value = id }
+        return reply
     }
 
-    func check(_ phone: String, _ code: String) async throws -> Reply {
-        try await call(.POST, "/verifications/check", json: ["phone_number": phone, "code": code])
+    /// Checks `code` with the `verification_id` of the last code sent to this client, or `id`.
+    func check(_ phone: String, _ code: String, id: String? = nil) async throws -> Reply {
+        try await call(
+            .POST, "/verifications/check",
+            json: ["phone_number": phone, "code": code, "verification_id": id ?? lastVerification.value ?? ""])
     }
 
     /// Sends a code to `phone`, checks it (the one from the outbox, or 123456 in test mode),
     /// returns the token.
     func signIn(_ server: TestServer, _ phone: String = "+15305550123") async throws -> String {
-        #expect(try await send(phone).status == 200)
+        let sent = try await send(phone)
+        #expect(sent.status == 200, "\(sent.errorMessage ?? "")")
         let code = try server.outbox().isEmpty ? "123456" : try server.lastCode(to: phone)
         let reply = try await check(phone, code)
         return try #require(reply.json["auth_token"] as? String)
@@ -185,9 +193,14 @@ struct APITests {
             #expect(reply.errorCode == "bad_request")
             #expect(reply.errorMessage?.isEmpty == false)
             #expect(try server.outbox().isEmpty)
-            let check = try await api.call(.POST, "/verifications/check", body: #"{"phone_number": "5305550123"}"#)
+            let check = try await api.call(
+                .POST, "/verifications/check", body: #"{"phone_number": "5305550123", "verification_id": "x"}"#)
             #expect(check.status == 400)
             #expect(check.errorMessage == "The field code is missing.")
+            let unbound = try await api.call(
+                .POST, "/verifications/check", body: #"{"phone_number": "5305550123", "code": "123456"}"#)
+            #expect(unbound.status == 400)
+            #expect(unbound.errorMessage == "The field verification_id is missing.")
         }
     }
 
@@ -293,5 +306,18 @@ struct APITests {
             let counts = try await server.tableCounts(["verifications", "code_sends", "sessions"])
             #expect(counts == ["verifications": 0, "code_sends": 0, "sessions": 0])
         }
+    }
+}
+
+/// A value shared by the copies of a struct, behind a lock.
+final class LockedBox<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+
+    init(_ value: Value) { stored = value }
+
+    var value: Value {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
     }
 }

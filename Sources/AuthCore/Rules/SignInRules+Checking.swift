@@ -9,10 +9,20 @@ public struct CodeCheck: Sendable {
     public var candidateDigest: Data
     /// Storage key of the signed-in session to create on success (a fresh id: no fixation).
     public var signedInSession: Data
+    /// Without a session (the JSON API): the digest of the `verification_id` the caller was
+    /// given with the code; only its holder may try the code.
+    public var holder: Data?
+    /// The client that typed it, for the per-client failure limit; `nil` if unknown.
+    public var client: String?
     public var now: Date
 
-    public init(session: Data?, phone: PhoneNumber, candidateDigest: Data, signedInSession: Data, now: Date) {
+    public init(
+        session: Data?, phone: PhoneNumber, candidateDigest: Data, signedInSession: Data, holder: Data? = nil,
+        client: String? = nil, now: Date
+    ) {
         self.session = session
+        self.holder = holder
+        self.client = client
         self.phone = phone
         self.candidateDigest = candidateDigest
         self.signedInSession = signedInSession
@@ -33,6 +43,11 @@ public enum CheckOutcome: Sendable, Equatable {
     case tooManyAttempts
     /// The phone had too many failed codes in the window; sign-in is locked until then.
     case locked(until: Date)
+    /// This client typed too many wrong codes in its window; its checks wait until then.
+    case clientLimited(until: Date)
+    /// The code out for the phone was asked for by someone else (another browser, another
+    /// `verification_id`): nothing was compared or counted.
+    case notYours
     /// There is no code for this phone (already used, or replaced and purged).
     case noCode
     /// The session is not pending (expired, signed out, or never existed).
@@ -40,19 +55,23 @@ public enum CheckOutcome: Sendable, Equatable {
 }
 
 extension SignInRules {
-    /// What ``check(_:given:)`` needs: the session, the phone's code and its failures in the
-    /// lock window; the phone is locked.
+    /// What ``check(_:given:)`` needs: the session, the phone's code, its failures in the lock
+    /// window and the client's in its window; the phone (and the client) are locked.
     public func checkReads(_ request: CodeCheck) -> AuthReads {
         let phone = request.phone.e164
+        let now = request.now.timeIntervalSince1970
         return AuthReads(
             session: request.session, code: phone,
             phoneFailures: Self.window(
-                phone, max: policy.maxFailuresPerPhone, per: policy.failuresPerPhoneWindow,
-                now: request.now.timeIntervalSince1970),
-            locks: [.phone(phone)])
+                phone, max: policy.maxFailuresPerPhone, per: policy.failuresPerPhoneWindow, now: now),
+            clientFailures: request.client.map {
+                Self.window($0, max: policy.maxFailuresPerClient, per: policy.failuresPerClientWindow, now: now)
+            },
+            locks: [.phone(phone)] + (request.client.map { [.client($0)] } ?? []))
     }
 
-    /// Judges a typed code: the session must be pending for the phone; then the phone's lock,
+    /// Judges a typed code: the session must be pending for the phone and hold its code (or
+    /// the API caller its `verification_id`); then the client's and the phone's failure limits,
     /// the code's attempts, its lifetime, and the digests (compared in constant time). A wrong
     /// code counts a try and a failure; the right one is used up, and the session is replaced
     /// by a fresh signed-in one.
@@ -65,6 +84,14 @@ extension SignInRules {
             }
         }
         guard let code = found.code else { return AuthDecision(.noCode) }
+        if let holder = code.holder {
+            guard let caller = request.session ?? request.holder, constantTimeEquals(holder, caller) else {
+                return AuthDecision(.notYours)
+            }
+        }
+        if let until = Self.windowFull(nthNewest: found.clientFailureAt, window: policy.failuresPerClientWindow) {
+            return AuthDecision(.clientLimited(until: until))
+        }
         if let until = Self.windowFull(nthNewest: found.phoneFailureAt, window: policy.failuresPerPhoneWindow) {
             return AuthDecision(.locked(until: until))
         }
@@ -73,7 +100,7 @@ extension SignInRules {
         guard constantTimeEquals(code.digest, request.candidateDigest) else {
             return AuthDecision(
                 .incorrect(remainingAttempts: max(0, policy.maxAttemptsPerCode - code.failedAttempts - 1)),
-                changes: [.countWrongTry(phone: phone), .recordFailure(phone: phone, at: now)])
+                changes: [.countWrongTry(phone: phone), .recordFailure(phone: phone, client: request.client, at: now)])
         }
         // Right code: single use, then a fresh session id for the signed-in state.
         let absolute = now + policy.sessionLifetime

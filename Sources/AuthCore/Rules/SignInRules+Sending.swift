@@ -14,13 +14,17 @@ public struct CodeIssue: Sendable {
     public var attachSessionDuringCooldown: Bool
     /// The client address that asked (for the per-client limit); `nil` if unknown.
     public var client: String?
+    /// Who may try the code when no session is made pending (the JSON API): the digest of the
+    /// `verification_id` handed to the caller. With a session, the session is the holder.
+    public var holder: Data?
     public var now: Date
 
     public init(
         phone: PhoneNumber, codeDigest: Data, existingSession: Data?, newSession: Data?,
-        attachSessionDuringCooldown: Bool, client: String? = nil, now: Date
+        attachSessionDuringCooldown: Bool, client: String? = nil, holder: Data? = nil, now: Date
     ) {
         self.client = client
+        self.holder = holder
         self.phone = phone
         self.codeDigest = codeDigest
         self.existingSession = existingSession
@@ -36,6 +40,22 @@ public enum SendLimit: Sendable, Equatable {
     case phone
     /// Too many codes were asked for from this client address in the window.
     case client
+    /// Too many texts went to numbers of this exchange in the window.
+    case exchange
+    /// The spend budget (texts per hour or per day, for everyone) is used up.
+    case budget
+}
+
+/// How much of the spend budget is used once a text is counted: for the metrics and the
+/// warnings at 80% and 100%.
+public struct BudgetUse: Sendable, Equatable {
+    public var textsInHour: Int
+    public var textsInDay: Int
+
+    public init(textsInHour: Int, textsInDay: Int) {
+        self.textsInHour = textsInHour
+        self.textsInDay = textsInDay
+    }
 }
 
 /// What asking for a code came to.
@@ -51,14 +71,18 @@ public struct IssueOutcome: Sendable, Equatable {
     /// Set when a sending limit refused the code: which one, and when it allows another.
     /// Nothing was stored then.
     public var limited: SendLimitReached?
+    /// Set when a text is to go out: the budget used, this text included.
+    public var budget: BudgetUse?
 
     public init(
-        cooldownUntil: Date?, codeExpiresAt: Date, keptExistingSession: Bool, limited: SendLimitReached? = nil
+        cooldownUntil: Date?, codeExpiresAt: Date, keptExistingSession: Bool, limited: SendLimitReached? = nil,
+        budget: BudgetUse? = nil
     ) {
         self.cooldownUntil = cooldownUntil
         self.codeExpiresAt = codeExpiresAt
         self.keptExistingSession = keptExistingSession
         self.limited = limited
+        self.budget = budget
     }
 }
 
@@ -76,8 +100,9 @@ public struct SendLimitReached: Sendable, Equatable {
 extension SignInRules {
     // MARK: Sending a code
 
-    /// What ``issue(_:given:)`` needs: the asking session, the phone's code, and both sending
-    /// windows; the phone and the client are locked.
+    /// What ``issue(_:given:)`` needs: the asking session, the phone's code, and every sending
+    /// window (phone, client, exchange, the budget); every send is locked, since the budget is
+    /// one count for all.
     public func issueReads(_ request: CodeIssue) -> AuthReads {
         let now = request.now.timeIntervalSince1970
         let phone = request.phone.e164
@@ -87,7 +112,17 @@ extension SignInRules {
             clientSends: request.client.map {
                 Self.window($0, max: policy.maxCodesPerClient, per: policy.codesPerClientWindow, now: now)
             },
-            locks: [.phone(phone)] + (request.client.map { [.client($0)] } ?? []))
+            exchangeSends: Self.window(
+                Self.exchange(of: request.phone), max: policy.maxTextsPerExchange,
+                per: policy.textsPerExchangeWindow, now: now),
+            textsInHour: AllSends(since: now - 3600, position: policy.maxTextsPerHour - 1),
+            textsInDay: AllSends(since: now - 86_400, position: policy.maxTextsPerDay - 1),
+            locks: [.allSends, .phone(phone)])
+    }
+
+    /// The exchange a number belongs to, as the prefix of its E.164 form: `+1530555`.
+    public static func exchange(of phone: PhoneNumber) -> String {
+        "+1\(phone.areaCode)\(phone.exchange)"
     }
 
     /// Stores a new code for the phone unless the resend cooldown is running or a sending limit
@@ -125,11 +160,14 @@ extension SignInRules {
                 .storeCode(
                     phone: phone,
                     code: StoredCode(
-                        digest: request.codeDigest, sentAt: now, expiresAt: codeExpiresAt, failedAttempts: 0)),
+                        digest: request.codeDigest, sentAt: now, expiresAt: codeExpiresAt, failedAttempts: 0,
+                        holder: sessionKey ?? request.holder)),
             ]
             outcome = IssueOutcome(
                 cooldownUntil: nil, codeExpiresAt: Date(timeIntervalSince1970: codeExpiresAt),
-                keptExistingSession: kept)
+                keptExistingSession: kept,
+                budget: BudgetUse(
+                    textsInHour: (found.textsInHour?.count ?? 0) + 1, textsInDay: (found.textsInDay?.count ?? 0) + 1))
         }
         // A pending sign-in lives as long as its code plus a short grace (in which it can only
         // be told the code expired and ask for a new one). Any signed-in state this browser had
@@ -149,13 +187,34 @@ extension SignInRules {
         return now < end && code.expiresAt > now ? end : nil
     }
 
-    /// Which sending limit, if any, refuses another code now, and until when.
+    /// Which sending limit, if any, refuses another code now, and until when: the spend
+    /// budget first (nobody gets a text past it), then the number, the client, the exchange.
     func sendLimit(_ found: AuthSnapshot) -> SendLimitReached? {
+        let budget = [
+            Self.windowFull(nthNewest: found.textsInHour?.atPosition, window: 3600),
+            Self.windowFull(nthNewest: found.textsInDay?.atPosition, window: 86_400),
+        ].compactMap { $0 }.max()
+        if let until = budget { return SendLimitReached(.budget, until: until) }
         if let until = Self.windowFull(nthNewest: found.phoneSendAt, window: policy.codesPerPhoneWindow) {
             return SendLimitReached(.phone, until: until)
         }
         if let until = Self.windowFull(nthNewest: found.clientSendAt, window: policy.codesPerClientWindow) {
             return SendLimitReached(.client, until: until)
+        }
+        if let until = Self.windowFull(nthNewest: found.exchangeSendAt, window: policy.textsPerExchangeWindow) {
+            return SendLimitReached(.exchange, until: until)
+        }
+        return nil
+    }
+
+    /// The share of the budget worth a warning in the log once `use` is reached: the text that
+    /// takes the hour's or the day's count to 80% or to 100% (each crossed once, so one line).
+    public func budgetWarning(_ use: BudgetUse) -> String? {
+        for (count, max, window) in [
+            (use.textsInHour, policy.maxTextsPerHour, "hour"), (use.textsInDay, policy.maxTextsPerDay, "day"),
+        ] {
+            if count == max { return "100% of the texts per \(window) (\(max)) are used" }
+            if count == (max * 4 + 4) / 5 { return "80% of the texts per \(window) (\(count) of \(max)) are used" }
         }
         return nil
     }
@@ -170,9 +229,13 @@ extension SignInRules {
     /// Undoes ``issue(_:given:)`` after the text could not be delivered: the code if it is still
     /// the one with `codeDigest`, its count against the sending limits, and the session made
     /// pending for it, so the person can try again at once from a clean state.
-    public func withdraw(phone: PhoneNumber, codeDigest: Data, pendingSession: Data?, given found: AuthSnapshot)
-        -> AuthDecision<Void>
-    {
+    ///
+    /// A text whose send timed out may still arrive (and be billed): it stays counted
+    /// (`keepCount`), only the code and the pending session go.
+    public func withdraw(
+        phone: PhoneNumber, codeDigest: Data, pendingSession: Data?, keepCount: Bool = false,
+        given found: AuthSnapshot
+    ) -> AuthDecision<Void> {
         var changes: [AuthChange] = []
         if let pendingSession, let session = found.session, session.pendingPhone == phone.e164,
             session.userID == nil
@@ -180,7 +243,8 @@ extension SignInRules {
             changes.append(.deleteSession(key: pendingSession))
         }
         if let code = found.code, code.digest == codeDigest {
-            changes += [.deleteCode(phone: phone.e164), .forgetNewestSend(phone: phone.e164)]
+            changes.append(.deleteCode(phone: phone.e164))
+            if !keepCount { changes.append(.forgetNewestSend(phone: phone.e164)) }
         }
         return AuthDecision((), changes: changes)
     }

@@ -21,13 +21,17 @@ public protocol SMSSender: Sendable {
     func send(_ message: SMSMessage) async throws
 }
 
-/// Delivery did not happen; the sign-in that asked for it is rolled back.
+/// Delivery did not happen (or may not have); the sign-in that asked for it is rolled back.
 public struct SMSDeliveryError: Error, CustomStringConvertible {
     /// What went wrong, for the log (never containing the code).
     public let reason: String
+    /// The provider did not answer in time: the text may still go out, and be billed, so it
+    /// stays counted against the limits and the budget.
+    public let mayHaveBeenSent: Bool
 
-    public init(reason: String) {
+    public init(reason: String, mayHaveBeenSent: Bool = false) {
         self.reason = reason
+        self.mayHaveBeenSent = mayHaveBeenSent
     }
 
     public var description: String { "SMS delivery failed: \(reason)" }

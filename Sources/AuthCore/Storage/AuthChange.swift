@@ -16,8 +16,8 @@ public enum AuthChange: Sendable, Equatable {
     case makePending(session: Data, phone: String, at: Double, until: Double)
     /// One more wrong try on the phone's code.
     case countWrongTry(phone: String)
-    /// A wrong code, towards the phone's lock after too many failures.
-    case recordFailure(phone: String, at: Double)
+    /// A wrong code, towards the phone's lock and the client's limit after too many failures.
+    case recordFailure(phone: String, client: String?, at: Double)
     /// Creates the user on first sign-in (or notes the sign-in) and a signed-in session for it.
     case signIn(phone: String, session: Data, at: Double, expiresAt: Double, absoluteExpiresAt: Double)
     /// Refreshes a signed-in session's idle timer (a session no longer signed in is left alone).

@@ -11,21 +11,35 @@ public struct AuthReads: Sendable, Equatable {
     public var phoneSends: RecentEvents?
     /// The n-th newest code asked for from a client address since a time (per-client limit).
     public var clientSends: RecentEvents?
+    /// The n-th newest code sent to a number of an exchange since a time; `subject` is the
+    /// exchange's prefix (`+1530555`), matched against the start of each phone number.
+    public var exchangeSends: RecentEvents?
+    /// How many texts went out to anyone in the last hour, and in the last day (the budget).
+    public var textsInHour: AllSends?
+    public var textsInDay: AllSends?
     /// The n-th newest wrong code for a phone number since a time (the lock after failures).
     public var phoneFailures: RecentEvents?
+    /// The n-th newest wrong code from a client since a time.
+    public var clientFailures: RecentEvents?
     /// What the transaction holds while it runs, so that two requests for the same phone
     /// number or from the same client run one after the other on every instance.
     public var locks: [AuthLock]
 
     public init(
         session: Data? = nil, code: String? = nil, phoneSends: RecentEvents? = nil,
-        clientSends: RecentEvents? = nil, phoneFailures: RecentEvents? = nil, locks: [AuthLock] = []
+        clientSends: RecentEvents? = nil, exchangeSends: RecentEvents? = nil, textsInHour: AllSends? = nil,
+        textsInDay: AllSends? = nil, phoneFailures: RecentEvents? = nil, clientFailures: RecentEvents? = nil,
+        locks: [AuthLock] = []
     ) {
         self.session = session
         self.code = code
         self.phoneSends = phoneSends
         self.clientSends = clientSends
+        self.exchangeSends = exchangeSends
+        self.textsInHour = textsInHour
+        self.textsInDay = textsInDay
         self.phoneFailures = phoneFailures
+        self.clientFailures = clientFailures
         self.locks = locks
     }
 }
@@ -47,10 +61,37 @@ public struct RecentEvents: Sendable, Equatable {
     }
 }
 
+/// "How many texts went out to anyone after `since`, and when was the one at `position`
+/// (0 = the newest)?": the spend budget's window, one statement through the time index.
+public struct AllSends: Sendable, Equatable {
+    public var since: Double
+    public var position: Int
+
+    public init(since: Double, position: Int) {
+        self.since = since
+        self.position = position
+    }
+}
+
+/// What a store found for an ``AllSends``.
+public struct SendCount: Sendable, Equatable {
+    public var count: Int
+    /// The time of the send at the asked position, if there were that many.
+    public var atPosition: Double?
+
+    public init(count: Int, atPosition: Double?) {
+        self.count = count
+        self.atPosition = atPosition
+    }
+}
+
 /// A lock a transaction holds until it ends.
 public enum AuthLock: Sendable, Equatable {
     case phone(String)
     case client(String)
+    /// Every send: the budget is one count shared by all numbers and clients, so sends run one
+    /// after another (each transaction is a few statements; the text goes out after it).
+    case allSends
 }
 
 /// What a store found for an ``AuthReads``; times are seconds since 1970, as stored.
@@ -60,17 +101,26 @@ public struct AuthSnapshot: Sendable, Equatable {
     /// The time of the phone's send at the asked position, if there is one.
     public var phoneSendAt: Double?
     public var clientSendAt: Double?
+    public var exchangeSendAt: Double?
+    public var textsInHour: SendCount?
+    public var textsInDay: SendCount?
     public var phoneFailureAt: Double?
+    public var clientFailureAt: Double?
 
     public init(
         session: SessionRecord? = nil, code: StoredCode? = nil, phoneSendAt: Double? = nil,
-        clientSendAt: Double? = nil, phoneFailureAt: Double? = nil
+        clientSendAt: Double? = nil, exchangeSendAt: Double? = nil, textsInHour: SendCount? = nil,
+        textsInDay: SendCount? = nil, phoneFailureAt: Double? = nil, clientFailureAt: Double? = nil
     ) {
         self.session = session
         self.code = code
         self.phoneSendAt = phoneSendAt
         self.clientSendAt = clientSendAt
+        self.exchangeSendAt = exchangeSendAt
+        self.textsInHour = textsInHour
+        self.textsInDay = textsInDay
         self.phoneFailureAt = phoneFailureAt
+        self.clientFailureAt = clientFailureAt
     }
 }
 
@@ -106,11 +156,16 @@ public struct StoredCode: Sendable, Equatable {
     public var sentAt: Double
     public var expiresAt: Double
     public var failedAttempts: Int
+    /// Who may try it (ASVS 5.0 6.6.2): the storage key of the browser session that asked, or
+    /// the digest of the API's `verification_id`. `nil` for codes stored before codes were
+    /// bound: anyone with the number may try those, as before.
+    public var holder: Data?
 
-    public init(digest: Data, sentAt: Double, expiresAt: Double, failedAttempts: Int) {
+    public init(digest: Data, sentAt: Double, expiresAt: Double, failedAttempts: Int, holder: Data? = nil) {
         self.digest = digest
         self.sentAt = sentAt
         self.expiresAt = expiresAt
         self.failedAttempts = failedAttempts
+        self.holder = holder
     }
 }

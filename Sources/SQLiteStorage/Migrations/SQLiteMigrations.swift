@@ -10,6 +10,7 @@ import GRDB
 /// | `v1-sign-in` | users, codes (`verifications`), sessions |
 /// | `v2-send-and-failure-limits` | `code_sends` and `failed_checks`, the sending and lock windows |
 /// | `wallet-v1` | the wallet: profiles, accounts, operations, one-time form keys |
+/// | `v3-spend-and-bound-codes` | the send-time index (spend budget), the client of each failure, the holder of each code |
 enum SQLiteMigrations {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -100,6 +101,15 @@ enum SQLiteMigrations {
                         PRIMARY KEY (user_id, key)
                     ) WITHOUT ROWID;
                     CREATE INDEX wallet_operation_keys_by_age ON wallet_operation_keys(created_at);
+                    """)
+        }
+        migrator.registerMigration("v3-spend-and-bound-codes") { db in
+            try db.execute(
+                sql: """
+                    CREATE INDEX code_sends_by_time ON code_sends(sent_at);
+                    ALTER TABLE failed_checks ADD COLUMN client TEXT;
+                    CREATE INDEX failed_checks_by_client ON failed_checks(client, failed_at);
+                    ALTER TABLE verifications ADD COLUMN holder BLOB CHECK (holder IS NULL OR length(holder) = 32);
                     """)
         }
         return migrator

@@ -32,12 +32,18 @@ struct APIController: Sendable {
 
     struct SendReply: Encodable {
         let phone_number: String
+        /// Whether a text went out now; false during the resend cooldown (the code sent then
+        /// is still the one to use, with the id given then).
+        let sent: Bool
+        /// Needed to check the code; present only when `sent` is true.
+        let verification_id: String?
         let expires_in: Int
         let resend_after: Int
     }
 
     struct CheckRequest: Decodable {
         let phone_number: String
+        let verification_id: String
         let code: String
     }
 
@@ -64,13 +70,16 @@ struct APIController: Sendable {
         let now = sent.decidedAt
         return try Self.reply(
             SendReply(
-                phone_number: sent.phone.e164, expires_in: wholeSeconds(from: now, to: sent.codeExpiresAt),
+                phone_number: sent.phone.e164, sent: sent.sent, verification_id: sent.verificationID?.value,
+                expires_in: wholeSeconds(from: now, to: sent.codeExpiresAt),
                 resend_after: wholeSeconds(from: now, to: sent.resendAvailableAt)))
     }
 
     @Sendable func checkCode(_ request: Request, _ context: AppContext) async throws -> Response {
         let body = try request.decodeJSON(CheckRequest.self)
-        let signedIn = try await signIn.verify(phoneInput: body.phone_number, codeInput: body.code)
+        let signedIn = try await signIn.verify(
+            phoneInput: body.phone_number, verificationID: body.verification_id, codeInput: body.code,
+            client: request.client?.group)
         return try Self.reply(
             CheckReply(
                 auth_token: signedIn.session.value, expires_in: Int(signIn.policy.sessionIdleTimeout),

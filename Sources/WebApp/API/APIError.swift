@@ -54,7 +54,11 @@ struct APIError: HTTPResponseError, Equatable {
             case .incorrectCode: "incorrect_code"
             case .codeExpired, .noPendingSignIn: "code_expired"
             case .tooManyAttempts: "too_many_attempts"
-            case .resendTooSoon, .tooManyCodesForPhone, .tooManyCodesFromClient, .phoneLocked: "rate_limited"
+            case .resendTooSoon, .tooManyCodesForPhone, .tooManyCodesFromClient, .tooManyCodesForExchange,
+                .tooManyFailuresFromClient, .phoneLocked:
+                "rate_limited"
+            case .textsUnavailable: "sms_unavailable"
+            case .codeRequestedElsewhere: "verification_not_found"
             case .deliveryFailed: "sms_failed"
             }
         case let error as WalletError:

@@ -91,7 +91,8 @@ struct SignInController: Sendable {
         // People and autofill add spaces or a dash ("123 456", "123-456").
         let code = String(typed.filter { !$0.isWhitespace && $0 != "-" }.prefix(64))
         do {
-            let signedIn = try await signIn.verify(session: token, pendingFor: phone, codeInput: code)
+            let signedIn = try await signIn.verify(
+                session: token, pendingFor: phone, codeInput: code, client: request.client?.group)
             var response = Response.redirect(to: "/home")
             response.setCookie(cookie.signedIn(signedIn.session))
             response.setCookie(rememberedPhone.remember(phone))

@@ -9,9 +9,11 @@ import WalletCore
 
 /// A sign-in refusal: the Login or Verify form comes back with it, or the API's JSON.
 extension SignInError: HTTPResponseError {
-    /// A text that could not be sent is our side's trouble (503); a limit says how long to
-    /// wait (429); anything else is what was typed (422).
+    /// A text that could not be sent, or may not be sent now (the spend budget is used up), is
+    /// our side's trouble (503); a limit says how long to wait (429); anything else is what
+    /// was typed (422).
     public var status: HTTPResponseStatus {
+        if case .textsUnavailable = self { return .serviceUnavailable }
         if self == .deliveryFailed { return .serviceUnavailable }
         return retryAfter == nil ? .unprocessableEntity : .tooManyRequests
     }

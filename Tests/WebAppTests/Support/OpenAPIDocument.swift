@@ -113,6 +113,10 @@ struct OpenAPIDocument: Sendable {
             if let minimum = schema["minimum"] as? Int, number.intValue < minimum {
                 problems.append("\(location) \(number) is below \(minimum)")
             }
+        case "boolean":
+            guard let number = value as? NSNumber, String(cString: number.objCType) == "c" else {
+                return problems + ["\(location) is not a boolean"]
+            }
         case "array":
             guard let items = value as? [Any] else { return problems + ["\(location) is not an array"] }
             for (index, item) in items.enumerated() {

@@ -1,0 +1,32 @@
+import Foundation
+
+/// What the service says and counts when a sending limit refuses a code, and how it watches the
+/// spend budget.
+extension SignInService {
+    /// The error, log line and metric for a sending limit that refused a code.
+    func limitReached(_ limited: SendLimitReached, phone: PhoneNumber, now: Date) -> SignInError {
+        let seconds = max(1, wholeSeconds(from: now, to: limited.until))
+        let (name, error): (String, SignInError) =
+            switch limited.limit {
+            case .budget: ("budget", .textsUnavailable(seconds: seconds))
+            case .phone: ("phone", .tooManyCodesForPhone(seconds: seconds))
+            case .client: ("client", .tooManyCodesFromClient(seconds: seconds))
+            case .exchange: ("exchange", .tooManyCodesForExchange(seconds: seconds))
+            }
+        metrics.limitHit(name)
+        if limited.limit == .budget {
+            logger.warning("SMS budget used up: no texts until it frees", metadata: ["seconds": "\(seconds)"])
+        } else {
+            logger.notice("Sending limit reached", metadata: ["to": "\(phone.masked)", "limit": "\(name)"])
+        }
+        return error
+    }
+
+    /// Reports the spend budget after a text is counted: the gauges, and a warning at 80% and 100%.
+    func watch(_ budget: BudgetUse) {
+        metrics.budgetRemaining(
+            hour: max(0, policy.maxTextsPerHour - budget.textsInHour),
+            day: max(0, policy.maxTextsPerDay - budget.textsInDay))
+        if let warning = rules.budgetWarning(budget) { logger.warning("SMS budget: \(warning)") }
+    }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import AuthCore
+
+/// The `webapp` options that bound sign-in: how many texts go out (per number, per client, per
+/// exchange, and the spend budget for everyone) and how many wrong codes a number takes.
+struct LimitOptions: ParsableArguments {
+    @Option(name: .customLong("max-codes-per-phone"), help: "Most codes texted to one number per 10 minutes.")
+    var maxCodesPerPhone = SignInPolicy().maxCodesPerPhone
+
+    @Option(
+        name: .customLong("max-codes-per-client"),
+        help: "Most codes asked for from one client (an IPv4 address or an IPv6 /64) per hour.")
+    var maxCodesPerClient = SignInPolicy().maxCodesPerClient
+
+    @Option(
+        name: .customLong("max-texts-per-exchange"),
+        help: "Most texts per hour to numbers of one exchange (area code and the next three digits).")
+    var maxTextsPerExchange = SignInPolicy().maxTextsPerExchange
+
+    @Option(
+        name: .customLong("max-texts-per-hour"),
+        help: "Spend budget: most texts per hour to anyone (past it: 503, and a warning in the log at 80%).")
+    var maxTextsPerHour = SignInPolicy().maxTextsPerHour
+
+    @Option(name: .customLong("max-texts-per-day"), help: "Spend budget: most texts per day to anyone.")
+    var maxTextsPerDay = SignInPolicy().maxTextsPerDay
+
+    @Option(
+        name: .customLong("max-failures-per-phone"),
+        help: "Failed codes per number in 24 hours before sign-in to it is locked.")
+    var maxFailuresPerPhone = SignInPolicy().maxFailuresPerPhone
+
+    /// The option names that may also come from `WEBAPP_*` variables.
+    static let names = [
+        "max-codes-per-phone", "max-codes-per-client", "max-texts-per-exchange", "max-texts-per-hour",
+        "max-texts-per-day", "max-failures-per-phone",
+    ]
+
+    func validate() throws {
+        for (name, value) in [
+            ("--max-codes-per-phone", maxCodesPerPhone), ("--max-codes-per-client", maxCodesPerClient),
+            ("--max-texts-per-exchange", maxTextsPerExchange), ("--max-texts-per-hour", maxTextsPerHour),
+            ("--max-texts-per-day", maxTextsPerDay), ("--max-failures-per-phone", maxFailuresPerPhone),
+        ] where value < 1 {
+            throw ValidationError("\(name) must be at least 1.")
+        }
+    }
+
+    /// These options applied to the sign-in policy.
+    func apply(to policy: inout SignInPolicy) {
+        policy.maxCodesPerPhone = maxCodesPerPhone
+        policy.maxCodesPerClient = maxCodesPerClient
+        policy.maxTextsPerExchange = maxTextsPerExchange
+        policy.maxTextsPerHour = maxTextsPerHour
+        policy.maxTextsPerDay = maxTextsPerDay
+        policy.maxFailuresPerPhone = maxFailuresPerPhone
+    }
+}
