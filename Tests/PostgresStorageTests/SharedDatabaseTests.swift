@@ -151,6 +151,35 @@ struct SharedDatabaseTests {
         }
     }
 
+    @Test("the spend budget holds across instances: 20 numbers from 20 addresses over two instances, exactly 6 texts")
+    func budget() async throws {
+        let sender = CountingSender()
+        var policy = SignInPolicy()
+        policy.maxTextsPerHour = 6
+        try await withInstances(policy: policy, sender: sender) { instances, _ in
+            let refusals = await withTaskGroup(of: Bool.self) { group in
+                for index in 0..<20 {
+                    group.addTask {
+                        do {
+                            _ = try await instances[index % 2].signIn.sendCode(
+                                phoneInput: String(format: "415%03d%04d", 250 + index, index),
+                                client: "198.51.100.\(index)")
+                            return false
+                        } catch SignInError.textsUnavailable {
+                            return true
+                        } catch {
+                            Issue.record("unexpected \(error)")
+                            return false
+                        }
+                    }
+                }
+                return await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
+            }
+            #expect(sender.sent == 6)
+            #expect(refusals == 14)
+        }
+    }
+
     @Test("a code sent by one instance signs in on the other; the session is valid on both and ends on both")
     func crossInstanceSignIn() async throws {
         try await withInstances { instances, _ in
