@@ -30,5 +30,10 @@ public struct SignInPolicy: Sendable {
     public var maxFailuresPerPhone = 20
     public var failuresPerPhoneWindow: TimeInterval = 86_400
 
+    /// The numbers codes are texted to: US numbers that can receive a text, unless the
+    /// `--phone-regions` option widens it (to Puerto Rico, Canada, …). A number outside it is
+    /// refused before anything is stored or counted.
+    public var phoneRegions = PhoneRegions.unitedStates
+
     public init() {}
 }

@@ -82,7 +82,7 @@ public struct SignInService: Sendable {
         -> PendingSignIn
     {
         try await issue(
-            to: try Self.phone(phoneInput), session: session, makeSession: true, attachDuringCooldown: true,
+            to: try phone(phoneInput), session: session, makeSession: true, attachDuringCooldown: true,
             client: client)
     }
 
@@ -93,25 +93,39 @@ public struct SignInService: Sendable {
     public func sendCode(phoneInput: String, client: String? = nil) async throws -> CodeSent {
         let now = clock()
         let request = try await issue(
-            to: try Self.phone(phoneInput), session: nil, makeSession: false, attachDuringCooldown: true,
+            to: try phone(phoneInput), session: nil, makeSession: false, attachDuringCooldown: true,
             client: client, now: now)
         return CodeSent(
             phone: request.phone, sent: request.sent, codeExpiresAt: request.codeExpiresAt,
             resendAvailableAt: request.resendAvailableAt, decidedAt: now)
     }
 
-    private static func phone(_ input: String) throws(SignInError) -> PhoneNumber {
+    /// A typed number that is valid and one we text; checked before anything is read, stored
+    /// or counted, so a refused number leaves no trace and uses up no limit.
+    private func phone(_ input: String) throws(SignInError) -> PhoneNumber {
+        let phone: PhoneNumber
         do {
-            return try PhoneNumber(parsing: input)
+            phone = try PhoneNumber(parsing: input)
         } catch {
             throw SignInError.phone(error)
+        }
+        try texted(phone)
+        return phone
+    }
+
+    /// Refuses a number outside ``SignInPolicy/phoneRegions``.
+    private func texted(_ phone: PhoneNumber) throws(SignInError) {
+        guard policy.phoneRegions.accepts(phone) else {
+            throw SignInError.phoneNotTexted(usOnly: policy.phoneRegions == .unitedStates)
         }
     }
 
     /// The resend button: a new code to the number this session is signing in with, replacing
-    /// the old code; refused while the cooldown runs.
+    /// the old code; refused while the cooldown runs, and refused for a number no longer texted
+    /// (``SignInPolicy/phoneRegions`` narrowed since the first code).
     public func resendCode(session: SessionToken, client: String? = nil) async throws -> PendingSignIn {
         guard case .pending(let phone) = try await state(of: session) else { throw SignInError.noPendingSignIn }
+        try texted(phone)
         return try await issue(
             to: phone, session: session, makeSession: true, attachDuringCooldown: false, client: client)
     }
@@ -192,7 +206,7 @@ public struct SignInService: Sendable {
     /// The JSON API's check step: the code for the number, with the same attempt limits and
     /// lock as the pages. On success a new signed-in session's token is the API token.
     public func verify(phoneInput: String, codeInput: String) async throws -> SignedIn {
-        try await check(codeInput, for: try Self.phone(phoneInput), session: nil)
+        try await check(codeInput, for: try phone(phoneInput), session: nil)
     }
 
     private func check(_ codeInput: String, for phone: PhoneNumber, session: SessionToken?) async throws -> SignedIn {
