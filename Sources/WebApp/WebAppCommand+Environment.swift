@@ -8,7 +8,8 @@ extension WebAppCommand {
     /// The options that may come from `WEBAPP_*` variables, and the flags among them.
     static let environmentOptions = [
         "host", "port", "data-dir", "db", "sms", "sms-webhook-url", "sms-outbox", "templates", "public", "sms-domain",
-        "app-name", "max-codes-per-phone", "max-codes-per-client", "max-failures-per-phone", "log-level",
+        "app-name", "max-codes-per-phone", "max-codes-per-client", "max-failures-per-phone", "phone-regions",
+        "log-level",
     ]
     static let environmentFlags = ["https", "trust-proxy"]
 

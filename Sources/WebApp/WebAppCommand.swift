@@ -33,7 +33,7 @@ struct WebAppCommand: AsyncParsableCommand {
             WEBAPP_SMS_WEBHOOK_URL, WEBAPP_SMS_OUTBOX, WEBAPP_TEMPLATES, WEBAPP_PUBLIC,
             WEBAPP_SMS_DOMAIN, WEBAPP_APP_NAME, WEBAPP_HTTPS, WEBAPP_TRUST_PROXY,
             WEBAPP_MAX_CODES_PER_PHONE, WEBAPP_MAX_CODES_PER_CLIENT, WEBAPP_MAX_FAILURES_PER_PHONE,
-            WEBAPP_LOG_LEVEL (flags: true/1/yes). A flag on the command line wins. DATABASE_URL is
+            WEBAPP_PHONE_REGIONS, WEBAPP_LOG_LEVEL (flags: true/1/yes). A flag on the command line wins. DATABASE_URL is
             read when neither --db nor WEBAPP_DB is given; PGPASSWORD supplies a password the
             PostgreSQL URL leaves out.
             """)
@@ -99,6 +99,14 @@ struct WebAppCommand: AsyncParsableCommand {
         help: "Failed codes per number in 24 hours before sign-in to it is locked.")
     var maxFailuresPerPhone = SignInPolicy().maxFailuresPerPhone
 
+    @Option(
+        name: .customLong("phone-regions"),
+        help: """
+            Regions whose numbers are texted codes, a comma list of ISO codes of country code 1 such as \
+            US,PR,VI,GU,AS,MP,CA (toll-free, premium-rate and similar numbers never are).
+            """)
+    var phoneRegions = PhoneRegions.unitedStates.description
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
 
@@ -110,6 +118,7 @@ struct WebAppCommand: AsyncParsableCommand {
         ] where value < 1 {
             throw ValidationError("\(name) must be at least 1.")
         }
+        _ = try textedRegions()
         _ = try smsDelivery(environment: ProcessInfo.processInfo.environment)
         _ = try database(environment: ProcessInfo.processInfo.environment)
         if smsMode == "test", !Application.isLoopback(host) {
