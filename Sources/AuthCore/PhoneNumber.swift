@@ -1,8 +1,13 @@
-/// A valid US phone number in the North American Numbering Plan (NANP).
+/// A valid phone number of the North American Numbering Plan (NANP, country code 1): the US,
+/// Canada and the Caribbean.
 ///
 /// People type numbers in many shapes; this type accepts the common ones and keeps a single
 /// canonical form (E.164, `+15305550123`) so that the same phone is always the same key in storage,
-/// in rate limits and in the SMS provider's API.
+/// in rate limits and in the SMS provider's API. Which numbers are valid, and the region and
+/// type of each, is libphonenumber's verdict (``NANPMetadata``, generated from its metadata).
+///
+/// Parsing says only what a number is; whether a code is texted to it is the sign-in policy's
+/// call (``PhoneRegions``), so a number stored under another policy still parses when read back.
 public struct PhoneNumber: Hashable, Sendable, CustomStringConvertible {
     /// The three-digit area code (NPA).
     public let areaCode: String
@@ -10,12 +15,16 @@ public struct PhoneNumber: Hashable, Sendable, CustomStringConvertible {
     public let exchange: String
     /// The four-digit line number.
     public let line: String
+    /// The ISO 3166 code of the region the number belongs to: `US`, `CA`, `PR`, `JM`, …
+    public let region: String
+    /// What kind of line it is: mobile, fixed line, toll free, premium rate, …
+    public let numberType: NumberType
 
     /// Why a typed phone number was not accepted.
     public enum ParseError: Error, Equatable, Sendable, CustomStringConvertible {
         /// Nothing (or only white space) was typed.
         case empty
-        /// Something was typed, but it is not a valid US number.
+        /// Something was typed, but it is not a valid number of country code 1.
         case invalid
 
         /// The message shown to the person.
@@ -35,7 +44,9 @@ public struct PhoneNumber: Hashable, Sendable, CustomStringConvertible {
     ///
     /// Only ASCII digits, spaces, `(`, `)`, `.`, `-` and one leading `+` are allowed; letters
     /// (vanity numbers), other scripts' digits and other country codes are rejected rather than
-    /// guessed at, because a wrong guess sends a code to a stranger.
+    /// guessed at, because a wrong guess sends a code to a stranger. Ten digits of that shape
+    /// are a number only when libphonenumber finds them valid in some region (area codes not in
+    /// service such as 999 or 555 are not).
     public init(parsing input: String) throws(ParseError) {
         let trimmed = input.trimmingWhitespace()
         if trimmed.isEmpty { throw .empty }
@@ -71,21 +82,13 @@ public struct PhoneNumber: Hashable, Sendable, CustomStringConvertible {
             throw .invalid
         }
 
-        let npa = Array(national.prefix(3))
-        let nxx = Array(national.dropFirst(3).prefix(3))
-        guard Self.isValidNXX(npa), Self.isValidNXX(nxx) else { throw .invalid }
+        guard let (region, numberType) = NANPMetadata.classify(national) else { throw .invalid }
 
-        self.areaCode = String(decoding: npa, as: UTF8.self)
-        self.exchange = String(decoding: nxx, as: UTF8.self)
+        self.areaCode = String(decoding: national.prefix(3), as: UTF8.self)
+        self.exchange = String(decoding: national.dropFirst(3).prefix(3), as: UTF8.self)
         self.line = String(decoding: national.suffix(4), as: UTF8.self)
-    }
-
-    /// NANP rule for area codes and exchanges: the first digit is 2–9, and N11 codes (211, 311,
-    /// …, 911) are reserved for services, never assigned to a subscriber.
-    private static func isValidNXX(_ code: [UInt8]) -> Bool {
-        guard code.count == 3, code[0] >= UInt8(ascii: "2") else { return false }
-        let isN11 = code[1] == UInt8(ascii: "1") && code[2] == UInt8(ascii: "1")
-        return !isN11
+        self.region = region
+        self.numberType = numberType
     }
 
     /// The canonical storage and API form, `+15305550123`.

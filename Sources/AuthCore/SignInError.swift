@@ -4,6 +4,10 @@ import Foundation
 public enum SignInError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The typed phone number was empty or invalid.
     case phone(PhoneNumber.ParseError)
+    /// The number is valid, but not one we text (``SignInPolicy/phoneRegions``: another region,
+    /// or a toll-free, premium-rate or other number that cannot take a code). `usOnly` says
+    /// whether US numbers are the only ones texted, which the sentence then says.
+    case phoneNotTexted(usOnly: Bool)
     /// The typed code is not the one sent (or is not six digits).
     case incorrectCode
     /// The code's ten minutes have passed, or it was already used.
@@ -34,6 +38,8 @@ public enum SignInError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .phone(let error): return error.description
+        case .phoneNotTexted(let usOnly):
+            return usOnly ? "We can only send codes to US phone numbers." : "We can't send codes to this phone number."
         case .incorrectCode: return "Incorrect verification code"
         case .codeExpired: return "Your code expired"
         case .tooManyAttempts: return "Too many incorrect codes. Please request a new code."

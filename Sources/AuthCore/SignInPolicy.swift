@@ -48,5 +48,10 @@ public struct SignInPolicy: Sendable {
     public var maxFailuresPerClient = 30
     public var failuresPerClientWindow: TimeInterval = 3600
 
+    /// The numbers codes are texted to: US numbers that can receive a text, unless the
+    /// `--phone-regions` option widens it (to Puerto Rico, Canada, …). A number outside it is
+    /// refused before anything is stored or counted.
+    public var phoneRegions = PhoneRegions.unitedStates
+
     public init() {}
 }

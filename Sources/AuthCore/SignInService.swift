@@ -85,7 +85,7 @@ public struct SignInService: Sendable {
         -> PendingSignIn
     {
         try await issue(
-            to: try Self.phone(phoneInput), session: session, makeSession: true, attachDuringCooldown: true,
+            to: try phone(phoneInput), session: session, makeSession: true, attachDuringCooldown: true,
             client: client)
     }
 
@@ -97,25 +97,39 @@ public struct SignInService: Sendable {
         let now = clock()
         let verificationID = SessionToken.generate()
         let request = try await issue(
-            to: try Self.phone(phoneInput), session: nil, makeSession: false, attachDuringCooldown: true,
+            to: try phone(phoneInput), session: nil, makeSession: false, attachDuringCooldown: true,
             client: client, holder: verificationID.storageKey, now: now)
         return CodeSent(
             phone: request.phone, sent: request.sent, verificationID: request.sent ? verificationID : nil,
             codeExpiresAt: request.codeExpiresAt, resendAvailableAt: request.resendAvailableAt, decidedAt: now)
     }
 
-    private static func phone(_ input: String) throws(SignInError) -> PhoneNumber {
+    /// A typed number that is valid and one we text; checked before anything is read, stored
+    /// or counted, so a refused number leaves no trace and uses up no limit.
+    private func phone(_ input: String) throws(SignInError) -> PhoneNumber {
+        let phone: PhoneNumber
         do {
-            return try PhoneNumber(parsing: input)
+            phone = try PhoneNumber(parsing: input)
         } catch {
             throw SignInError.phone(error)
+        }
+        try texted(phone)
+        return phone
+    }
+
+    /// Refuses a number outside ``SignInPolicy/phoneRegions``.
+    private func texted(_ phone: PhoneNumber) throws(SignInError) {
+        guard policy.phoneRegions.accepts(phone) else {
+            throw SignInError.phoneNotTexted(usOnly: policy.phoneRegions == .unitedStates)
         }
     }
 
     /// The resend button: a new code to the number this session is signing in with, replacing
-    /// the old code; refused while the cooldown runs.
+    /// the old code; refused while the cooldown runs, and refused for a number no longer texted
+    /// (``SignInPolicy/phoneRegions`` narrowed since the first code).
     public func resendCode(session: SessionToken, client: String? = nil) async throws -> PendingSignIn {
         guard case .pending(let phone) = try await state(of: session) else { throw SignInError.noPendingSignIn }
+        try texted(phone)
         return try await issue(
             to: phone, session: session, makeSession: true, attachDuringCooldown: false, client: client)
     }
@@ -196,7 +210,7 @@ public struct SignInService: Sendable {
     public func verify(phoneInput: String, verificationID: String, codeInput: String, client: String? = nil)
         async throws -> SignedIn
     {
-        let phone = try Self.phone(phoneInput)
+        let phone = try phone(phoneInput)
         // An id that is not even well formed holds nothing: no code is looked at.
         guard let id = SessionToken(verificationID) else { throw SignInError.codeRequestedElsewhere }
         return try await check(codeInput, for: phone, session: nil, holder: id.storageKey, client: client)

@@ -44,6 +44,15 @@ extension WebAppCommand {
         }
     }
 
+    /// The regions `--phone-regions` names.
+    func textedRegions() throws -> PhoneRegions {
+        do {
+            return try PhoneRegions(parsing: phoneRegions)
+        } catch {
+            throw ValidationError("--phone-regions: \(error.description)")
+        }
+    }
+
     /// The app's configuration from the options and the environment.
     func appConfiguration(environment: [String: String]) throws -> AppConfiguration {
         var configuration = AppConfiguration()
@@ -62,6 +71,7 @@ extension WebAppCommand {
         connections.apply(to: &configuration.server)
         configuration.opsPort = connections.opsPort
         limits.apply(to: &configuration.policy)
+        configuration.policy.phoneRegions = try textedRegions()
         if let hex = environment["WEBAPP_SECRET"] {
             configuration.secret = try ServerSecret(hex: hex, source: "WEBAPP_SECRET")
         }

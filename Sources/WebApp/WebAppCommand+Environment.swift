@@ -9,7 +9,7 @@ extension WebAppCommand {
     static let environmentOptions =
         [
             "host", "port", "data-dir", "db", "sms", "sms-webhook-url", "sms-outbox", "templates", "public",
-            "sms-domain", "app-name", "log-level",
+            "sms-domain", "app-name", "phone-regions", "log-level",
         ] + LimitOptions.names + ConnectionOptions.names
     static let environmentFlags = ["https", "trust-proxy"]
 

@@ -34,7 +34,7 @@ struct WebAppCommand: AsyncParsableCommand {
             WEBAPP_SMS_DOMAIN, WEBAPP_APP_NAME, WEBAPP_HTTPS, WEBAPP_TRUST_PROXY,
             WEBAPP_MAX_CODES_PER_PHONE, WEBAPP_MAX_CODES_PER_CLIENT, WEBAPP_MAX_FAILURES_PER_PHONE,
             WEBAPP_MAX_TEXTS_PER_HOUR, WEBAPP_MAX_TEXTS_PER_DAY, WEBAPP_MAX_TEXTS_PER_EXCHANGE,
-            WEBAPP_MAX_CONNECTIONS, WEBAPP_MAX_CONNECTIONS_PER_CLIENT, WEBAPP_IDLE_TIMEOUT, WEBAPP_OPS_PORT,
+            WEBAPP_MAX_CONNECTIONS, WEBAPP_MAX_CONNECTIONS_PER_CLIENT, WEBAPP_IDLE_TIMEOUT, WEBAPP_OPS_PORT, WEBAPP_PHONE_REGIONS,
             WEBAPP_LOG_LEVEL (flags: true/1/yes). A flag on the command line wins. DATABASE_URL is
             read when neither --db nor WEBAPP_DB is given; PGPASSWORD supplies a password the
             PostgreSQL URL leaves out.
@@ -96,11 +96,20 @@ struct WebAppCommand: AsyncParsableCommand {
     @OptionGroup(title: "Sign-in limits")
     var limits: LimitOptions
 
+    @Option(
+        name: .customLong("phone-regions"),
+        help: """
+            Regions whose numbers are texted codes, a comma list of ISO codes of country code 1 such as \
+            US,PR,VI,GU,AS,MP,CA (toll-free, premium-rate and similar numbers never are).
+            """)
+    var phoneRegions = PhoneRegions.unitedStates.description
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
+        _ = try textedRegions()
         _ = try smsDelivery(environment: ProcessInfo.processInfo.environment)
         _ = try database(environment: ProcessInfo.processInfo.environment)
         if smsMode == "test", !Application.isLoopback(host) {

@@ -128,7 +128,7 @@ struct SignInFlowTests {
     }
 
     @Test(
-        "invalid and empty numbers get 422 with the form, the typed text and the error",
+        "invalid, empty and untexted numbers get 422 with the form, the typed text and the error",
         arguments: [
             ("", "Please enter your phone number."),
             ("   ", "Please enter your phone number."),
@@ -136,6 +136,9 @@ struct SignInFlowTests {
             ("+44 20 7946 0958", "Your phone number is invalid."),
             ("530-FLOWERS", "Your phone number is invalid."),
             ("12345", "Your phone number is invalid."),
+            ("(999) 555-0123", "Your phone number is invalid."),
+            ("(876) 210-1234", "We can only send codes to US phone numbers."),
+            ("(800) 234-5678", "We can only send codes to US phone numbers."),
         ])
     func invalidPhone(_ input: String, _ message: String) async throws {
         try await withServer { server in

@@ -50,7 +50,7 @@ struct APIError: HTTPResponseError, Equatable {
         switch error {
         case let error as SignInError:
             switch error {
-            case .phone: "invalid_phone_number"
+            case .phone, .phoneNotTexted: "invalid_phone_number"
             case .incorrectCode: "incorrect_code"
             case .codeExpired, .noPendingSignIn: "code_expired"
             case .tooManyAttempts: "too_many_attempts"
