@@ -40,15 +40,18 @@ public struct SignInService: Sendable {
         /// bearer token); a pending session that led to it is dead.
         public let session: SessionToken
         public let user: User
+        /// The token of the device cookie, when this browser is (still) remembered: new at a
+        /// sign-in that asked to remember it, rotated at each remembered sign-in.
+        public var device: SessionToken? = nil
     }
 
     public let policy: SignInPolicy
     let rules: SignInRules
-    private let store: any AuthStore
+    let store: any AuthStore
     private let sms: any SMSSender
     private let hasher: CodeHasher
     private let composer: SMSMessageComposer
-    private let clock: @Sendable () -> Date
+    let clock: @Sendable () -> Date
     private let makeCode: @Sendable () -> OneTimeCode
     let logger: Logger
     let metrics: SignInMetrics
@@ -106,7 +109,7 @@ public struct SignInService: Sendable {
 
     /// A typed number that is valid and one we text; checked before anything is read, stored
     /// or counted, so a refused number leaves no trace and uses up no limit.
-    private func phone(_ input: String) throws(SignInError) -> PhoneNumber {
+    func phone(_ input: String) throws(SignInError) -> PhoneNumber {
         let phone: PhoneNumber
         do {
             phone = try PhoneNumber(parsing: input)
@@ -198,10 +201,16 @@ public struct SignInService: Sendable {
     /// ``verify(session:codeInput:)`` when the caller already looked the session up and found
     /// it pending for `phone` (the Verify page's group did): the check's own transaction makes
     /// sure it still is, so no second lookup is needed.
+    ///
+    /// With `rememberDevice`, a right code also remembers this browser for the person for
+    /// ``SignInPolicy/deviceLifetime`` (the result carries the device cookie's token).
     public func verify(
-        session: SessionToken, pendingFor phone: PhoneNumber, codeInput: String, client: String? = nil
+        session: SessionToken, pendingFor phone: PhoneNumber, codeInput: String, client: String? = nil,
+        rememberDevice: Bool = false
     ) async throws -> SignedIn {
-        try await check(codeInput, for: phone, session: session, client: client)
+        try await check(
+            codeInput, for: phone, session: session, client: client,
+            device: rememberDevice ? SessionToken.generate() : nil)
     }
 
     /// The JSON API's check step: the code for the number, by the holder of the
@@ -218,7 +227,7 @@ public struct SignInService: Sendable {
 
     private func check(
         _ codeInput: String, for phone: PhoneNumber, session: SessionToken?, holder: Data? = nil,
-        client: String? = nil
+        client: String? = nil, device: SessionToken? = nil
     ) async throws -> SignedIn {
         // A malformed code counts as a wrong try: otherwise junk would be a free probe.
         let code = OneTimeCode(codeInput)
@@ -226,7 +235,8 @@ public struct SignInService: Sendable {
         let signedInToken = SessionToken.generate()
         let request = CodeCheck(
             session: session?.storageKey, phone: phone, candidateDigest: candidate,
-            signedInSession: signedInToken.storageKey, holder: holder, client: client, now: clock())
+            signedInSession: signedInToken.storageKey, holder: holder, client: client,
+            rememberDevice: device?.storageKey, now: clock())
         let rules = self.rules
         let applied = try await store.transaction(reading: rules.checkReads(request)) { found in
             rules.check(request, given: found)
@@ -237,7 +247,7 @@ public struct SignInService: Sendable {
             let user = User(id: id, phone: phone)
             metrics.verification("signed_in")
             logger.info("Signed in", metadata: ["user": "\(user.id)", "phone": "\(phone.masked)"])
-            return SignedIn(session: signedInToken, user: user)
+            return SignedIn(session: signedInToken, user: user, device: device)
         case .incorrect(let remaining):
             metrics.verification(remaining == 0 ? "too_many_attempts" : "incorrect")
             logger.notice("Incorrect code", metadata: ["phone": "\(phone.masked)", "remaining": "\(remaining)"])

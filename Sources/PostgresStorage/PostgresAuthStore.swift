@@ -52,9 +52,10 @@ public struct PostgresAuthStore: AuthStore {
             WITH s AS (DELETE FROM sessions WHERE expires_at <= \(cutoffs.sessionsExpiredBy) RETURNING 1),
                  v AS (DELETE FROM verifications WHERE expires_at <= \(cutoffs.codesExpiredBy) RETURNING 1),
                  c AS (DELETE FROM code_sends WHERE sent_at <= \(cutoffs.sendsBefore) RETURNING 1),
+                 e AS (DELETE FROM devices WHERE expires_at <= \(cutoffs.sessionsExpiredBy) RETURNING 1),
                  f AS (DELETE FROM failed_checks WHERE failed_at <= \(cutoffs.failuresBefore) RETURNING 1)
             SELECT (SELECT count(*) FROM s) + (SELECT count(*) FROM v) + (SELECT count(*) FROM c)
-                 + (SELECT count(*) FROM f)
+                 + (SELECT count(*) FROM e) + (SELECT count(*) FROM f)
             """)
         return try counts.first?.decode(Int.self) ?? 0
     }
@@ -115,6 +116,17 @@ public struct PostgresAuthStore: AuthStore {
                 ORDER BY sent_at DESC LIMIT 1 OFFSET \(sends.position)
                 """, logger
             ).first?.decode(Double.self)
+        }
+        if let key = reads.device {
+            found.device = try await connection.rows(
+                """
+                SELECT d.id, d.user_id, u.phone, d.created_at, d.expires_at
+                FROM devices d JOIN users u ON u.id = d.user_id WHERE d.key = \(key)
+                """, logger
+            ).first.map { row in
+                let (id, user, phone, created, expires) = try row.decode((Int64, Int64, String, Double, Double).self)
+                return DeviceRecord(id: id, userID: user, phone: phone, createdAt: created, expiresAt: expires)
+            }
         }
         // The exchange's numbers are a range of the phone index: from the prefix up to the
         // prefix followed by ':' (the character after '9').
@@ -226,6 +238,17 @@ public struct PostgresAuthStore: AuthStore {
                     VALUES (\(session), NULL, \(user), \(at), \(at), \(expiresAt), \(absoluteExpiresAt))
                     """, logger)
                 signedInUser = user
+            case .rememberDevice(let key, let phone, let at, let until):
+                try await connection.rows(
+                    """
+                    INSERT INTO devices (key, user_id, created_at, last_used_at, expires_at)
+                    SELECT \(key), id, \(at), \(at), \(until) FROM users WHERE phone = \(phone)
+                    """, logger)
+            case .rotateDevice(let old, let new, let at):
+                try await connection.rows(
+                    "UPDATE devices SET key = \(new), last_used_at = \(at) WHERE key = \(old)", logger)
+            case .forgetDevice(let key):
+                try await connection.rows("DELETE FROM devices WHERE key = \(key)", logger)
             case .touchSession(let key, let at, let expiresAt):
                 try await connection.rows(
                     """

@@ -128,5 +128,21 @@ enum PostgresMigrations {
                 "CREATE INDEX failed_checks_by_client ON failed_checks (client, failed_at)",
                 "ALTER TABLE verifications ADD COLUMN holder bytea CHECK (holder IS NULL OR length(holder) = 32)",
             ]),
+        Migration(
+            name: "devices-v1",
+            statements: [
+                """
+                CREATE TABLE devices (
+                    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    key bytea NOT NULL UNIQUE CHECK (length(key) = 32),
+                    user_id bigint NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    created_at double precision NOT NULL,
+                    last_used_at double precision NOT NULL,
+                    expires_at double precision NOT NULL CHECK (expires_at > created_at)
+                )
+                """,
+                "CREATE INDEX devices_by_user ON devices (user_id)",
+                "CREATE INDEX devices_by_expiry ON devices (expires_at)",
+            ]),
     ]
 }

@@ -37,6 +37,7 @@ public struct SQLiteAuthStore: AuthStore {
             var count = 0
             for (sql, cutoff) in [
                 ("DELETE FROM sessions WHERE expires_at <= ?", cutoffs.sessionsExpiredBy),
+                ("DELETE FROM devices WHERE expires_at <= ?", cutoffs.sessionsExpiredBy),
                 ("DELETE FROM verifications WHERE expires_at <= ?", cutoffs.codesExpiredBy),
                 ("DELETE FROM code_sends WHERE sent_at <= ?", cutoffs.sendsBefore),
                 ("DELETE FROM failed_checks WHERE failed_at <= ?", cutoffs.failuresBefore),
@@ -89,6 +90,18 @@ public struct SQLiteAuthStore: AuthStore {
             db,
             "SELECT sent_at FROM code_sends WHERE client = ? AND sent_at > ? ORDER BY sent_at DESC LIMIT 1 OFFSET ?",
             reads.clientSends)
+        if let key = reads.device {
+            found.device = try Row.fetchOne(
+                try db.cachedStatement(
+                    sql: """
+                        SELECT d.id, d.user_id, u.phone, d.created_at, d.expires_at
+                        FROM devices d JOIN users u ON u.id = d.user_id WHERE d.key = ?
+                        """),
+                arguments: [key]
+            ).map { row in
+                DeviceRecord(id: row[0], userID: row[1], phone: row[2], createdAt: row[3], expiresAt: row[4])
+            }
+        }
         // The exchange's numbers are a range of the phone index: from the prefix up to the
         // prefix followed by ':' (the character after '9').
         if let sends = reads.exchangeSends {
@@ -199,6 +212,18 @@ public struct SQLiteAuthStore: AuthStore {
                         """
                 ).execute(arguments: [session, user, at, at, expiresAt, absoluteExpiresAt])
                 signedInUser = user
+            case .rememberDevice(let key, let phone, let at, let until):
+                try db.cachedStatement(
+                    sql: """
+                        INSERT INTO devices (key, user_id, created_at, last_used_at, expires_at)
+                        SELECT ?, id, ?, ?, ? FROM users WHERE phone = ?
+                        """
+                ).execute(arguments: [key, at, at, until, phone])
+            case .rotateDevice(let old, let new, let at):
+                try db.cachedStatement(sql: "UPDATE devices SET key = ?, last_used_at = ? WHERE key = ?")
+                    .execute(arguments: [new, at, old])
+            case .forgetDevice(let key):
+                try db.cachedStatement(sql: "DELETE FROM devices WHERE key = ?").execute(arguments: [key])
             case .touchSession(let key, let at, let expiresAt):
                 try db.cachedStatement(
                     sql: "UPDATE sessions SET last_seen_at = ?, expires_at = ? WHERE key = ? AND user_id IS NOT NULL"

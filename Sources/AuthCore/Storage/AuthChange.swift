@@ -20,6 +20,12 @@ public enum AuthChange: Sendable, Equatable {
     case recordFailure(phone: String, client: String?, at: Double)
     /// Creates the user on first sign-in (or notes the sign-in) and a signed-in session for it.
     case signIn(phone: String, session: Data, at: Double, expiresAt: Double, absoluteExpiresAt: Double)
+    /// Remembers this browser for the person with `phone` (who exists: it follows a ``signIn``).
+    case rememberDevice(key: Data, phone: String, at: Double, until: Double)
+    /// Gives a remembered device a new key (its old one stops working); its expiry stays.
+    case rotateDevice(old: Data, new: Data, at: Double)
+    /// Forgets a remembered device.
+    case forgetDevice(key: Data)
     /// Refreshes a signed-in session's idle timer (a session no longer signed in is left alone).
     case touchSession(key: Data, at: Double, expiresAt: Double)
 }

@@ -7,6 +7,8 @@ public struct AuthReads: Sendable, Equatable {
     public var session: Data?
     /// The code stored for this phone number (E.164).
     public var code: String?
+    /// The remembered device with this storage key (the SHA-256 of its cookie's token).
+    public var device: Data?
     /// The n-th newest code sent to a phone number since a time (the per-phone sending limit).
     public var phoneSends: RecentEvents?
     /// The n-th newest code asked for from a client address since a time (per-client limit).
@@ -26,13 +28,14 @@ public struct AuthReads: Sendable, Equatable {
     public var locks: [AuthLock]
 
     public init(
-        session: Data? = nil, code: String? = nil, phoneSends: RecentEvents? = nil,
+        session: Data? = nil, code: String? = nil, device: Data? = nil, phoneSends: RecentEvents? = nil,
         clientSends: RecentEvents? = nil, exchangeSends: RecentEvents? = nil, textsInHour: AllSends? = nil,
         textsInDay: AllSends? = nil, phoneFailures: RecentEvents? = nil, clientFailures: RecentEvents? = nil,
         locks: [AuthLock] = []
     ) {
         self.session = session
         self.code = code
+        self.device = device
         self.phoneSends = phoneSends
         self.clientSends = clientSends
         self.exchangeSends = exchangeSends
@@ -98,6 +101,7 @@ public enum AuthLock: Sendable, Equatable {
 public struct AuthSnapshot: Sendable, Equatable {
     public var session: SessionRecord?
     public var code: StoredCode?
+    public var device: DeviceRecord?
     /// The time of the phone's send at the asked position, if there is one.
     public var phoneSendAt: Double?
     public var clientSendAt: Double?
@@ -108,12 +112,14 @@ public struct AuthSnapshot: Sendable, Equatable {
     public var clientFailureAt: Double?
 
     public init(
-        session: SessionRecord? = nil, code: StoredCode? = nil, phoneSendAt: Double? = nil,
+        session: SessionRecord? = nil, code: StoredCode? = nil, device: DeviceRecord? = nil,
+        phoneSendAt: Double? = nil,
         clientSendAt: Double? = nil, exchangeSendAt: Double? = nil, textsInHour: SendCount? = nil,
         textsInDay: SendCount? = nil, phoneFailureAt: Double? = nil, clientFailureAt: Double? = nil
     ) {
         self.session = session
         self.code = code
+        self.device = device
         self.phoneSendAt = phoneSendAt
         self.clientSendAt = clientSendAt
         self.exchangeSendAt = exchangeSendAt
@@ -167,5 +173,24 @@ public struct StoredCode: Sendable, Equatable {
         self.expiresAt = expiresAt
         self.failedAttempts = failedAttempts
         self.holder = holder
+    }
+}
+
+/// A remembered device as stored: whose it is and until when it signs them in.
+public struct DeviceRecord: Sendable, Equatable {
+    public var id: Int64
+    public var userID: Int64
+    /// The person's phone number (E.164), read with the device.
+    public var phone: String
+    public var createdAt: Double
+    /// Fixed at the sign-in that remembered the device; rotating its token keeps it.
+    public var expiresAt: Double
+
+    public init(id: Int64, userID: Int64, phone: String, createdAt: Double, expiresAt: Double) {
+        self.id = id
+        self.userID = userID
+        self.phone = phone
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
     }
 }

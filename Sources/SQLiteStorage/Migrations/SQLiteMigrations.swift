@@ -10,6 +10,7 @@ import GRDB
 /// | `v1-sign-in` | users, codes (`verifications`), sessions |
 /// | `v2-send-and-failure-limits` | `code_sends` and `failed_checks`, the sending and lock windows |
 /// | `wallet-v1` | the wallet: profiles, accounts, operations, one-time form keys |
+/// | `devices-v1` | remembered devices ("Remember this phone for 30 days") |
 /// | `v3-spend-and-bound-codes` | the send-time index (spend budget), the client of each failure, the holder of each code |
 enum SQLiteMigrations {
     static var migrator: DatabaseMigrator {
@@ -110,6 +111,21 @@ enum SQLiteMigrations {
                     ALTER TABLE failed_checks ADD COLUMN client TEXT;
                     CREATE INDEX failed_checks_by_client ON failed_checks(client, failed_at);
                     ALTER TABLE verifications ADD COLUMN holder BLOB CHECK (holder IS NULL OR length(holder) = 32);
+                    """)
+        }
+        migrator.registerMigration("devices-v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE devices (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        key BLOB NOT NULL UNIQUE CHECK (length(key) = 32),
+                        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                        created_at REAL NOT NULL,
+                        last_used_at REAL NOT NULL,
+                        expires_at REAL NOT NULL CHECK (expires_at > created_at)
+                    );
+                    CREATE INDEX devices_by_user ON devices(user_id);
+                    CREATE INDEX devices_by_expiry ON devices(expires_at);
                     """)
         }
         return migrator
