@@ -59,7 +59,8 @@ struct Routes {
         let visitors = router.group().add(middleware: session)
         SignInController(
             signIn: signIn, pages: pages, cookie: cookie,
-            rememberedPhone: RememberedPhoneCookie(https: configuration.https)
+            rememberedPhone: RememberedPhoneCookie(https: configuration.https),
+            device: DeviceCookie(https: configuration.https, lifetime: Int(configuration.policy.deviceLifetime))
         ).register(
             visitors: visitors, signedOut: visitors.group(context: SignedOutContext.self),
             signingIn: visitors.group(context: PendingSignInContext.self))
