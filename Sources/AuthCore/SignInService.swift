@@ -206,28 +206,30 @@ public struct SignInService: Sendable {
     /// ``SignInPolicy/deviceLifetime`` (the result carries the device cookie's token).
     public func verify(
         session: SessionToken, pendingFor phone: PhoneNumber, codeInput: String, client: String? = nil,
-        rememberDevice: Bool = false
+        rememberDevice: Bool = false, userAgent: String? = nil
     ) async throws -> SignedIn {
         try await check(
             codeInput, for: phone, session: session, client: client,
-            device: rememberDevice ? SessionToken.generate() : nil)
+            device: rememberDevice ? SessionToken.generate() : nil, userAgent: userAgent)
     }
 
     /// The JSON API's check step: the code for the number, by the holder of the
     /// `verification_id` given with it, with the same attempt limits and lock as the pages. On
     /// success a new signed-in session's token is the API token.
-    public func verify(phoneInput: String, verificationID: String, codeInput: String, client: String? = nil)
-        async throws -> SignedIn
-    {
+    public func verify(
+        phoneInput: String, verificationID: String, codeInput: String, client: String? = nil,
+        userAgent: String? = nil
+    ) async throws -> SignedIn {
         let phone = try phone(phoneInput)
         // An id that is not even well formed holds nothing: no code is looked at.
         guard let id = SessionToken(verificationID) else { throw SignInError.codeRequestedElsewhere }
-        return try await check(codeInput, for: phone, session: nil, holder: id.storageKey, client: client)
+        return try await check(
+            codeInput, for: phone, session: nil, holder: id.storageKey, client: client, userAgent: userAgent)
     }
 
     private func check(
         _ codeInput: String, for phone: PhoneNumber, session: SessionToken?, holder: Data? = nil,
-        client: String? = nil, device: SessionToken? = nil
+        client: String? = nil, device: SessionToken? = nil, userAgent: String? = nil
     ) async throws -> SignedIn {
         // A malformed code counts as a wrong try: otherwise junk would be a free probe.
         let code = OneTimeCode(codeInput)
@@ -236,7 +238,7 @@ public struct SignInService: Sendable {
         let request = CodeCheck(
             session: session?.storageKey, phone: phone, candidateDigest: candidate,
             signedInSession: signedInToken.storageKey, holder: holder, client: client,
-            rememberDevice: device?.storageKey, now: clock())
+            rememberDevice: device?.storageKey, userAgent: userAgent, now: clock())
         let rules = self.rules
         let applied = try await store.transaction(reading: rules.checkReads(request)) { found in
             rules.check(request, given: found)

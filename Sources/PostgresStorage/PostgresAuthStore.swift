@@ -128,6 +128,31 @@ public struct PostgresAuthStore: AuthStore {
                 return DeviceRecord(id: id, userID: user, phone: phone, createdAt: created, expiresAt: expires)
             }
         }
+        if let places = reads.signedInPlaces {
+            let sessions = try await connection.rows(
+                """
+                SELECT key, user_agent, api, created_at, last_seen_at, expires_at FROM sessions
+                WHERE user_id = \(places.user) AND expires_at > \(places.now) ORDER BY last_seen_at DESC
+                """, logger
+            ).map { row in
+                let (key, agent, api, created, seen, expires) = try row.decode(
+                    (Data, String?, Bool, Double, Double, Double).self)
+                return SignedInPlaces.Session(
+                    key: key, userAgent: agent, api: api, signedInAt: created, lastSeenAt: seen, expiresAt: expires)
+            }
+            let devices = try await connection.rows(
+                """
+                SELECT id, key, user_agent, created_at, last_used_at, expires_at FROM devices
+                WHERE user_id = \(places.user) AND expires_at > \(places.now) ORDER BY last_used_at DESC
+                """, logger
+            ).map { row in
+                let (id, key, agent, created, used, expires) = try row.decode(
+                    (Int64, Data, String?, Double, Double, Double).self)
+                return SignedInPlaces.Device(
+                    id: id, key: key, userAgent: agent, rememberedAt: created, lastUsedAt: used, expiresAt: expires)
+            }
+            found.places = SignedInPlaces(sessions: sessions, devices: devices)
+        }
         // The exchange's numbers are a range of the phone index: from the prefix up to the
         // prefix followed by ':' (the character after '9').
         if let sends = reads.exchangeSends {
@@ -224,7 +249,7 @@ public struct PostgresAuthStore: AuthStore {
             case .recordFailure(let phone, let client, let at):
                 try await connection.rows(
                     "INSERT INTO failed_checks (phone, client, failed_at) VALUES (\(phone), \(client), \(at))", logger)
-            case .signIn(let phone, let session, let at, let expiresAt, let absoluteExpiresAt):
+            case .signIn(let phone, let session, let at, let expiresAt, let absoluteExpiresAt, let userAgent, let api):
                 let user = try await connection.rows(
                     """
                     INSERT INTO users (phone, created_at, last_sign_in_at) VALUES (\(phone), \(at), \(at))
@@ -234,15 +259,18 @@ public struct PostgresAuthStore: AuthStore {
                 ).first?.decode(Int64.self)
                 try await connection.rows(
                     """
-                    INSERT INTO sessions (key, pending_phone, user_id, created_at, last_seen_at, expires_at, absolute_expires_at)
-                    VALUES (\(session), NULL, \(user), \(at), \(at), \(expiresAt), \(absoluteExpiresAt))
+                    INSERT INTO sessions (key, pending_phone, user_id, created_at, last_seen_at, expires_at,
+                                          absolute_expires_at, user_agent, api)
+                    VALUES (\(session), NULL, \(user), \(at), \(at), \(expiresAt), \(absoluteExpiresAt),
+                            \(userAgent.map { String($0.prefix(512)) }), \(api))
                     """, logger)
                 signedInUser = user
-            case .rememberDevice(let key, let phone, let at, let until):
+            case .rememberDevice(let key, let phone, let at, let until, let userAgent):
+                let agent = userAgent.map { String($0.prefix(512)) }
                 try await connection.rows(
                     """
-                    INSERT INTO devices (key, user_id, created_at, last_used_at, expires_at)
-                    SELECT \(key), id, \(at), \(at), \(until) FROM users WHERE phone = \(phone)
+                    INSERT INTO devices (key, user_id, created_at, last_used_at, expires_at, user_agent)
+                    SELECT \(key), id, \(at), \(at), \(until), \(agent) FROM users WHERE phone = \(phone)
                     """, logger)
             case .rotateDevice(let old, let new, let at):
                 try await connection.rows(

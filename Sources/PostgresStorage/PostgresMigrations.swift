@@ -138,11 +138,14 @@ enum PostgresMigrations {
                     user_id bigint NOT NULL REFERENCES users(id) ON DELETE CASCADE,
                     created_at double precision NOT NULL,
                     last_used_at double precision NOT NULL,
-                    expires_at double precision NOT NULL CHECK (expires_at > created_at)
+                    expires_at double precision NOT NULL CHECK (expires_at > created_at),
+                    user_agent text CHECK (length(user_agent) <= 512)
                 )
                 """,
                 "CREATE INDEX devices_by_user ON devices (user_id)",
                 "CREATE INDEX devices_by_expiry ON devices (expires_at)",
+                "ALTER TABLE sessions ADD COLUMN user_agent text CHECK (length(user_agent) <= 512)",
+                "ALTER TABLE sessions ADD COLUMN api boolean NOT NULL DEFAULT false",
             ]),
     ]
 }

@@ -102,6 +102,33 @@ public struct SQLiteAuthStore: AuthStore {
                 DeviceRecord(id: row[0], userID: row[1], phone: row[2], createdAt: row[3], expiresAt: row[4])
             }
         }
+        if let places = reads.signedInPlaces {
+            let sessions = try Row.fetchAll(
+                try db.cachedStatement(
+                    sql: """
+                        SELECT key, user_agent, api, created_at, last_seen_at, expires_at FROM sessions
+                        WHERE user_id = ? AND expires_at > ? ORDER BY last_seen_at DESC
+                        """),
+                arguments: [places.user, places.now]
+            ).map { row in
+                SignedInPlaces.Session(
+                    key: row[0], userAgent: row[1], api: row[2], signedInAt: row[3], lastSeenAt: row[4],
+                    expiresAt: row[5])
+            }
+            let devices = try Row.fetchAll(
+                try db.cachedStatement(
+                    sql: """
+                        SELECT id, key, user_agent, created_at, last_used_at, expires_at FROM devices
+                        WHERE user_id = ? AND expires_at > ? ORDER BY last_used_at DESC
+                        """),
+                arguments: [places.user, places.now]
+            ).map { row in
+                SignedInPlaces.Device(
+                    id: row[0], key: row[1], userAgent: row[2], rememberedAt: row[3], lastUsedAt: row[4],
+                    expiresAt: row[5])
+            }
+            found.places = SignedInPlaces(sessions: sessions, devices: devices)
+        }
         // The exchange's numbers are a range of the phone index: from the prefix up to the
         // prefix followed by ':' (the character after '9').
         if let sends = reads.exchangeSends {
@@ -196,7 +223,7 @@ public struct SQLiteAuthStore: AuthStore {
             case .recordFailure(let phone, let client, let at):
                 try db.cachedStatement(sql: "INSERT INTO failed_checks (phone, client, failed_at) VALUES (?, ?, ?)")
                     .execute(arguments: [phone, client, at])
-            case .signIn(let phone, let session, let at, let expiresAt, let absoluteExpiresAt):
+            case .signIn(let phone, let session, let at, let expiresAt, let absoluteExpiresAt, let userAgent, let api):
                 let user = try Int64.fetchOne(
                     try db.cachedStatement(
                         sql: """
@@ -207,18 +234,23 @@ public struct SQLiteAuthStore: AuthStore {
                     arguments: [phone, at, at])
                 try db.cachedStatement(
                     sql: """
-                        INSERT INTO sessions (key, pending_phone, user_id, created_at, last_seen_at, expires_at, absolute_expires_at)
-                        VALUES (?, NULL, ?, ?, ?, ?, ?)
+                        INSERT INTO sessions (key, pending_phone, user_id, created_at, last_seen_at, expires_at,
+                                              absolute_expires_at, user_agent, api)
+                        VALUES (?, NULL, ?, ?, ?, ?, ?, ?, ?)
                         """
-                ).execute(arguments: [session, user, at, at, expiresAt, absoluteExpiresAt])
+                ).execute(
+                    arguments: [
+                        session, user, at, at, expiresAt, absoluteExpiresAt, userAgent.map { String($0.prefix(512)) },
+                        api,
+                    ])
                 signedInUser = user
-            case .rememberDevice(let key, let phone, let at, let until):
+            case .rememberDevice(let key, let phone, let at, let until, let userAgent):
                 try db.cachedStatement(
                     sql: """
-                        INSERT INTO devices (key, user_id, created_at, last_used_at, expires_at)
-                        SELECT ?, id, ?, ?, ? FROM users WHERE phone = ?
+                        INSERT INTO devices (key, user_id, created_at, last_used_at, expires_at, user_agent)
+                        SELECT ?, id, ?, ?, ?, ? FROM users WHERE phone = ?
                         """
-                ).execute(arguments: [key, at, at, until, phone])
+                ).execute(arguments: [key, at, at, until, userAgent.map { String($0.prefix(512)) }, phone])
             case .rotateDevice(let old, let new, let at):
                 try db.cachedStatement(sql: "UPDATE devices SET key = ?, last_used_at = ? WHERE key = ?")
                     .execute(arguments: [new, at, old])

@@ -11,7 +11,7 @@ import WalletCore
 /// A form shown again after a refusal takes the error itself: its sentence goes on the page, its
 /// status and headers (`Retry-After`) on the response, as the error says (``HTTPResponseError``).
 struct Pages: Sendable {
-    static let templateNames = ["layout", "login", "verify", "home", "account", "error"]
+    static let templateNames = ["layout", "login", "verify", "home", "account", "devices", "error"]
     let renderer: PageRenderer
 
     /// Longest typed phone text echoed back into the form.
@@ -101,7 +101,7 @@ struct Pages: Sendable {
     }
 
     /// Renders `name`; with `error`, the response has the error's status and headers.
-    private func page(_ name: String, _ values: [String: Any], answering error: (any HTTPResponseError)?) throws
+    func page(_ name: String, _ values: [String: Any], answering error: (any HTTPResponseError)?) throws
         -> Response
     {
         var response = Response.html(try renderer.render(name, values), status: error?.status ?? .ok)

@@ -60,15 +60,21 @@ struct Routes {
         SignInController(
             signIn: signIn, pages: pages, cookie: cookie,
             rememberedPhone: RememberedPhoneCookie(https: configuration.https),
-            device: DeviceCookie(https: configuration.https, lifetime: Int(configuration.policy.deviceLifetime))
+            device: deviceCookie
         ).register(
             visitors: visitors, signedOut: visitors.group(context: SignedOutContext.self),
             signingIn: visitors.group(context: PendingSignInContext.self))
         // Home reads its wallet overview in the same database round trip as the session.
         let home = router.group().add(middleware: session.readingHome(wallet))
+        DevicesController(signIn: signIn, pages: pages, device: deviceCookie).register(
+            signedIn: visitors.group(context: SignedInContext.self))
         WalletController(wallet: wallet, pages: pages).register(
             signedIn: visitors.group(context: SignedInContext.self), home: home.group(context: SignedInContext.self))
         return router.buildResponder()
+    }
+
+    private var deviceCookie: DeviceCookie {
+        DeviceCookie(https: configuration.https, lifetime: Int(configuration.policy.deviceLifetime))
     }
 
     /// The JSON API under `/api`: JSON errors, no cookies, no CSRF forms, the same rules; the
@@ -84,6 +90,7 @@ struct Routes {
             openAPIDocument: try Data(contentsOf: URL(fileURLWithPath: configuration.openAPIDocumentPath))
         ).register(v1: v1, signedIn: signedIn)
         WalletAPIController(wallet: wallet).register(signedIn: signedIn)
+        SessionsAPIController(signIn: signIn).register(signedIn: signedIn)
         return router.buildResponder()
     }
 

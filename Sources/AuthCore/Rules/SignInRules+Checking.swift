@@ -16,13 +16,16 @@ public struct CodeCheck: Sendable {
     public var client: String?
     /// The key to remember this browser by on success ("Remember this phone"), if asked.
     public var rememberDevice: Data?
+    /// The browser's `User-Agent`, for "Your devices".
+    public var userAgent: String?
     public var now: Date
 
     public init(
         session: Data?, phone: PhoneNumber, candidateDigest: Data, signedInSession: Data, holder: Data? = nil,
-        client: String? = nil, rememberDevice: Data? = nil, now: Date
+        client: String? = nil, rememberDevice: Data? = nil, userAgent: String? = nil, now: Date
     ) {
         self.session = session
+        self.userAgent = userAgent
         self.rememberDevice = rememberDevice
         self.holder = holder
         self.client = client
@@ -113,7 +116,11 @@ extension SignInRules {
             changes: [.deleteCode(phone: phone)] + (request.session.map { [.deleteSession(key: $0)] } ?? []) + [
                 .signIn(
                     phone: phone, session: request.signedInSession, at: now,
-                    expiresAt: min(absolute, now + policy.sessionIdleTimeout), absoluteExpiresAt: absolute)
-            ] + (request.rememberDevice.map { [rememberDevice($0, phone: phone, now: now)] } ?? []))
+                    expiresAt: min(absolute, now + policy.sessionIdleTimeout), absoluteExpiresAt: absolute,
+                    userAgent: request.userAgent, api: request.session == nil)
+            ]
+                + (request.rememberDevice.map {
+                    [rememberDevice($0, phone: phone, userAgent: request.userAgent, now: now)]
+                } ?? []))
     }
 }

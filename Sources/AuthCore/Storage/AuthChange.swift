@@ -19,9 +19,12 @@ public enum AuthChange: Sendable, Equatable {
     /// A wrong code, towards the phone's lock and the client's limit after too many failures.
     case recordFailure(phone: String, client: String?, at: Double)
     /// Creates the user on first sign-in (or notes the sign-in) and a signed-in session for it.
-    case signIn(phone: String, session: Data, at: Double, expiresAt: Double, absoluteExpiresAt: Double)
+    /// `userAgent` names the browser on "Your devices"; `api` marks an API token.
+    case signIn(
+        phone: String, session: Data, at: Double, expiresAt: Double, absoluteExpiresAt: Double,
+        userAgent: String? = nil, api: Bool = false)
     /// Remembers this browser for the person with `phone` (who exists: it follows a ``signIn``).
-    case rememberDevice(key: Data, phone: String, at: Double, until: Double)
+    case rememberDevice(key: Data, phone: String, at: Double, until: Double, userAgent: String? = nil)
     /// Gives a remembered device a new key (its old one stops working); its expiry stays.
     case rotateDevice(old: Data, new: Data, at: Double)
     /// Forgets a remembered device.

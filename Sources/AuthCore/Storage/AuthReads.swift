@@ -9,6 +9,8 @@ public struct AuthReads: Sendable, Equatable {
     public var code: String?
     /// The remembered device with this storage key (the SHA-256 of its cookie's token).
     public var device: Data?
+    /// Every live session and remembered device of this user ("Your devices").
+    public var signedInPlaces: PlacesRead?
     /// The n-th newest code sent to a phone number since a time (the per-phone sending limit).
     public var phoneSends: RecentEvents?
     /// The n-th newest code asked for from a client address since a time (per-client limit).
@@ -28,7 +30,8 @@ public struct AuthReads: Sendable, Equatable {
     public var locks: [AuthLock]
 
     public init(
-        session: Data? = nil, code: String? = nil, device: Data? = nil, phoneSends: RecentEvents? = nil,
+        session: Data? = nil, code: String? = nil, device: Data? = nil, signedInPlaces: PlacesRead? = nil,
+        phoneSends: RecentEvents? = nil,
         clientSends: RecentEvents? = nil, exchangeSends: RecentEvents? = nil, textsInHour: AllSends? = nil,
         textsInDay: AllSends? = nil, phoneFailures: RecentEvents? = nil, clientFailures: RecentEvents? = nil,
         locks: [AuthLock] = []
@@ -36,6 +39,7 @@ public struct AuthReads: Sendable, Equatable {
         self.session = session
         self.code = code
         self.device = device
+        self.signedInPlaces = signedInPlaces
         self.phoneSends = phoneSends
         self.clientSends = clientSends
         self.exchangeSends = exchangeSends
@@ -102,6 +106,8 @@ public struct AuthSnapshot: Sendable, Equatable {
     public var session: SessionRecord?
     public var code: StoredCode?
     public var device: DeviceRecord?
+    /// The user's signed-in sessions and remembered devices, when ``AuthReads/signedInPlaces`` asked.
+    public var places: SignedInPlaces?
     /// The time of the phone's send at the asked position, if there is one.
     public var phoneSendAt: Double?
     public var clientSendAt: Double?
@@ -113,13 +119,14 @@ public struct AuthSnapshot: Sendable, Equatable {
 
     public init(
         session: SessionRecord? = nil, code: StoredCode? = nil, device: DeviceRecord? = nil,
-        phoneSendAt: Double? = nil,
+        places: SignedInPlaces? = nil, phoneSendAt: Double? = nil,
         clientSendAt: Double? = nil, exchangeSendAt: Double? = nil, textsInHour: SendCount? = nil,
         textsInDay: SendCount? = nil, phoneFailureAt: Double? = nil, clientFailureAt: Double? = nil
     ) {
         self.session = session
         self.code = code
         self.device = device
+        self.places = places
         self.phoneSendAt = phoneSendAt
         self.clientSendAt = clientSendAt
         self.exchangeSendAt = exchangeSendAt
@@ -192,5 +199,76 @@ public struct DeviceRecord: Sendable, Equatable {
         self.phone = phone
         self.createdAt = createdAt
         self.expiresAt = expiresAt
+    }
+}
+
+/// "Which sessions and remembered devices of `user` are live at `now`?"
+public struct PlacesRead: Sendable, Equatable {
+    public var user: Int64
+    /// Seconds since 1970: only what expires after it.
+    public var now: Double
+
+    public init(user: Int64, now: Double) {
+        self.user = user
+        self.now = now
+    }
+}
+
+/// Where a person is signed in: their live sessions and remembered devices, newest first.
+public struct SignedInPlaces: Sendable, Equatable {
+    public struct Session: Sendable, Equatable {
+        /// The storage key (never shown: the page shows ``SignedInPlaces/publicID(of:)``).
+        public var key: Data
+        public var userAgent: String?
+        /// An API token rather than a browser.
+        public var api: Bool
+        public var signedInAt: Double
+        public var lastSeenAt: Double
+        public var expiresAt: Double
+
+        public init(
+            key: Data, userAgent: String?, api: Bool, signedInAt: Double, lastSeenAt: Double, expiresAt: Double
+        ) {
+            self.key = key
+            self.userAgent = userAgent
+            self.api = api
+            self.signedInAt = signedInAt
+            self.lastSeenAt = lastSeenAt
+            self.expiresAt = expiresAt
+        }
+    }
+
+    public struct Device: Sendable, Equatable {
+        public var id: Int64
+        public var key: Data
+        public var userAgent: String?
+        public var rememberedAt: Double
+        public var lastUsedAt: Double
+        public var expiresAt: Double
+
+        public init(
+            id: Int64, key: Data, userAgent: String?, rememberedAt: Double, lastUsedAt: Double, expiresAt: Double
+        ) {
+            self.id = id
+            self.key = key
+            self.userAgent = userAgent
+            self.rememberedAt = rememberedAt
+            self.lastUsedAt = lastUsedAt
+            self.expiresAt = expiresAt
+        }
+    }
+
+    public var sessions: [Session]
+    public var devices: [Device]
+
+    public init(sessions: [Session], devices: [Device]) {
+        self.sessions = sessions
+        self.devices = devices
+    }
+
+    /// A session's id on the page and in the API: the first 16 bytes of its storage key (itself
+    /// a SHA-256 of the token) in hex. It names the session without giving a way to use it.
+    public static func publicID(of key: Data) -> String {
+        key.prefix(16).map { String(format: "%02x", $0) }.joined()
     }
 }

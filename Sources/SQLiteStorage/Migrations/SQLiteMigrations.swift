@@ -10,7 +10,7 @@ import GRDB
 /// | `v1-sign-in` | users, codes (`verifications`), sessions |
 /// | `v2-send-and-failure-limits` | `code_sends` and `failed_checks`, the sending and lock windows |
 /// | `wallet-v1` | the wallet: profiles, accounts, operations, one-time form keys |
-/// | `devices-v1` | remembered devices ("Remember this phone for 30 days") |
+/// | `devices-v1` | remembered devices ("Remember this phone for 30 days"), and each session's browser for "Your devices" |
 /// | `v3-spend-and-bound-codes` | the send-time index (spend budget), the client of each failure, the holder of each code |
 enum SQLiteMigrations {
     static var migrator: DatabaseMigrator {
@@ -122,10 +122,13 @@ enum SQLiteMigrations {
                         user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
                         created_at REAL NOT NULL,
                         last_used_at REAL NOT NULL,
-                        expires_at REAL NOT NULL CHECK (expires_at > created_at)
+                        expires_at REAL NOT NULL CHECK (expires_at > created_at),
+                        user_agent TEXT CHECK (length(user_agent) <= 512)
                     );
                     CREATE INDEX devices_by_user ON devices(user_id);
                     CREATE INDEX devices_by_expiry ON devices(expires_at);
+                    ALTER TABLE sessions ADD COLUMN user_agent TEXT CHECK (length(user_agent) <= 512);
+                    ALTER TABLE sessions ADD COLUMN api INTEGER NOT NULL DEFAULT 0 CHECK (api IN (0, 1));
                     """)
         }
         return migrator

@@ -66,7 +66,8 @@ struct SignInController: Sendable {
             // The number this browser is remembered for goes straight to Home, with no text.
             if let token = device.token(in: request),
                 let signedIn = try await signIn.signInRemembered(
-                    phoneInput: phoneInput, device: token, replacing: context.sessionToken)
+                    phoneInput: phoneInput, device: token, replacing: context.sessionToken,
+                    userAgent: request.headers.first(name: "User-Agent"))
             {
                 return signedInResponse(signedIn)
             }
@@ -101,7 +102,7 @@ struct SignInController: Sendable {
         do {
             let signedIn = try await signIn.verify(
                 session: token, pendingFor: phone, codeInput: code, client: request.client?.group,
-                rememberDevice: form["remember"] == "on")
+                rememberDevice: form["remember"] == "on", userAgent: request.headers.first(name: "User-Agent"))
             return signedInResponse(signedIn)
         } catch SignInError.noPendingSignIn {
             return .redirect(to: "/login")
