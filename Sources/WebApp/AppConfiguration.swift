@@ -12,8 +12,13 @@ enum SMSDelivery: Sendable {
     case twilio(TwilioSMSSender.Configuration)
     /// A signed JSON POST to any gateway.
     case webhook(WebhookSMSSender.Configuration)
-    /// Nothing is sent and every code is 123456; only on a loopback address.
+    /// Nothing is sent and every code is 123456; only on a loopback address, without a proxy.
     case test
+
+    /// Whether this is ``test``: the pages say so, and only this machine is answered.
+    var isTestMode: Bool {
+        if case .test = self { true } else { false }
+    }
 }
 
 /// Everything the app is assembled from; the `webapp` command fills it from its options and

@@ -13,6 +13,9 @@ import WalletCore
 struct Pages: Sendable {
     static let templateNames = ["layout", "login", "verify", "home", "account", "error"]
     let renderer: PageRenderer
+    /// SMS test mode: every page says at the top that every code is 123456, so nobody takes a
+    /// test server for the real one (or leaves one running unnoticed).
+    var testMode = false
 
     /// Longest typed phone text echoed back into the form.
     private static let maxEchoedInput = 64
@@ -104,6 +107,8 @@ struct Pages: Sendable {
     private func page(_ name: String, _ values: [String: Any], answering error: (any HTTPResponseError)?) throws
         -> Response
     {
+        var values = values
+        values["testMode"] = testMode
         var response = Response.html(try renderer.render(name, values), status: error?.status ?? .ok)
         if let error { response.headers.add(contentsOf: error.headers) }
         response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")

@@ -36,13 +36,17 @@ struct Routes {
     }
 
     /// Around everything a listener serves, once: metrics for every request, security headers
-    /// on every answer, errors no part answered (the 404 and 405 of /healthz/x) answered inside them.
+    /// on every answer, errors no part answered (the 404 and 405 of /healthz/x) answered inside them,
+    /// and in SMS test mode the guard that answers only this machine, before pages, API and files.
     private func aroundAll(_ responder: any HTTPResponder<AppContext>) -> MiddlewareResponder<AppContext> {
-        MiddlewareResponder(
+        let guarded: any HTTPResponder<AppContext> =
+            configuration.sms.isTestMode
+            ? MiddlewareResponder(middleware: TestModeGuard(), responder: responder) : responder
+        return MiddlewareResponder(
             middleware: requestMetrics,
             responder: MiddlewareResponder(
                 middleware: securityHeaders,
-                responder: MiddlewareResponder(middleware: ErrorMiddleware(), responder: responder)))
+                responder: MiddlewareResponder(middleware: ErrorMiddleware(), responder: guarded)))
     }
 
     /// The pages: error pages, static files and CSRF for every path; each group looks up the

@@ -26,7 +26,8 @@ struct WebAppCommand: AsyncParsableCommand {
                        it elsewhere)
               webhook  POST {"to","body"} as JSON to --sms-webhook-url, signed with
                        X-Signature-256: sha256=HMAC-SHA256(body) under WEBAPP_SMS_WEBHOOK_SECRET
-              test     send nothing, every code is 123456; refused unless --host is a loopback address
+              test     send nothing, every code is 123456; refused unless --host is a loopback address,
+                       and with --trust-proxy or --https; answers only this machine, never through a proxy
 
             Every option can also come from the environment as WEBAPP_ and its name in capitals
             with underscores: WEBAPP_HOST, WEBAPP_PORT, WEBAPP_DATA_DIR, WEBAPP_DB, WEBAPP_SMS,
@@ -118,6 +119,9 @@ struct WebAppCommand: AsyncParsableCommand {
         _ = try database(environment: ProcessInfo.processInfo.environment)
         if smsMode == "test", !Application.isLoopback(host) {
             throw ValidationError("--sms test (every code is 123456) only runs on a loopback --host such as 127.0.0.1.")
+        }
+        if smsMode == "test", trustProxy || https {
+            throw ValidationError(Application.testModeBehindProxy)
         }
     }
 
