@@ -18,7 +18,7 @@ public struct SQLiteAuthStore: AuthStore {
     public func transaction<Outcome: Sendable>(
         reading reads: AuthReads, decide: @escaping @Sendable (AuthSnapshot) throws -> AuthDecision<Outcome>
     ) async throws -> Applied<Outcome> {
-        try await writer.write { db in
+        try await writer.translatedWrite { db in
             let decision = try decide(try Self.read(db, reads))
             return Applied(decision.outcome, signedInUserID: try Self.apply(db, decision.changes))
         }
@@ -29,11 +29,11 @@ public struct SQLiteAuthStore: AuthStore {
     }
 
     public func apply(_ changes: [AuthChange]) async throws {
-        try await writer.write { db in _ = try Self.apply(db, changes) }
+        try await writer.translatedWrite { db in _ = try Self.apply(db, changes) }
     }
 
     public func purge(_ cutoffs: PurgeCutoffs) async throws -> Int {
-        try await writer.write { db in
+        try await writer.translatedWrite { db in
             var count = 0
             for (sql, cutoff) in [
                 ("DELETE FROM sessions WHERE expires_at <= ?", cutoffs.sessionsExpiredBy),

@@ -40,11 +40,11 @@ public struct SQLiteWalletStore: WalletStore {
     }
 
     public func account(user: Int64, id: Int64) async throws -> Account? {
-        try await writer.read { db in try Self.account(db, user: user, id: id) }
+        try await writer.translatedRead { db in try Self.account(db, user: user, id: id) }
     }
 
     public func history(user: Int64, account id: Int64, limit: Int) async throws -> [WalletCore.Operation]? {
-        try await writer.read { db in
+        try await writer.translatedRead { db in
             guard try Self.account(db, user: user, id: id) != nil else { return nil }
             return try Row.fetchAll(
                 try db.cachedStatement(
@@ -108,7 +108,7 @@ public struct SQLiteWalletStore: WalletStore {
     public func transaction(
         reading reads: WalletReads, decide: @escaping @Sendable (WalletSnapshot) throws -> WalletDecision
     ) async throws -> Receipt {
-        try await writer.write { db in
+        try await writer.translatedWrite { db in
             let decision = try decide(try Self.read(db, reads))
             var inserted = InsertedIDs()
             for write in decision.writes {
@@ -119,7 +119,7 @@ public struct SQLiteWalletStore: WalletStore {
     }
 
     public func purgeKeys(before cutoff: Double) async throws -> Int {
-        try await writer.write { db in
+        try await writer.translatedWrite { db in
             try db.cachedStatement(sql: "DELETE FROM wallet_operation_keys WHERE created_at < ?").execute(arguments: [
                 cutoff
             ])

@@ -53,6 +53,9 @@ struct AppConfiguration: Sendable {
     var https = false
     /// Code, cooldown, attempt and session lifetimes.
     var policy = SignInPolicy()
+    /// How long a SQLite write waits for another writer before the request gets 503 (tests
+    /// shorten it).
+    var sqliteBusyTimeout: TimeInterval = 5
     /// Called on the thread of every SQLite statement (tests check it is never an event loop).
     var onDatabaseStatement: (@Sendable () -> Void)?
     /// How often expired sessions and codes are deleted.

@@ -70,6 +70,7 @@ struct APIError: HTTPResponseError, Equatable {
             case .invalidOperationKey: "bad_request"
             }
         case is StorageUnavailable: "unavailable"
+        case is SchemaCheckFailed: "invalid_input"
         default:
             switch error.status {
             case .badRequest, .unsupportedMediaType: "bad_request"
