@@ -120,5 +120,13 @@ enum PostgresMigrations {
                 """,
                 "CREATE INDEX wallet_operation_keys_by_age ON wallet_operation_keys (created_at)",
             ]),
+        Migration(
+            name: "wallet-v2-key-fingerprints",
+            statements: [
+                """
+                ALTER TABLE wallet_operation_keys ADD COLUMN request_fingerprint bytea
+                    CHECK (request_fingerprint IS NULL OR length(request_fingerprint) = 32)
+                """
+            ]),
     ]
 }

@@ -84,14 +84,16 @@ public struct SQLiteWalletStore: WalletStore {
         if let key = reads.key,
             let row = try Row.fetchOne(
                 try db.cachedStatement(
-                    sql:
-                        "SELECT action, account_id, operation_id FROM wallet_operation_keys WHERE user_id = ? AND key = ?"
-                ),
+                    sql: """
+                        SELECT action, account_id, operation_id, request_fingerprint
+                        FROM wallet_operation_keys WHERE user_id = ? AND key = ?
+                        """),
                 arguments: [reads.user, key])
         {
             found.keyReceipt = Receipt(
                 action: try Receipt.Action(stored: row["action"]), accountID: row["account_id"],
                 operationID: row["operation_id"])
+            found.keyFingerprint = row["request_fingerprint"]
         }
         for id in reads.accounts {
             found.accounts[id] = try account(db, user: reads.user, id: id)
@@ -171,10 +173,13 @@ public struct SQLiteWalletStore: WalletStore {
             let receipt = try inserted.resolve(draft)
             try db.cachedStatement(
                 sql: """
-                    INSERT INTO wallet_operation_keys (user_id, key, action, account_id, operation_id, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?)
+                    INSERT INTO wallet_operation_keys
+                        (user_id, key, action, account_id, operation_id, created_at, request_fingerprint)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
                     """
-            ).execute(arguments: [user, key, receipt.action.rawValue, receipt.accountID, receipt.operationID, at])
+            ).execute(arguments: [
+                user, key.value, receipt.action.rawValue, receipt.accountID, receipt.operationID, at, key.fingerprint,
+            ])
         }
         return nil
     }

@@ -16,6 +16,9 @@ public enum WalletError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidDisplayName
     /// The one-time key of a form is malformed.
     case invalidOperationKey
+    /// The one-time key was already used for another request (another action, account or
+    /// amount); nothing was done.
+    case operationKeyReused
 
     public var description: String {
         switch self {
@@ -30,6 +33,8 @@ public enum WalletError: Error, Equatable, Sendable, CustomStringConvertible {
         case .accountNameTaken: "You already have an account with that name."
         case .invalidDisplayName: "Your name must be 1 to 40 characters."
         case .invalidOperationKey: "This form has expired. Please try again."
+        case .operationKeyReused:
+            "This form was already sent with other details, so nothing was done. Please check the page and try again."
         }
     }
 }

@@ -18,13 +18,18 @@ public enum WalletRules {
         return reads
     }
 
-    /// Applies `change` to what was read: a key used before returns its receipt again and
-    /// changes nothing; otherwise the balance rules decide, and the receipt is kept under the key.
-    public static func decide(_ change: WalletChange, key: String?, now: Date, given found: WalletSnapshot) throws
-        -> WalletDecision
+    /// Applies `change` to what was read: a key used before by the same request returns its
+    /// receipt again and changes nothing, by another request it is refused; otherwise the
+    /// balance rules decide, and the receipt is kept under the key with the request's fingerprint.
+    public static func decide(_ change: WalletChange, key: OperationKey?, now: Date, given found: WalletSnapshot)
+        throws -> WalletDecision
     {
         guard found.userExists else { throw WalletError.accountNotFound }
         if let replay = found.keyReceipt {
+            // Keys stored before fingerprints were (none) replay as they always did.
+            if let stored = found.keyFingerprint, stored != key?.fingerprint {
+                throw WalletError.operationKeyReused
+            }
             return WalletDecision(
                 writes: [],
                 receipt: ReceiptDraft(

@@ -62,15 +62,20 @@ public struct WalletSnapshot: Sendable, Equatable {
     public var userExists: Bool
     /// The receipt stored with the key, if the key was used before.
     public var keyReceipt: Receipt?
+    /// The fingerprint of the request the key was first used with; `nil` for a key stored
+    /// before fingerprints were.
+    public var keyFingerprint: Data?
     /// Those of the asked accounts that are the person's, by id.
     public var accounts: [Int64: Account]
     public var accountNames: [String]
 
     public init(
-        userExists: Bool, keyReceipt: Receipt? = nil, accounts: [Int64: Account] = [:], accountNames: [String] = []
+        userExists: Bool, keyReceipt: Receipt? = nil, keyFingerprint: Data? = nil, accounts: [Int64: Account] = [:],
+        accountNames: [String] = []
     ) {
         self.userExists = userExists
         self.keyReceipt = keyReceipt
+        self.keyFingerprint = keyFingerprint
         self.accounts = accounts
         self.accountNames = accountNames
     }
@@ -95,8 +100,9 @@ public enum WalletWrite: Sendable, Equatable {
     case setBalance(account: Int64, from: Money, to: Money)
     /// A line of history; yields its id.
     case insertOperation(OperationLine)
-    /// Keeps the receipt under the one-time key, in the same transaction as the change.
-    case rememberKey(key: String, receipt: ReceiptDraft, at: Double)
+    /// Keeps the receipt under the one-time key, with the request's fingerprint, in the same
+    /// transaction as the change.
+    case rememberKey(key: OperationKey, receipt: ReceiptDraft, at: Double)
 }
 
 /// A history line to write.

@@ -221,7 +221,7 @@ struct SharedDatabaseTests {
             _ = try await instances[0].signIn.sendCode(phoneInput: "5305550123")
             let user = try await instances[0].signIn.verify(phoneInput: "5305550123", codeInput: "123456").user.id
             let account = try await instances[0].wallet.addAccount(user: user, name: "Savings").accountID!
-            let key = Wallet.newKey()
+            let key = OperationKey(Wallet.newKey(), fingerprint: Data(repeating: 7, count: 32))
             let receipts = try await withThrowingTaskGroup(of: Receipt.self) { group in
                 for index in 0..<10 {
                     group.addTask {

@@ -10,6 +10,7 @@ import GRDB
 /// | `v1-sign-in` | users, codes (`verifications`), sessions |
 /// | `v2-send-and-failure-limits` | `code_sends` and `failed_checks`, the sending and lock windows |
 /// | `wallet-v1` | the wallet: profiles, accounts, operations, one-time form keys |
+/// | `wallet-v2-key-fingerprints` | each one-time key's request fingerprint (older keys have none) |
 enum SQLiteMigrations {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -100,6 +101,13 @@ enum SQLiteMigrations {
                         PRIMARY KEY (user_id, key)
                     ) WITHOUT ROWID;
                     CREATE INDEX wallet_operation_keys_by_age ON wallet_operation_keys(created_at);
+                    """)
+        }
+        migrator.registerMigration("wallet-v2-key-fingerprints") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE wallet_operation_keys ADD COLUMN request_fingerprint BLOB
+                        CHECK (request_fingerprint IS NULL OR length(request_fingerprint) = 32);
                     """)
         }
         return migrator

@@ -42,6 +42,9 @@ struct APIError: HTTPResponseError, Equatable {
             // A header the client sent malformed, not a form to show again.
             status = .badRequest
             message = "Idempotency-Key must be 16 to 64 characters of A-Z, a-z, 0-9, - and _."
+        case WalletError.operationKeyReused:
+            message =
+                "This Idempotency-Key was already used for a different request (method, path or body); nothing was done."
         default: break
         }
     }
@@ -68,6 +71,7 @@ struct APIError: HTTPResponseError, Equatable {
             case .invalidAccountName, .invalidDisplayName: "invalid_name"
             case .accountNameTaken: "name_taken"
             case .invalidOperationKey: "bad_request"
+            case .operationKeyReused: "idempotency_key_reused"
             }
         case is StorageUnavailable: "unavailable"
         case is SchemaCheckFailed: "invalid_input"
