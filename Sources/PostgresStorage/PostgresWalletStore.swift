@@ -129,6 +129,12 @@ public struct PostgresWalletStore: WalletStore {
                 "SELECT name FROM accounts WHERE user_id = \(reads.user)", logger
             ).map { try $0.decode(String.self) }
         }
+        if reads.accountCount {
+            found.accountCount =
+                try await connection.rows(
+                    "SELECT count(*) FROM accounts WHERE user_id = \(reads.user)", logger
+                ).first?.decode(Int.self) ?? 0
+        }
         return found
     }
 

@@ -102,6 +102,12 @@ public struct SQLiteWalletStore: WalletStore {
             found.accountNames = try String.fetchAll(
                 try db.cachedStatement(sql: "SELECT name FROM accounts WHERE user_id = ?"), arguments: [reads.user])
         }
+        if reads.accountCount {
+            found.accountCount =
+                try Int.fetchOne(
+                    try db.cachedStatement(sql: "SELECT count(*) FROM accounts WHERE user_id = ?"),
+                    arguments: [reads.user]) ?? 0
+        }
         return found
     }
 

@@ -6,12 +6,18 @@ import Foundation
 /// read and write, so the rules are the same on SQLite and PostgreSQL and are tested without a
 /// database (Tests/WalletCoreTests/WalletRulesTests.swift).
 public enum WalletRules {
+    /// The most accounts one person may hold: 100. Enough for anyone; without a limit every
+    /// signed-in person could grow the database (and Home's page) without end.
+    public static let maxAccountsPerPerson = 100
+
     /// What applying `change` needs to read.
     public static func reads(_ change: WalletChange, user: Int64, key: String?) -> WalletReads {
         var reads = WalletReads(user: user, key: key)
         switch change {
         case .setDisplayName: break
-        case .addAccount(let name): reads.accountNames = name == nil
+        case .addAccount(let name):
+            reads.accountNames = name == nil
+            reads.accountCount = true
         case .rename(let id, _), .delete(let id), .deposit(let id, _), .withdraw(let id, _): reads.accounts = [id]
         case .transfer(let from, let to, _): reads.accounts = [from, to]
         }
@@ -48,6 +54,7 @@ public enum WalletRules {
         case .setDisplayName(let name):
             writes = [.setDisplayName(name)]
         case .addAccount(let typed):
+            guard found.accountCount < maxAccountsPerPerson else { throw WalletError.accountLimit }
             writes = [.insertAccount(name: typed ?? firstFreeAccountName(taken: found.accountNames), at: at)]
             account = .inserted
         case .rename(let id, let name):
@@ -101,16 +108,23 @@ public enum WalletRules {
         return "Account \(number)"
     }
 
-    /// The balance after depositing `amount`.
+    /// The balance after depositing `amount` (checked arithmetic: a stored balance at Int64's
+    /// edge is refused, never a trap).
     public static func deposit(_ amount: Money, into account: Account) throws -> Money {
-        guard account.balance.cents <= Money.maxBalance.cents - amount.cents else { throw WalletError.balanceLimit }
-        return account.balance + amount
+        guard amount > .zero else { throw WalletError.amount(.notPositive) }
+        guard let after = account.balance.adding(amount), after <= Money.maxBalance else {
+            throw WalletError.balanceLimit
+        }
+        return after
     }
 
-    /// The balance after withdrawing `amount`.
+    /// The balance after withdrawing `amount` (checked, like ``deposit(_:into:)``).
     public static func withdraw(_ amount: Money, from account: Account) throws -> Money {
-        guard amount <= account.balance else { throw WalletError.insufficientFunds(balance: account.balance) }
-        return account.balance - amount
+        guard amount > .zero else { throw WalletError.amount(.notPositive) }
+        guard amount <= account.balance, let after = account.balance.subtracting(amount) else {
+            throw WalletError.insufficientFunds(balance: account.balance)
+        }
+        return after
     }
 
     /// The two balances after moving `amount` from `source` to `target`.

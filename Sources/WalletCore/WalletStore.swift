@@ -47,12 +47,17 @@ public struct WalletReads: Sendable, Equatable {
     public var accounts: [Int64]
     /// Whether to read the names of all the person's accounts (to pick "Account N").
     public var accountNames: Bool
+    /// Whether to count the person's accounts (for the limit on how many they may have).
+    public var accountCount: Bool
 
-    public init(user: Int64, key: String? = nil, accounts: [Int64] = [], accountNames: Bool = false) {
+    public init(
+        user: Int64, key: String? = nil, accounts: [Int64] = [], accountNames: Bool = false, accountCount: Bool = false
+    ) {
         self.user = user
         self.key = key
         self.accounts = accounts
         self.accountNames = accountNames
+        self.accountCount = accountCount
     }
 }
 
@@ -68,11 +73,14 @@ public struct WalletSnapshot: Sendable, Equatable {
     /// Those of the asked accounts that are the person's, by id.
     public var accounts: [Int64: Account]
     public var accountNames: [String]
+    /// How many accounts the person has (when asked).
+    public var accountCount: Int
 
     public init(
         userExists: Bool, keyReceipt: Receipt? = nil, keyFingerprint: Data? = nil, accounts: [Int64: Account] = [:],
-        accountNames: [String] = []
+        accountNames: [String] = [], accountCount: Int = 0
     ) {
+        self.accountCount = accountCount
         self.userExists = userExists
         self.keyReceipt = keyReceipt
         self.keyFingerprint = keyFingerprint

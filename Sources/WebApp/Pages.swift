@@ -58,7 +58,9 @@ struct Pages: Sendable {
             "home",
             [
                 "csrf": csrf, "phone": user.phone.nationalFormat, "name": overview.displayName, "accounts": accounts,
-                "total": overview.total.description, "nextNumber": overview.accounts.count + 1,
+                "total": try overview.total.description, "nextNumber": overview.accounts.count + 1,
+                "atAccountLimit": overview.accounts.count >= WalletRules.maxAccountsPerPerson,
+                "accountLimit": WalletRules.maxAccountsPerPerson,
                 "addKey": Wallet.newKey(), "nameKey": Wallet.newKey(), "notice": notice ?? "",
                 "error": error?.message ?? "",
             ], answering: error)

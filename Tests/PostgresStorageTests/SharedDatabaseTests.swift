@@ -197,7 +197,7 @@ struct SharedDatabaseTests {
                 }
             }
             let overview = try await instances[0].wallet.overview(user: user, defaultName: "")
-            #expect(overview.total == Money(cents: 100_000))
+            #expect(try overview.total == Money(cents: 100_000))
             for account in overview.accounts {
                 #expect(account.balance.cents >= 0)
                 let history = try await instances[1].wallet.history(user: user, account: account.id, limit: 1_000)

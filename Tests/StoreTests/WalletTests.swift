@@ -170,7 +170,7 @@ struct WalletTests {
             }
             #expect(outcomes.filter { $0 }.count > 100)
             let overview = try await f.wallet.overview(user: f.alice, defaultName: "")
-            #expect(overview.total == dollars("500"))
+            #expect(try overview.total == dollars("500"))
             #expect(overview.accounts.allSatisfy { $0.balance >= .zero })
             // The history agrees with the balances.
             for account in overview.accounts {
@@ -205,6 +205,24 @@ struct WalletTests {
             }
             // Forty simple emoji are forty characters and forty code points: accepted.
             _ = try await f.wallet.setDisplayName(user: f.alice, to: String(repeating: "😀", count: 40))
+        }
+    }
+
+    @Test("a person may have at most 100 accounts; deleting one makes room again", arguments: Backend.all)
+    func accountLimit(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let f = try await WalletFixture(database)
+            var last: Int64 = 0
+            for _ in 0..<WalletRules.maxAccountsPerPerson { last = try await f.newAccount(f.alice) }
+            await #expect(throws: WalletError.accountLimit) { try await f.wallet.addAccount(user: f.alice, name: nil) }
+            await #expect(throws: WalletError.accountLimit) {
+                try await f.wallet.addAccount(user: f.alice, name: "One more")
+            }
+            #expect(try await database.count("accounts") == 100)
+            // Someone else's accounts do not count.
+            _ = try await f.newAccount(f.bob)
+            _ = try await f.wallet.delete(user: f.alice, account: last)
+            _ = try await f.newAccount(f.alice, "One more")
         }
     }
 

@@ -123,6 +123,48 @@ struct WalletRulesTests {
         }
     }
 
+    @Test("a person with 100 accounts cannot add another; only adding counts them")
+    func accountLimit() throws {
+        #expect(WalletRules.reads(.addAccount(name: "Bills"), user: 1, key: nil).accountCount)
+        #expect(!WalletRules.reads(.deposit(account: 10, amount: Money(cents: 1)), user: 1, key: nil).accountCount)
+        var full = found()
+        full.accountCount = 100
+        #expect(throws: WalletError.accountLimit) { try decide(.addAccount(name: "Bills"), full) }
+        #expect(throws: WalletError.accountLimit) { try decide(.addAccount(name: nil), full) }
+        full.accountCount = 99
+        #expect(try decide(.addAccount(name: "Bills"), full).writes == [.insertAccount(name: "Bills", at: at)])
+    }
+
+    @Test("amounts and stored balances at Int64's edges are typed errors, never a trap")
+    func edges() {
+        let huge = Account(id: 20, name: "Corrupt", balance: Money(cents: .max))
+        let negative = Account(id: 21, name: "Negative", balance: Money(cents: .min))
+        #expect(throws: WalletError.amount(.notPositive)) {
+            try WalletRules.deposit(Money(cents: .min), into: checking)
+        }
+        #expect(throws: WalletError.amount(.notPositive)) { try WalletRules.withdraw(Money(cents: .min), from: huge) }
+        #expect(throws: WalletError.balanceLimit) { try WalletRules.deposit(Money(cents: 1), into: huge) }
+        #expect(throws: WalletError.insufficientFunds(balance: negative.balance)) {
+            try WalletRules.withdraw(Money(cents: 1), from: negative)
+        }
+        #expect(throws: WalletError.balanceLimit) {
+            try WalletRules.transfer(Money(cents: 1), from: checking, to: huge)
+        }
+        #expect(Money(cents: .max).adding(Money(cents: 1)) == nil)
+        #expect(Money(cents: .min).subtracting(Money(cents: 1)) == nil)
+        #expect(Money(cents: 2).subtracting(Money(cents: 3)) == Money(cents: -1))
+    }
+
+    @Test("a total of stored balances that does not fit is StoredDataCorrupt for that request, not a trap")
+    func totalOverflow() throws {
+        let half = Money(cents: Int64.max / 2 + 1)
+        let overview = Overview(
+            displayName: "Ann",
+            accounts: [Account(id: 1, name: "A", balance: half), Account(id: 2, name: "B", balance: half)])
+        #expect(throws: StoredDataCorrupt.self) { try overview.total }
+        #expect(try Overview(displayName: "Ann", accounts: [checking, savings]).total == Money(cents: 5_000))
+    }
+
     @Test("a new account takes the first free 'Account N', case-insensitively")
     func defaultName() throws {
         let decision = try decide(.addAccount(name: nil), found(names: ["account 1", "Account 3"]))

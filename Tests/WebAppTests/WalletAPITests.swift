@@ -118,9 +118,7 @@ struct WalletAPITests {
     func idempotencyKeyReused() async throws {
         try await withServer { server in
             let api = APIClient(server)
-            let token = try await api.signIn(server)
-            _ = try await api.call(.POST, "/accounts", token: token)
-            _ = try await api.call(.POST, "/accounts", token: token)
+            let token = try await api.signIn(server, openingAccounts: 2)
             let key = "deposit-0123456789abcdef"
             let first = try await api.call(
                 .POST, "/accounts/1/deposit", json: ["amount": "10"], token: token, idempotencyKey: key)

@@ -70,6 +70,7 @@ struct APIError: HTTPResponseError, Equatable {
             case .accountNotEmpty: "account_not_empty"
             case .invalidAccountName, .invalidDisplayName: "invalid_name"
             case .accountNameTaken: "name_taken"
+            case .accountLimit: "account_limit"
             case .invalidOperationKey: "bad_request"
             case .operationKeyReused: "idempotency_key_reused"
             }

@@ -77,10 +77,11 @@ struct WalletAPIController: Sendable {
     @Sendable func list(_ request: Request, _ context: APIUserContext) async throws -> Response {
         let user = context.user
         let overview = try await wallet.overview(user: user.id, defaultName: user.phone.nationalFormat)
+        let total = try overview.total
         return try APIController.reply(
             WalletReply(
                 name: overview.displayName, accounts: overview.accounts.map(AccountReply.init),
-                total: overview.total.decimalString, total_cents: overview.total.cents))
+                total: total.decimalString, total_cents: total.cents))
     }
 
     @Sendable func add(_ request: Request, _ context: APIUserContext) async throws -> Response {
