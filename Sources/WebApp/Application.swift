@@ -46,7 +46,10 @@ final class Application: Sendable {
         configuration: AppConfiguration, logger: Logger, sms: (any SMSSender)? = nil,
         clock: @escaping @Sendable () -> Date = { Date() }, gracefulShutdownSignals: [UnixSignal] = []
     ) async throws -> Application {
-        try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+        // The data folder holds the database and the secret: this user's only (0700).
+        try FileManager.default.createDirectory(
+            atPath: configuration.dataDirectory, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         let secret = try configuration.secret ?? ServerSecret.loadOrCreate(at: configuration.secretPath)
         let renderer = try await PageRenderer(
             directory: configuration.templatesDirectory, required: Pages.templateNames)

@@ -126,6 +126,10 @@ struct WebAppCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Before anything creates a file: the database, its -wal and -shm, the secret and the
+        // outbox (which holds codes) are readable by this user only (0600, folders 0700),
+        // whatever umask the shell or service manager started us with.
+        umask(0o077)
         let level = logLevel
         // Every line written while handling a request carries its id (request=…), the domain's
         // lines included.
