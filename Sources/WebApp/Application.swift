@@ -74,7 +74,7 @@ final class Application: Sendable {
             configuration: configuration, secret: secret,
             pages: Pages(renderer: renderer, testMode: configuration.sms.isTestMode), signIn: signIn,
             wallet: wallet, storage: storage, requestMetrics: requestMetrics, securityHeaders: securityHeaders,
-            registry: registry)
+            registry: registry, clock: clock)
         // The answers the server gives before any middleware (413, 431, …) carry the same
         // security headers and are counted too, as are the connections it closes at once.
         var serverConfiguration = configuration.server

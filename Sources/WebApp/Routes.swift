@@ -18,6 +18,8 @@ struct Routes {
     let requestMetrics: RequestMetrics
     let securityHeaders: SecurityHeaders
     let registry: PrometheusCollectorRegistry
+    /// The app's clock (CSRF tokens' issue times and ages).
+    let clock: @Sendable () -> Date
 
     /// The whole app as one responder: the pages, the API and, unless they have a port of their
     /// own (``opsResponder()``), the operations routes.
@@ -55,7 +57,8 @@ struct Routes {
         let router = Router<AppContext>()
         router.add(middleware: ErrorMiddleware.pages(pages))
         router.add(middleware: StaticFiles<AppContext>(folder: configuration.publicDirectory, urlPrefix: "/public"))
-        router.add(middleware: CSRFProtection(tokens: CSRFTokens(secret: secret), https: configuration.https))
+        router.add(
+            middleware: CSRFProtection(tokens: CSRFTokens(secret: secret, clock: clock), https: configuration.https))
         let cookie = SessionCookie(
             https: configuration.https, signedInMaxAge: Int(configuration.policy.sessionLifetime))
         let session = SessionMiddleware(signIn: signIn, cookie: cookie)
