@@ -29,6 +29,11 @@ public struct SignInPolicy: Sendable {
     /// number is locked until the window passes: 20 per 24 hours.
     public var maxFailuresPerPhone = 20
     public var failuresPerPhoneWindow: TimeInterval = 86_400
+    /// Most sign-ins one client address may start per ``signInsPerClientWindow`` (each makes a
+    /// pending session row, even while the resend cooldown sends no text): 30 per hour, so
+    /// nobody fills the sessions table anonymously.
+    public var maxSignInsPerClient = 30
+    public var signInsPerClientWindow: TimeInterval = 3600
 
     public init() {}
 }

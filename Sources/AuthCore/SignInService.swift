@@ -135,9 +135,17 @@ public struct SignInService: Sendable {
         if let limited = outcome.limited {
             let seconds = max(1, wholeSeconds(from: now, to: limited.until))
             logger.notice("Sending limit reached", metadata: ["to": "\(phone.masked)", "limit": "\(limited.limit)"])
-            metrics.limitHit(limited.limit == .phone ? "phone" : "client")
-            throw limited.limit == .phone
-                ? SignInError.tooManyCodesForPhone(seconds: seconds) : .tooManyCodesFromClient(seconds: seconds)
+            switch limited.limit {
+            case .phone:
+                metrics.limitHit("phone")
+                throw SignInError.tooManyCodesForPhone(seconds: seconds)
+            case .client:
+                metrics.limitHit("client")
+                throw SignInError.tooManyCodesFromClient(seconds: seconds)
+            case .clientSignIns:
+                metrics.limitHit("client_sign_ins")
+                throw SignInError.tooManySignInsFromClient(seconds: seconds)
+            }
         }
         // The store kept the caller's session if it was still live, else it used the new key.
         // (Without `makeSession` the new token was never stored and is dropped by the caller.)

@@ -128,5 +128,17 @@ enum PostgresMigrations {
                     CHECK (request_fingerprint IS NULL OR length(request_fingerprint) = 32)
                 """
             ]),
+        Migration(
+            name: "v3-sign-in-starts",
+            statements: [
+                """
+                CREATE TABLE sign_in_starts (
+                    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    client text NOT NULL,
+                    started_at double precision NOT NULL
+                )
+                """,
+                "CREATE INDEX sign_in_starts_by_client ON sign_in_starts (client, started_at)",
+            ]),
     ]
 }

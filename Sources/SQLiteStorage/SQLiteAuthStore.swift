@@ -40,6 +40,7 @@ public struct SQLiteAuthStore: AuthStore {
                 ("DELETE FROM verifications WHERE expires_at <= ?", cutoffs.codesExpiredBy),
                 ("DELETE FROM code_sends WHERE sent_at <= ?", cutoffs.sendsBefore),
                 ("DELETE FROM failed_checks WHERE failed_at <= ?", cutoffs.failuresBefore),
+                ("DELETE FROM sign_in_starts WHERE started_at <= ?", cutoffs.signInStartsBefore),
             ] {
                 try db.cachedStatement(sql: sql).execute(arguments: [cutoff])
                 count += db.changesCount
@@ -90,6 +91,10 @@ public struct SQLiteAuthStore: AuthStore {
             db,
             "SELECT failed_at FROM failed_checks WHERE phone = ? AND failed_at > ? ORDER BY failed_at DESC LIMIT 1 OFFSET ?",
             reads.phoneFailures)
+        found.clientSignInAt = try recent(
+            db,
+            "SELECT started_at FROM sign_in_starts WHERE client = ? AND started_at > ? ORDER BY started_at DESC LIMIT 1 OFFSET ?",
+            reads.clientSignIns)
         return found
     }
 
@@ -167,6 +172,9 @@ public struct SQLiteAuthStore: AuthStore {
                 try db.cachedStatement(
                     sql: "UPDATE sessions SET last_seen_at = ?, expires_at = ? WHERE key = ? AND user_id IS NOT NULL"
                 ).execute(arguments: [at, expiresAt, key])
+            case .recordSignInStart(let client, let at):
+                try db.cachedStatement(sql: "INSERT INTO sign_in_starts (client, started_at) VALUES (?, ?)").execute(
+                    arguments: [client, at])
             }
         }
         return signedInUser

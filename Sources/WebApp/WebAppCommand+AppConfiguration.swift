@@ -64,6 +64,7 @@ extension WebAppCommand {
         configuration.policy.maxCodesPerPhone = maxCodesPerPhone
         configuration.policy.maxCodesPerClient = maxCodesPerClient
         configuration.policy.maxFailuresPerPhone = maxFailuresPerPhone
+        configuration.policy.maxSignInsPerClient = maxSignInsPerClient
         if let hex = environment["WEBAPP_SECRET"] {
             configuration.secret = try ServerSecret(hex: hex, source: "WEBAPP_SECRET")
         }

@@ -10,7 +10,8 @@ extension WebAppCommand {
         [
             "host", "port", "data-dir", "db", "sms", "sms-webhook-url", "sms-outbox", "templates", "public",
             "sms-domain",
-            "app-name", "max-codes-per-phone", "max-codes-per-client", "max-failures-per-phone", "log-level",
+            "app-name", "max-codes-per-phone", "max-codes-per-client", "max-failures-per-phone",
+            "max-sign-ins-per-client", "log-level",
         ] + ConnectionOptions.names
     static let environmentFlags = ["https", "trust-proxy"]
 

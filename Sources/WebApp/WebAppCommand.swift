@@ -34,6 +34,7 @@ struct WebAppCommand: AsyncParsableCommand {
             WEBAPP_SMS_WEBHOOK_URL, WEBAPP_SMS_OUTBOX, WEBAPP_TEMPLATES, WEBAPP_PUBLIC,
             WEBAPP_SMS_DOMAIN, WEBAPP_APP_NAME, WEBAPP_HTTPS, WEBAPP_TRUST_PROXY,
             WEBAPP_MAX_CODES_PER_PHONE, WEBAPP_MAX_CODES_PER_CLIENT, WEBAPP_MAX_FAILURES_PER_PHONE,
+            WEBAPP_MAX_SIGN_INS_PER_CLIENT,
             WEBAPP_MAX_CONNECTIONS, WEBAPP_MAX_CONNECTIONS_PER_CLIENT, WEBAPP_IDLE_TIMEOUT, WEBAPP_OPS_PORT,
             WEBAPP_LOG_LEVEL (flags: true/1/yes). A flag on the command line wins. DATABASE_URL is
             read when neither --db nor WEBAPP_DB is given; PGPASSWORD supplies a password the
@@ -104,6 +105,11 @@ struct WebAppCommand: AsyncParsableCommand {
         help: "Failed codes per number in 24 hours before sign-in to it is locked.")
     var maxFailuresPerPhone = SignInPolicy().maxFailuresPerPhone
 
+    @Option(
+        name: .customLong("max-sign-ins-per-client"),
+        help: "Most sign-ins (pending sessions) one client address may start per hour.")
+    var maxSignInsPerClient = SignInPolicy().maxSignInsPerClient
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
 
@@ -111,7 +117,7 @@ struct WebAppCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         for (name, value) in [
             ("--max-codes-per-phone", maxCodesPerPhone), ("--max-codes-per-client", maxCodesPerClient),
-            ("--max-failures-per-phone", maxFailuresPerPhone),
+            ("--max-failures-per-phone", maxFailuresPerPhone), ("--max-sign-ins-per-client", maxSignInsPerClient),
         ] where value < 1 {
             throw ValidationError("\(name) must be at least 1.")
         }

@@ -240,7 +240,10 @@ struct CommandTests {
         -> (Process, String, Pipe)
     {
         let (process, output, errors) = try run(
-            ["--port", "0", "--data-dir", folder.path, "--log-level", logLevel, "--max-codes-per-client", "100000"]
+            [
+                "--port", "0", "--data-dir", folder.path, "--log-level", logLevel, "--max-codes-per-client", "100000",
+                "--max-sign-ins-per-client", "100000",
+            ]
                 + extra)
         let line = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {

@@ -36,6 +36,8 @@ public enum SendLimit: Sendable, Equatable {
     case phone
     /// Too many codes were asked for from this client address in the window.
     case client
+    /// Too many sign-ins (new pending sessions) were started from this client address.
+    case clientSignIns
 }
 
 /// What asking for a code came to.
@@ -87,7 +89,12 @@ extension SignInRules {
             clientSends: request.client.map {
                 Self.window($0, max: policy.maxCodesPerClient, per: policy.codesPerClientWindow, now: now)
             },
-            locks: [.phone(phone)] + (request.client.map { [.client($0)] } ?? []))
+            locks: [.phone(phone)] + (request.client.map { [.client($0)] } ?? []),
+            clientSignIns: request.newSession == nil
+                ? nil
+                : request.client.map {
+                    Self.window($0, max: policy.maxSignInsPerClient, per: policy.signInsPerClientWindow, now: now)
+                })
     }
 
     /// Stores a new code for the phone unless the resend cooldown is running or a sending limit
@@ -103,6 +110,18 @@ extension SignInRules {
         var changes: [AuthChange] = []
         if let existing = request.existingSession, !kept { changes.append(.deleteSession(key: existing)) }
         let sessionKey = kept ? request.existingSession : request.newSession
+        // A new pending session is a row anyone may make, even during the cooldown, when no text
+        // (and so no sending limit) is involved: counted per client, refused past its limit.
+        let startsSignIn = !kept && request.newSession != nil ? request.client : nil
+        if startsSignIn != nil,
+            let until = Self.windowFull(nthNewest: found.clientSignInAt, window: policy.signInsPerClientWindow)
+        {
+            return AuthDecision(
+                IssueOutcome(
+                    cooldownUntil: nil, codeExpiresAt: request.now, keptExistingSession: kept,
+                    limited: SendLimitReached(.clientSignIns, until: until)),
+                changes: changes)
+        }
 
         let outcome: IssueOutcome
         let codeExpiresAt: Double
@@ -139,6 +158,7 @@ extension SignInRules {
                 .makePending(
                     session: sessionKey, phone: phone, at: now, until: codeExpiresAt + policy.pendingSessionGrace))
         }
+        if let startsSignIn { changes.append(.recordSignInStart(client: startsSignIn, at: now)) }
         return AuthDecision(outcome, changes: changes)
     }
 

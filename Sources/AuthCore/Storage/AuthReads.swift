@@ -13,13 +13,17 @@ public struct AuthReads: Sendable, Equatable {
     public var clientSends: RecentEvents?
     /// The n-th newest wrong code for a phone number since a time (the lock after failures).
     public var phoneFailures: RecentEvents?
+    /// The n-th newest sign-in a client address started since a time (the per-client limit on
+    /// pending sessions).
+    public var clientSignIns: RecentEvents?
     /// What the transaction holds while it runs, so that two requests for the same phone
     /// number or from the same client run one after the other on every instance.
     public var locks: [AuthLock]
 
     public init(
         session: Data? = nil, code: String? = nil, phoneSends: RecentEvents? = nil,
-        clientSends: RecentEvents? = nil, phoneFailures: RecentEvents? = nil, locks: [AuthLock] = []
+        clientSends: RecentEvents? = nil, phoneFailures: RecentEvents? = nil, locks: [AuthLock] = [],
+        clientSignIns: RecentEvents? = nil
     ) {
         self.session = session
         self.code = code
@@ -27,6 +31,7 @@ public struct AuthReads: Sendable, Equatable {
         self.clientSends = clientSends
         self.phoneFailures = phoneFailures
         self.locks = locks
+        self.clientSignIns = clientSignIns
     }
 }
 
@@ -61,16 +66,18 @@ public struct AuthSnapshot: Sendable, Equatable {
     public var phoneSendAt: Double?
     public var clientSendAt: Double?
     public var phoneFailureAt: Double?
+    public var clientSignInAt: Double?
 
     public init(
         session: SessionRecord? = nil, code: StoredCode? = nil, phoneSendAt: Double? = nil,
-        clientSendAt: Double? = nil, phoneFailureAt: Double? = nil
+        clientSendAt: Double? = nil, phoneFailureAt: Double? = nil, clientSignInAt: Double? = nil
     ) {
         self.session = session
         self.code = code
         self.phoneSendAt = phoneSendAt
         self.clientSendAt = clientSendAt
         self.phoneFailureAt = phoneFailureAt
+        self.clientSignInAt = clientSignInAt
     }
 }
 

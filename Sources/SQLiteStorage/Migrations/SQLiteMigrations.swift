@@ -11,6 +11,7 @@ import GRDB
 /// | `v2-send-and-failure-limits` | `code_sends` and `failed_checks`, the sending and lock windows |
 /// | `wallet-v1` | the wallet: profiles, accounts, operations, one-time form keys |
 /// | `wallet-v2-key-fingerprints` | each one-time key's request fingerprint (older keys have none) |
+/// | `v3-sign-in-starts` | `sign_in_starts`, the window of sign-ins each client started |
 enum SQLiteMigrations {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -108,6 +109,17 @@ enum SQLiteMigrations {
                 sql: """
                     ALTER TABLE wallet_operation_keys ADD COLUMN request_fingerprint BLOB
                         CHECK (request_fingerprint IS NULL OR length(request_fingerprint) = 32);
+                    """)
+        }
+        migrator.registerMigration("v3-sign-in-starts") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE sign_in_starts (
+                        id INTEGER PRIMARY KEY,
+                        client TEXT NOT NULL,
+                        started_at REAL NOT NULL
+                    );
+                    CREATE INDEX sign_in_starts_by_client ON sign_in_starts(client, started_at);
                     """)
         }
         return migrator

@@ -57,7 +57,9 @@ struct APIError: HTTPResponseError, Equatable {
             case .incorrectCode: "incorrect_code"
             case .codeExpired, .noPendingSignIn: "code_expired"
             case .tooManyAttempts: "too_many_attempts"
-            case .resendTooSoon, .tooManyCodesForPhone, .tooManyCodesFromClient, .phoneLocked: "rate_limited"
+            case .resendTooSoon, .tooManyCodesForPhone, .tooManyCodesFromClient, .phoneLocked,
+                .tooManySignInsFromClient:
+                "rate_limited"
             case .deliveryFailed: "sms_failed"
             }
         case let error as WalletError:
