@@ -56,5 +56,11 @@ public struct SignInPolicy: Sendable {
     /// refused before anything is stored or counted.
     public var phoneRegions = PhoneRegions.unitedStates
 
+    /// Most sign-ins one client address may start per ``signInsPerClientWindow`` (each makes a
+    /// pending session row, even while the resend cooldown sends no text): 30 per hour, so
+    /// nobody fills the sessions table anonymously.
+    public var maxSignInsPerClient = 30
+    public var signInsPerClientWindow: TimeInterval = 3600
+
     public init() {}
 }

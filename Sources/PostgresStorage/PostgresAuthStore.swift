@@ -53,9 +53,10 @@ public struct PostgresAuthStore: AuthStore {
                  v AS (DELETE FROM verifications WHERE expires_at <= \(cutoffs.codesExpiredBy) RETURNING 1),
                  c AS (DELETE FROM code_sends WHERE sent_at <= \(cutoffs.sendsBefore) RETURNING 1),
                  e AS (DELETE FROM devices WHERE expires_at <= \(cutoffs.sessionsExpiredBy) RETURNING 1),
-                 f AS (DELETE FROM failed_checks WHERE failed_at <= \(cutoffs.failuresBefore) RETURNING 1)
+                 f AS (DELETE FROM failed_checks WHERE failed_at <= \(cutoffs.failuresBefore) RETURNING 1),
+                 i AS (DELETE FROM sign_in_starts WHERE started_at <= \(cutoffs.signInStartsBefore) RETURNING 1)
             SELECT (SELECT count(*) FROM s) + (SELECT count(*) FROM v) + (SELECT count(*) FROM c)
-                 + (SELECT count(*) FROM e) + (SELECT count(*) FROM f)
+                 + (SELECT count(*) FROM e) + (SELECT count(*) FROM f) + (SELECT count(*) FROM i)
             """)
         return try counts.first?.decode(Int.self) ?? 0
     }
@@ -182,6 +183,14 @@ public struct PostgresAuthStore: AuthStore {
                 """, logger
             ).first?.decode(Double.self)
         }
+        if let starts = reads.clientSignIns {
+            found.clientSignInAt = try await connection.rows(
+                """
+                SELECT started_at FROM sign_in_starts WHERE client = \(starts.subject) AND started_at > \(starts.since)
+                ORDER BY started_at DESC LIMIT 1 OFFSET \(starts.position)
+                """, logger
+            ).first?.decode(Double.self)
+        }
         return found
     }
 
@@ -283,6 +292,9 @@ public struct PostgresAuthStore: AuthStore {
                     UPDATE sessions SET last_seen_at = \(at), expires_at = \(expiresAt)
                     WHERE key = \(key) AND user_id IS NOT NULL
                     """, logger)
+            case .recordSignInStart(let client, let at):
+                try await connection.rows(
+                    "INSERT INTO sign_in_starts (client, started_at) VALUES (\(client), \(at))", logger)
             }
         }
         return signedInUser

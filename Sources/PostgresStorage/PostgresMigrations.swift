@@ -147,5 +147,25 @@ enum PostgresMigrations {
                 "ALTER TABLE sessions ADD COLUMN user_agent text CHECK (length(user_agent) <= 512)",
                 "ALTER TABLE sessions ADD COLUMN api boolean NOT NULL DEFAULT false",
             ]),
+        Migration(
+            name: "wallet-v2-key-fingerprints",
+            statements: [
+                """
+                ALTER TABLE wallet_operation_keys ADD COLUMN request_fingerprint bytea
+                    CHECK (request_fingerprint IS NULL OR length(request_fingerprint) = 32)
+                """
+            ]),
+        Migration(
+            name: "v3-sign-in-starts",
+            statements: [
+                """
+                CREATE TABLE sign_in_starts (
+                    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    client text NOT NULL,
+                    started_at double precision NOT NULL
+                )
+                """,
+                "CREATE INDEX sign_in_starts_by_client ON sign_in_starts (client, started_at)",
+            ]),
     ]
 }

@@ -18,7 +18,7 @@ public struct SQLiteAuthStore: AuthStore {
     public func transaction<Outcome: Sendable>(
         reading reads: AuthReads, decide: @escaping @Sendable (AuthSnapshot) throws -> AuthDecision<Outcome>
     ) async throws -> Applied<Outcome> {
-        try await writer.write { db in
+        try await writer.translatedWrite { db in
             let decision = try decide(try Self.read(db, reads))
             return Applied(decision.outcome, signedInUserID: try Self.apply(db, decision.changes))
         }
@@ -29,11 +29,11 @@ public struct SQLiteAuthStore: AuthStore {
     }
 
     public func apply(_ changes: [AuthChange]) async throws {
-        try await writer.write { db in _ = try Self.apply(db, changes) }
+        try await writer.translatedWrite { db in _ = try Self.apply(db, changes) }
     }
 
     public func purge(_ cutoffs: PurgeCutoffs) async throws -> Int {
-        try await writer.write { db in
+        try await writer.translatedWrite { db in
             var count = 0
             for (sql, cutoff) in [
                 ("DELETE FROM sessions WHERE expires_at <= ?", cutoffs.sessionsExpiredBy),
@@ -41,6 +41,7 @@ public struct SQLiteAuthStore: AuthStore {
                 ("DELETE FROM verifications WHERE expires_at <= ?", cutoffs.codesExpiredBy),
                 ("DELETE FROM code_sends WHERE sent_at <= ?", cutoffs.sendsBefore),
                 ("DELETE FROM failed_checks WHERE failed_at <= ?", cutoffs.failuresBefore),
+                ("DELETE FROM sign_in_starts WHERE started_at <= ?", cutoffs.signInStartsBefore),
             ] {
                 try db.cachedStatement(sql: sql).execute(arguments: [cutoff])
                 count += db.changesCount
@@ -150,6 +151,10 @@ public struct SQLiteAuthStore: AuthStore {
             db,
             "SELECT failed_at FROM failed_checks WHERE client = ? AND failed_at > ? ORDER BY failed_at DESC LIMIT 1 OFFSET ?",
             reads.clientFailures)
+        found.clientSignInAt = try recent(
+            db,
+            "SELECT started_at FROM sign_in_starts WHERE client = ? AND started_at > ? ORDER BY started_at DESC LIMIT 1 OFFSET ?",
+            reads.clientSignIns)
         return found
     }
 
@@ -260,6 +265,9 @@ public struct SQLiteAuthStore: AuthStore {
                 try db.cachedStatement(
                     sql: "UPDATE sessions SET last_seen_at = ?, expires_at = ? WHERE key = ? AND user_id IS NOT NULL"
                 ).execute(arguments: [at, expiresAt, key])
+            case .recordSignInStart(let client, let at):
+                try db.cachedStatement(sql: "INSERT INTO sign_in_starts (client, started_at) VALUES (?, ?)").execute(
+                    arguments: [client, at])
             }
         }
         return signedInUser

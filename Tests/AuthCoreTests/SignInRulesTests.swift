@@ -123,8 +123,38 @@ struct SignInRulesTests {
         #expect(!decision.outcome.keptExistingSession)
         #expect(decision.changes.first == .deleteSession(key: existing))
         #expect(
-            decision.changes.last
-                == .makePending(session: fresh, phone: "+15305550123", at: seconds, until: seconds + 1200))
+            decision.changes.suffix(2) == [
+                .makePending(session: fresh, phone: "+15305550123", at: seconds, until: seconds + 1200),
+                .recordSignInStart(client: "10.0.0.1", at: seconds),
+            ])
+    }
+
+    @Test(
+        "a client that started 30 sign-ins within the hour starts no other, not even during the cooldown; a kept session, the API and an unknown client are not counted"
+    )
+    func signInsPerClient() {
+        #expect(
+            rules.issueReads(issue()).clientSignIns
+                == RecentEvents(subject: "10.0.0.1", since: seconds - 3600, position: 29))
+        var api = issue()
+        api.existingSession = nil
+        api.newSession = nil
+        #expect(rules.issueReads(api).clientSignIns == nil)
+        #expect(rules.issueReads(issue(client: nil)).clientSignIns == nil)
+
+        // The 30th newest start was 1000 s ago: full for another 2600 s, and nothing but the
+        // expired session's deletion is written.
+        let full = AuthSnapshot(session: live(expiresIn: 0), code: code(sentAgo: 10), clientSignInAt: seconds - 1000)
+        let refused = rules.issue(issue(), given: full)
+        #expect(refused.outcome.limited == SendLimitReached(.clientSignIns, until: now + 2600))
+        #expect(refused.changes == [.deleteSession(key: existing)])
+        // A live session is kept, not started: the same full window lets it through.
+        var kept = full
+        kept.session = live()
+        #expect(rules.issue(issue(), given: kept).outcome.limited == nil)
+        #expect(
+            !rules.issue(issue(), given: kept).changes.contains(.recordSignInStart(client: "10.0.0.1", at: seconds)))
+        #expect(rules.issue(issue(client: nil), given: full).outcome.limited == nil)
     }
 
     @Test("within the cooldown no code is sent; a login joins the code, a resend is refused", arguments: [true, false])
@@ -358,6 +388,6 @@ struct SignInRulesTests {
             rules.purgeCutoffs(now: now)
                 == PurgeCutoffs(
                     sessionsExpiredBy: seconds, codesExpiredBy: seconds - 86_400, sendsBefore: seconds - 3600,
-                    failuresBefore: seconds - 86_400))
+                    failuresBefore: seconds - 86_400, signInStartsBefore: seconds - 3600))
     }
 }

@@ -44,6 +44,8 @@ public enum SendLimit: Sendable, Equatable {
     case exchange
     /// The spend budget (texts per hour or per day, for everyone) is used up.
     case budget
+    /// Too many sign-ins (new pending sessions) were started from this client address.
+    case clientSignIns
 }
 
 /// How much of the spend budget is used once a text is counted: for the metrics and the
@@ -117,7 +119,12 @@ extension SignInRules {
                 per: policy.textsPerExchangeWindow, now: now),
             textsInHour: AllSends(since: now - 3600, position: policy.maxTextsPerHour - 1),
             textsInDay: AllSends(since: now - 86_400, position: policy.maxTextsPerDay - 1),
-            locks: [.allSends, .phone(phone)])
+            locks: [.allSends, .phone(phone)],
+            clientSignIns: request.newSession == nil
+                ? nil
+                : request.client.map {
+                    Self.window($0, max: policy.maxSignInsPerClient, per: policy.signInsPerClientWindow, now: now)
+                })
     }
 
     /// The exchange a number belongs to, as the prefix of its E.164 form: `+1530555`.
@@ -138,6 +145,18 @@ extension SignInRules {
         var changes: [AuthChange] = []
         if let existing = request.existingSession, !kept { changes.append(.deleteSession(key: existing)) }
         let sessionKey = kept ? request.existingSession : request.newSession
+        // A new pending session is a row anyone may make, even during the cooldown, when no text
+        // (and so no sending limit) is involved: counted per client, refused past its limit.
+        let startsSignIn = !kept && request.newSession != nil ? request.client : nil
+        if startsSignIn != nil,
+            let until = Self.windowFull(nthNewest: found.clientSignInAt, window: policy.signInsPerClientWindow)
+        {
+            return AuthDecision(
+                IssueOutcome(
+                    cooldownUntil: nil, codeExpiresAt: request.now, keptExistingSession: kept,
+                    limited: SendLimitReached(.clientSignIns, until: until)),
+                changes: changes)
+        }
 
         let outcome: IssueOutcome
         let codeExpiresAt: Double
@@ -177,6 +196,7 @@ extension SignInRules {
                 .makePending(
                     session: sessionKey, phone: phone, at: now, until: codeExpiresAt + policy.pendingSessionGrace))
         }
+        if let startsSignIn { changes.append(.recordSignInStart(client: startsSignIn, at: now)) }
         return AuthDecision(outcome, changes: changes)
     }
 

@@ -31,6 +31,8 @@ public enum AuthChange: Sendable, Equatable {
     case forgetDevice(key: Data)
     /// Refreshes a signed-in session's idle timer (a session no longer signed in is left alone).
     case touchSession(key: Data, at: Double, expiresAt: Double)
+    /// Counts a sign-in started (a new pending session) towards the client's limit.
+    case recordSignInStart(client: String, at: Double)
 }
 
 /// What a decision returns: the changes to write and the answer to give once they are written.
@@ -65,11 +67,16 @@ public struct PurgeCutoffs: Sendable, Equatable {
     public var codesExpiredBy: Double
     public var sendsBefore: Double
     public var failuresBefore: Double
+    public var signInStartsBefore: Double
 
-    public init(sessionsExpiredBy: Double, codesExpiredBy: Double, sendsBefore: Double, failuresBefore: Double) {
+    public init(
+        sessionsExpiredBy: Double, codesExpiredBy: Double, sendsBefore: Double, failuresBefore: Double,
+        signInStartsBefore: Double
+    ) {
         self.sessionsExpiredBy = sessionsExpiredBy
         self.codesExpiredBy = codesExpiredBy
         self.sendsBefore = sendsBefore
         self.failuresBefore = failuresBefore
+        self.signInStartsBefore = signInStartsBefore
     }
 }

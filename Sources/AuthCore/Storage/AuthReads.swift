@@ -25,6 +25,9 @@ public struct AuthReads: Sendable, Equatable {
     public var phoneFailures: RecentEvents?
     /// The n-th newest wrong code from a client since a time.
     public var clientFailures: RecentEvents?
+    /// The n-th newest sign-in a client address started since a time (the per-client limit on
+    /// pending sessions).
+    public var clientSignIns: RecentEvents?
     /// What the transaction holds while it runs, so that two requests for the same phone
     /// number or from the same client run one after the other on every instance.
     public var locks: [AuthLock]
@@ -34,7 +37,7 @@ public struct AuthReads: Sendable, Equatable {
         phoneSends: RecentEvents? = nil,
         clientSends: RecentEvents? = nil, exchangeSends: RecentEvents? = nil, textsInHour: AllSends? = nil,
         textsInDay: AllSends? = nil, phoneFailures: RecentEvents? = nil, clientFailures: RecentEvents? = nil,
-        locks: [AuthLock] = []
+        locks: [AuthLock] = [], clientSignIns: RecentEvents? = nil
     ) {
         self.session = session
         self.code = code
@@ -48,6 +51,7 @@ public struct AuthReads: Sendable, Equatable {
         self.phoneFailures = phoneFailures
         self.clientFailures = clientFailures
         self.locks = locks
+        self.clientSignIns = clientSignIns
     }
 }
 
@@ -116,12 +120,14 @@ public struct AuthSnapshot: Sendable, Equatable {
     public var textsInDay: SendCount?
     public var phoneFailureAt: Double?
     public var clientFailureAt: Double?
+    public var clientSignInAt: Double?
 
     public init(
         session: SessionRecord? = nil, code: StoredCode? = nil, device: DeviceRecord? = nil,
         places: SignedInPlaces? = nil, phoneSendAt: Double? = nil,
         clientSendAt: Double? = nil, exchangeSendAt: Double? = nil, textsInHour: SendCount? = nil,
-        textsInDay: SendCount? = nil, phoneFailureAt: Double? = nil, clientFailureAt: Double? = nil
+        textsInDay: SendCount? = nil, phoneFailureAt: Double? = nil, clientFailureAt: Double? = nil,
+        clientSignInAt: Double? = nil
     ) {
         self.session = session
         self.code = code
@@ -134,6 +140,7 @@ public struct AuthSnapshot: Sendable, Equatable {
         self.textsInDay = textsInDay
         self.phoneFailureAt = phoneFailureAt
         self.clientFailureAt = clientFailureAt
+        self.clientSignInAt = clientSignInAt
     }
 }
 

@@ -12,6 +12,8 @@ import GRDB
 /// | `wallet-v1` | the wallet: profiles, accounts, operations, one-time form keys |
 /// | `devices-v1` | remembered devices ("Remember this phone for 30 days"), and each session's browser for "Your devices" |
 /// | `v3-spend-and-bound-codes` | the send-time index (spend budget), the client of each failure, the holder of each code |
+/// | `wallet-v2-key-fingerprints` | each one-time key's request fingerprint (older keys have none) |
+/// | `v3-sign-in-starts` | `sign_in_starts`, the window of sign-ins each client started |
 enum SQLiteMigrations {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -129,6 +131,24 @@ enum SQLiteMigrations {
                     CREATE INDEX devices_by_expiry ON devices(expires_at);
                     ALTER TABLE sessions ADD COLUMN user_agent TEXT CHECK (length(user_agent) <= 512);
                     ALTER TABLE sessions ADD COLUMN api INTEGER NOT NULL DEFAULT 0 CHECK (api IN (0, 1));
+                    """)
+        }
+        migrator.registerMigration("wallet-v2-key-fingerprints") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE wallet_operation_keys ADD COLUMN request_fingerprint BLOB
+                        CHECK (request_fingerprint IS NULL OR length(request_fingerprint) = 32);
+                    """)
+        }
+        migrator.registerMigration("v3-sign-in-starts") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE sign_in_starts (
+                        id INTEGER PRIMARY KEY,
+                        client TEXT NOT NULL,
+                        started_at REAL NOT NULL
+                    );
+                    CREATE INDEX sign_in_starts_by_client ON sign_in_starts(client, started_at);
                     """)
         }
         return migrator
