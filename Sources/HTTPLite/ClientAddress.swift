@@ -38,14 +38,24 @@ public struct ClientAddress: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { address }
 
-    /// The last `X-Forwarded-For` entry, when it is there and of a sane length.
+    /// The last `X-Forwarded-For` entry when it is an IP address (a port after it, as some
+    /// proxies add, is dropped), in its canonical text. Anything else (garbage, `unknown`, an
+    /// address in another notation) is `nil`, so the request counts as the proxy's own: a value
+    /// that is not an address must not make a new client for every request.
     static func forwardedFor(_ headers: HTTPHeaders) -> String? {
         guard
             let last = headers["X-Forwarded-For"].last?.split(separator: ",").last?
                 .trimmingCharacters(in: .whitespaces),
             !last.isEmpty, last.utf8.count <= 64
         else { return nil }
-        return last
+        var address = Substring(last)
+        if address.hasPrefix("["), let close = address.firstIndex(of: "]") {
+            address = address[address.index(after: address.startIndex)..<close]  // [2001:db8::1]:443
+        } else if address.filter({ $0 == ":" }).count == 1, let colon = address.firstIndex(of: ":") {
+            address = address[..<colon]  // 198.51.100.7:443
+        }
+        guard let parsed = try? SocketAddress(ipAddress: String(address), port: 0) else { return nil }
+        return parsed.ipAddress
     }
 
     /// IPv4 as is; IPv6 by its first 64 bits; an IPv4-mapped IPv6 address as its IPv4 address.

@@ -63,7 +63,13 @@ public final class HTTPServer<Responder: HTTPResponder>: Sendable where Responde
                 return channel.pipeline.configureHTTPServerPipeline(
                     withErrorHandling: false, withEncoderConfiguration: .init(), withDecoderLimitConfiguration: limits
                 ).flatMapThrowing {
-                    try channel.pipeline.syncOperations.addHandler(
+                    let operations = channel.pipeline.syncOperations
+                    try operations.addHandler(
+                        PipelineDepthLimit(
+                            maximum: configuration.maxPipelinedRequests,
+                            onExceeded: { configuration.onRefusal?(.tooManyRequests) }),
+                        position: .before(try operations.handler(type: HTTPServerPipelineHandler.self)))
+                    try operations.addHandler(
                         HTTPConnectionHandler(
                             responder: self.responder, configuration: configuration, limits: self.limits,
                             logger: self.logger, connectionID: connectionID))

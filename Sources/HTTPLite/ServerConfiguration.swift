@@ -31,6 +31,10 @@ public struct ServerConfiguration: Sendable {
     /// Most connections open at once from one client (its ``ClientAddress/group``); behind a
     /// trusted proxy, most requests in progress for one forwarded client (past it: 503).
     public var maxConnectionsPerClient: Int
+    /// Most requests a connection may send ahead of their answers (HTTP/1.1 pipelining); one
+    /// more closes the connection. Browsers never pipeline; the bound keeps a client that
+    /// pipelines and never reads from making the server hold its requests.
+    public var maxPipelinedRequests = 16
     /// The server is behind a reverse proxy that appends the client's address to
     /// `X-Forwarded-For`: the client of a request is that address, not the proxy's.
     public var trustProxy = false

@@ -157,6 +157,11 @@ struct WebAppCommand: AsyncParsableCommand {
             // Written unbuffered: scripts and tests wait for this line to know the port.
             FileHandle.standardOutput.write(Data("Listening on http://\(shownHost):\(address.port ?? port)\n".utf8))
         }
+        if let address = await app.opsListeningAddress() {
+            let shownHost = address.ipAddress.map { $0.contains(":") ? "[\($0)]" : $0 } ?? host
+            FileHandle.standardOutput.write(
+                Data("Health, readiness and metrics on http://\(shownHost):\(address.port ?? 0)\n".utf8))
+        }
         try await running
         logger.info("Stopped")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPLite
+import NIOCore
 import NIOHTTP1
 import Testing
 
@@ -28,7 +29,10 @@ struct ConnectionTests {
 
     @Test("a client that sends and never reads is answered only as far as it reads; the rest waits, in order")
     func backpressure() async throws {
-        try await withServer({ $0.server.requestTimeout = .seconds(20) }) { server in
+        try await withServer({
+            $0.server.requestTimeout = .seconds(20)
+            $0.server.maxPipelinedRequests = 5000  // the bound on pipelining has a test of its own
+        }) { server in
             // 2,000 pipelined requests for the OpenAPI document (48 KB each: 38 MB of answers)
             // from a client with a tiny receive window that reads nothing yet. The kernel holds
             // a few MB of them (its send buffer grows to 4 MB); the server must hold no more.
@@ -71,9 +75,34 @@ struct ConnectionTests {
         }
     }
 
+    @Test("a client that pipelines more than 16 requests ahead of their answers is cut off, its requests dropped")
+    func pipelineDepth() async throws {
+        try await withServer { server in
+            // Sixteen ahead is fine (and answered in order) ...
+            let fine = try RawConnection(port: server.port)
+            fine.send(
+                String(repeating: "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n", count: 15)
+                    + "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            #expect(await fine.readAll().components(separatedBy: "HTTP/1.1 200 OK").count - 1 == 16)
+            // ... 2,000 tiny ones in one write from a client that reads nothing are not kept.
+            let greedy = try RawConnection(port: server.port, readTimeoutSeconds: 5, receiveBuffer: 4096)
+            greedy.send(String(repeating: "GET /api/v1/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n", count: 2000))
+            let started = Date()
+            #expect(await greedy.isClosedByPeerAfterReading())
+            #expect(Date().timeIntervalSince(started) < 4)  // closed by the server, not this socket's 5 s timeout
+            let probe = Browser(baseURL: server.baseURL)
+            let metrics = try await probe.get("/metrics").body
+            #expect((sample(metrics, "http_requests_total", ["route": "/api/v1/openapi.json"]) ?? 0) <= 17)
+            #expect(sample(metrics, "http_requests_total", ["route": "refused", "status": "429"]) == 1)
+        }
+    }
+
     @Test("an answer that does not drain by the request deadline closes the connection")
     func drainTimeout() async throws {
-        try await withServer({ $0.server.requestTimeout = .seconds(1) }) { server in
+        try await withServer({
+            $0.server.requestTimeout = .seconds(1)
+            $0.server.maxPipelinedRequests = 1_000_000  // the bound on pipelining has a test of its own
+        }) { server in
             // 12 MB of requests: more than the kernel buffers, so the send blocks once the server
             // stops reading; it fails when the server closes the
             // connection (after about the 1 s deadline), not at this socket's own 15 s timeout.
@@ -172,6 +201,19 @@ struct ConnectionTests {
         #expect(ClientAddress(text: "::ffff:203.0.113.9").group == "203.0.113.9")
         #expect(ClientAddress(text: "203.0.113.9").group == "203.0.113.9")
         #expect(ClientAddress(text: "not an address").group == "not an address")
+    }
+
+    @Test(
+        "behind the proxy, an X-Forwarded-For that is not an address counts as the proxy, a port is dropped",
+        arguments: [
+            ("198.51.100.9:4431", "198.51.100.9"), ("[2001:db8::1]:443", "2001:db8:0:0::/64"), ("garbage", "127.0.0.1"),
+            ("unknown", "127.0.0.1"), ("3325256713", "127.0.0.1"), ("0xc6.51.100.9", "127.0.0.1"), ("", "127.0.0.1"),
+            ("203.0.113.5, 198.51.100.7", "198.51.100.7"), ("::ffff:198.51.100.7", "198.51.100.7"),
+        ])
+    func forwardedForParsing(_ header: String, _ group: String) throws {
+        let peer = try SocketAddress(ipAddress: "127.0.0.1", port: 5555)
+        let client = ClientAddress(peer: peer, headers: ["X-Forwarded-For": header], trustProxy: true)
+        #expect(client?.group == group, "\(header)")
     }
 
     @Test(

@@ -89,6 +89,13 @@ final class RawConnection: @unchecked Sendable {
         }
     }
 
+    /// Reads (and drops) whatever the peer sends until it closes the connection, or the read
+    /// times out (the caller tells the two apart by the time it took).
+    func isClosedByPeerAfterReading() async -> Bool {
+        while await readChunk() != nil {}
+        return await isClosedByPeer()
+    }
+
     /// True when the peer has closed the connection (a read returns end-of-file or a reset).
     func isClosedByPeer() async -> Bool {
         await offPool {
