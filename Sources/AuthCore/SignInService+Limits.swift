@@ -12,6 +12,7 @@ extension SignInService {
             case .phone: ("phone", .tooManyCodesForPhone(seconds: seconds))
             case .client: ("client", .tooManyCodesFromClient(seconds: seconds))
             case .exchange: ("exchange", .tooManyCodesForExchange(seconds: seconds))
+            case .locked: ("failures", .phoneLocked(seconds: seconds))
             }
         metrics.limitHit(name)
         if limited.limit == .budget {
