@@ -19,19 +19,22 @@ struct Pages: Sendable {
 
     /// - Parameter remembered: `phone` is the number that last signed in on this browser
     ///   (the page offers "Not you?").
+    /// - Parameter notice: a sentence that is no error of the form (why the person is here).
     func login(
-        csrf: String, phone: String = "", remembered: Bool = false, error: (any HTTPResponseError)? = nil
+        csrf: String, phone: String = "", remembered: Bool = false, notice: String? = nil,
+        error: (any HTTPResponseError)? = nil
     ) throws -> Response {
         try page(
             "login",
             [
                 "csrf": csrf, "phone": String(phone.prefix(Self.maxEchoedInput)), "remembered": remembered,
-                "error": error?.message ?? "", "hasError": error != nil,
+                "error": error?.message ?? "", "hasError": error != nil, "notice": notice ?? "",
             ], answering: error)
     }
 
+    /// - Parameter codeLifetime: how long a code lasts, said on the page ("expires in 10 minutes").
     func verify(
-        csrf: String, phone: PhoneNumber, resendWait: Int, notice: String? = nil,
+        csrf: String, phone: PhoneNumber, resendWait: Int, codeLifetime: Double = 600, notice: String? = nil,
         error: (any HTTPResponseError)? = nil
     ) throws -> Response {
         let digits: [[String: Any]] = (1...6).map { ["index": $0, "first": $0 == 1] }
@@ -39,8 +42,32 @@ struct Pages: Sendable {
             "verify",
             [
                 "csrf": csrf, "phone": phone.nationalFormat, "digits": digits, "resendWait": resendWait,
-                "notice": notice ?? "", "error": error?.message ?? "",
+                "notice": notice ?? "", "error": error?.message ?? "", "hasError": error != nil,
+                "minutes": Int(codeLifetime / 60), "codeError": Self.isAboutTheCode(error),
+                "dead": Self.leavesNothingToType(error), "locked": Self.isLock(error),
             ], answering: error)
+    }
+
+    /// A code that was typed wrong (or not six digits): the boxes are marked invalid.
+    private static func isAboutTheCode(_ error: (any HTTPResponseError)?) -> Bool {
+        guard let error = error as? SignInError else { return false }
+        return error == .malformedCode || error == .incorrectCode
+    }
+
+    /// After these no typed code can work: the page offers only what can be done next (a new
+    /// code, another number), not empty boxes and a Verify button.
+    private static func leavesNothingToType(_ error: (any HTTPResponseError)?) -> Bool {
+        guard let error = error as? SignInError else { return false }
+        switch error {
+        case .tooManyAttempts, .codeExpired, .phoneLocked: return true
+        default: return false
+        }
+    }
+
+    /// A locked number gets no texts: no Resend either, only another number.
+    private static func isLock(_ error: (any HTTPResponseError)?) -> Bool {
+        if case .phoneLocked = error as? SignInError { return true }
+        return false
     }
 
     /// Home: the greeting, the accounts with their total, and the forms to add an account and

@@ -259,7 +259,7 @@ class PageTests(unittest.TestCase):
         group = self.driver.find_element(By.CSS_SELECTOR, "fieldset.otp")
         self.assertEqual(group.aria_role, "group")
         self.assertEqual(group.accessible_name, "Enter the 6-digit code we sent to (530) 555-0123")
-        self.assertEqual(group.get_attribute("aria-describedby"), "otp-error")
+        self.assertEqual(group.get_attribute("aria-describedby"), "otp-hint otp-error")
         for index in range(1, 7):
             box = self.box(index)
             self.assertEqual(box.accessible_name, "Digit %d of 6" % index)

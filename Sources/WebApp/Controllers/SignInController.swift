@@ -34,6 +34,7 @@ struct SignInController: Sendable {
         signingIn.get("/verify", use: showVerify)
         signingIn.post("/verify", use: submitVerify)
         signingIn.post("/verify/resend", use: resend)
+        signingIn.get("/verify/resend", use: reloadResend)
     }
 
     @Sendable func root(_ request: Request, _ context: AppContext) async throws -> Response {
@@ -44,6 +45,10 @@ struct SignInController: Sendable {
         // Back from Verify: show the number the code went to, so it can be corrected.
         if let pending = context.pendingPhone {
             return try pages.login(csrf: context.csrfToken, phone: pending.nationalFormat)
+        }
+        // Sent here from Verify because the sign-in ended: say so.
+        if request.query["expired"] != nil {
+            return try pages.login(csrf: context.csrfToken, notice: SignInError.noPendingSignIn.description)
         }
         // Otherwise the number that last signed in on this browser, with "Not you?".
         if let remembered = rememberedPhone.phone(in: request) {
@@ -77,7 +82,8 @@ struct SignInController: Sendable {
         let notice =
             request.cookie(Self.noticeCookie) == "resent" ? "A new code was sent to \(phone.nationalFormat)." : nil
         var response = try pages.verify(
-            csrf: context.csrfToken, phone: phone, resendWait: try await signIn.resendWait(for: phone), notice: notice)
+            csrf: context.csrfToken, phone: phone, resendWait: try await signIn.resendWait(for: phone),
+            codeLifetime: signIn.policy.codeLifetime, notice: notice)
         if request.cookie(Self.noticeCookie) != nil {
             response.setCookie(Cookie.expired(name: Self.noticeCookie, path: "/verify", secure: cookie.secure))
         }
@@ -98,10 +104,12 @@ struct SignInController: Sendable {
             response.setCookie(rememberedPhone.remember(phone))
             return response
         } catch SignInError.noPendingSignIn {
-            return .redirect(to: "/login")
+            return Redirect.toLoginExpired.response
         } catch let error as SignInError {
             let wait = try await signIn.resendWait(for: phone)
-            return try pages.verify(csrf: context.csrfToken, phone: phone, resendWait: wait, error: error)
+            return try pages.verify(
+                csrf: context.csrfToken, phone: phone, resendWait: wait,
+                codeLifetime: signIn.policy.codeLifetime, error: error)
         }
     }
 
@@ -114,11 +122,19 @@ struct SignInController: Sendable {
                 Cookie(name: Self.noticeCookie, value: "resent", path: "/verify", maxAge: 60, secure: cookie.secure))
             return response
         } catch SignInError.noPendingSignIn {
-            return .redirect(to: "/login")
+            return Redirect.toLoginExpired.response
         } catch let error as SignInError {
             let wait = max(try await signIn.resendWait(for: phone), error.retryAfter ?? 0)
-            return try pages.verify(csrf: context.csrfToken, phone: phone, resendWait: wait, error: error)
+            return try pages.verify(
+                csrf: context.csrfToken, phone: phone, resendWait: wait,
+                codeLifetime: signIn.policy.codeLifetime, error: error)
         }
+    }
+
+    /// Reload or Back on the page a refused resend answered (the browser asks for its address
+    /// with GET): Verify as it stands now, never a 405.
+    @Sendable func reloadResend(_ request: Request, _ context: PendingSignInContext) async throws -> Response {
+        .redirect(to: "/verify")
     }
 
     @Sendable func logout(_ request: Request, _ context: AppContext) async throws -> Response {
