@@ -276,7 +276,7 @@ class PageTests(unittest.TestCase):
         # The resend button is there from the start and shows the cooldown.
         resend = self.driver.find_element(By.ID, "resend-button")
         self.assertTrue(resend.is_displayed())
-        self.assertRegex(resend.text, r"Resend code \((30|29|28) s\)")
+        self.assertRegex(resend.text, r"Resend code \(0:(30|29|28)\)")
         self.assertIsNotNone(resend.get_attribute("disabled"))
         # A visible focus ring.
         self.driver.find_element(By.ID, "verify-button").send_keys(Keys.SHIFT)  # keyboard focus
