@@ -44,11 +44,11 @@ public struct SignInService: Sendable {
 
     public let policy: SignInPolicy
     let rules: SignInRules
-    private let store: any AuthStore
+    let store: any AuthStore
     private let sms: any SMSSender
     private let hasher: CodeHasher
     private let composer: SMSMessageComposer
-    private let clock: @Sendable () -> Date
+    let clock: @Sendable () -> Date
     private let makeCode: @Sendable () -> OneTimeCode
     let logger: Logger
     let metrics: SignInMetrics
@@ -280,12 +280,6 @@ public struct SignInService: Sendable {
         guard let (state, touch) = try rules.session(key, record, now: clock()) else { return nil }
         if let touch { try await store.apply([touch]) }
         return state
-    }
-
-    /// Seconds until `phone` may be sent another code (0 when it may now).
-    public func resendWait(for phone: PhoneNumber) async throws -> Int {
-        let code = try await store.read(rules.resendWaitReads(phone)).code
-        return wholeSeconds(rules.resendWait(code, now: clock()))
     }
 
     /// Ends the session on the server.

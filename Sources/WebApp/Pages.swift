@@ -32,20 +32,30 @@ struct Pages: Sendable {
             ], answering: error)
     }
 
-    /// - Parameter codeLifetime: how long a code lasts, said on the page ("expires in 10 minutes").
+    /// - Parameters:
+    ///   - codeLifetime: how long a code lasts, said on the page ("expires in 10 minutes").
+    ///   - triesLeft: after a wrong code, the tries the code has left, said after the error.
     func verify(
-        csrf: String, phone: PhoneNumber, resendWait: Int, codeLifetime: Double = 600, notice: String? = nil,
-        error: (any HTTPResponseError)? = nil
+        csrf: String, phone: PhoneNumber, resendWait: Int, codeLifetime: Double = 600, triesLeft: Int? = nil,
+        notice: String? = nil, error: (any HTTPResponseError)? = nil
     ) throws -> Response {
         let digits: [[String: Any]] = (1...6).map { ["index": $0, "first": $0 == 1] }
         return try page(
             "verify",
             [
                 "csrf": csrf, "phone": phone.nationalFormat, "digits": digits, "resendWait": resendWait,
-                "notice": notice ?? "", "error": error?.message ?? "", "hasError": error != nil,
+                "notice": notice ?? "", "error": Self.sentence(error, triesLeft: triesLeft), "hasError": error != nil,
                 "minutes": Int(codeLifetime / 60), "codeError": Self.isAboutTheCode(error),
                 "dead": Self.leavesNothingToType(error), "locked": Self.isLock(error),
             ], answering: error)
+    }
+
+    /// The error's sentence, with the tries left when there are any ("Incorrect verification
+    /// code. You have 3 tries left.").
+    private static func sentence(_ error: (any HTTPResponseError)?, triesLeft: Int?) -> String {
+        guard let error else { return "" }
+        guard let triesLeft, triesLeft > 0 else { return error.message }
+        return "\(error.message). You have \(triesLeft) tr\(triesLeft == 1 ? "y" : "ies") left."
     }
 
     /// A code that was typed wrong (or not six digits): the boxes are marked invalid.

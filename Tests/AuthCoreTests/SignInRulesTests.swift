@@ -345,6 +345,15 @@ struct SignInRulesTests {
         #expect(throws: StoredDataCorrupt.self) { try rules.session(existing, neither, now: now) }
     }
 
+    @Test("the tries a live code has left; none said for no code or an expired one")
+    func triesLeft() {
+        #expect(rules.triesLeft(code(sentAgo: 10), now: now) == 5)
+        #expect(rules.triesLeft(code(sentAgo: 10, failed: 4), now: now) == 1)
+        #expect(rules.triesLeft(code(sentAgo: 10, failed: 5), now: now) == 0)
+        #expect(rules.triesLeft(code(sentAgo: 600), now: now) == nil)
+        #expect(rules.triesLeft(nil, now: now) == nil)
+    }
+
     @Test("the resend wait and the purge cut-offs")
     func waitsAndPurge() {
         #expect(rules.resendWait(code(sentAgo: 10), now: now) == 20)

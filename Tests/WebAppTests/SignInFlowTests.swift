@@ -158,7 +158,7 @@ struct SignInFlowTests: SignInSteps {
             let wrong = try await submitCode(browser, wrongCode(for: code))
             #expect(wrong.status == .unprocessableEntity)
             #expect(wrong.header("Cache-Control") == "no-store")
-            #expect(wrong.body.contains(#"role="alert">Incorrect verification code</p>"#))
+            #expect(wrong.body.contains(#"role="alert">Incorrect verification code. You have 4 tries left.</p>"#))
             // All six boxes come back empty: the only values on the page are the two forms' CSRF tokens.
             #expect(wrong.body.components(separatedBy: "value=").count - 1 == 2)
             #expect(wrong.body.contains(#"name="d6""#))

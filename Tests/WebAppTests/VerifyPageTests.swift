@@ -24,7 +24,8 @@ struct VerifyPageTests: SignInSteps {
         }
     }
 
-    @Test("Verify says how long the code lasts; a wrong code is an error in the title and the boxes")
+    @Test(
+        "Verify says how long the code lasts; a wrong code is an error in the title and the boxes, with the tries left")
     func lifetimeAndWrongCode() async throws {
         try await withServer { server in
             let browser = Browser(baseURL: server.baseURL)
@@ -36,6 +37,10 @@ struct VerifyPageTests: SignInSteps {
             let wrong = try await submitCode(browser, wrongCode(for: try server.lastCode()))
             #expect(wrong.body.contains("<title>Error: Enter your code · Phone Login</title>"))
             #expect(wrong.body.components(separatedBy: #"aria-invalid="true""#).count - 1 == 6)
+            #expect(wrong.body.contains(#"role="alert">Incorrect verification code. You have 4 tries left.</p>"#))
+            for _ in 2...3 { _ = try await submitCode(browser, wrongCode(for: try server.lastCode())) }
+            let fourth = try await submitCode(browser, wrongCode(for: try server.lastCode()))
+            #expect(fourth.body.contains(#"role="alert">Incorrect verification code. You have 1 try left.</p>"#))
         }
     }
 

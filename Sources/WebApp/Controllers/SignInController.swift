@@ -106,10 +106,11 @@ struct SignInController: Sendable {
         } catch SignInError.noPendingSignIn {
             return Redirect.toLoginExpired.response
         } catch let error as SignInError {
-            let wait = try await signIn.resendWait(for: phone)
+            let status = try await signIn.codeStatus(for: phone)
             return try pages.verify(
-                csrf: context.csrfToken, phone: phone, resendWait: wait,
-                codeLifetime: signIn.policy.codeLifetime, error: error)
+                csrf: context.csrfToken, phone: phone, resendWait: status.resendWait,
+                codeLifetime: signIn.policy.codeLifetime, triesLeft: error == .incorrectCode ? status.triesLeft : nil,
+                error: error)
         }
     }
 
