@@ -194,7 +194,7 @@ class SignInFlowTests(unittest.TestCase):
         self.wait.until(lambda d: "Incorrect" in d.find_element(By.ID, "otp-error").text)
         self.assertTrue(self.driver.title.startswith("Error: "), self.driver.title)
         self.assertEqual(self.driver.find_element(By.ID, "d1").get_attribute("aria-invalid"), "true")
-        self.screenshot("verify-error.png")
+        self.screenshot("verify-wrong-code.png")
         # Reload shows Verify again, never a form to resubmit or a 405.
         self.driver.refresh()
         self.assertEqual(len(self.driver.find_elements(By.ID, "d1")), 1)
