@@ -8,6 +8,8 @@ extension SignInService {
         public let resendWait: Int
         /// Tries the code has left; `nil` when no live code is out.
         public let triesLeft: Int?
+        /// Seconds until the code out expires; `nil` when no live code is out.
+        public let expiresIn: Int?
     }
 
     /// Seconds until `phone` may be sent another code (0 when it may now).
@@ -20,7 +22,10 @@ extension SignInService {
     public func codeStatus(for phone: PhoneNumber) async throws -> CodeStatus {
         let code = try await store.read(rules.resendWaitReads(phone)).code
         let now = clock()
+        let triesLeft = rules.triesLeft(code, now: now)
         return CodeStatus(
-            resendWait: wholeSeconds(rules.resendWait(code, now: now)), triesLeft: rules.triesLeft(code, now: now))
+            resendWait: wholeSeconds(rules.resendWait(code, now: now)), triesLeft: triesLeft,
+            expiresIn: triesLeft == nil
+                ? nil : code.map { wholeSeconds(from: now, to: Date(timeIntervalSince1970: $0.expiresAt)) })
     }
 }

@@ -82,12 +82,17 @@ struct VerifyPageTests: SignInSteps {
         }
     }
 
-    @Test("reload or Back on the page a refused resend answered shows Verify, never 405")
+    @Test("a refused resend offers the code already sent; reload or Back on its page shows Verify, never 405")
     func reloadAfterResend() async throws {
         try await withServer { server in
             let browser = Browser(baseURL: server.baseURL)
             try await login(browser)
-            #expect(try await browser.post("/verify/resend").status == .tooManyRequests)
+            server.clock.advance(by: 10)
+            let refused = try await browser.post("/verify/resend")
+            #expect(refused.status == .tooManyRequests)
+            // The code already sent still works: the page says so rather than only "wait".
+            #expect(refused.body.contains("Enter the code we already sent. It expires in 10 minutes."))
+            #expect(refused.body.contains(#"id="d1""#))
             let reload = try await browser.get("/verify/resend")
             #expect(reload.status == .seeOther)
             #expect(reload.location == "/verify")

@@ -125,11 +125,21 @@ struct SignInController: Sendable {
         } catch SignInError.noPendingSignIn {
             return Redirect.toLoginExpired.response
         } catch let error as SignInError {
-            let wait = max(try await signIn.resendWait(for: phone), error.retryAfter ?? 0)
+            let status = try await signIn.codeStatus(for: phone)
+            // Refused a new code while the one already sent still works: say so, so the
+            // person types that one instead of waiting.
+            let usable = status.triesLeft.map { $0 > 0 } ?? false
+            let notice: String? = usable ? status.expiresIn.map(Self.stillWorks) : nil
             return try pages.verify(
-                csrf: context.csrfToken, phone: phone, resendWait: wait,
-                codeLifetime: signIn.policy.codeLifetime, error: error)
+                csrf: context.csrfToken, phone: phone, resendWait: max(status.resendWait, error.retryAfter ?? 0),
+                codeLifetime: signIn.policy.codeLifetime, notice: notice, error: error)
         }
+    }
+
+    /// "Enter the code we already sent. It expires in 7 minutes." (rounded up, like the limits).
+    static func stillWorks(seconds: Int) -> String {
+        let minutes = max(1, (seconds + 59) / 60)
+        return "Enter the code we already sent. It expires in \(minutes) minute\(minutes == 1 ? "" : "s")."
     }
 
     /// Reload or Back on the page a refused resend answered (the browser asks for its address
