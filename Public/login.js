@@ -8,6 +8,10 @@
   var form = document.getElementById("login-form");
   var phone = document.getElementById("phone");
   if (!form || !phone) return;
+  // After a refusal the error summary takes focus (its link leads to the field), as GOV.UK's
+  // pattern does, so a screen reader starts with what went wrong.
+  var summary = document.getElementById("error-summary");
+  if (summary) summary.focus();
 
   // No US area code starts with 0 or 1, so a leading 1 (typed "+1 530…" or "1 530…") is the
   // country code from the first digit on, not only once the number is complete; it is kept

@@ -199,6 +199,26 @@ class SignInFlowTests(unittest.TestCase):
         self.driver.refresh()
         self.assertEqual(len(self.driver.find_elements(By.ID, "d1")), 1)
 
+    def test_a_refused_number_is_summed_up_at_the_top_and_the_summary_takes_focus(self):
+        self.driver.get(self.server.url + "/login")
+        self.driver.find_element(By.ID, "phone").send_keys("12")
+        self.driver.find_element(By.ID, "next-button").click()
+        self.wait.until(lambda d: self.active() == "error-summary")
+        self.assertTrue(self.driver.title.startswith("Error: "), self.driver.title)
+        self.assertEqual(self.driver.find_element(By.ID, "phone").get_attribute("aria-invalid"), "true")
+        summary = self.driver.find_element(By.ID, "error-summary")
+        self.assertEqual(summary.accessible_name, "There is a problem")
+        summary.find_element(By.TAG_NAME, "a").click()
+        self.assertEqual(self.active(), "phone")
+        self.screenshot("login-error.png")
+
+    def test_the_icon_is_ours_so_no_first_visit_asks_for_a_missing_favicon(self):
+        self.driver.get(self.server.url + "/login")
+        icon = self.driver.find_element(By.CSS_SELECTOR, "link[rel=icon]").get_attribute("href")
+        status = self.driver.execute_script(
+            "return fetch(arguments[0]).then(r => [r.status, r.headers.get('Content-Type')])", icon)
+        self.assertEqual(status, [200, "image/svg+xml"])
+
     def pages(self):
         """Every page, each as (name, how to get there), in the order one sign-in visits them."""
         def login():
