@@ -1,4 +1,5 @@
 import AuthCore
+import Foundation
 import HTMLRender
 import HTTPLite
 import NIOHTTP1
@@ -104,6 +105,7 @@ struct Pages: Sendable {
         csrf: String, account: Account, others: [Account], history: [WalletCore.Operation], notice: String? = nil,
         error: (any HTTPResponseError)? = nil, amounts: [String: String] = [:]
     ) throws -> Response {
+        let when = Self.historyDate()
         let lines: [[String: Any]] = history.map { operation in
             let other = operation.counterpartyName ?? "a deleted account"
             let label =
@@ -116,7 +118,8 @@ struct Pages: Sendable {
             let sign = operation.kind == .deposit || operation.kind == .transferIn ? "+" : "−"
             return [
                 "label": label, "amount": sign + operation.amount.description,
-                "balanceAfter": operation.balanceAfter.description,
+                "balanceAfter": operation.balanceAfter.description, "when": when.string(from: operation.createdAt),
+                "iso": operation.createdAt.ISO8601Format(),
             ]
         }
         let keys = Dictionary(
@@ -130,6 +133,17 @@ struct Pages: Sendable {
                 "amounts": amounts.mapValues { String($0.prefix(Self.maxEchoedInput)) },
                 "notice": notice ?? "", "error": error?.message ?? "",
             ], answering: error)
+    }
+
+    /// How the history dates an operation: "23 Nov 2026, 07:41 UTC". The server does not know
+    /// the person's time zone, so it says which one it uses; the `<time>` element carries the
+    /// exact instant. (A formatter is made per page: `DateFormatter` is not `Sendable`.)
+    private static func historyDate() -> DateFormatter {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "d MMM yyyy, HH:mm 'UTC'"
+        return formatter
     }
 
     /// The page for an error no form shows: its status's name and its sentence.

@@ -111,7 +111,8 @@ struct WalletPageTests {
             page = try await browser.get("/accounts/1")
             #expect(balance(page) == "$750.00")
             let rows = page.body.matches(
-                of: /<tr><td>([^<]*)<\/td><td class="amount">([^<]*)<\/td><td class="amount">([^<]*)<\/td><\/tr>/
+                of:
+                    /<tr><td>([^<]*)<br><time[^>]*>[^<]*<\/time><\/td><td class="amount">([^<]*)<\/td><td class="amount">([^<]*)<\/td><\/tr>/
             )
             .map { "\($0.1) \($0.2) \($0.3)" }
             #expect(
