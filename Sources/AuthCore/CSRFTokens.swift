@@ -3,34 +3,54 @@ import Foundation
 
 /// Signed double-submit tokens against cross-site request forgery.
 ///
-/// A token is a random nonce and an HMAC of it under a key derived from the server secret. The
-/// browser keeps it in a cookie and every form repeats it; a POST is accepted only when the two
-/// match and the signature is ours. Signing means an attacker who can plant a cookie (a sibling
-/// subdomain) still cannot make one we accept, and nothing is stored: anonymous pages write
-/// nothing to the database.
+/// A token is a random nonce and the time it was issued, with an HMAC of both under a key
+/// derived from the server secret. The browser keeps it in a cookie and every form repeats it;
+/// a POST is accepted only when the two match, the signature is ours and the token is less than
+/// ``lifetime`` old. Signing means an attacker who can plant a cookie (a sibling subdomain)
+/// still cannot make one we accept, and nothing is stored: anonymous pages write nothing to the
+/// database. The time in it means a token that leaked (a shared computer, a log) stops working
+/// a day later, without the server remembering anything.
 public struct CSRFTokens: Sendable {
+    /// How long a token is accepted after it was issued: 24 hours. After that the form is
+    /// refused like a forged one, and the next page sets a fresh token.
+    public static let lifetime: TimeInterval = 86_400
+    /// How far in the future an issue time may lie: another instance's clock may be a little ahead.
+    static let clockSkew: TimeInterval = 300
+
     /// An HMAC already keyed (its pads computed once); each tag starts from a copy.
     private let keyed: HMAC<SHA256>
+    private let clock: @Sendable () -> Date
     private static let nonceLength = 16
+    private static let timeLength = 8
     private static let tagLength = 16
+    private static let signedLength = nonceLength + timeLength
 
-    public init(secret: ServerSecret) {
+    /// - Parameter clock: the current time, for the issue time and the age; tests move it.
+    public init(secret: ServerSecret, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.keyed = HMAC<SHA256>(key: secret.derivedKey(purpose: "csrf"))
+        self.clock = clock
     }
 
-    /// A fresh token (43 base64url characters).
+    /// A fresh token (54 base64url characters): nonce, issue time (whole seconds since 1970,
+    /// big-endian), tag.
     public func issue() -> String {
-        let nonce = Data(secureRandomBytes(Self.nonceLength))
-        return (nonce + tag(for: nonce)).base64URLEncodedString()
+        let seconds = UInt64(max(0, clock().timeIntervalSince1970))
+        let signed =
+            Data(secureRandomBytes(Self.nonceLength))
+            + Data((0..<8).reversed().map { UInt8(truncatingIfNeeded: seconds >> ($0 * 8)) })
+        return (signed + tag(for: signed)).base64URLEncodedString()
     }
 
-    /// Whether `token` is one this server issued.
+    /// Whether `token` is one this server issued less than ``lifetime`` ago.
     public func isValid(_ token: String) -> Bool {
         guard token.utf8.count <= 64, let data = Data(base64URLEncoded: token),
-            data.count == Self.nonceLength + Self.tagLength
+            data.count == Self.signedLength + Self.tagLength
         else { return false }
-        let nonce = data.prefix(Self.nonceLength)
-        return constantTimeEquals(Data(data.suffix(Self.tagLength)), tag(for: Data(nonce)))
+        let signed = Data(data.prefix(Self.signedLength))
+        guard constantTimeEquals(Data(data.suffix(Self.tagLength)), tag(for: signed)) else { return false }
+        let issued = Double(signed.suffix(Self.timeLength).reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
+        let now = clock().timeIntervalSince1970
+        return issued <= now + Self.clockSkew && now - issued < Self.lifetime
     }
 
     /// Whether the form's token is the cookie's token and ours.
@@ -38,9 +58,9 @@ public struct CSRFTokens: Sendable {
         constantTimeEquals(Data(formToken.utf8), Data(cookieToken.utf8)) && isValid(cookieToken)
     }
 
-    private func tag(for nonce: Data) -> Data {
+    private func tag(for signed: Data) -> Data {
         var mac = keyed
-        mac.update(data: nonce)
+        mac.update(data: signed)
         return Data(mac.finalize()).prefix(Self.tagLength)
     }
 }

@@ -32,6 +32,8 @@ public enum SignInError: Error, Equatable, Sendable, CustomStringConvertible {
     case codeRequestedElsewhere
     /// Too many wrong codes for this number in a day: sign-in to it is locked for a while.
     case phoneLocked(seconds: Int)
+    /// Too many sign-ins were started from this network address lately.
+    case tooManySignInsFromClient(seconds: Int)
     /// There is no sign-in in progress for this session (it expired or never started).
     case noPendingSignIn
     /// The text message could not be sent; nothing was changed.
@@ -63,6 +65,8 @@ public enum SignInError: Error, Equatable, Sendable, CustomStringConvertible {
             return "The code for this number was requested somewhere else. Please ask for a new code here."
         case .phoneLocked(let seconds):
             return "Too many incorrect codes for this number. Sign-in is locked for \(Self.duration(seconds))."
+        case .tooManySignInsFromClient(let seconds):
+            return "Too many sign-ins were started from your network. Please try again in \(Self.duration(seconds))."
         case .noPendingSignIn: return "Your sign-in expired. Please enter your phone number again."
         case .deliveryFailed: return "We couldn't send the text message. Please try again."
         }
@@ -73,7 +77,7 @@ public enum SignInError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .resendTooSoon(let seconds), .tooManyCodesForPhone(let seconds), .tooManyCodesFromClient(let seconds),
             .tooManyCodesForExchange(let seconds), .textsUnavailable(let seconds),
-            .tooManyFailuresFromClient(let seconds), .phoneLocked(let seconds):
+            .tooManyFailuresFromClient(let seconds), .phoneLocked(let seconds), .tooManySignInsFromClient(let seconds):
             return seconds
         default:
             return nil

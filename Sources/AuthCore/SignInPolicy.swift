@@ -17,6 +17,9 @@ public struct SignInPolicy: Sendable {
     public var sessionIdleTimeout: TimeInterval = 7 * 86_400
     /// A signed-in session ends this long after sign-in whatever happens: 30 days.
     public var sessionLifetime: TimeInterval = 30 * 86_400
+    /// How long a remembered device signs its person in without a code, counted from the
+    /// sign-in that remembered it (using it does not extend it): 30 days.
+    public var deviceLifetime: TimeInterval = 30 * 86_400
 
     /// Most codes sent to one phone number per ``codesPerPhoneWindow``: 5 per 10 minutes
     /// (Twilio Verify's limit), against SMS pumping and harassing a stranger's phone.
@@ -52,6 +55,12 @@ public struct SignInPolicy: Sendable {
     /// `--phone-regions` option widens it (to Puerto Rico, Canada, …). A number outside it is
     /// refused before anything is stored or counted.
     public var phoneRegions = PhoneRegions.unitedStates
+
+    /// Most sign-ins one client address may start per ``signInsPerClientWindow`` (each makes a
+    /// pending session row, even while the resend cooldown sends no text): 30 per hour, so
+    /// nobody fills the sessions table anonymously.
+    public var maxSignInsPerClient = 30
+    public var signInsPerClientWindow: TimeInterval = 3600
 
     public init() {}
 }

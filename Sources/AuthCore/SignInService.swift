@@ -40,6 +40,9 @@ public struct SignInService: Sendable {
         /// bearer token); a pending session that led to it is dead.
         public let session: SessionToken
         public let user: User
+        /// The token of the device cookie, when this browser is (still) remembered: new at a
+        /// sign-in that asked to remember it, rotated at each remembered sign-in.
+        public var device: SessionToken? = nil
     }
 
     public let policy: SignInPolicy
@@ -106,7 +109,7 @@ public struct SignInService: Sendable {
 
     /// A typed number that is valid and one we text; checked before anything is read, stored
     /// or counted, so a refused number leaves no trace and uses up no limit.
-    private func phone(_ input: String) throws(SignInError) -> PhoneNumber {
+    func phone(_ input: String) throws(SignInError) -> PhoneNumber {
         let phone: PhoneNumber
         do {
             phone = try PhoneNumber(parsing: input)
@@ -198,27 +201,35 @@ public struct SignInService: Sendable {
     /// ``verify(session:codeInput:)`` when the caller already looked the session up and found
     /// it pending for `phone` (the Verify page's group did): the check's own transaction makes
     /// sure it still is, so no second lookup is needed.
+    ///
+    /// With `rememberDevice`, a right code also remembers this browser for the person for
+    /// ``SignInPolicy/deviceLifetime`` (the result carries the device cookie's token).
     public func verify(
-        session: SessionToken, pendingFor phone: PhoneNumber, codeInput: String, client: String? = nil
+        session: SessionToken, pendingFor phone: PhoneNumber, codeInput: String, client: String? = nil,
+        rememberDevice: Bool = false, userAgent: String? = nil
     ) async throws -> SignedIn {
-        try await check(codeInput, for: phone, session: session, client: client)
+        try await check(
+            codeInput, for: phone, session: session, client: client,
+            device: rememberDevice ? SessionToken.generate() : nil, userAgent: userAgent)
     }
 
     /// The JSON API's check step: the code for the number, by the holder of the
     /// `verification_id` given with it, with the same attempt limits and lock as the pages. On
     /// success a new signed-in session's token is the API token.
-    public func verify(phoneInput: String, verificationID: String, codeInput: String, client: String? = nil)
-        async throws -> SignedIn
-    {
+    public func verify(
+        phoneInput: String, verificationID: String, codeInput: String, client: String? = nil,
+        userAgent: String? = nil
+    ) async throws -> SignedIn {
         let phone = try phone(phoneInput)
         // An id that is not even well formed holds nothing: no code is looked at.
         guard let id = SessionToken(verificationID) else { throw SignInError.codeRequestedElsewhere }
-        return try await check(codeInput, for: phone, session: nil, holder: id.storageKey, client: client)
+        return try await check(
+            codeInput, for: phone, session: nil, holder: id.storageKey, client: client, userAgent: userAgent)
     }
 
     private func check(
         _ codeInput: String, for phone: PhoneNumber, session: SessionToken?, holder: Data? = nil,
-        client: String? = nil
+        client: String? = nil, device: SessionToken? = nil, userAgent: String? = nil
     ) async throws -> SignedIn {
         // A malformed code cannot match any code, so it is no probe: the rules answer it
         // without counting a try (``CheckOutcome/malformed``).
@@ -226,7 +237,8 @@ public struct SignInService: Sendable {
         let signedInToken = SessionToken.generate()
         let request = CodeCheck(
             session: session?.storageKey, phone: phone, candidateDigest: candidate,
-            signedInSession: signedInToken.storageKey, holder: holder, client: client, now: clock())
+            signedInSession: signedInToken.storageKey, holder: holder, client: client,
+            rememberDevice: device?.storageKey, userAgent: userAgent, now: clock())
         let rules = self.rules
         let applied = try await store.transaction(reading: rules.checkReads(request)) { found in
             rules.check(request, given: found)
@@ -237,7 +249,7 @@ public struct SignInService: Sendable {
             let user = User(id: id, phone: phone)
             metrics.verification("signed_in")
             logger.info("Signed in", metadata: ["user": "\(user.id)", "phone": "\(phone.masked)"])
-            return SignedIn(session: signedInToken, user: user)
+            return SignedIn(session: signedInToken, user: user, device: device)
         case .malformed:
             metrics.verification("malformed")
             throw SignInError.malformedCode

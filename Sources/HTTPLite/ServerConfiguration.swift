@@ -36,7 +36,9 @@ public struct ServerConfiguration: Sendable {
     public var trustProxy = false
     /// How long a graceful shutdown waits for requests in flight before closing their connections.
     public var shutdownGracePeriod: TimeAmount
-    /// Pending-connection queue length.
+    /// Pending-connection queue length (the kernel caps it at `net.core.somaxconn`): a burst of
+    /// new connections, such as a thousand opened at once, waits here instead of being dropped
+    /// (a dropped SYN costs its client a second or more before it tries again).
     public var backlog: Int32
     /// Headers added to the answers the server gives by itself, before any responder sees the
     /// request (400, 408, 413, 414, 431): the app's security headers, so no answer goes out
@@ -52,7 +54,7 @@ public struct ServerConfiguration: Sendable {
         maxHeaderFieldSize: Int = 16 * 1024, maxHeaderListSize: Int = 32 * 1024, maxHeaderFieldCount: Int = 100,
         requestTimeout: TimeAmount = .seconds(30), idleTimeout: TimeAmount = .seconds(15),
         maxConnections: Int = 10_000, maxConnectionsPerClient: Int = 64,
-        shutdownGracePeriod: TimeAmount = .seconds(10), backlog: Int32 = 256
+        shutdownGracePeriod: TimeAmount = .seconds(10), backlog: Int32 = 1024
     ) {
         self.host = host
         self.port = port

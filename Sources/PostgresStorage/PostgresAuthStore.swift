@@ -52,9 +52,11 @@ public struct PostgresAuthStore: AuthStore {
             WITH s AS (DELETE FROM sessions WHERE expires_at <= \(cutoffs.sessionsExpiredBy) RETURNING 1),
                  v AS (DELETE FROM verifications WHERE expires_at <= \(cutoffs.codesExpiredBy) RETURNING 1),
                  c AS (DELETE FROM code_sends WHERE sent_at <= \(cutoffs.sendsBefore) RETURNING 1),
-                 f AS (DELETE FROM failed_checks WHERE failed_at <= \(cutoffs.failuresBefore) RETURNING 1)
+                 e AS (DELETE FROM devices WHERE expires_at <= \(cutoffs.sessionsExpiredBy) RETURNING 1),
+                 f AS (DELETE FROM failed_checks WHERE failed_at <= \(cutoffs.failuresBefore) RETURNING 1),
+                 i AS (DELETE FROM sign_in_starts WHERE started_at <= \(cutoffs.signInStartsBefore) RETURNING 1)
             SELECT (SELECT count(*) FROM s) + (SELECT count(*) FROM v) + (SELECT count(*) FROM c)
-                 + (SELECT count(*) FROM f)
+                 + (SELECT count(*) FROM e) + (SELECT count(*) FROM f) + (SELECT count(*) FROM i)
             """)
         return try counts.first?.decode(Int.self) ?? 0
     }
@@ -116,6 +118,42 @@ public struct PostgresAuthStore: AuthStore {
                 """, logger
             ).first?.decode(Double.self)
         }
+        if let key = reads.device {
+            found.device = try await connection.rows(
+                """
+                SELECT d.id, d.user_id, u.phone, d.created_at, d.expires_at
+                FROM devices d JOIN users u ON u.id = d.user_id WHERE d.key = \(key)
+                """, logger
+            ).first.map { row in
+                let (id, user, phone, created, expires) = try row.decode((Int64, Int64, String, Double, Double).self)
+                return DeviceRecord(id: id, userID: user, phone: phone, createdAt: created, expiresAt: expires)
+            }
+        }
+        if let places = reads.signedInPlaces {
+            let sessions = try await connection.rows(
+                """
+                SELECT key, user_agent, api, created_at, last_seen_at, expires_at FROM sessions
+                WHERE user_id = \(places.user) AND expires_at > \(places.now) ORDER BY last_seen_at DESC
+                """, logger
+            ).map { row in
+                let (key, agent, api, created, seen, expires) = try row.decode(
+                    (Data, String?, Bool, Double, Double, Double).self)
+                return SignedInPlaces.Session(
+                    key: key, userAgent: agent, api: api, signedInAt: created, lastSeenAt: seen, expiresAt: expires)
+            }
+            let devices = try await connection.rows(
+                """
+                SELECT id, key, user_agent, created_at, last_used_at, expires_at FROM devices
+                WHERE user_id = \(places.user) AND expires_at > \(places.now) ORDER BY last_used_at DESC
+                """, logger
+            ).map { row in
+                let (id, key, agent, created, used, expires) = try row.decode(
+                    (Int64, Data, String?, Double, Double, Double).self)
+                return SignedInPlaces.Device(
+                    id: id, key: key, userAgent: agent, rememberedAt: created, lastUsedAt: used, expiresAt: expires)
+            }
+            found.places = SignedInPlaces(sessions: sessions, devices: devices)
+        }
         // The exchange's numbers are a range of the phone index: from the prefix up to the
         // prefix followed by ':' (the character after '9').
         if let sends = reads.exchangeSends {
@@ -142,6 +180,14 @@ public struct PostgresAuthStore: AuthStore {
                 """
                 SELECT failed_at FROM failed_checks WHERE phone = \(failures.subject) AND failed_at > \(failures.since)
                 ORDER BY failed_at DESC LIMIT 1 OFFSET \(failures.position)
+                """, logger
+            ).first?.decode(Double.self)
+        }
+        if let starts = reads.clientSignIns {
+            found.clientSignInAt = try await connection.rows(
+                """
+                SELECT started_at FROM sign_in_starts WHERE client = \(starts.subject) AND started_at > \(starts.since)
+                ORDER BY started_at DESC LIMIT 1 OFFSET \(starts.position)
                 """, logger
             ).first?.decode(Double.self)
         }
@@ -212,7 +258,7 @@ public struct PostgresAuthStore: AuthStore {
             case .recordFailure(let phone, let client, let at):
                 try await connection.rows(
                     "INSERT INTO failed_checks (phone, client, failed_at) VALUES (\(phone), \(client), \(at))", logger)
-            case .signIn(let phone, let session, let at, let expiresAt, let absoluteExpiresAt):
+            case .signIn(let phone, let session, let at, let expiresAt, let absoluteExpiresAt, let userAgent, let api):
                 let user = try await connection.rows(
                     """
                     INSERT INTO users (phone, created_at, last_sign_in_at) VALUES (\(phone), \(at), \(at))
@@ -222,16 +268,33 @@ public struct PostgresAuthStore: AuthStore {
                 ).first?.decode(Int64.self)
                 try await connection.rows(
                     """
-                    INSERT INTO sessions (key, pending_phone, user_id, created_at, last_seen_at, expires_at, absolute_expires_at)
-                    VALUES (\(session), NULL, \(user), \(at), \(at), \(expiresAt), \(absoluteExpiresAt))
+                    INSERT INTO sessions (key, pending_phone, user_id, created_at, last_seen_at, expires_at,
+                                          absolute_expires_at, user_agent, api)
+                    VALUES (\(session), NULL, \(user), \(at), \(at), \(expiresAt), \(absoluteExpiresAt),
+                            \(userAgent.map { String($0.prefix(512)) }), \(api))
                     """, logger)
                 signedInUser = user
+            case .rememberDevice(let key, let phone, let at, let until, let userAgent):
+                let agent = userAgent.map { String($0.prefix(512)) }
+                try await connection.rows(
+                    """
+                    INSERT INTO devices (key, user_id, created_at, last_used_at, expires_at, user_agent)
+                    SELECT \(key), id, \(at), \(at), \(until), \(agent) FROM users WHERE phone = \(phone)
+                    """, logger)
+            case .rotateDevice(let old, let new, let at):
+                try await connection.rows(
+                    "UPDATE devices SET key = \(new), last_used_at = \(at) WHERE key = \(old)", logger)
+            case .forgetDevice(let key):
+                try await connection.rows("DELETE FROM devices WHERE key = \(key)", logger)
             case .touchSession(let key, let at, let expiresAt):
                 try await connection.rows(
                     """
                     UPDATE sessions SET last_seen_at = \(at), expires_at = \(expiresAt)
                     WHERE key = \(key) AND user_id IS NOT NULL
                     """, logger)
+            case .recordSignInStart(let client, let at):
+                try await connection.rows(
+                    "INSERT INTO sign_in_starts (client, started_at) VALUES (\(client), \(at))", logger)
             }
         }
         return signedInUser

@@ -112,7 +112,8 @@ public final class PostgresBackend: Service, Sendable {
         return try await withinTimeout { try await client.withConnection { connection in try await body(connection) } }
     }
 
-    /// `operation`'s result, or ``AuthCore/StorageUnavailable`` once the timeout passes.
+    /// `operation`'s result, or ``AuthCore/StorageUnavailable`` once the timeout passes; the
+    /// server's refusals come out translated (``PostgresRefusal``).
     ///
     /// On timeout the caller is answered at once and the operation is cancelled: a request still
     /// waiting for a connection stops waiting, and a statement already sent finishes (or fails)
@@ -131,7 +132,7 @@ public final class PostgresBackend: Service, Sendable {
                         do {
                             race.finish(.success(try await operation()))
                         } catch {
-                            race.finish(.failure(error))
+                            race.finish(.failure(PostgresRefusal.translated(error)))
                         }
                     },
                     timer: Task {

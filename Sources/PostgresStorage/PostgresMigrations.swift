@@ -128,5 +128,44 @@ enum PostgresMigrations {
                 "CREATE INDEX failed_checks_by_client ON failed_checks (client, failed_at)",
                 "ALTER TABLE verifications ADD COLUMN holder bytea CHECK (holder IS NULL OR length(holder) = 32)",
             ]),
+        Migration(
+            name: "devices-v1",
+            statements: [
+                """
+                CREATE TABLE devices (
+                    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    key bytea NOT NULL UNIQUE CHECK (length(key) = 32),
+                    user_id bigint NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    created_at double precision NOT NULL,
+                    last_used_at double precision NOT NULL,
+                    expires_at double precision NOT NULL CHECK (expires_at > created_at),
+                    user_agent text CHECK (length(user_agent) <= 512)
+                )
+                """,
+                "CREATE INDEX devices_by_user ON devices (user_id)",
+                "CREATE INDEX devices_by_expiry ON devices (expires_at)",
+                "ALTER TABLE sessions ADD COLUMN user_agent text CHECK (length(user_agent) <= 512)",
+                "ALTER TABLE sessions ADD COLUMN api boolean NOT NULL DEFAULT false",
+            ]),
+        Migration(
+            name: "wallet-v2-key-fingerprints",
+            statements: [
+                """
+                ALTER TABLE wallet_operation_keys ADD COLUMN request_fingerprint bytea
+                    CHECK (request_fingerprint IS NULL OR length(request_fingerprint) = 32)
+                """
+            ]),
+        Migration(
+            name: "v3-sign-in-starts",
+            statements: [
+                """
+                CREATE TABLE sign_in_starts (
+                    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    client text NOT NULL,
+                    started_at double precision NOT NULL
+                )
+                """,
+                "CREATE INDEX sign_in_starts_by_client ON sign_in_starts (client, started_at)",
+            ]),
     ]
 }

@@ -110,15 +110,16 @@ public struct PostgresWalletStore: WalletStore {
                 "SELECT 1 FROM users WHERE id = \(reads.user) FOR UPDATE", logger
             ).isEmpty)
         if let key = reads.key,
-            let (action, accountID, operationID) = try await connection.rows(
+            let (action, accountID, operationID, fingerprint) = try await connection.rows(
                 """
-                SELECT action, account_id, operation_id FROM wallet_operation_keys
+                SELECT action, account_id, operation_id, request_fingerprint FROM wallet_operation_keys
                 WHERE user_id = \(reads.user) AND key = \(key)
                 """, logger
-            ).first?.decode((String, Int64?, Int64?).self)
+            ).first?.decode((String, Int64?, Int64?, Data?).self)
         {
             found.keyReceipt = Receipt(
                 action: try Receipt.Action(stored: action), accountID: accountID, operationID: operationID)
+            found.keyFingerprint = fingerprint
         }
         for id in reads.accounts {
             found.accounts[id] = try await account(connection, user: reads.user, id: id, lock: true, logger)
@@ -127,6 +128,12 @@ public struct PostgresWalletStore: WalletStore {
             found.accountNames = try await connection.rows(
                 "SELECT name FROM accounts WHERE user_id = \(reads.user)", logger
             ).map { try $0.decode(String.self) }
+        }
+        if reads.accountCount {
+            found.accountCount =
+                try await connection.rows(
+                    "SELECT count(*) FROM accounts WHERE user_id = \(reads.user)", logger
+                ).first?.decode(Int.self) ?? 0
         }
         return found
     }
@@ -197,8 +204,9 @@ public struct PostgresWalletStore: WalletStore {
             let receipt = try inserted.resolve(draft)
             try await connection.rows(
                 """
-                INSERT INTO wallet_operation_keys (user_id, key, action, account_id, operation_id, created_at)
-                VALUES (\(user), \(key), \(receipt.action.rawValue), \(receipt.accountID), \(receipt.operationID), \(at))
+                INSERT INTO wallet_operation_keys
+                    (user_id, key, action, account_id, operation_id, created_at, request_fingerprint)
+                VALUES (\(user), \(key.value), \(receipt.action.rawValue), \(receipt.accountID), \(receipt.operationID), \(at), \(key.fingerprint))
                 """, logger)
         }
         return nil

@@ -10,6 +10,7 @@ extension DatabaseReader {
     ///
     /// Like GRDB's own `async` read it never runs SQLite on the caller's thread (so never on an
     /// event loop), but it costs one plain thread hand-off instead of GRDB's async machinery.
+    /// SQLite's refusals come out translated (``SQLiteRefusal``).
     /// The queues are serial and as many as the cores: under load each keeps one thread busy
     /// going through its backlog, where Dispatch's global queue started and woke many threads
     /// that then waited for GRDB's reader connections (Home went from 60% to about 70% of the
@@ -22,7 +23,7 @@ extension DatabaseReader {
         let loop = MultiThreadedEventLoopGroup.currentEventLoop
         return try await withCheckedThrowingContinuation { continuation in
             SQLiteReadQueues.next().async {
-                let result = Result { try self.read(value) }
+                let result = Result { try self.read(value) }.mapError(SQLiteRefusal.translated)
                 if let loop {
                     loop.execute { continuation.resume(with: result) }
                 } else {

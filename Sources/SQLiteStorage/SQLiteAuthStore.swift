@@ -18,7 +18,7 @@ public struct SQLiteAuthStore: AuthStore {
     public func transaction<Outcome: Sendable>(
         reading reads: AuthReads, decide: @escaping @Sendable (AuthSnapshot) throws -> AuthDecision<Outcome>
     ) async throws -> Applied<Outcome> {
-        try await writer.write { db in
+        try await writer.translatedWrite { db in
             let decision = try decide(try Self.read(db, reads))
             return Applied(decision.outcome, signedInUserID: try Self.apply(db, decision.changes))
         }
@@ -29,17 +29,19 @@ public struct SQLiteAuthStore: AuthStore {
     }
 
     public func apply(_ changes: [AuthChange]) async throws {
-        try await writer.write { db in _ = try Self.apply(db, changes) }
+        try await writer.translatedWrite { db in _ = try Self.apply(db, changes) }
     }
 
     public func purge(_ cutoffs: PurgeCutoffs) async throws -> Int {
-        try await writer.write { db in
+        try await writer.translatedWrite { db in
             var count = 0
             for (sql, cutoff) in [
                 ("DELETE FROM sessions WHERE expires_at <= ?", cutoffs.sessionsExpiredBy),
+                ("DELETE FROM devices WHERE expires_at <= ?", cutoffs.sessionsExpiredBy),
                 ("DELETE FROM verifications WHERE expires_at <= ?", cutoffs.codesExpiredBy),
                 ("DELETE FROM code_sends WHERE sent_at <= ?", cutoffs.sendsBefore),
                 ("DELETE FROM failed_checks WHERE failed_at <= ?", cutoffs.failuresBefore),
+                ("DELETE FROM sign_in_starts WHERE started_at <= ?", cutoffs.signInStartsBefore),
             ] {
                 try db.cachedStatement(sql: sql).execute(arguments: [cutoff])
                 count += db.changesCount
@@ -89,6 +91,45 @@ public struct SQLiteAuthStore: AuthStore {
             db,
             "SELECT sent_at FROM code_sends WHERE client = ? AND sent_at > ? ORDER BY sent_at DESC LIMIT 1 OFFSET ?",
             reads.clientSends)
+        if let key = reads.device {
+            found.device = try Row.fetchOne(
+                try db.cachedStatement(
+                    sql: """
+                        SELECT d.id, d.user_id, u.phone, d.created_at, d.expires_at
+                        FROM devices d JOIN users u ON u.id = d.user_id WHERE d.key = ?
+                        """),
+                arguments: [key]
+            ).map { row in
+                DeviceRecord(id: row[0], userID: row[1], phone: row[2], createdAt: row[3], expiresAt: row[4])
+            }
+        }
+        if let places = reads.signedInPlaces {
+            let sessions = try Row.fetchAll(
+                try db.cachedStatement(
+                    sql: """
+                        SELECT key, user_agent, api, created_at, last_seen_at, expires_at FROM sessions
+                        WHERE user_id = ? AND expires_at > ? ORDER BY last_seen_at DESC
+                        """),
+                arguments: [places.user, places.now]
+            ).map { row in
+                SignedInPlaces.Session(
+                    key: row[0], userAgent: row[1], api: row[2], signedInAt: row[3], lastSeenAt: row[4],
+                    expiresAt: row[5])
+            }
+            let devices = try Row.fetchAll(
+                try db.cachedStatement(
+                    sql: """
+                        SELECT id, key, user_agent, created_at, last_used_at, expires_at FROM devices
+                        WHERE user_id = ? AND expires_at > ? ORDER BY last_used_at DESC
+                        """),
+                arguments: [places.user, places.now]
+            ).map { row in
+                SignedInPlaces.Device(
+                    id: row[0], key: row[1], userAgent: row[2], rememberedAt: row[3], lastUsedAt: row[4],
+                    expiresAt: row[5])
+            }
+            found.places = SignedInPlaces(sessions: sessions, devices: devices)
+        }
         // The exchange's numbers are a range of the phone index: from the prefix up to the
         // prefix followed by ':' (the character after '9').
         if let sends = reads.exchangeSends {
@@ -110,6 +151,10 @@ public struct SQLiteAuthStore: AuthStore {
             db,
             "SELECT failed_at FROM failed_checks WHERE client = ? AND failed_at > ? ORDER BY failed_at DESC LIMIT 1 OFFSET ?",
             reads.clientFailures)
+        found.clientSignInAt = try recent(
+            db,
+            "SELECT started_at FROM sign_in_starts WHERE client = ? AND started_at > ? ORDER BY started_at DESC LIMIT 1 OFFSET ?",
+            reads.clientSignIns)
         return found
     }
 
@@ -183,7 +228,7 @@ public struct SQLiteAuthStore: AuthStore {
             case .recordFailure(let phone, let client, let at):
                 try db.cachedStatement(sql: "INSERT INTO failed_checks (phone, client, failed_at) VALUES (?, ?, ?)")
                     .execute(arguments: [phone, client, at])
-            case .signIn(let phone, let session, let at, let expiresAt, let absoluteExpiresAt):
+            case .signIn(let phone, let session, let at, let expiresAt, let absoluteExpiresAt, let userAgent, let api):
                 let user = try Int64.fetchOne(
                     try db.cachedStatement(
                         sql: """
@@ -194,15 +239,35 @@ public struct SQLiteAuthStore: AuthStore {
                     arguments: [phone, at, at])
                 try db.cachedStatement(
                     sql: """
-                        INSERT INTO sessions (key, pending_phone, user_id, created_at, last_seen_at, expires_at, absolute_expires_at)
-                        VALUES (?, NULL, ?, ?, ?, ?, ?)
+                        INSERT INTO sessions (key, pending_phone, user_id, created_at, last_seen_at, expires_at,
+                                              absolute_expires_at, user_agent, api)
+                        VALUES (?, NULL, ?, ?, ?, ?, ?, ?, ?)
                         """
-                ).execute(arguments: [session, user, at, at, expiresAt, absoluteExpiresAt])
+                ).execute(
+                    arguments: [
+                        session, user, at, at, expiresAt, absoluteExpiresAt, userAgent.map { String($0.prefix(512)) },
+                        api,
+                    ])
                 signedInUser = user
+            case .rememberDevice(let key, let phone, let at, let until, let userAgent):
+                try db.cachedStatement(
+                    sql: """
+                        INSERT INTO devices (key, user_id, created_at, last_used_at, expires_at, user_agent)
+                        SELECT ?, id, ?, ?, ?, ? FROM users WHERE phone = ?
+                        """
+                ).execute(arguments: [key, at, at, until, userAgent.map { String($0.prefix(512)) }, phone])
+            case .rotateDevice(let old, let new, let at):
+                try db.cachedStatement(sql: "UPDATE devices SET key = ?, last_used_at = ? WHERE key = ?")
+                    .execute(arguments: [new, at, old])
+            case .forgetDevice(let key):
+                try db.cachedStatement(sql: "DELETE FROM devices WHERE key = ?").execute(arguments: [key])
             case .touchSession(let key, let at, let expiresAt):
                 try db.cachedStatement(
                     sql: "UPDATE sessions SET last_seen_at = ?, expires_at = ? WHERE key = ? AND user_id IS NOT NULL"
                 ).execute(arguments: [at, expiresAt, key])
+            case .recordSignInStart(let client, let at):
+                try db.cachedStatement(sql: "INSERT INTO sign_in_starts (client, started_at) VALUES (?, ?)").execute(
+                    arguments: [client, at])
             }
         }
         return signedInUser

@@ -16,9 +16,14 @@ public final class SQLiteDatabase: Sendable {
 
     /// Opens (creating if needed) the database file at `path` as a WAL pool and migrates it.
     ///
-    /// - Parameter onStatement: called on the thread that runs each SQL statement, before it
-    ///   runs; tests use it to prove no statement runs on an event loop.
-    public convenience init(path: String, onStatement: (@Sendable () -> Void)? = nil) throws {
+    /// - Parameters:
+    ///   - busyTimeout: how long a write waits for a competing writer (another process, a
+    ///     checkpoint) before it gives up; the request is then answered 503 (``SQLiteRefusal``).
+    ///   - onStatement: called on the thread that runs each SQL statement, before it runs; tests
+    ///     use it to prove no statement runs on an event loop.
+    public convenience init(path: String, busyTimeout: TimeInterval = 5, onStatement: (@Sendable () -> Void)? = nil)
+        throws
+    {
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -26,7 +31,7 @@ public final class SQLiteDatabase: Sendable {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         // Wait for a competing writer (another process, a checkpoint) instead of failing at once.
-        configuration.busyMode = .timeout(5)
+        configuration.busyMode = .timeout(busyTimeout)
         // At least one reader connection per read queue (one per core), so a queue never waits
         // for a connection (readOnWorkerThread).
         configuration.maximumReaderCount = max(5, ProcessInfo.processInfo.activeProcessorCount)

@@ -40,11 +40,11 @@ public struct SQLiteWalletStore: WalletStore {
     }
 
     public func account(user: Int64, id: Int64) async throws -> Account? {
-        try await writer.read { db in try Self.account(db, user: user, id: id) }
+        try await writer.translatedRead { db in try Self.account(db, user: user, id: id) }
     }
 
     public func history(user: Int64, account id: Int64, limit: Int) async throws -> [WalletCore.Operation]? {
-        try await writer.read { db in
+        try await writer.translatedRead { db in
             guard try Self.account(db, user: user, id: id) != nil else { return nil }
             return try Row.fetchAll(
                 try db.cachedStatement(
@@ -84,14 +84,16 @@ public struct SQLiteWalletStore: WalletStore {
         if let key = reads.key,
             let row = try Row.fetchOne(
                 try db.cachedStatement(
-                    sql:
-                        "SELECT action, account_id, operation_id FROM wallet_operation_keys WHERE user_id = ? AND key = ?"
-                ),
+                    sql: """
+                        SELECT action, account_id, operation_id, request_fingerprint
+                        FROM wallet_operation_keys WHERE user_id = ? AND key = ?
+                        """),
                 arguments: [reads.user, key])
         {
             found.keyReceipt = Receipt(
                 action: try Receipt.Action(stored: row["action"]), accountID: row["account_id"],
                 operationID: row["operation_id"])
+            found.keyFingerprint = row["request_fingerprint"]
         }
         for id in reads.accounts {
             found.accounts[id] = try account(db, user: reads.user, id: id)
@@ -99,6 +101,12 @@ public struct SQLiteWalletStore: WalletStore {
         if reads.accountNames {
             found.accountNames = try String.fetchAll(
                 try db.cachedStatement(sql: "SELECT name FROM accounts WHERE user_id = ?"), arguments: [reads.user])
+        }
+        if reads.accountCount {
+            found.accountCount =
+                try Int.fetchOne(
+                    try db.cachedStatement(sql: "SELECT count(*) FROM accounts WHERE user_id = ?"),
+                    arguments: [reads.user]) ?? 0
         }
         return found
     }
@@ -108,7 +116,7 @@ public struct SQLiteWalletStore: WalletStore {
     public func transaction(
         reading reads: WalletReads, decide: @escaping @Sendable (WalletSnapshot) throws -> WalletDecision
     ) async throws -> Receipt {
-        try await writer.write { db in
+        try await writer.translatedWrite { db in
             let decision = try decide(try Self.read(db, reads))
             var inserted = InsertedIDs()
             for write in decision.writes {
@@ -119,7 +127,7 @@ public struct SQLiteWalletStore: WalletStore {
     }
 
     public func purgeKeys(before cutoff: Double) async throws -> Int {
-        try await writer.write { db in
+        try await writer.translatedWrite { db in
             try db.cachedStatement(sql: "DELETE FROM wallet_operation_keys WHERE created_at < ?").execute(arguments: [
                 cutoff
             ])
@@ -171,10 +179,13 @@ public struct SQLiteWalletStore: WalletStore {
             let receipt = try inserted.resolve(draft)
             try db.cachedStatement(
                 sql: """
-                    INSERT INTO wallet_operation_keys (user_id, key, action, account_id, operation_id, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?)
+                    INSERT INTO wallet_operation_keys
+                        (user_id, key, action, account_id, operation_id, created_at, request_fingerprint)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
                     """
-            ).execute(arguments: [user, key, receipt.action.rawValue, receipt.accountID, receipt.operationID, at])
+            ).execute(arguments: [
+                user, key.value, receipt.action.rawValue, receipt.accountID, receipt.operationID, at, key.fingerprint,
+            ])
         }
         return nil
     }

@@ -49,7 +49,19 @@ public struct Operation: Sendable, Equatable {
 public struct Overview: Sendable, Equatable {
     public let displayName: String
     public let accounts: [Account]
-    public var total: Money { accounts.reduce(.zero) { $0 + $1.balance } }
+
+    /// The sum of the balances, checked: balances read back whose sum does not fit in Int64
+    /// cents are ``AuthCore/StoredDataCorrupt`` (a 500 for this request), never a trap.
+    public var total: Money {
+        get throws {
+            try accounts.reduce(Money.zero) { sum, account in
+                guard let next = sum.adding(account.balance) else {
+                    throw StoredDataCorrupt("balances whose total does not fit in Int64 cents")
+                }
+                return next
+            }
+        }
+    }
 
     public init(displayName: String, accounts: [Account]) {
         self.displayName = displayName

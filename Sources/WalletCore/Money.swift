@@ -10,8 +10,9 @@ public struct Money: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// The largest amount one operation may move: $1,000,000,000.
     public static let maxAmount = Money(cents: 100_000_000_000)
-    /// The largest balance an account may hold: $1,000,000,000,000 (far from Int64's limit, so
-    /// sums of balances cannot overflow).
+    /// The largest balance an account may hold: $1,000,000,000,000 (far from Int64's limit: the
+    /// balances of ``WalletRules/maxAccountsPerPerson`` such accounts add up without overflow;
+    /// sums are checked all the same, for values that did not come through the rules).
     public static let maxBalance = Money(cents: 100_000_000_000_000)
 
     /// Why typed text is not an amount; each case is the sentence shown to the person.
@@ -99,9 +100,22 @@ public struct Money: Sendable, Hashable, Comparable, CustomStringConvertible {
     }
 
     public static func < (lhs: Money, rhs: Money) -> Bool { lhs.cents < rhs.cents }
-    public static func + (lhs: Money, rhs: Money) -> Money { Money(cents: lhs.cents + rhs.cents) }
-    public static func - (lhs: Money, rhs: Money) -> Money { Money(cents: lhs.cents - rhs.cents) }
     public static let zero = Money(cents: 0)
+
+    // No `+` or `-`: Int64's would trap the whole process on overflow, and a balance read back
+    // from storage is not trusted to be small. Every sum says what happens when it does not fit.
+
+    /// The sum; `nil` when it does not fit in Int64 cents.
+    public func adding(_ other: Money) -> Money? {
+        let (sum, overflow) = cents.addingReportingOverflow(other.cents)
+        return overflow ? nil : Money(cents: sum)
+    }
+
+    /// The difference; `nil` when it does not fit in Int64 cents.
+    public func subtracting(_ other: Money) -> Money? {
+        let (difference, overflow) = cents.subtractingReportingOverflow(other.cents)
+        return overflow ? nil : Money(cents: difference)
+    }
 }
 
 extension Character {

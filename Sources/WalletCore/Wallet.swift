@@ -55,39 +55,47 @@ public struct Wallet: Sendable {
     // MARK: Changing
 
     /// Sets the name Home greets the person with (1 to 40 characters, trimmed).
-    public func setDisplayName(user: Int64, to input: String, key: String? = nil) async throws -> Receipt {
+    public func setDisplayName(user: Int64, to input: String, key: OperationKey? = nil) async throws -> Receipt {
         try await apply(.setDisplayName(try Self.cleanName(input, error: .invalidDisplayName)), user: user, key: key)
     }
 
     /// Opens an account named `name`, or "Account N" with the first N not in use.
-    public func addAccount(user: Int64, name input: String?, key: String? = nil) async throws -> Receipt {
+    public func addAccount(user: Int64, name input: String?, key: OperationKey? = nil) async throws -> Receipt {
         let typed = try input.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
             .map { try Self.cleanName($0, error: .invalidAccountName) }
         return try await apply(.addAccount(name: typed), user: user, key: key)
     }
 
-    public func rename(user: Int64, account id: Int64, to input: String, key: String? = nil) async throws -> Receipt {
+    public func rename(user: Int64, account id: Int64, to input: String, key: OperationKey? = nil) async throws
+        -> Receipt
+    {
         let name = try Self.cleanName(input, error: .invalidAccountName)
         return try await apply(.rename(account: id, name: name), user: user, key: key)
     }
 
     /// Deletes an empty account (its history goes with it).
-    public func delete(user: Int64, account id: Int64, key: String? = nil) async throws -> Receipt {
+    public func delete(user: Int64, account id: Int64, key: OperationKey? = nil) async throws -> Receipt {
         try await apply(.delete(account: id), user: user, key: key)
     }
 
-    public func deposit(user: Int64, account id: Int64, amount: Money, key: String? = nil) async throws -> Receipt {
+    public func deposit(user: Int64, account id: Int64, amount: Money, key: OperationKey? = nil) async throws
+        -> Receipt
+    {
         try Self.check(amount)
         return try await apply(.deposit(account: id, amount: amount), user: user, key: key)
     }
 
-    public func withdraw(user: Int64, account id: Int64, amount: Money, key: String? = nil) async throws -> Receipt {
+    public func withdraw(user: Int64, account id: Int64, amount: Money, key: OperationKey? = nil) async throws
+        -> Receipt
+    {
         try Self.check(amount)
         return try await apply(.withdraw(account: id, amount: amount), user: user, key: key)
     }
 
     /// Moves `amount` between two of the person's accounts: both sides or neither.
-    public func transfer(user: Int64, from source: Int64, to target: Int64, amount: Money, key: String? = nil)
+    public func transfer(
+        user: Int64, from source: Int64, to target: Int64, amount: Money, key: OperationKey? = nil
+    )
         async throws -> Receipt
     {
         try Self.check(amount)
@@ -101,10 +109,10 @@ public struct Wallet: Sendable {
         try await store.purgeKeys(before: clock().addingTimeInterval(-age).timeIntervalSince1970)
     }
 
-    private func apply(_ change: WalletChange, user: Int64, key: String?) async throws -> Receipt {
-        if let key, !Self.isValidKey(key) { throw WalletError.invalidOperationKey }
+    private func apply(_ change: WalletChange, user: Int64, key: OperationKey?) async throws -> Receipt {
+        if let key, !Self.isValidKey(key.value) { throw WalletError.invalidOperationKey }
         let now = clock()
-        return try await store.transaction(reading: WalletRules.reads(change, user: user, key: key)) { found in
+        return try await store.transaction(reading: WalletRules.reads(change, user: user, key: key?.value)) { found in
             try WalletRules.decide(change, key: key, now: now, given: found)
         }
     }

@@ -13,9 +13,14 @@ public enum WalletError: Error, Equatable, Sendable, CustomStringConvertible {
     case accountNotEmpty(balance: Money)
     case invalidAccountName
     case accountNameTaken
+    /// The person already has ``WalletRules/maxAccountsPerPerson`` accounts.
+    case accountLimit
     case invalidDisplayName
     /// The one-time key of a form is malformed.
     case invalidOperationKey
+    /// The one-time key was already used for another request (another action, account or
+    /// amount); nothing was done.
+    case operationKeyReused
 
     public var description: String {
         switch self {
@@ -28,8 +33,12 @@ public enum WalletError: Error, Equatable, Sendable, CustomStringConvertible {
             "This account still holds \(balance). Move the money to another account first."
         case .invalidAccountName: "Account names are 1 to 40 characters."
         case .accountNameTaken: "You already have an account with that name."
+        case .accountLimit:
+            "You have \(WalletRules.maxAccountsPerPerson) accounts, the most one person can have. Delete one to add another."
         case .invalidDisplayName: "Your name must be 1 to 40 characters."
         case .invalidOperationKey: "This form has expired. Please try again."
+        case .operationKeyReused:
+            "This form was already sent with other details, so nothing was done. Please check the page and try again."
         }
     }
 }

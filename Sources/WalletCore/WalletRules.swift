@@ -6,25 +6,36 @@ import Foundation
 /// read and write, so the rules are the same on SQLite and PostgreSQL and are tested without a
 /// database (Tests/WalletCoreTests/WalletRulesTests.swift).
 public enum WalletRules {
+    /// The most accounts one person may hold: 100. Enough for anyone; without a limit every
+    /// signed-in person could grow the database (and Home's page) without end.
+    public static let maxAccountsPerPerson = 100
+
     /// What applying `change` needs to read.
     public static func reads(_ change: WalletChange, user: Int64, key: String?) -> WalletReads {
         var reads = WalletReads(user: user, key: key)
         switch change {
         case .setDisplayName: break
-        case .addAccount(let name): reads.accountNames = name == nil
+        case .addAccount(let name):
+            reads.accountNames = name == nil
+            reads.accountCount = true
         case .rename(let id, _), .delete(let id), .deposit(let id, _), .withdraw(let id, _): reads.accounts = [id]
         case .transfer(let from, let to, _): reads.accounts = [from, to]
         }
         return reads
     }
 
-    /// Applies `change` to what was read: a key used before returns its receipt again and
-    /// changes nothing; otherwise the balance rules decide, and the receipt is kept under the key.
-    public static func decide(_ change: WalletChange, key: String?, now: Date, given found: WalletSnapshot) throws
-        -> WalletDecision
+    /// Applies `change` to what was read: a key used before by the same request returns its
+    /// receipt again and changes nothing, by another request it is refused; otherwise the
+    /// balance rules decide, and the receipt is kept under the key with the request's fingerprint.
+    public static func decide(_ change: WalletChange, key: OperationKey?, now: Date, given found: WalletSnapshot)
+        throws -> WalletDecision
     {
         guard found.userExists else { throw WalletError.accountNotFound }
         if let replay = found.keyReceipt {
+            // Keys stored before fingerprints were (none) replay as they always did.
+            if let stored = found.keyFingerprint, stored != key?.fingerprint {
+                throw WalletError.operationKeyReused
+            }
             return WalletDecision(
                 writes: [],
                 receipt: ReceiptDraft(
@@ -43,6 +54,7 @@ public enum WalletRules {
         case .setDisplayName(let name):
             writes = [.setDisplayName(name)]
         case .addAccount(let typed):
+            guard found.accountCount < maxAccountsPerPerson else { throw WalletError.accountLimit }
             writes = [.insertAccount(name: typed ?? firstFreeAccountName(taken: found.accountNames), at: at)]
             account = .inserted
         case .rename(let id, let name):
@@ -96,16 +108,23 @@ public enum WalletRules {
         return "Account \(number)"
     }
 
-    /// The balance after depositing `amount`.
+    /// The balance after depositing `amount` (checked arithmetic: a stored balance at Int64's
+    /// edge is refused, never a trap).
     public static func deposit(_ amount: Money, into account: Account) throws -> Money {
-        guard account.balance.cents <= Money.maxBalance.cents - amount.cents else { throw WalletError.balanceLimit }
-        return account.balance + amount
+        guard amount > .zero else { throw WalletError.amount(.notPositive) }
+        guard let after = account.balance.adding(amount), after <= Money.maxBalance else {
+            throw WalletError.balanceLimit
+        }
+        return after
     }
 
-    /// The balance after withdrawing `amount`.
+    /// The balance after withdrawing `amount` (checked, like ``deposit(_:into:)``).
     public static func withdraw(_ amount: Money, from account: Account) throws -> Money {
-        guard amount <= account.balance else { throw WalletError.insufficientFunds(balance: account.balance) }
-        return account.balance - amount
+        guard amount > .zero else { throw WalletError.amount(.notPositive) }
+        guard amount <= account.balance, let after = account.balance.subtracting(amount) else {
+            throw WalletError.insufficientFunds(balance: account.balance)
+        }
+        return after
     }
 
     /// The two balances after moving `amount` from `source` to `target`.

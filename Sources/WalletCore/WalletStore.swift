@@ -47,12 +47,17 @@ public struct WalletReads: Sendable, Equatable {
     public var accounts: [Int64]
     /// Whether to read the names of all the person's accounts (to pick "Account N").
     public var accountNames: Bool
+    /// Whether to count the person's accounts (for the limit on how many they may have).
+    public var accountCount: Bool
 
-    public init(user: Int64, key: String? = nil, accounts: [Int64] = [], accountNames: Bool = false) {
+    public init(
+        user: Int64, key: String? = nil, accounts: [Int64] = [], accountNames: Bool = false, accountCount: Bool = false
+    ) {
         self.user = user
         self.key = key
         self.accounts = accounts
         self.accountNames = accountNames
+        self.accountCount = accountCount
     }
 }
 
@@ -62,15 +67,23 @@ public struct WalletSnapshot: Sendable, Equatable {
     public var userExists: Bool
     /// The receipt stored with the key, if the key was used before.
     public var keyReceipt: Receipt?
+    /// The fingerprint of the request the key was first used with; `nil` for a key stored
+    /// before fingerprints were.
+    public var keyFingerprint: Data?
     /// Those of the asked accounts that are the person's, by id.
     public var accounts: [Int64: Account]
     public var accountNames: [String]
+    /// How many accounts the person has (when asked).
+    public var accountCount: Int
 
     public init(
-        userExists: Bool, keyReceipt: Receipt? = nil, accounts: [Int64: Account] = [:], accountNames: [String] = []
+        userExists: Bool, keyReceipt: Receipt? = nil, keyFingerprint: Data? = nil, accounts: [Int64: Account] = [:],
+        accountNames: [String] = [], accountCount: Int = 0
     ) {
+        self.accountCount = accountCount
         self.userExists = userExists
         self.keyReceipt = keyReceipt
+        self.keyFingerprint = keyFingerprint
         self.accounts = accounts
         self.accountNames = accountNames
     }
@@ -95,8 +108,9 @@ public enum WalletWrite: Sendable, Equatable {
     case setBalance(account: Int64, from: Money, to: Money)
     /// A line of history; yields its id.
     case insertOperation(OperationLine)
-    /// Keeps the receipt under the one-time key, in the same transaction as the change.
-    case rememberKey(key: String, receipt: ReceiptDraft, at: Double)
+    /// Keeps the receipt under the one-time key, with the request's fingerprint, in the same
+    /// transaction as the change.
+    case rememberKey(key: OperationKey, receipt: ReceiptDraft, at: Double)
 }
 
 /// A history line to write.

@@ -12,8 +12,13 @@ enum SMSDelivery: Sendable {
     case twilio(TwilioSMSSender.Configuration)
     /// A signed JSON POST to any gateway.
     case webhook(WebhookSMSSender.Configuration)
-    /// Nothing is sent and every code is 123456; only on a loopback address.
+    /// Nothing is sent and every code is 123456; only on a loopback address, without a proxy.
     case test
+
+    /// Whether this is ``test``: the pages say so, and only this machine is answered.
+    var isTestMode: Bool {
+        if case .test = self { true } else { false }
+    }
 }
 
 /// Everything the app is assembled from; the `webapp` command fills it from its options and
@@ -48,6 +53,9 @@ struct AppConfiguration: Sendable {
     var https = false
     /// Code, cooldown, attempt and session lifetimes.
     var policy = SignInPolicy()
+    /// How long a SQLite write waits for another writer before the request gets 503 (tests
+    /// shorten it).
+    var sqliteBusyTimeout: TimeInterval = 5
     /// Called on the thread of every SQLite statement (tests check it is never an event loop).
     var onDatabaseStatement: (@Sendable () -> Void)?
     /// How often expired sessions and codes are deleted.

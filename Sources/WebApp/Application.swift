@@ -46,7 +46,10 @@ final class Application: Sendable {
         configuration: AppConfiguration, logger: Logger, sms: (any SMSSender)? = nil,
         clock: @escaping @Sendable () -> Date = { Date() }, gracefulShutdownSignals: [UnixSignal] = []
     ) async throws -> Application {
-        try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+        // The data folder holds the database and the secret: this user's only (0700).
+        try FileManager.default.createDirectory(
+            atPath: configuration.dataDirectory, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         let secret = try configuration.secret ?? ServerSecret.loadOrCreate(at: configuration.secretPath)
         let renderer = try await PageRenderer(
             directory: configuration.templatesDirectory, required: Pages.templateNames)
@@ -56,7 +59,7 @@ final class Application: Sendable {
         let registry = PrometheusCollectorRegistry()
         let metrics = PrometheusMetricsFactory(registry: registry)
         let makeCode: @Sendable () -> OneTimeCode
-        if case .test = configuration.sms { makeCode = { .testMode } } else { makeCode = { .random() } }
+        if configuration.sms.isTestMode { makeCode = { .testMode } } else { makeCode = { .random() } }
         let signIn = SignInService(
             store: storage.auth, sms: sender, hasher: CodeHasher(secret: secret),
             composer: SMSMessageComposer(appName: configuration.appName, domain: configuration.smsDomain),
@@ -68,9 +71,10 @@ final class Application: Sendable {
         let requestMetrics = RequestMetrics(factory: metrics)
         let securityHeaders = SecurityHeaders(https: configuration.https)
         let routes = Routes(
-            configuration: configuration, secret: secret, pages: Pages(renderer: renderer), signIn: signIn,
+            configuration: configuration, secret: secret,
+            pages: Pages(renderer: renderer, testMode: configuration.sms.isTestMode), signIn: signIn,
             wallet: wallet, storage: storage, requestMetrics: requestMetrics, securityHeaders: securityHeaders,
-            registry: registry)
+            registry: registry, clock: clock)
         // The answers the server gives before any middleware (413, 431, …) carry the same
         // security headers and are counted too, as are the connections it closes at once.
         var serverConfiguration = configuration.server
@@ -129,8 +133,9 @@ final class Application: Sendable {
     }
 
     /// The sender `configuration.sms` names. Test mode is refused unless the server listens on
-    /// a loopback address only: with every code 123456, anyone who can reach it can sign in as
-    /// anyone.
+    /// a loopback address only and is reached neither through a proxy (`trustProxy`) nor over
+    /// HTTPS (which means a proxy or a public name in front): with every code 123456, anyone who
+    /// can reach it can sign in as anyone.
     static func smsSender(_ configuration: AppConfiguration, logger: Logger) throws -> any SMSSender {
         switch configuration.sms {
         case .outbox:
@@ -145,11 +150,19 @@ final class Application: Sendable {
                     "SMS test mode (every code is 123456) only runs on a loopback address such as 127.0.0.1, not \(configuration.server.host)."
                 )
             }
+            guard !configuration.server.trustProxy, !configuration.https else {
+                throw SMSConfigurationError(Self.testModeBehindProxy)
+            }
             logger.warning("SMS TEST MODE: no texts are sent and every code is 123456. Never use this in production.")
             return TestModeSMSSender(logger: logger)
         }
     }
 
+    /// Why test mode is refused together with `--trust-proxy` or `--https`.
+    static let testModeBehindProxy =
+        "SMS test mode (every code is 123456) cannot run with --trust-proxy or --https: both mean it is reached from other machines."
+
+    /// Whether `host` names a loopback address (`localhost`, `::1`, 127.0.0.0/8).
     static func isLoopback(_ host: String) -> Bool {
         if host == "localhost" || host == "::1" || host == "[::1]" { return true }
         let parts = host.split(separator: ".", omittingEmptySubsequences: false)

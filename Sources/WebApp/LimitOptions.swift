@@ -26,6 +26,11 @@ struct LimitOptions: ParsableArguments {
     var maxTextsPerDay = SignInPolicy().maxTextsPerDay
 
     @Option(
+        name: .customLong("max-sign-ins-per-client"),
+        help: "Most sign-ins (pending sessions) one client may start per hour.")
+    var maxSignInsPerClient = SignInPolicy().maxSignInsPerClient
+
+    @Option(
         name: .customLong("max-failures-per-phone"),
         help: "Failed codes per number in 24 hours before sign-in to it is locked.")
     var maxFailuresPerPhone = SignInPolicy().maxFailuresPerPhone
@@ -33,14 +38,15 @@ struct LimitOptions: ParsableArguments {
     /// The option names that may also come from `WEBAPP_*` variables.
     static let names = [
         "max-codes-per-phone", "max-codes-per-client", "max-texts-per-exchange", "max-texts-per-hour",
-        "max-texts-per-day", "max-failures-per-phone",
+        "max-texts-per-day", "max-sign-ins-per-client", "max-failures-per-phone",
     ]
 
     func validate() throws {
         for (name, value) in [
             ("--max-codes-per-phone", maxCodesPerPhone), ("--max-codes-per-client", maxCodesPerClient),
             ("--max-texts-per-exchange", maxTextsPerExchange), ("--max-texts-per-hour", maxTextsPerHour),
-            ("--max-texts-per-day", maxTextsPerDay), ("--max-failures-per-phone", maxFailuresPerPhone),
+            ("--max-texts-per-day", maxTextsPerDay), ("--max-sign-ins-per-client", maxSignInsPerClient),
+            ("--max-failures-per-phone", maxFailuresPerPhone),
         ] where value < 1 {
             throw ValidationError("\(name) must be at least 1.")
         }
@@ -53,6 +59,7 @@ struct LimitOptions: ParsableArguments {
         policy.maxTextsPerExchange = maxTextsPerExchange
         policy.maxTextsPerHour = maxTextsPerHour
         policy.maxTextsPerDay = maxTextsPerDay
+        policy.maxSignInsPerClient = maxSignInsPerClient
         policy.maxFailuresPerPhone = maxFailuresPerPhone
     }
 }

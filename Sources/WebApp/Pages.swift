@@ -12,8 +12,11 @@ import WalletCore
 /// A form shown again after a refusal takes the error itself: its sentence goes on the page, its
 /// status and headers (`Retry-After`) on the response, as the error says (``HTTPResponseError``).
 struct Pages: Sendable {
-    static let templateNames = ["layout", "login", "verify", "home", "account", "error"]
+    static let templateNames = ["layout", "login", "verify", "home", "account", "devices", "error"]
     let renderer: PageRenderer
+    /// SMS test mode: every page says at the top that every code is 123456, so nobody takes a
+    /// test server for the real one (or leaves one running unnoticed).
+    var testMode = false
 
     /// Longest typed phone text echoed back into the form.
     private static let maxEchoedInput = 64
@@ -93,7 +96,9 @@ struct Pages: Sendable {
             "home",
             [
                 "csrf": csrf, "phone": user.phone.nationalFormat, "name": overview.displayName, "accounts": accounts,
-                "total": overview.total.description, "nextNumber": overview.accounts.count + 1,
+                "total": try overview.total.description, "nextNumber": overview.accounts.count + 1,
+                "atAccountLimit": overview.accounts.count >= WalletRules.maxAccountsPerPerson,
+                "accountLimit": WalletRules.maxAccountsPerPerson,
                 "addKey": Wallet.newKey(), "nameKey": Wallet.newKey(), "notice": notice ?? "",
                 "error": error?.message ?? "",
             ], answering: error)
@@ -152,9 +157,11 @@ struct Pages: Sendable {
     }
 
     /// Renders `name`; with `error`, the response has the error's status and headers.
-    private func page(_ name: String, _ values: [String: Any], answering error: (any HTTPResponseError)?) throws
+    func page(_ name: String, _ values: [String: Any], answering error: (any HTTPResponseError)?) throws
         -> Response
     {
+        var values = values
+        values["testMode"] = testMode
         var response = Response.html(try renderer.render(name, values), status: error?.status ?? .ok)
         if let error { response.headers.add(contentsOf: error.headers) }
         response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")

@@ -18,6 +18,8 @@ struct Routes {
     let requestMetrics: RequestMetrics
     let securityHeaders: SecurityHeaders
     let registry: PrometheusCollectorRegistry
+    /// The app's clock (CSRF tokens' issue times and ages).
+    let clock: @Sendable () -> Date
 
     /// The whole app as one responder: the pages, the API and, unless they have a port of their
     /// own (``opsResponder()``), the operations routes.
@@ -36,13 +38,17 @@ struct Routes {
     }
 
     /// Around everything a listener serves, once: metrics for every request, security headers
-    /// on every answer, errors no part answered (the 404 and 405 of /healthz/x) answered inside them.
+    /// on every answer, errors no part answered (the 404 and 405 of /healthz/x) answered inside them,
+    /// and in SMS test mode the guard that answers only this machine, before pages, API and files.
     private func aroundAll(_ responder: any HTTPResponder<AppContext>) -> MiddlewareResponder<AppContext> {
-        MiddlewareResponder(
+        let guarded: any HTTPResponder<AppContext> =
+            configuration.sms.isTestMode
+            ? MiddlewareResponder(middleware: TestModeGuard(), responder: responder) : responder
+        return MiddlewareResponder(
             middleware: requestMetrics,
             responder: MiddlewareResponder(
                 middleware: securityHeaders,
-                responder: MiddlewareResponder(middleware: ErrorMiddleware(), responder: responder)))
+                responder: MiddlewareResponder(middleware: ErrorMiddleware(), responder: guarded)))
     }
 
     /// The pages: error pages, static files and CSRF for every path; each group looks up the
@@ -51,7 +57,8 @@ struct Routes {
         let router = Router<AppContext>()
         router.add(middleware: ErrorMiddleware.pages(pages))
         router.add(middleware: StaticFiles<AppContext>(folder: configuration.publicDirectory, urlPrefix: "/public"))
-        router.add(middleware: CSRFProtection(tokens: CSRFTokens(secret: secret), https: configuration.https))
+        router.add(
+            middleware: CSRFProtection(tokens: CSRFTokens(secret: secret, clock: clock), https: configuration.https))
         let cookie = SessionCookie(
             https: configuration.https, signedInMaxAge: Int(configuration.policy.sessionLifetime))
         let session = SessionMiddleware(signIn: signIn, cookie: cookie)
@@ -59,15 +66,22 @@ struct Routes {
         let visitors = router.group().add(middleware: session)
         SignInController(
             signIn: signIn, pages: pages, cookie: cookie,
-            rememberedPhone: RememberedPhoneCookie(https: configuration.https)
+            rememberedPhone: RememberedPhoneCookie(https: configuration.https),
+            device: deviceCookie
         ).register(
             visitors: visitors, signedOut: visitors.group(context: SignedOutContext.self),
             signingIn: visitors.group(context: PendingSignInContext.self))
         // Home reads its wallet overview in the same database round trip as the session.
         let home = router.group().add(middleware: session.readingHome(wallet))
+        DevicesController(signIn: signIn, pages: pages, device: deviceCookie).register(
+            signedIn: visitors.group(context: SignedInContext.self))
         WalletController(wallet: wallet, pages: pages).register(
             signedIn: visitors.group(context: SignedInContext.self), home: home.group(context: SignedInContext.self))
         return router.buildResponder()
+    }
+
+    private var deviceCookie: DeviceCookie {
+        DeviceCookie(https: configuration.https, lifetime: Int(configuration.policy.deviceLifetime))
     }
 
     /// The JSON API under `/api`: JSON errors, no cookies, no CSRF forms, the same rules; the
@@ -83,6 +97,7 @@ struct Routes {
             openAPIDocument: try Data(contentsOf: URL(fileURLWithPath: configuration.openAPIDocumentPath))
         ).register(v1: v1, signedIn: signedIn)
         WalletAPIController(wallet: wallet).register(signedIn: signedIn)
+        SessionsAPIController(signIn: signIn).register(signedIn: signedIn)
         return router.buildResponder()
     }
 

@@ -34,7 +34,8 @@ struct Storage: Sendable {
                 close: { database.close() })
         }
         let database = try SQLiteDatabase(
-            path: configuration.resolvedDatabasePath, onStatement: configuration.onDatabaseStatement)
+            path: configuration.resolvedDatabasePath, busyTimeout: configuration.sqliteBusyTimeout,
+            onStatement: configuration.onDatabaseStatement)
         return Storage(
             auth: SQLiteAuthStore(database: database), wallet: SQLiteWalletStore(database: database),
             ping: { try await database.ping() },

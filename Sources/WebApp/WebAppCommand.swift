@@ -32,7 +32,8 @@ struct WebAppCommand: AsyncParsableCommand {
                        X-Signature-256: sha256=HMAC-SHA256(body) under
                        WEBAPP_SMS_WEBHOOK_SECRET
               test     send nothing, every code is 123456; refused unless --host is
-                       a loopback address
+                       a loopback address, and with --trust-proxy or --https;
+                       answers only this machine, never through a proxy
 
             Every option can also come from the environment as WEBAPP_ and its name in \
             capitals with underscores: WEBAPP_HOST, WEBAPP_PORT, WEBAPP_DATA_DIR, WEBAPP_DB, \
@@ -40,7 +41,7 @@ struct WebAppCommand: AsyncParsableCommand {
             WEBAPP_PUBLIC, WEBAPP_SMS_DOMAIN, WEBAPP_APP_NAME, WEBAPP_HTTPS, WEBAPP_TRUST_PROXY, \
             WEBAPP_MAX_CODES_PER_PHONE, WEBAPP_MAX_CODES_PER_CLIENT, \
             WEBAPP_MAX_FAILURES_PER_PHONE, WEBAPP_MAX_TEXTS_PER_HOUR, WEBAPP_MAX_TEXTS_PER_DAY, \
-            WEBAPP_MAX_TEXTS_PER_EXCHANGE, WEBAPP_MAX_CONNECTIONS, \
+            WEBAPP_MAX_TEXTS_PER_EXCHANGE, WEBAPP_MAX_SIGN_INS_PER_CLIENT, WEBAPP_MAX_CONNECTIONS, \
             WEBAPP_MAX_CONNECTIONS_PER_CLIENT, WEBAPP_IDLE_TIMEOUT, WEBAPP_OPS_PORT, \
             WEBAPP_PHONE_REGIONS, WEBAPP_LOG_LEVEL (flags: true/1/yes). A flag on the command \
             line wins. DATABASE_URL is read when neither --db nor WEBAPP_DB is given; \
@@ -122,9 +123,16 @@ struct WebAppCommand: AsyncParsableCommand {
         if smsMode == "test", !Application.isLoopback(host) {
             throw ValidationError("--sms test (every code is 123456) only runs on a loopback --host such as 127.0.0.1.")
         }
+        if smsMode == "test", trustProxy || https {
+            throw ValidationError(Application.testModeBehindProxy)
+        }
     }
 
     func run() async throws {
+        // Before anything creates a file: the database, its -wal and -shm, the secret and the
+        // outbox (which holds codes) are readable by this user only (0600, folders 0700),
+        // whatever umask the shell or service manager started us with.
+        umask(0o077)
         let level = logLevel
         // Every line written while handling a request carries its id (request=…), the domain's
         // lines included.

@@ -26,10 +26,13 @@ struct PhoneDataComparisonTests {
         for line in lines {
             let fields = line.split(separator: " ")
             let expected = fields.count == 3 ? "\(fields[1]) \(fields[2])" : "-"
-            let ours = (try? PhoneNumber(parsing: "+1\(fields[0])")).map { "\($0.region) \($0.numberType.rawValue)" } ?? "-"
+            let ours =
+                (try? PhoneNumber(parsing: "+1\(fields[0])")).map { "\($0.region) \($0.numberType.rawValue)" } ?? "-"
             compared += 1
             if expected != "-" { valid += 1 }
-            if ours != expected, mismatches.count < 20 { mismatches.append("\(fields[0]): ours \(ours), libphonenumber \(expected)") }
+            if ours != expected, mismatches.count < 20 {
+                mismatches.append("\(fields[0]): ours \(ours), libphonenumber \(expected)")
+            }
         }
         #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
         #expect(compared >= 200_000)

@@ -57,14 +57,17 @@ struct PhoneRegionsTests {
         #expect(try PhoneRegions(parsing: "US") == .unitedStates)
     }
 
-    @Test("a region outside country code 1, or an empty entry, is refused", arguments: ["GB", "US,XX", "", "US,", "USA"])
+    @Test(
+        "a region outside country code 1, or an empty entry, is refused", arguments: ["GB", "US,XX", "", "US,", "USA"])
     func unknownRegion(_ list: String) {
         #expect(throws: PhoneRegions.UnknownRegion.self) { try PhoneRegions(parsing: list) }
     }
 
     @Test("the refusal names what was wrong and what would do")
     func unknownRegionMessage() {
-        #expect(PhoneRegions.UnknownRegion(given: "GB").description.hasPrefix("GB is not a region of country code 1 (US,AG,"))
+        #expect(
+            PhoneRegions.UnknownRegion(given: "GB").description.hasPrefix(
+                "GB is not a region of country code 1 (US,AG,"))
         #expect(PhoneRegions.UnknownRegion(given: "").description.hasPrefix("Give one or more regions"))
     }
 }

@@ -123,8 +123,38 @@ struct SignInRulesTests {
         #expect(!decision.outcome.keptExistingSession)
         #expect(decision.changes.first == .deleteSession(key: existing))
         #expect(
-            decision.changes.last
-                == .makePending(session: fresh, phone: "+15305550123", at: seconds, until: seconds + 1200))
+            decision.changes.suffix(2) == [
+                .makePending(session: fresh, phone: "+15305550123", at: seconds, until: seconds + 1200),
+                .recordSignInStart(client: "10.0.0.1", at: seconds),
+            ])
+    }
+
+    @Test(
+        "a client that started 30 sign-ins within the hour starts no other, not even during the cooldown; a kept session, the API and an unknown client are not counted"
+    )
+    func signInsPerClient() {
+        #expect(
+            rules.issueReads(issue()).clientSignIns
+                == RecentEvents(subject: "10.0.0.1", since: seconds - 3600, position: 29))
+        var api = issue()
+        api.existingSession = nil
+        api.newSession = nil
+        #expect(rules.issueReads(api).clientSignIns == nil)
+        #expect(rules.issueReads(issue(client: nil)).clientSignIns == nil)
+
+        // The 30th newest start was 1000 s ago: full for another 2600 s, and nothing but the
+        // expired session's deletion is written.
+        let full = AuthSnapshot(session: live(expiresIn: 0), code: code(sentAgo: 10), clientSignInAt: seconds - 1000)
+        let refused = rules.issue(issue(), given: full)
+        #expect(refused.outcome.limited == SendLimitReached(.clientSignIns, until: now + 2600))
+        #expect(refused.changes == [.deleteSession(key: existing)])
+        // A live session is kept, not started: the same full window lets it through.
+        var kept = full
+        kept.session = live()
+        #expect(rules.issue(issue(), given: kept).outcome.limited == nil)
+        #expect(
+            !rules.issue(issue(), given: kept).changes.contains(.recordSignInStart(client: "10.0.0.1", at: seconds)))
+        #expect(rules.issue(issue(client: nil), given: full).outcome.limited == nil)
     }
 
     @Test("within the cooldown no code is sent; a login joins the code, a resend is refused", arguments: [true, false])
@@ -310,6 +340,43 @@ struct SignInRulesTests {
                 .recordFailure(phone: "+15305550123", client: "2001:db8:1:2::/64", at: seconds)))
     }
 
+    // MARK: Remembered devices
+
+    @Test(
+        "a remembered device signs in only for its own number and within its 30 days, and is rotated",
+        arguments: [("+15305550123", 100.0, true), ("+14155550199", 100, false), ("+15305550123", 0, false)])
+    func rememberedDevice(_ phone: String, _ expiresIn: Double, _ signsIn: Bool) {
+        let device = Data(repeating: 5, count: 32)
+        let rotated = Data(repeating: 6, count: 32)
+        let request = RememberedSignIn(
+            phone: self.phone, device: device, newDevice: rotated, session: fresh, replacedSession: existing, now: now)
+        #expect(rules.rememberedSignInReads(request) == AuthReads(device: device, locks: [.phone("+15305550123")]))
+        let found = AuthSnapshot(
+            device: DeviceRecord(
+                id: 1, userID: 4, phone: phone, createdAt: seconds - 1000, expiresAt: seconds + expiresIn))
+        let decision = rules.rememberedSignIn(request, given: found)
+        #expect(decision.outcome == signsIn)
+        if signsIn {
+            #expect(decision.changes.first == .deleteSession(key: existing))
+            #expect(decision.changes.last == .rotateDevice(old: device, new: rotated, at: seconds))
+        } else {
+            #expect(decision.changes.isEmpty)
+        }
+    }
+
+    @Test("a right code with \"remember this phone\" remembers the browser for 30 days from now")
+    func rememberAtSignIn() {
+        var request = check()
+        request.rememberDevice = Data(repeating: 7, count: 32)
+        let decision = rules.check(
+            request, given: AuthSnapshot(session: live(pending: "+15305550123"), code: code(sentAgo: 60)))
+        #expect(
+            decision.changes.last
+                == .rememberDevice(
+                    key: Data(repeating: 7, count: 32), phone: "+15305550123", at: seconds, until: seconds + 30 * 86_400
+                ))
+    }
+
     // MARK: Sessions
 
     @Test("a live session's state; an expired or missing one is none")
@@ -363,6 +430,6 @@ struct SignInRulesTests {
             rules.purgeCutoffs(now: now)
                 == PurgeCutoffs(
                     sessionsExpiredBy: seconds, codesExpiredBy: seconds - 86_400, sendsBefore: seconds - 3600,
-                    failuresBefore: seconds - 86_400))
+                    failuresBefore: seconds - 86_400, signInStartsBefore: seconds - 3600))
     }
 }

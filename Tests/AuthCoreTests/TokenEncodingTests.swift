@@ -39,14 +39,14 @@ struct TokenEncodingTests {
         var seen = Set<String>()
         for _ in 0..<200 {
             let token = tokens.issue()
-            #expect(token.count == 43)
+            #expect(token.count == 54)
             #expect(tokens.isValid(token))
             #expect(seen.insert(token).inserted)
-            // The tag is HMAC-SHA256 of the nonce alone, computed afresh: the reused keyed HMAC
-            // carries nothing over from the previous token.
+            // The tag is HMAC-SHA256 of the nonce and issue time alone, computed afresh: the reused
+            // keyed HMAC carries nothing over from the previous token.
             let data = try #require(Data(base64URLEncoded: token))
             let expected = Data(
-                HMAC<SHA256>.authenticationCode(for: data.prefix(16), using: secret.derivedKey(purpose: "csrf"))
+                HMAC<SHA256>.authenticationCode(for: data.prefix(24), using: secret.derivedKey(purpose: "csrf"))
             ).prefix(16)
             #expect(data.suffix(16) == expected)
             var tampered = Array(token.utf8)
@@ -54,5 +54,27 @@ struct TokenEncodingTests {
             #expect(!tokens.isValid(String(decoding: tampered, as: UTF8.self)))
         }
         #expect(!CSRFTokens(secret: .random()).isValid(tokens.issue()))
+    }
+
+    @Test("CSRF tokens carry their issue time: accepted for 24 hours, refused after, and refused from the future")
+    func csrfLifetime() throws {
+        let secret = ServerSecret.random()
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let token = CSRFTokens(secret: secret, clock: { now }).issue()
+        func valid(after seconds: TimeInterval) -> Bool {
+            CSRFTokens(secret: secret, clock: { now.addingTimeInterval(seconds) }).isValid(token)
+        }
+        #expect(valid(after: 0) && valid(after: 86_399))
+        #expect(!valid(after: 86_400) && !valid(after: 10 * 365 * 86_400))
+        // Another instance's clock a few minutes ahead is fine; a token from an hour ahead is not.
+        #expect(valid(after: -300))
+        #expect(!valid(after: -3_600))
+        // The issue time is signed: moved back a day, the token is refused.
+        var data = try #require(Data(base64URLEncoded: token))
+        data[21] = data[21] &- 2
+        let tampered = data.base64URLEncodedString()
+        #expect(!CSRFTokens(secret: secret, clock: { now }).isValid(tampered))
+        // A token of the old form (nonce and tag, no time) is no longer accepted.
+        #expect(!CSRFTokens(secret: secret, clock: { now }).isValid(String(repeating: "A", count: 43)))
     }
 }

@@ -105,7 +105,10 @@ class SignInFlowTests(unittest.TestCase):
         code = self.server.last_code()
         self.type_keys(code[:5])
         self.assertEqual(self.active(), "d6")
-        # Tab leaves the group: Verify, then (Resend waits out its cooldown, so is skipped) the link.
+        # Tab leaves the group: "Remember this phone", Verify, then (Resend waits out its
+        # cooldown, so is skipped) the link.
+        self.driver.switch_to.active_element.send_keys(Keys.TAB)
+        self.assertEqual(self.driver.switch_to.active_element.get_attribute("name"), "remember")
         self.driver.switch_to.active_element.send_keys(Keys.TAB)
         self.assertEqual(self.active(), "verify-button")
         self.driver.switch_to.active_element.send_keys(Keys.TAB)
@@ -115,6 +118,7 @@ class SignInFlowTests(unittest.TestCase):
         self.driver.switch_to.active_element.send_keys(Keys.ENTER)  # five digits: said, not sent
         self.wait.until(lambda d: d.find_element(By.ID, "otp-error").text == "Enter the 6-digit code")
         self.driver.find_element(By.ID, "verify-button").send_keys(Keys.SHIFT, Keys.TAB)
+        self.driver.switch_to.active_element.send_keys(Keys.SHIFT, Keys.TAB)
         self.assertEqual(self.active(), "d6")
         self.type_keys(code[5])
         self.wait.until(lambda d: d.current_url.endswith("/home"))
@@ -245,7 +249,12 @@ class SignInFlowTests(unittest.TestCase):
             self.wait.until(lambda d: "/accounts/" in d.current_url)
             self.driver.get(self.server.url + "/home")
 
+        def devices():
+            self.driver.find_element(By.LINK_TEXT, "Your devices").click()
+            self.wait.until(lambda d: d.current_url.endswith("/devices"))
+
         def account():
+            self.driver.get(self.server.url + "/home")
             self.driver.find_element(By.LINK_TEXT, "Checking").click()
             self.wait.until(lambda d: d.find_element(By.ID, "account-name-heading").text == "Checking")
             self.driver.find_element(By.ID, "deposit-amount").send_keys("12.34")
@@ -253,7 +262,7 @@ class SignInFlowTests(unittest.TestCase):
             self.wait.until(lambda d: d.find_element(By.ID, "balance").text == "$12.34")
 
         return [("login", login), ("login-error", login_error), ("verify", verify),
-                ("verify-error", verify_error), ("home", home), ("account", account)]
+                ("verify-error", verify_error), ("home", home), ("devices", devices), ("account", account)]
 
     def each_page_in(self, check):
         for name, visit in self.pages():
@@ -297,6 +306,8 @@ class SignInFlowTests(unittest.TestCase):
                     if box.size["width"] < 36:
                         failures.append("%s at %d px: a box %d px wide" % (name, width, box.size["width"]))
                 for target in self.driver.find_elements(By.CSS_SELECTOR, "button, a, summary, input, select"):
+                    if target.get_attribute("type") == "checkbox":  # its label is the target
+                        target = target.find_element(By.XPATH, "./ancestor::label")
                     if target.is_displayed() and target.size["height"] < 44:
                         failures.append("%s at %d px: %s is %d px tall" % (
                             name, width, target.get_attribute("outerHTML")[:60], target.size["height"]))

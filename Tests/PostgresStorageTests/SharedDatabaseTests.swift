@@ -228,7 +228,7 @@ struct SharedDatabaseTests {
                 }
             }
             let overview = try await instances[0].wallet.overview(user: user, defaultName: "")
-            #expect(overview.total == Money(cents: 100_000))
+            #expect(try overview.total == Money(cents: 100_000))
             for account in overview.accounts {
                 #expect(account.balance.cents >= 0)
                 let history = try await instances[1].wallet.history(user: user, account: account.id, limit: 1_000)
@@ -256,7 +256,7 @@ struct SharedDatabaseTests {
                 phoneInput: "5305550123", verificationID: id, codeInput: "123456"
             ).user.id
             let account = try await instances[0].wallet.addAccount(user: user, name: "Savings").accountID!
-            let key = Wallet.newKey()
+            let key = OperationKey(Wallet.newKey(), fingerprint: Data(repeating: 7, count: 32))
             let receipts = try await withThrowingTaskGroup(of: Receipt.self) { group in
                 for index in 0..<10 {
                     group.addTask {

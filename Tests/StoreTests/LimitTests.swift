@@ -50,6 +50,35 @@ struct LimitTests {
         }
     }
 
+    @Test(
+        "at most 30 sign-ins (pending sessions) per client address per hour, also during the cooldown, when no text goes out",
+        arguments: Backend.all)
+    func signInsPerClient(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let f = ServiceFixture(database)
+            // One text, then 29 more sign-ins joining it during the cooldown: 30 pending sessions.
+            for _ in 0..<30 {
+                _ = try await f.service.requestCode(phoneInput: "5305550123", session: nil, client: "203.0.113.9")
+            }
+            #expect(f.sms.sent.count == 1)
+            await #expect(throws: SignInError.tooManySignInsFromClient(seconds: 3600)) {
+                _ = try await f.service.requestCode(phoneInput: "5305550123", session: nil, client: "203.0.113.9")
+            }
+            #expect(try await database.count("sessions") == 30)
+            #expect(
+                SignInError.tooManySignInsFromClient(seconds: 3600).description
+                    == "Too many sign-ins were started from your network. Please try again in 1 hour.")
+            // Another address is not affected; a session already pending is kept, not counted.
+            let other = try await f.service.requestCode(phoneInput: "5305550123", session: nil, client: "203.0.113.10")
+            _ = try await f.service.requestCode(phoneInput: "5305550123", session: other.session, client: "203.0.113.9")
+            // An hour later the window has room again, and the purge forgets what it no longer counts.
+            f.clock.advance(by: 3600)
+            #expect(try await f.service.purgeExpired() > 0)
+            #expect(try await database.count("sign_in_starts") == 0)
+            _ = try await f.service.requestCode(phoneInput: "5305550123", session: nil, client: "203.0.113.9")
+        }
+    }
+
     @Test("a text that failed to send does not count against the limits", arguments: Backend.all)
     func failedSendNotCounted(_ backend: Backend) async throws {
         try await withDatabase(backend) { database in

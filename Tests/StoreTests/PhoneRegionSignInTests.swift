@@ -57,12 +57,14 @@ struct PhoneRegionSignInTests {
     @Test("the sentences: US only, or any other set of regions", arguments: Backend.all)
     func sentences(_ backend: Backend) async throws {
         try await withDatabase(backend) { database in
-            #expect(SignInError.phoneNotTexted(usOnly: true).description == "We can only send codes to US phone numbers.")
+            #expect(
+                SignInError.phoneNotTexted(usOnly: true).description == "We can only send codes to US phone numbers.")
             let f = try fixture(database, regions: "US,PR,VI,GU,AS,MP,CA")
             await #expect(throws: SignInError.phoneNotTexted(usOnly: false)) {
                 _ = try await f.service.requestCode(phoneInput: "(876) 210-1234", session: nil)
             }
-            #expect(SignInError.phoneNotTexted(usOnly: false).description == "We can't send codes to this phone number.")
+            #expect(
+                SignInError.phoneNotTexted(usOnly: false).description == "We can't send codes to this phone number.")
         }
     }
 

@@ -12,13 +12,20 @@ struct WalletRulesTests {
     let checking = Account(id: 10, name: "Checking", balance: Money(cents: 5_000))
     let savings = Account(id: 11, name: "Savings", balance: Money(cents: 0))
 
-    func found(_ accounts: [Account] = [], names: [String] = [], key: Receipt? = nil) -> WalletSnapshot {
+    func found(_ accounts: [Account] = [], names: [String] = [], key: Receipt? = nil, fingerprint: Data? = nil)
+        -> WalletSnapshot
+    {
         WalletSnapshot(
-            userExists: true, keyReceipt: key, accounts: Dictionary(uniqueKeysWithValues: accounts.map { ($0.id, $0) }),
-            accountNames: names)
+            userExists: true, keyReceipt: key, keyFingerprint: fingerprint,
+            accounts: Dictionary(uniqueKeysWithValues: accounts.map { ($0.id, $0) }), accountNames: names)
     }
 
-    func decide(_ change: WalletChange, _ found: WalletSnapshot, key: String? = nil) throws -> WalletDecision {
+    /// A one-time key sent with the request whose fingerprint is `request` repeated.
+    func key(_ value: String = "key", request: UInt8 = 1) -> OperationKey {
+        OperationKey(value, fingerprint: Data(repeating: request, count: 32))
+    }
+
+    func decide(_ change: WalletChange, _ found: WalletSnapshot, key: OperationKey? = nil) throws -> WalletDecision {
         try WalletRules.decide(change, key: key, now: now, given: found)
     }
 
@@ -33,7 +40,7 @@ struct WalletRulesTests {
 
     @Test("a deposit sets the balance it read and writes a history line; the key keeps the receipt")
     func deposit() throws {
-        let decision = try decide(.deposit(account: 10, amount: Money(cents: 250)), found([checking]), key: "key")
+        let decision = try decide(.deposit(account: 10, amount: Money(cents: 250)), found([checking]), key: key())
         let receipt = ReceiptDraft(action: .deposit, account: .existing(10), operation: .inserted, replayed: false)
         #expect(
             decision.writes == [
@@ -42,7 +49,7 @@ struct WalletRulesTests {
                     OperationLine(
                         account: 10, kind: .deposit, amount: Money(cents: 250), balanceAfter: Money(cents: 5_250),
                         counterparty: nil, at: at)),
-                .rememberKey(key: "key", receipt: receipt, at: at),
+                .rememberKey(key: key(), receipt: receipt, at: at),
             ])
         #expect(decision.receipt == receipt)
     }
@@ -86,15 +93,76 @@ struct WalletRulesTests {
         }
     }
 
-    @Test("a key used before returns its receipt, replayed, and writes nothing")
+    @Test("a key used before by the same request returns its receipt, replayed, and writes nothing")
     func replay() throws {
+        let first = Receipt(action: .deposit, accountID: 10, operationID: 99)
+        let replayed = ReceiptDraft(action: .deposit, account: .existing(10), operation: .existing(99), replayed: true)
         let decision = try decide(
             .deposit(account: 10, amount: Money(cents: 1)),
-            found([checking], key: Receipt(action: .deposit, accountID: 10, operationID: 99)), key: "key")
+            found([checking], key: first, fingerprint: key().fingerprint), key: key())
         #expect(decision.writes.isEmpty)
+        #expect(decision.receipt == replayed)
+        // A key stored before fingerprints were replays as it always did.
         #expect(
-            decision.receipt
-                == ReceiptDraft(action: .deposit, account: .existing(10), operation: .existing(99), replayed: true))
+            try decide(.deposit(account: 10, amount: Money(cents: 1)), found([checking], key: first), key: key())
+                .receipt == replayed)
+    }
+
+    @Test("a key used before by another request is refused, whatever the change, and writes nothing")
+    func keyReused() {
+        let first = found(
+            [checking, savings], key: Receipt(action: .deposit, accountID: 10, operationID: 99),
+            fingerprint: key(request: 1).fingerprint)
+        for change in [
+            WalletChange.withdraw(account: 10, amount: Money(cents: 1)), .deposit(account: 10, amount: Money(cents: 2)),
+            .transfer(from: 10, to: 11, amount: Money(cents: 1)), .delete(account: 11),
+        ] {
+            #expect(throws: WalletError.operationKeyReused, "\(change)") {
+                try decide(change, first, key: key(request: 2))
+            }
+        }
+    }
+
+    @Test("a person with 100 accounts cannot add another; only adding counts them")
+    func accountLimit() throws {
+        #expect(WalletRules.reads(.addAccount(name: "Bills"), user: 1, key: nil).accountCount)
+        #expect(!WalletRules.reads(.deposit(account: 10, amount: Money(cents: 1)), user: 1, key: nil).accountCount)
+        var full = found()
+        full.accountCount = 100
+        #expect(throws: WalletError.accountLimit) { try decide(.addAccount(name: "Bills"), full) }
+        #expect(throws: WalletError.accountLimit) { try decide(.addAccount(name: nil), full) }
+        full.accountCount = 99
+        #expect(try decide(.addAccount(name: "Bills"), full).writes == [.insertAccount(name: "Bills", at: at)])
+    }
+
+    @Test("amounts and stored balances at Int64's edges are typed errors, never a trap")
+    func edges() {
+        let huge = Account(id: 20, name: "Corrupt", balance: Money(cents: .max))
+        let negative = Account(id: 21, name: "Negative", balance: Money(cents: .min))
+        #expect(throws: WalletError.amount(.notPositive)) {
+            try WalletRules.deposit(Money(cents: .min), into: checking)
+        }
+        #expect(throws: WalletError.amount(.notPositive)) { try WalletRules.withdraw(Money(cents: .min), from: huge) }
+        #expect(throws: WalletError.balanceLimit) { try WalletRules.deposit(Money(cents: 1), into: huge) }
+        #expect(throws: WalletError.insufficientFunds(balance: negative.balance)) {
+            try WalletRules.withdraw(Money(cents: 1), from: negative)
+        }
+        #expect(throws: WalletError.balanceLimit) {
+            try WalletRules.transfer(Money(cents: 1), from: checking, to: huge)
+        }
+        #expect(Money(cents: .max).adding(Money(cents: 1)) == nil)
+        #expect(Money(cents: .min).subtracting(Money(cents: 1)) == nil)
+        #expect(Money(cents: 2).subtracting(Money(cents: 3)) == Money(cents: -1))
+    }
+
+    @Test("a total of stored balances that does not fit is StoredDataCorrupt for that request, not a trap")
+    func totalOverflow() throws {
+        let half = Money(cents: Int64.max / 2 + 1)
+        let overview = Overview(
+            displayName: "Ann",
+            accounts: [Account(id: 1, name: "A", balance: half), Account(id: 2, name: "B", balance: half)])
+        #expect(throws: StoredDataCorrupt.self) { try overview.total }
+        #expect(try Overview(displayName: "Ann", accounts: [checking, savings]).total == Money(cents: 5_000))
     }
 
     @Test("a new account takes the first free 'Account N', case-insensitively")

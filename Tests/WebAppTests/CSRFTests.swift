@@ -58,6 +58,24 @@ struct CSRFTests {
         }
     }
 
+    @Test("a token older than 24 hours is refused like a forged one; the next page sets a fresh one that works")
+    func expiredToken() async throws {
+        try await withServer { server in
+            let browser = Browser(baseURL: server.baseURL)
+            _ = try await browser.get("/login")
+            let old = try #require(browser.csrfToken)
+            server.clock.advance(by: 86_401)
+            let refused = try await browser.post("/login", form: [("phone", "5305550123")])
+            #expect(refused.status == .forbidden)
+            #expect(refused.body.contains("did not come from this site"))
+            #expect(try server.outbox().isEmpty)
+            let page = try await browser.get("/login")
+            let fresh = try #require(page.setCookie("csrf"))
+            #expect(!fresh.contains(old))
+            #expect(try await browser.post("/login", form: [("phone", "5305550123")]).location == "/verify")
+        }
+    }
+
     @Test("browsers' own cross-site signals are refused even with a token")
     func crossSiteHeaders() async throws {
         try await withServer { server in

@@ -173,13 +173,21 @@ struct CommandTests {
         #expect(!log.contains("Purge failed"))
     }
 
-    @Test("--sms test: refused off loopback; on loopback it warns, sends nothing, and 123456 signs in")
+    @Test(
+        "--sms test: refused off loopback, with --trust-proxy and with --https; on loopback it warns, sends nothing, and 123456 signs in"
+    )
     func smsTestMode() async throws {
-        let (refused, _, refusal) = try run(["--sms", "test", "--host", "0.0.0.0", "--port", "0"])
-        let message = String(decoding: refusal.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        refused.waitUntilExit()
-        #expect(refused.terminationStatus == 64)
-        #expect(message.contains("only runs on a loopback --host"))
+        for (extra, reason) in [
+            (["--host", "0.0.0.0"], "only runs on a loopback --host"),
+            (["--trust-proxy"], "cannot run with --trust-proxy or --https"),
+            (["--https"], "cannot run with --trust-proxy or --https"),
+        ] {
+            let (refused, _, refusal) = try run(["--sms", "test", "--port", "0"] + extra)
+            let message = String(decoding: refusal.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            refused.waitUntilExit()
+            #expect(refused.terminationStatus == 64, "\(extra)")
+            #expect(message.contains(reason), "\(extra)")
+        }
 
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "webapp-testmode-\(UUID().uuidString)")
@@ -243,7 +251,10 @@ struct CommandTests {
         -> (Process, String, Pipe)
     {
         let (process, output, errors) = try run(
-            ["--port", "0", "--data-dir", folder.path, "--log-level", logLevel, "--max-codes-per-client", "100000"]
+            [
+                "--port", "0", "--data-dir", folder.path, "--log-level", logLevel, "--max-codes-per-client", "100000",
+                "--max-sign-ins-per-client", "100000",
+            ]
                 + extra)
         let line = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {

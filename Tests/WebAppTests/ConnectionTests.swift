@@ -99,7 +99,7 @@ struct ConnectionTests {
             let sixth = try RawConnection(port: server.port, readTimeoutSeconds: 5)
             let started = Date()
             #expect(await sixth.isClosedByPeer())
-            #expect(Date().timeIntervalSince(started) < 2)  // not the 15 s idle timeout
+            #expect(Date().timeIntervalSince(started) < 10)  // not the 15 s idle timeout
             held[0].send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(await held[0].readResponse()?.hasPrefix("HTTP/1.1 200") == true)
             held[1].send("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")

@@ -75,9 +75,11 @@ struct HTTPBehaviourTests {
             #expect(response.header("X-Frame-Options") == "DENY")
             #expect(try server.outbox().isEmpty)
             // Exactly at the limit is still read (and answered as a bad phone number): the body is
-            // "phone=" + digits + "&csrf=" + the 43-character token.
+            // "phone=" + digits + "&csrf=" + the token.
+            _ = try await browser.get("/login")
+            let token = try #require(browser.csrfToken)
             let ok = try await browser.post(
-                "/login", form: [("phone", String(repeating: "5", count: 64 * 1024 - 6 - 6 - 43))])
+                "/login", form: [("phone", String(repeating: "5", count: 64 * 1024 - 6 - 6 - token.utf8.count))])
             #expect(ok.status == .unprocessableEntity)
         }
     }
@@ -233,7 +235,7 @@ struct HTTPBehaviourTests {
             #expect(try await browser.get("/login").status == .ok)
             let started = Date()
             for connection in idle { #expect(await connection.isClosedByPeer()) }
-            #expect(Date().timeIntervalSince(started) < 4)
+            #expect(Date().timeIntervalSince(started) < 8)
             try await Task.sleep(for: .milliseconds(100))
             #expect(server.app.server.openConnectionCount <= 1)
         }

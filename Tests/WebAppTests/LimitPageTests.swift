@@ -6,6 +6,16 @@ import Testing
 
 @Suite("Limits as the pages show them")
 struct LimitPageTests {
+    /// Login shown again by a per-client limit that frees a place in an hour: 429, `Retry-After`
+    /// and the sentence saying why.
+    func expectRefusedForAnHour(
+        _ response: TestResponse, _ sentence: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(response.status == .tooManyRequests, sourceLocation: sourceLocation)
+        #expect(response.header("Retry-After") == "3600", sourceLocation: sourceLocation)
+        #expect(response.body.contains(sentence), sourceLocation: sourceLocation)
+    }
+
     @Test(
         "the per-client limit answers 429 with Retry-After and a sentence; X-Forwarded-For only counts with --trust-proxy"
     )
@@ -20,11 +30,8 @@ struct LimitPageTests {
                 if index < 2 {
                     #expect(response.location == "/verify")
                 } else {
-                    #expect(response.status == .tooManyRequests)
-                    #expect(response.header("Retry-After") == "3600")
-                    #expect(
-                        response.body.contains(
-                            "Too many codes were requested from your network. Please try again in 1 hour."))
+                    expectRefusedForAnHour(
+                        response, "Too many codes were requested from your network. Please try again in 1 hour.")
                     #expect(response.body.contains(#"value="5305550103""#))
                 }
             }
@@ -42,6 +49,27 @@ struct LimitPageTests {
                 )
                 #expect(response.location == "/verify", "proxy-reported client \(index)")
             }
+        }
+    }
+
+    @Test(
+        "posting Login again and again during the cooldown makes no more than the client's pending sessions: then 429")
+    func signInsPerClient() async throws {
+        try await withServer({ $0.policy.maxSignInsPerClient = 3 }) { server in
+            let browser = Browser(baseURL: server.baseURL)
+            for attempt in 0..<4 {
+                browser.clearCookies()
+                let response = try await browser.post("/login", form: [("phone", "5305550123")])
+                if attempt < 3 {
+                    #expect(response.location == "/verify")
+                } else {
+                    expectRefusedForAnHour(
+                        response, "Too many sign-ins were started from your network. Please try again in 1 hour.")
+                    #expect(response.setCookie("session") == nil)
+                }
+            }
+            #expect(try await server.tableCounts(["sessions"]) == ["sessions": 3])
+            #expect(try server.outbox().count == 1)
         }
     }
 

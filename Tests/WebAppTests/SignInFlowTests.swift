@@ -159,8 +159,10 @@ struct SignInFlowTests: SignInSteps {
             #expect(wrong.status == .unprocessableEntity)
             #expect(wrong.header("Cache-Control") == "no-store")
             #expect(wrong.body.contains(#"role="alert">Incorrect verification code. You have 4 tries left.</p>"#))
-            // All six boxes come back empty: the only values on the page are the two forms' CSRF tokens.
-            #expect(wrong.body.components(separatedBy: "value=").count - 1 == 2)
+            // All six boxes come back empty: the only values on the page are the two forms' CSRF
+            // tokens and the "remember this phone" box's.
+            #expect(wrong.body.components(separatedBy: "value=").count - 1 == 3)
+            #expect(!wrong.body.contains(#"name="d1" value"#))
             #expect(wrong.body.contains(#"name="d6""#))
 
             // One field `code` works too, with the spaces people type.

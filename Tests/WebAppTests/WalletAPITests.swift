@@ -112,6 +112,39 @@ struct WalletAPITests {
         }
     }
 
+    @Test(
+        "an Idempotency-Key sent again with another method, path or body is 422 idempotency_key_reused and changes nothing"
+    )
+    func idempotencyKeyReused() async throws {
+        try await withServer { server in
+            let api = APIClient(server)
+            let token = try await api.signIn(server, openingAccounts: 2)
+            let key = "deposit-0123456789abcdef"
+            let first = try await api.call(
+                .POST, "/accounts/1/deposit", json: ["amount": "10"], token: token, idempotencyKey: key)
+            #expect(first.status == 200)
+            for (method, path, json) in [
+                (HTTPMethod.POST, "/accounts/1/withdraw", ["amount": "10"]),
+                (.POST, "/accounts/1/deposit", ["amount": "11"]), (.POST, "/accounts/2/deposit", ["amount": "10"]),
+                (.POST, "/accounts/1/transfer", ["amount": "10", "to_account_id": 2]),
+                (.POST, "/name", ["name": "Ann"]),
+            ] as [(HTTPMethod, String, [String: Any])] {
+                let reused = try await api.call(method, path, json: json, token: token, idempotencyKey: key)
+                #expect(reused.status == 422, "\(path) \(json)")
+                #expect(reused.errorCode == "idempotency_key_reused", "\(path) \(json)")
+            }
+            let deleted = try await api.call(.DELETE, "/accounts/2", token: token, idempotencyKey: key)
+            #expect(deleted.errorCode == "idempotency_key_reused")
+            // The identical request, even laid out otherwise, is still a replay of the first.
+            let replay = try await api.call(
+                .POST, "/accounts/1/deposit", body: #"{ "amount" : "10" }"#, token: token, idempotencyKey: key)
+            #expect(replay.status == 200)
+            let wallet = try await api.call(.GET, "/accounts", token: token)
+            #expect(wallet.json["total"] as? String == "10.00")
+            #expect((wallet.json["accounts"] as? [Any])?.count == 2)
+        }
+    }
+
     @Test("a second person can neither read nor change the first one's accounts")
     func isolation() async throws {
         try await withServer { server in

@@ -175,6 +175,35 @@ struct WalletPageTests {
         }
     }
 
+    @Test("a form's key sent again for another action or with other fields is 422 with a sentence and changes nothing")
+    func keyReused() async throws {
+        try await withServer { server in
+            let browser = try await signedIn(server)
+            _ = try await submit(browser, try await browser.get("/home"), "/accounts")
+            _ = try await submit(browser, try await browser.get("/home"), "/accounts")
+            let key = try key(try await browser.get("/accounts/1"), "/accounts/1/deposit")
+            #expect(
+                try await browser.post("/accounts/1/deposit", form: [("amount", "10"), ("key", key)]).location
+                    == "/accounts/1?done=deposit")
+            for (action, fields) in [
+                ("/accounts/1/withdraw", [("amount", "10")]), ("/accounts/1/deposit", [("amount", "11")]),
+                ("/accounts/1/transfer", [("amount", "10"), ("to", "2")]), ("/accounts/1/rename", [("name", "Mine")]),
+                ("/home/name", [("name", "Ann")]),
+            ] {
+                let reused = try await browser.post(action, form: fields + [("key", key)])
+                #expect(reused.status == .unprocessableEntity, "\(action)")
+                #expect(reused.body.contains("This form was already sent with other details, so nothing was done."))
+            }
+            // The same form sent again, its fields in another order, is still the first deposit.
+            #expect(
+                try await browser.post("/accounts/1/deposit", form: [("key", key), ("amount", "10")]).location
+                    == "/accounts/1?done=deposit")
+            let page = try await browser.get("/accounts/1")
+            #expect(balance(page) == "$10.00")
+            #expect(page.body.contains(#"<h1 id="account-name-heading">Account 1</h1>"#))
+        }
+    }
+
     @Test("a value the code does not know, read back from the database, is a 500 for that request only")
     func corruptStoredValue() async throws {
         try await withServer { server in

@@ -16,13 +16,19 @@ public struct CodeCheck: Sendable {
     public var holder: Data?
     /// The client that typed it, for the per-client failure limit; `nil` if unknown.
     public var client: String?
+    /// The key to remember this browser by on success ("Remember this phone"), if asked.
+    public var rememberDevice: Data?
+    /// The browser's `User-Agent`, for "Your devices".
+    public var userAgent: String?
     public var now: Date
 
     public init(
         session: Data?, phone: PhoneNumber, candidateDigest: Data?, signedInSession: Data, holder: Data? = nil,
-        client: String? = nil, now: Date
+        client: String? = nil, rememberDevice: Data? = nil, userAgent: String? = nil, now: Date
     ) {
         self.session = session
+        self.userAgent = userAgent
+        self.rememberDevice = rememberDevice
         self.holder = holder
         self.client = client
         self.phone = phone
@@ -110,14 +116,19 @@ extension SignInRules {
                 .incorrect(remainingAttempts: max(0, policy.maxAttemptsPerCode - code.failedAttempts - 1)),
                 changes: [.countWrongTry(phone: phone), .recordFailure(phone: phone, client: request.client, at: now)])
         }
-        // Right code: single use, then a fresh session id for the signed-in state.
+        // Right code: single use, then a fresh session id for the signed-in state (and the
+        // browser remembered, when the person asked).
         let absolute = now + policy.sessionLifetime
         return AuthDecision(
             .signedIn,
             changes: [.deleteCode(phone: phone)] + (request.session.map { [.deleteSession(key: $0)] } ?? []) + [
                 .signIn(
                     phone: phone, session: request.signedInSession, at: now,
-                    expiresAt: min(absolute, now + policy.sessionIdleTimeout), absoluteExpiresAt: absolute)
-            ])
+                    expiresAt: min(absolute, now + policy.sessionIdleTimeout), absoluteExpiresAt: absolute,
+                    userAgent: request.userAgent, api: request.session == nil)
+            ]
+                + (request.rememberDevice.map {
+                    [rememberDevice($0, phone: phone, userAgent: request.userAgent, now: now)]
+                } ?? []))
     }
 }

@@ -47,6 +47,8 @@ public enum SendLimit: Sendable, Equatable {
     /// Sign-in to this number is locked (too many failed codes in the window): a code sent now
     /// could never be accepted, so none is sent.
     case locked
+    /// Too many sign-ins (new pending sessions) were started from this client address.
+    case clientSignIns
 }
 
 /// How much of the spend budget is used once a text is counted: for the metrics and the
@@ -122,7 +124,12 @@ extension SignInRules {
             textsInDay: AllSends(since: now - 86_400, position: policy.maxTextsPerDay - 1),
             phoneFailures: Self.window(
                 phone, max: policy.maxFailuresPerPhone, per: policy.failuresPerPhoneWindow, now: now),
-            locks: [.allSends, .phone(phone)])
+            locks: [.allSends, .phone(phone)],
+            clientSignIns: request.newSession == nil
+                ? nil
+                : request.client.map {
+                    Self.window($0, max: policy.maxSignInsPerClient, per: policy.signInsPerClientWindow, now: now)
+                })
     }
 
     /// The exchange a number belongs to, as the prefix of its E.164 form: `+1530555`.
@@ -143,6 +150,18 @@ extension SignInRules {
         var changes: [AuthChange] = []
         if let existing = request.existingSession, !kept { changes.append(.deleteSession(key: existing)) }
         let sessionKey = kept ? request.existingSession : request.newSession
+        // A new pending session is a row anyone may make, even during the cooldown, when no text
+        // (and so no sending limit) is involved: counted per client, refused past its limit.
+        let startsSignIn = !kept && request.newSession != nil ? request.client : nil
+        if startsSignIn != nil,
+            let until = Self.windowFull(nthNewest: found.clientSignInAt, window: policy.signInsPerClientWindow)
+        {
+            return AuthDecision(
+                IssueOutcome(
+                    cooldownUntil: nil, codeExpiresAt: request.now, keptExistingSession: kept,
+                    limited: SendLimitReached(.clientSignIns, until: until)),
+                changes: changes)
+        }
 
         // A locked number gets no text at all, not even by joining a code in its cooldown: no
         // code can be accepted until the failures leave the window.
@@ -191,6 +210,7 @@ extension SignInRules {
                 .makePending(
                     session: sessionKey, phone: phone, at: now, until: codeExpiresAt + policy.pendingSessionGrace))
         }
+        if let startsSignIn { changes.append(.recordSignInStart(client: startsSignIn, at: now)) }
         return AuthDecision(outcome, changes: changes)
     }
 

@@ -60,6 +60,7 @@ extension SignInRules {
         return PurgeCutoffs(
             sessionsExpiredBy: seconds, codesExpiredBy: seconds - Self.expiredCodeKept,
             sendsBefore: seconds - max(policy.codesPerPhoneWindow, policy.codesPerClientWindow),
-            failuresBefore: seconds - policy.failuresPerPhoneWindow)
+            failuresBefore: seconds - policy.failuresPerPhoneWindow,
+            signInStartsBefore: seconds - policy.signInsPerClientWindow)
     }
 }

@@ -19,9 +19,20 @@ public enum AuthChange: Sendable, Equatable {
     /// A wrong code, towards the phone's lock and the client's limit after too many failures.
     case recordFailure(phone: String, client: String?, at: Double)
     /// Creates the user on first sign-in (or notes the sign-in) and a signed-in session for it.
-    case signIn(phone: String, session: Data, at: Double, expiresAt: Double, absoluteExpiresAt: Double)
+    /// `userAgent` names the browser on "Your devices"; `api` marks an API token.
+    case signIn(
+        phone: String, session: Data, at: Double, expiresAt: Double, absoluteExpiresAt: Double,
+        userAgent: String? = nil, api: Bool = false)
+    /// Remembers this browser for the person with `phone` (who exists: it follows a ``signIn``).
+    case rememberDevice(key: Data, phone: String, at: Double, until: Double, userAgent: String? = nil)
+    /// Gives a remembered device a new key (its old one stops working); its expiry stays.
+    case rotateDevice(old: Data, new: Data, at: Double)
+    /// Forgets a remembered device.
+    case forgetDevice(key: Data)
     /// Refreshes a signed-in session's idle timer (a session no longer signed in is left alone).
     case touchSession(key: Data, at: Double, expiresAt: Double)
+    /// Counts a sign-in started (a new pending session) towards the client's limit.
+    case recordSignInStart(client: String, at: Double)
 }
 
 /// What a decision returns: the changes to write and the answer to give once they are written.
@@ -56,11 +67,16 @@ public struct PurgeCutoffs: Sendable, Equatable {
     public var codesExpiredBy: Double
     public var sendsBefore: Double
     public var failuresBefore: Double
+    public var signInStartsBefore: Double
 
-    public init(sessionsExpiredBy: Double, codesExpiredBy: Double, sendsBefore: Double, failuresBefore: Double) {
+    public init(
+        sessionsExpiredBy: Double, codesExpiredBy: Double, sendsBefore: Double, failuresBefore: Double,
+        signInStartsBefore: Double
+    ) {
         self.sessionsExpiredBy = sessionsExpiredBy
         self.codesExpiredBy = codesExpiredBy
         self.sendsBefore = sendsBefore
         self.failuresBefore = failuresBefore
+        self.signInStartsBefore = signInStartsBefore
     }
 }

@@ -7,6 +7,10 @@ public struct AuthReads: Sendable, Equatable {
     public var session: Data?
     /// The code stored for this phone number (E.164).
     public var code: String?
+    /// The remembered device with this storage key (the SHA-256 of its cookie's token).
+    public var device: Data?
+    /// Every live session and remembered device of this user ("Your devices").
+    public var signedInPlaces: PlacesRead?
     /// The n-th newest code sent to a phone number since a time (the per-phone sending limit).
     public var phoneSends: RecentEvents?
     /// The n-th newest code asked for from a client address since a time (per-client limit).
@@ -21,18 +25,24 @@ public struct AuthReads: Sendable, Equatable {
     public var phoneFailures: RecentEvents?
     /// The n-th newest wrong code from a client since a time.
     public var clientFailures: RecentEvents?
+    /// The n-th newest sign-in a client address started since a time (the per-client limit on
+    /// pending sessions).
+    public var clientSignIns: RecentEvents?
     /// What the transaction holds while it runs, so that two requests for the same phone
     /// number or from the same client run one after the other on every instance.
     public var locks: [AuthLock]
 
     public init(
-        session: Data? = nil, code: String? = nil, phoneSends: RecentEvents? = nil,
+        session: Data? = nil, code: String? = nil, device: Data? = nil, signedInPlaces: PlacesRead? = nil,
+        phoneSends: RecentEvents? = nil,
         clientSends: RecentEvents? = nil, exchangeSends: RecentEvents? = nil, textsInHour: AllSends? = nil,
         textsInDay: AllSends? = nil, phoneFailures: RecentEvents? = nil, clientFailures: RecentEvents? = nil,
-        locks: [AuthLock] = []
+        locks: [AuthLock] = [], clientSignIns: RecentEvents? = nil
     ) {
         self.session = session
         self.code = code
+        self.device = device
+        self.signedInPlaces = signedInPlaces
         self.phoneSends = phoneSends
         self.clientSends = clientSends
         self.exchangeSends = exchangeSends
@@ -41,6 +51,7 @@ public struct AuthReads: Sendable, Equatable {
         self.phoneFailures = phoneFailures
         self.clientFailures = clientFailures
         self.locks = locks
+        self.clientSignIns = clientSignIns
     }
 }
 
@@ -98,6 +109,9 @@ public enum AuthLock: Sendable, Equatable {
 public struct AuthSnapshot: Sendable, Equatable {
     public var session: SessionRecord?
     public var code: StoredCode?
+    public var device: DeviceRecord?
+    /// The user's signed-in sessions and remembered devices, when ``AuthReads/signedInPlaces`` asked.
+    public var places: SignedInPlaces?
     /// The time of the phone's send at the asked position, if there is one.
     public var phoneSendAt: Double?
     public var clientSendAt: Double?
@@ -106,14 +120,19 @@ public struct AuthSnapshot: Sendable, Equatable {
     public var textsInDay: SendCount?
     public var phoneFailureAt: Double?
     public var clientFailureAt: Double?
+    public var clientSignInAt: Double?
 
     public init(
-        session: SessionRecord? = nil, code: StoredCode? = nil, phoneSendAt: Double? = nil,
+        session: SessionRecord? = nil, code: StoredCode? = nil, device: DeviceRecord? = nil,
+        places: SignedInPlaces? = nil, phoneSendAt: Double? = nil,
         clientSendAt: Double? = nil, exchangeSendAt: Double? = nil, textsInHour: SendCount? = nil,
-        textsInDay: SendCount? = nil, phoneFailureAt: Double? = nil, clientFailureAt: Double? = nil
+        textsInDay: SendCount? = nil, phoneFailureAt: Double? = nil, clientFailureAt: Double? = nil,
+        clientSignInAt: Double? = nil
     ) {
         self.session = session
         self.code = code
+        self.device = device
+        self.places = places
         self.phoneSendAt = phoneSendAt
         self.clientSendAt = clientSendAt
         self.exchangeSendAt = exchangeSendAt
@@ -121,6 +140,7 @@ public struct AuthSnapshot: Sendable, Equatable {
         self.textsInDay = textsInDay
         self.phoneFailureAt = phoneFailureAt
         self.clientFailureAt = clientFailureAt
+        self.clientSignInAt = clientSignInAt
     }
 }
 
@@ -167,5 +187,95 @@ public struct StoredCode: Sendable, Equatable {
         self.expiresAt = expiresAt
         self.failedAttempts = failedAttempts
         self.holder = holder
+    }
+}
+
+/// A remembered device as stored: whose it is and until when it signs them in.
+public struct DeviceRecord: Sendable, Equatable {
+    public var id: Int64
+    public var userID: Int64
+    /// The person's phone number (E.164), read with the device.
+    public var phone: String
+    public var createdAt: Double
+    /// Fixed at the sign-in that remembered the device; rotating its token keeps it.
+    public var expiresAt: Double
+
+    public init(id: Int64, userID: Int64, phone: String, createdAt: Double, expiresAt: Double) {
+        self.id = id
+        self.userID = userID
+        self.phone = phone
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+    }
+}
+
+/// "Which sessions and remembered devices of `user` are live at `now`?"
+public struct PlacesRead: Sendable, Equatable {
+    public var user: Int64
+    /// Seconds since 1970: only what expires after it.
+    public var now: Double
+
+    public init(user: Int64, now: Double) {
+        self.user = user
+        self.now = now
+    }
+}
+
+/// Where a person is signed in: their live sessions and remembered devices, newest first.
+public struct SignedInPlaces: Sendable, Equatable {
+    public struct Session: Sendable, Equatable {
+        /// The storage key (never shown: the page shows ``SignedInPlaces/publicID(of:)``).
+        public var key: Data
+        public var userAgent: String?
+        /// An API token rather than a browser.
+        public var api: Bool
+        public var signedInAt: Double
+        public var lastSeenAt: Double
+        public var expiresAt: Double
+
+        public init(
+            key: Data, userAgent: String?, api: Bool, signedInAt: Double, lastSeenAt: Double, expiresAt: Double
+        ) {
+            self.key = key
+            self.userAgent = userAgent
+            self.api = api
+            self.signedInAt = signedInAt
+            self.lastSeenAt = lastSeenAt
+            self.expiresAt = expiresAt
+        }
+    }
+
+    public struct Device: Sendable, Equatable {
+        public var id: Int64
+        public var key: Data
+        public var userAgent: String?
+        public var rememberedAt: Double
+        public var lastUsedAt: Double
+        public var expiresAt: Double
+
+        public init(
+            id: Int64, key: Data, userAgent: String?, rememberedAt: Double, lastUsedAt: Double, expiresAt: Double
+        ) {
+            self.id = id
+            self.key = key
+            self.userAgent = userAgent
+            self.rememberedAt = rememberedAt
+            self.lastUsedAt = lastUsedAt
+            self.expiresAt = expiresAt
+        }
+    }
+
+    public var sessions: [Session]
+    public var devices: [Device]
+
+    public init(sessions: [Session], devices: [Device]) {
+        self.sessions = sessions
+        self.devices = devices
+    }
+
+    /// A session's id on the page and in the API: the first 16 bytes of its storage key (itself
+    /// a SHA-256 of the token) in hex. It names the session without giving a way to use it.
+    public static func publicID(of key: Data) -> String {
+        key.prefix(16).map { String(format: "%02x", $0) }.joined()
     }
 }

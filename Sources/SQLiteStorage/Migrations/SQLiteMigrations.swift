@@ -10,7 +10,10 @@ import GRDB
 /// | `v1-sign-in` | users, codes (`verifications`), sessions |
 /// | `v2-send-and-failure-limits` | `code_sends` and `failed_checks`, the sending and lock windows |
 /// | `wallet-v1` | the wallet: profiles, accounts, operations, one-time form keys |
+/// | `devices-v1` | remembered devices ("Remember this phone for 30 days"), and each session's browser for "Your devices" |
 /// | `v3-spend-and-bound-codes` | the send-time index (spend budget), the client of each failure, the holder of each code |
+/// | `wallet-v2-key-fingerprints` | each one-time key's request fingerprint (older keys have none) |
+/// | `v3-sign-in-starts` | `sign_in_starts`, the window of sign-ins each client started |
 enum SQLiteMigrations {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -110,6 +113,42 @@ enum SQLiteMigrations {
                     ALTER TABLE failed_checks ADD COLUMN client TEXT;
                     CREATE INDEX failed_checks_by_client ON failed_checks(client, failed_at);
                     ALTER TABLE verifications ADD COLUMN holder BLOB CHECK (holder IS NULL OR length(holder) = 32);
+                    """)
+        }
+        migrator.registerMigration("devices-v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE devices (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        key BLOB NOT NULL UNIQUE CHECK (length(key) = 32),
+                        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                        created_at REAL NOT NULL,
+                        last_used_at REAL NOT NULL,
+                        expires_at REAL NOT NULL CHECK (expires_at > created_at),
+                        user_agent TEXT CHECK (length(user_agent) <= 512)
+                    );
+                    CREATE INDEX devices_by_user ON devices(user_id);
+                    CREATE INDEX devices_by_expiry ON devices(expires_at);
+                    ALTER TABLE sessions ADD COLUMN user_agent TEXT CHECK (length(user_agent) <= 512);
+                    ALTER TABLE sessions ADD COLUMN api INTEGER NOT NULL DEFAULT 0 CHECK (api IN (0, 1));
+                    """)
+        }
+        migrator.registerMigration("wallet-v2-key-fingerprints") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE wallet_operation_keys ADD COLUMN request_fingerprint BLOB
+                        CHECK (request_fingerprint IS NULL OR length(request_fingerprint) = 32);
+                    """)
+        }
+        migrator.registerMigration("v3-sign-in-starts") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE sign_in_starts (
+                        id INTEGER PRIMARY KEY,
+                        client TEXT NOT NULL,
+                        started_at REAL NOT NULL
+                    );
+                    CREATE INDEX sign_in_starts_by_client ON sign_in_starts(client, started_at);
                     """)
         }
         return migrator

@@ -79,7 +79,7 @@ struct APIController: Sendable {
         let body = try request.decodeJSON(CheckRequest.self)
         let signedIn = try await signIn.verify(
             phoneInput: body.phone_number, verificationID: body.verification_id, codeInput: body.code,
-            client: request.client?.group)
+            client: request.client?.group, userAgent: request.headers.first(name: "User-Agent"))
         return try Self.reply(
             CheckReply(
                 auth_token: signedIn.session.value, expires_in: Int(signIn.policy.sessionIdleTimeout),

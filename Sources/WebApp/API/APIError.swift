@@ -42,6 +42,9 @@ struct APIError: HTTPResponseError, Equatable {
             // A header the client sent malformed, not a form to show again.
             status = .badRequest
             message = "Idempotency-Key must be 16 to 64 characters of A-Z, a-z, 0-9, - and _."
+        case WalletError.operationKeyReused:
+            message =
+                "This Idempotency-Key was already used for a different request (method, path or body); nothing was done."
         default: break
         }
     }
@@ -56,7 +59,7 @@ struct APIError: HTTPResponseError, Equatable {
             case .codeExpired, .noPendingSignIn: "code_expired"
             case .tooManyAttempts: "too_many_attempts"
             case .resendTooSoon, .tooManyCodesForPhone, .tooManyCodesFromClient, .tooManyCodesForExchange,
-                .tooManyFailuresFromClient, .phoneLocked:
+                .tooManyFailuresFromClient, .phoneLocked, .tooManySignInsFromClient:
                 "rate_limited"
             case .textsUnavailable: "sms_unavailable"
             case .codeRequestedElsewhere: "verification_not_found"
@@ -72,9 +75,12 @@ struct APIError: HTTPResponseError, Equatable {
             case .accountNotEmpty: "account_not_empty"
             case .invalidAccountName, .invalidDisplayName: "invalid_name"
             case .accountNameTaken: "name_taken"
+            case .accountLimit: "account_limit"
             case .invalidOperationKey: "bad_request"
+            case .operationKeyReused: "idempotency_key_reused"
             }
         case is StorageUnavailable: "unavailable"
+        case is SchemaCheckFailed: "invalid_input"
         default:
             switch error.status {
             case .badRequest, .unsupportedMediaType: "bad_request"

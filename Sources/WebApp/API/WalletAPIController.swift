@@ -6,7 +6,8 @@ import WalletCore
 
 /// The original app's wallet calls under `/api/v1`, with the bearer token: the same
 /// ``Wallet`` as the pages. Changes accept an `Idempotency-Key` header (16 to 64 characters of
-/// base64url): a repeated key returns the first answer and changes nothing.
+/// base64url): a repeated key returns the first answer and changes nothing; the same key with
+/// another method, path or body is refused (422 `idempotency_key_reused`).
 struct WalletAPIController: Sendable {
     let wallet: Wallet
 
@@ -76,10 +77,11 @@ struct WalletAPIController: Sendable {
     @Sendable func list(_ request: Request, _ context: APIUserContext) async throws -> Response {
         let user = context.user
         let overview = try await wallet.overview(user: user.id, defaultName: user.phone.nationalFormat)
+        let total = try overview.total
         return try APIController.reply(
             WalletReply(
                 name: overview.displayName, accounts: overview.accounts.map(AccountReply.init),
-                total: overview.total.decimalString, total_cents: overview.total.cents))
+                total: total.decimalString, total_cents: total.cents))
     }
 
     @Sendable func add(_ request: Request, _ context: APIUserContext) async throws -> Response {
@@ -122,7 +124,7 @@ struct WalletAPIController: Sendable {
     /// account after it.
     private func changeBalance(
         _ request: Request, _ context: APIUserContext,
-        by operation: (Int64, Int64, Money, String?) async throws -> Receipt
+        by operation: (Int64, Int64, Money, OperationKey?) async throws -> Receipt
     ) async throws -> Response {
         let user = context.user
         let (id, amount) = (try id(context), try Self.amount(try request.decodeJSON(AmountBody.self).amount))
@@ -168,8 +170,11 @@ struct WalletAPIController: Sendable {
         return id
     }
 
-    private func key(_ request: Request) throws -> String? {
-        request.headers.first(name: "Idempotency-Key")
+    /// The `Idempotency-Key`, with the fingerprint of the request it came with.
+    private func key(_ request: Request) throws -> OperationKey? {
+        request.headers.first(name: "Idempotency-Key").map {
+            OperationKey($0, fingerprint: RequestFingerprint.json(request))
+        }
     }
 
     private static func amount(_ text: String) throws -> Money {

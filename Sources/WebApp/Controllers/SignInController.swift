@@ -13,6 +13,7 @@ struct SignInController: Sendable {
     let pages: Pages
     let cookie: SessionCookie
     let rememberedPhone: RememberedPhoneCookie
+    let device: DeviceCookie
 
     /// Cookie that carries "a new code was sent" from the resend POST to the next GET /verify.
     static let noticeCookie = "notice"
@@ -67,6 +68,14 @@ struct SignInController: Sendable {
     @Sendable func submitLogin(_ request: Request, _ context: SignedOutContext) async throws -> Response {
         let phoneInput = try request.formData()["phone"] ?? ""
         do {
+            // The number this browser is remembered for goes straight to Home, with no text.
+            if let token = device.token(in: request),
+                let signedIn = try await signIn.signInRemembered(
+                    phoneInput: phoneInput, device: token, replacing: context.sessionToken,
+                    userAgent: request.headers.first(name: "User-Agent"))
+            {
+                return signedInResponse(signedIn)
+            }
             let result = try await signIn.requestCode(
                 phoneInput: phoneInput, session: context.sessionToken, client: request.client?.group)
             var response = Response.redirect(to: "/verify")
@@ -98,11 +107,9 @@ struct SignInController: Sendable {
         let code = String(typed.filter { !$0.isWhitespace && $0 != "-" }.prefix(64))
         do {
             let signedIn = try await signIn.verify(
-                session: token, pendingFor: phone, codeInput: code, client: request.client?.group)
-            var response = Response.redirect(to: "/home")
-            response.setCookie(cookie.signedIn(signedIn.session))
-            response.setCookie(rememberedPhone.remember(phone))
-            return response
+                session: token, pendingFor: phone, codeInput: code, client: request.client?.group,
+                rememberDevice: form["remember"] == "on", userAgent: request.headers.first(name: "User-Agent"))
+            return signedInResponse(signedIn)
         } catch SignInError.noPendingSignIn {
             return Redirect.toLoginExpired.response
         } catch let error as SignInError {
@@ -112,6 +119,16 @@ struct SignInController: Sendable {
                 codeLifetime: signIn.policy.codeLifetime, triesLeft: error == .incorrectCode ? status.triesLeft : nil,
                 error: error)
         }
+    }
+
+    /// Home, with the signed-in session's cookie, the number to fill in next time and, when
+    /// this browser is remembered, its (new) device token.
+    private func signedInResponse(_ signedIn: SignInService.SignedIn) -> Response {
+        var response = Response.redirect(to: "/home")
+        response.setCookie(cookie.signedIn(signedIn.session))
+        response.setCookie(rememberedPhone.remember(signedIn.user.phone))
+        if let token = signedIn.device { response.setCookie(device.remember(token)) }
+        return response
     }
 
     @Sendable func resend(_ request: Request, _ context: PendingSignInContext) async throws -> Response {

@@ -7,7 +7,8 @@ import WalletCore
 ///
 /// Every form posts with its CSRF token and a one-time `key`; a change succeeds with a 303 to
 /// the page that shows it (so a refresh re-reads, never re-posts), and a replayed key lands on
-/// the same page without doing anything twice. An account id of someone else's is 404, the
+/// the same page without doing anything twice. The key is kept with the form's fingerprint
+/// (``RequestFingerprint``): sent again with another action or other fields, it is refused. An account id of someone else's is 404, the
 /// same as one that does not exist.
 struct WalletController: Sendable {
     let wallet: Wallet
@@ -40,14 +41,14 @@ struct WalletController: Sendable {
     }
 
     @Sendable func setName(_ request: Request, _ context: SignedInContext) async throws -> Response {
-        try await change(request, context, onError: .home) { user, form in
-            try await wallet.setDisplayName(user: user.id, to: form["name"] ?? "", key: form["key"])
+        try await change(request, context, onError: .home) { user, form, key in
+            try await wallet.setDisplayName(user: user.id, to: form["name"] ?? "", key: key)
         }
     }
 
     @Sendable func addAccount(_ request: Request, _ context: SignedInContext) async throws -> Response {
-        try await change(request, context, onError: .home) { user, form in
-            try await wallet.addAccount(user: user.id, name: form["name"], key: form["key"])
+        try await change(request, context, onError: .home) { user, form, key in
+            try await wallet.addAccount(user: user.id, name: form["name"], key: key)
         }
     }
 
@@ -58,38 +59,38 @@ struct WalletController: Sendable {
 
     @Sendable func deposit(_ request: Request, _ context: SignedInContext) async throws -> Response {
         let id = try accountID(context)
-        return try await change(request, context, onError: .account(id, field: "deposit")) { user, form in
-            try await wallet.deposit(user: user.id, account: id, amount: try Self.amount(form), key: form["key"])
+        return try await change(request, context, onError: .account(id, field: "deposit")) { user, form, key in
+            try await wallet.deposit(user: user.id, account: id, amount: try Self.amount(form), key: key)
         }
     }
 
     @Sendable func withdraw(_ request: Request, _ context: SignedInContext) async throws -> Response {
         let id = try accountID(context)
-        return try await change(request, context, onError: .account(id, field: "withdraw")) { user, form in
-            try await wallet.withdraw(user: user.id, account: id, amount: try Self.amount(form), key: form["key"])
+        return try await change(request, context, onError: .account(id, field: "withdraw")) { user, form, key in
+            try await wallet.withdraw(user: user.id, account: id, amount: try Self.amount(form), key: key)
         }
     }
 
     @Sendable func transfer(_ request: Request, _ context: SignedInContext) async throws -> Response {
         let id = try accountID(context)
-        return try await change(request, context, onError: .account(id, field: "transfer")) { user, form in
+        return try await change(request, context, onError: .account(id, field: "transfer")) { user, form, key in
             guard let target = form["to"].flatMap(Int64.init) else { throw WalletError.accountNotFound }
             return try await wallet.transfer(
-                user: user.id, from: id, to: target, amount: try Self.amount(form), key: form["key"])
+                user: user.id, from: id, to: target, amount: try Self.amount(form), key: key)
         }
     }
 
     @Sendable func rename(_ request: Request, _ context: SignedInContext) async throws -> Response {
         let id = try accountID(context)
-        return try await change(request, context, onError: .account(id, field: nil)) { user, form in
-            try await wallet.rename(user: user.id, account: id, to: form["name"] ?? "", key: form["key"])
+        return try await change(request, context, onError: .account(id, field: nil)) { user, form, key in
+            try await wallet.rename(user: user.id, account: id, to: form["name"] ?? "", key: key)
         }
     }
 
     @Sendable func delete(_ request: Request, _ context: SignedInContext) async throws -> Response {
         let id = try accountID(context)
-        return try await change(request, context, onError: .account(id, field: nil)) { user, form in
-            try await wallet.delete(user: user.id, account: id, key: form["key"])
+        return try await change(request, context, onError: .account(id, field: nil)) { user, form, key in
+            try await wallet.delete(user: user.id, account: id, key: key)
         }
     }
 
@@ -107,14 +108,15 @@ struct WalletController: Sendable {
     /// error page's 404).
     private func change(
         _ request: Request, _ context: SignedInContext, onError: ErrorPage,
-        _ body: (User, URLEncodedForm) async throws -> Receipt
+        _ body: (User, URLEncodedForm, OperationKey) async throws -> Receipt
     ) async throws -> Response {
         let user = context.user
         let form = try request.formData()
         do {
             // Every wallet form carries its one-time key; a post without one is not applied.
-            guard form["key"] != nil else { throw WalletError.invalidOperationKey }
-            let receipt = try await body(user, form)
+            guard let key = form["key"] else { throw WalletError.invalidOperationKey }
+            let receipt = try await body(
+                user, form, OperationKey(key, fingerprint: RequestFingerprint.form(request, form)))
             return .redirect(to: Self.location(after: receipt))
         } catch let error as WalletError where error != .accountNotFound {
             switch onError {

@@ -47,6 +47,14 @@ extension StorageUnavailable: HTTPResponseError {
     public var message: String { Self.message }
 }
 
+/// A value the database's CHECK constraints refused after the rules let it through: what was
+/// typed cannot be kept, so 422 and a plain sentence (the constraint itself stays in the log).
+extension SchemaCheckFailed: HTTPResponseError {
+    public var status: HTTPResponseStatus { .unprocessableEntity }
+
+    public var message: String { "That cannot be saved. Please check what you entered and try again." }
+}
+
 /// Sends the browser elsewhere with 303: what a page answers when it does not apply to this
 /// visitor (a signed-out person on Home goes to Login, a signed-in one on Login goes to Home).
 ///

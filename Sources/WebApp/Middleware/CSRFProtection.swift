@@ -5,8 +5,9 @@ import NIOHTTP1
 /// Refuses forged form posts with 403 before they reach a route.
 ///
 /// Every visitor gets a signed token in a cookie (set on the first page, no database write);
-/// every form repeats it in a hidden `csrf` field. A POST must carry both, equal and signed by
-/// us. Where the browser says where the request came from (`Sec-Fetch-Site`, `Origin`), a
+/// every form repeats it in a hidden `csrf` field. A POST must carry both, equal, signed by us
+/// and less than a day old (``AuthCore/CSRFTokens/lifetime``): an expired token is refused like
+/// a forged one, and is treated as none on the next page, which sets a fresh one. Where the browser says where the request came from (`Sec-Fetch-Site`, `Origin`), a
 /// request from another site is refused even before that.
 struct CSRFProtection: Middleware {
     static let fieldName = "csrf"

@@ -1,0 +1,98 @@
+import Foundation
+
+/// A sign-in on a remembered device: the number typed on Login, the device's key from its cookie.
+public struct RememberedSignIn: Sendable {
+    public var phone: PhoneNumber
+    /// The storage key of the device cookie's token.
+    public var device: Data
+    /// The key the device gets now (its token is rotated at each use).
+    public var newDevice: Data
+    /// The signed-in session to create.
+    public var session: Data
+    /// A session the browser had (pending or expired) that the new one replaces.
+    public var replacedSession: Data?
+    /// The browser's `User-Agent`, for "Your devices".
+    public var userAgent: String?
+    public var now: Date
+
+    public init(
+        phone: PhoneNumber, device: Data, newDevice: Data, session: Data, replacedSession: Data?,
+        userAgent: String? = nil, now: Date
+    ) {
+        self.userAgent = userAgent
+        self.phone = phone
+        self.device = device
+        self.newDevice = newDevice
+        self.session = session
+        self.replacedSession = replacedSession
+        self.now = now
+    }
+}
+
+extension SignInRules {
+    /// What ``rememberedSignIn(_:given:)`` needs: the device; the phone is locked (a code
+    /// check for it waits).
+    public func rememberedSignInReads(_ request: RememberedSignIn) -> AuthReads {
+        AuthReads(device: request.device, locks: [.phone(request.phone.e164)])
+    }
+
+    /// Signs in without a code when this device is remembered for exactly this number and its
+    /// 30 days have not passed: a new signed-in session, the device's token rotated, no text,
+    /// nothing counted. The phone's failure lock does not apply: no code is tried, so someone
+    /// else's wrong codes cannot keep the owner out. Anything else (another number, an expired
+    /// or forgotten device): `false`, and the normal code flow follows.
+    public func rememberedSignIn(_ request: RememberedSignIn, given found: AuthSnapshot) -> AuthDecision<Bool> {
+        let now = request.now.timeIntervalSince1970
+        guard let device = found.device, device.phone == request.phone.e164, device.expiresAt > now else {
+            return AuthDecision(false)
+        }
+        let absolute = now + policy.sessionLifetime
+        return AuthDecision(
+            true,
+            changes: (request.replacedSession.map { [.deleteSession(key: $0)] } ?? []) + [
+                .signIn(
+                    phone: device.phone, session: request.session, at: now,
+                    expiresAt: min(absolute, now + policy.sessionIdleTimeout), absoluteExpiresAt: absolute,
+                    userAgent: request.userAgent),
+                .rotateDevice(old: request.device, new: request.newDevice, at: now),
+            ])
+    }
+
+    /// The change that remembers a device at a sign-in with a code, valid ``SignInPolicy/deviceLifetime``.
+    func rememberDevice(_ key: Data, phone: String, userAgent: String?, now: Double) -> AuthChange {
+        .rememberDevice(key: key, phone: phone, at: now, until: now + policy.deviceLifetime, userAgent: userAgent)
+    }
+
+    // MARK: Your devices
+
+    /// What the "Your devices" decisions need: the user's live sessions and remembered devices.
+    public func placesReads(user: Int64, now: Date) -> AuthReads {
+        AuthReads(signedInPlaces: PlacesRead(user: user, now: now.timeIntervalSince1970))
+    }
+
+    /// Signs out one of the user's sessions, named by its public id; `false` when the user has
+    /// no such session (someone else's is the same as none).
+    public func signOut(sessionID: String, given found: AuthSnapshot) -> AuthDecision<Bool> {
+        guard let session = found.places?.sessions.first(where: { SignedInPlaces.publicID(of: $0.key) == sessionID })
+        else { return AuthDecision(false) }
+        return AuthDecision(true, changes: [.deleteSession(key: session.key)])
+    }
+
+    /// "Sign out everywhere else": every session but `current` ends, and every remembered device
+    /// but `currentDevice` is forgotten (else it would sign in again without a code).
+    public func signOutEverywhereElse(current: Data, currentDevice: Data?, given found: AuthSnapshot)
+        -> AuthDecision<Int>
+    {
+        let sessions = (found.places?.sessions ?? []).filter { $0.key != current }
+        let devices = (found.places?.devices ?? []).filter { $0.key != currentDevice }
+        return AuthDecision(
+            sessions.count + devices.count,
+            changes: sessions.map { .deleteSession(key: $0.key) } + devices.map { .forgetDevice(key: $0.key) })
+    }
+
+    /// Forgets one of the user's remembered devices; `false` when the user has no such device.
+    public func forgetDevice(id: Int64, given found: AuthSnapshot) -> AuthDecision<Bool> {
+        guard let device = found.places?.devices.first(where: { $0.id == id }) else { return AuthDecision(false) }
+        return AuthDecision(true, changes: [.forgetDevice(key: device.key)])
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// The returning device of the original app: the number that signed in on this browser, typed
+/// again, goes straight to Home.
+extension SignInService {
+    /// Signs in without a code when `device` (the device cookie's token) is remembered for the
+    /// typed number; `nil` when it is not (another number, expired, forgotten, tampered), and
+    /// the caller goes on with the code flow. Nothing is sent or counted either way.
+    ///
+    /// - Parameter replacing: the session the browser had (pending or stale), which ends.
+    public func signInRemembered(
+        phoneInput: String, device: SessionToken, replacing session: SessionToken?, userAgent: String? = nil
+    ) async throws -> SignedIn? {
+        let phone = try self.phone(phoneInput)
+        let signedInToken = SessionToken.generate()
+        let newDevice = SessionToken.generate()
+        let request = RememberedSignIn(
+            phone: phone, device: device.storageKey, newDevice: newDevice.storageKey,
+            session: signedInToken.storageKey, replacedSession: session?.storageKey, userAgent: userAgent,
+            now: clock())
+        let rules = self.rules
+        let applied = try await store.transaction(reading: rules.rememberedSignInReads(request)) { found in
+            rules.rememberedSignIn(request, given: found)
+        }
+        guard applied.outcome else { return nil }
+        guard let id = applied.signedInUserID else { throw StoredDataCorrupt("a sign-in that wrote no user") }
+        metrics.verification("remembered_device")
+        logger.info("Signed in on a remembered device", metadata: ["user": "\(id)", "phone": "\(phone.masked)"])
+        return SignedIn(session: signedInToken, user: User(id: id, phone: phone), device: newDevice)
+    }
+
+    // MARK: Your devices
+
+    /// Where `user` is signed in now: live sessions and remembered devices, most recent first.
+    public func places(of user: User) async throws -> SignedInPlaces {
+        try await store.read(rules.placesReads(user: user.id, now: clock())).places
+            ?? SignedInPlaces(sessions: [], devices: [])
+    }
+
+    /// Ends one of `user`'s sessions at once (on every instance); `false` if it has no such one.
+    public func signOut(sessionID: String, of user: User) async throws -> Bool {
+        let rules = self.rules
+        return try await store.transaction(reading: rules.placesReads(user: user.id, now: clock())) { found in
+            rules.signOut(sessionID: sessionID, given: found)
+        }.outcome
+    }
+
+    /// Ends every session of `user` but `current` and forgets every remembered device but
+    /// `currentDevice`; returns how many ended.
+    @discardableResult
+    public func signOutEverywhereElse(of user: User, current: SessionToken, currentDevice: SessionToken?)
+        async throws -> Int
+    {
+        let rules = self.rules
+        return try await store.transaction(reading: rules.placesReads(user: user.id, now: clock())) { found in
+            rules.signOutEverywhereElse(
+                current: current.storageKey, currentDevice: currentDevice?.storageKey, given: found)
+        }.outcome
+    }
+
+    /// Forgets one of `user`'s remembered devices; `false` if it has no such one.
+    public func forgetDevice(id: Int64, of user: User) async throws -> Bool {
+        let rules = self.rules
+        return try await store.transaction(reading: rules.placesReads(user: user.id, now: clock())) { found in
+            rules.forgetDevice(id: id, given: found)
+        }.outcome
+    }
+}

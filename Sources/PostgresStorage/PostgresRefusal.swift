@@ -1,0 +1,22 @@
+import AuthCore
+import PostgresNIO
+
+/// PostgreSQL's refusals as the errors the rest of the app answers, like SQLite's
+/// (SQLiteStorage's `SQLiteRefusal`):
+///
+/// - SQLSTATE 23514 (`check_violation`): ``AuthCore/SchemaCheckFailed``, a 422.
+/// - class 53 (insufficient resources: disk full, out of memory, too many connections):
+///   ``AuthCore/StorageUnavailable``, a 503 with `Retry-After`, as a timeout is.
+///
+/// Anything else passes unchanged (an unexplained 500).
+enum PostgresRefusal {
+    static func translated(_ error: any Error) -> any Error {
+        guard let error = error as? PSQLError, let state = error.serverInfo?[.sqlState] else { return error }
+        if state == "23514" {
+            return SchemaCheckFailed(
+                "PostgreSQL refused a value: \(error.serverInfo?[.message] ?? "a CHECK constraint failed")")
+        }
+        if state.hasPrefix("53") { return StorageUnavailable("PostgreSQL is out of resources (SQLSTATE \(state)).") }
+        return error
+    }
+}

@@ -1,0 +1,47 @@
+import AuthCore
+import Foundation
+import HTTPLite
+
+/// "Your devices" (`/devices`, linked from Home): where the person is signed in and which phones
+/// are remembered, each with a button that ends it at once (on every instance: the rows go).
+/// Signed out, every address here goes to Login (the group's context says so).
+struct DevicesController: Sendable {
+    let signIn: SignInService
+    let pages: Pages
+    let device: DeviceCookie
+
+    func register(signedIn: RouteGroup<SignedInContext>) {
+        signedIn.get("/devices", use: show)
+        signedIn.post("/devices/sessions/:id/sign-out", use: signOutSession)
+        signedIn.post("/devices/sign-out-others", use: signOutOthers)
+        signedIn.post("/devices/:id/forget", use: forget)
+    }
+
+    @Sendable func show(_ request: Request, _ context: SignedInContext) async throws -> Response {
+        guard let current = context.app.sessionToken else { throw Redirect.toLogin }
+        return try pages.devices(
+            csrf: context.csrfToken, user: context.user, places: try await signIn.places(of: context.user),
+            currentSession: current.storageKey, currentDevice: device.token(in: request)?.storageKey)
+    }
+
+    @Sendable func signOutSession(_ request: Request, _ context: SignedInContext) async throws -> Response {
+        guard let id = context.parameters["id"], try await signIn.signOut(sessionID: id, of: context.user) else {
+            throw HTTPError(.notFound, message: "There is no such sign-in.")
+        }
+        return .redirect(to: "/devices")
+    }
+
+    @Sendable func signOutOthers(_ request: Request, _ context: SignedInContext) async throws -> Response {
+        guard let current = context.app.sessionToken else { throw Redirect.toLogin }
+        try await signIn.signOutEverywhereElse(
+            of: context.user, current: current, currentDevice: device.token(in: request))
+        return .redirect(to: "/devices")
+    }
+
+    @Sendable func forget(_ request: Request, _ context: SignedInContext) async throws -> Response {
+        guard let id = context.parameters["id"].flatMap(Int64.init),
+            try await signIn.forgetDevice(id: id, of: context.user)
+        else { throw HTTPError(.notFound, message: "There is no such device.") }
+        return .redirect(to: "/devices")
+    }
+}

@@ -1,0 +1,47 @@
+import HTTPLite
+import NIOCore
+
+/// In SMS test mode every code is 123456, so whoever reaches the app can sign in as anyone:
+/// only this machine may use it. A request from a peer that is not a loopback address, or one
+/// that came through a proxy (which would make a remote visitor look local), gets 403 before
+/// any page, API call or static file answers.
+///
+/// The command already refuses test mode off loopback and with `--trust-proxy` or `--https`;
+/// this is the second lock, for a loopback listener that something forwards to anyway (an SSH
+/// tunnel, a container port mapping, a proxy someone put in front).
+struct TestModeGuard: Middleware {
+    typealias Context = AppContext
+
+    /// Headers a proxy adds; their presence means the request did not start on this machine.
+    static let proxyHeaders = ["Forwarded", "X-Forwarded-For", "X-Real-IP"]
+    static let refusal = HTTPError(
+        .forbidden,
+        message:
+            "This server runs in SMS test mode (every code is 123456) and answers only this machine, not requests through a proxy."
+    )
+
+    func handle(
+        _ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response
+    ) async throws -> Response {
+        guard Self.isLocal(request) else {
+            context.logger.notice(
+                "Refused a request in SMS test mode: not from this machine",
+                metadata: ["peer": "\(request.remoteAddress?.ipAddress ?? "unknown")"])
+            throw Self.refusal
+        }
+        return try await next(request, context)
+    }
+
+    /// Whether `request` came straight from a loopback peer, through no proxy.
+    static func isLocal(_ request: Request) -> Bool {
+        guard proxyHeaders.allSatisfy({ request.headers[$0].isEmpty }) else { return false }
+        return isLoopback(request.remoteAddress)
+    }
+
+    /// 127.0.0.0/8, `::1` and IPv4-mapped `::ffff:127.x.x.x`; an unknown peer is not loopback.
+    static func isLoopback(_ peer: SocketAddress?) -> Bool {
+        guard var text = peer?.ipAddress?.lowercased() else { return false }
+        if text.hasPrefix("::ffff:") { text.removeFirst("::ffff:".count) }
+        return text != "localhost" && Application.isLoopback(text)
+    }
+}

@@ -1,0 +1,27 @@
+/// A browser's `User-Agent` in words for "Your devices": "Safari on iPhone", "Chrome on
+/// Android", "Firefox on Windows". Only the common browsers and systems are named; anything
+/// else is "A browser" on "an unknown system", never the raw header (which anyone can fill).
+enum UserAgentDescription {
+    static func describe(_ userAgent: String?) -> String {
+        guard let agent = userAgent, !agent.isEmpty else { return "A browser" }
+        return "\(browser(agent)) on \(system(agent))"
+    }
+
+    /// Checked in this order: Edge, Opera and Samsung's browser also say "Chrome", Chrome also
+    /// says "Safari".
+    private static func browser(_ agent: String) -> String {
+        let names: [(token: String, name: String)] = [
+            ("Edg", "Edge"), ("OPR/", "Opera"), ("SamsungBrowser", "Samsung Internet"), ("Firefox/", "Firefox"),
+            ("FxiOS", "Firefox"), ("CriOS", "Chrome"), ("Chrome/", "Chrome"), ("Safari/", "Safari"),
+        ]
+        return names.first { agent.contains($0.token) }?.name ?? "A browser"
+    }
+
+    private static func system(_ agent: String) -> String {
+        let systems: [(token: String, name: String)] = [
+            ("iPhone", "iPhone"), ("iPad", "iPad"), ("Android", "Android"), ("Windows", "Windows"),
+            ("CrOS", "ChromeOS"), ("Macintosh", "Mac"), ("Linux", "Linux"),
+        ]
+        return systems.first { agent.contains($0.token) }?.name ?? "an unknown system"
+    }
+}
