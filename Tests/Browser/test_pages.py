@@ -356,7 +356,7 @@ class PageTests(unittest.TestCase):
         self.driver.find_element(By.ID, "transfer-amount").send_keys("250.75")
         self.driver.find_element(By.CSS_SELECTOR, "#transfer-form button").click()
         self.wait.until(lambda d: d.find_element(By.ID, "balance").text == "$1,000.00")
-        self.assertIn("Transfer made.", self.driver.find_element(By.ID, "notice").text)
+        self.assertIn("Transferred $250.75.", self.driver.find_element(By.ID, "notice").text)
         width = self.driver.execute_script("return document.documentElement.scrollWidth")
         self.assertLessEqual(width, 390)
         for element in self.driver.find_elements(By.CSS_SELECTOR, "button, input[type=text], select"):
@@ -366,6 +366,7 @@ class PageTests(unittest.TestCase):
         # Refresh after the transfer re-reads the page; it never posts the transfer again.
         self.driver.refresh()
         self.assertEqual(self.driver.find_element(By.ID, "balance").text, "$1,000.00")
+        self.assertEqual(self.driver.find_element(By.ID, "notice").text, "")  # said once, not on reload
         self.driver.get(self.server.url + "/home")
         self.assertEqual(self.driver.find_element(By.ID, "total").text, "$1,250.75")
         self.screenshot("home.png")
