@@ -8,16 +8,24 @@
   var form = document.getElementById("login-form");
   var phone = document.getElementById("phone");
   if (!form || !phone) return;
+  // After a refusal the error summary takes focus (its link leads to the field), as GOV.UK's
+  // pattern does, so a screen reader starts with what went wrong.
+  var summary = document.getElementById("error-summary");
+  if (summary) summary.focus();
 
+  // No US area code starts with 0 or 1, so a leading 1 (typed "+1 530…" or "1 530…") is the
+  // country code from the first digit on, not only once the number is complete; it is kept
+  // in front as "+1 ".
   function format(value) {
     var digits = value.replace(/\D/g, "");
-    if (digits.length > 10 && digits.charAt(0) === "1") digits = digits.slice(1);
-    if (value.trim().charAt(0) === "+" && digits.length === 11 && digits.charAt(0) === "1") digits = digits.slice(1);
+    var country = digits.charAt(0) === "1";
+    if (country) digits = digits.slice(1);
     digits = digits.slice(0, 10);
-    if (digits.length === 0) return "";
-    if (digits.length < 4) return "(" + digits;
-    if (digits.length < 7) return "(" + digits.slice(0, 3) + ") " + digits.slice(3);
-    return "(" + digits.slice(0, 3) + ") " + digits.slice(3, 6) + "-" + digits.slice(6);
+    var prefix = country ? "+1 " : "";
+    if (digits.length === 0) return value;
+    if (digits.length < 4) return prefix + "(" + digits;
+    if (digits.length < 7) return prefix + "(" + digits.slice(0, 3) + ") " + digits.slice(3);
+    return prefix + "(" + digits.slice(0, 3) + ") " + digits.slice(3, 6) + "-" + digits.slice(6);
   }
 
   phone.addEventListener("input", function (event) {
@@ -34,7 +42,9 @@
   form.addEventListener("submit", function (event) {
     if (submitted) { event.preventDefault(); return; }
     submitted = true;
-    var button = form.querySelector("button[type=submit]");
+    // Next by its id: the first submit button inside the form may be "Not you?", which
+    // belongs to the other form (form="forget-form") and must keep its label.
+    var button = document.getElementById("next-button");
     if (button) {
       button.disabled = true;
       button.setAttribute("aria-busy", "true");
@@ -44,7 +54,7 @@
   // Coming back with the back button restores the page from cache: make it usable again.
   window.addEventListener("pageshow", function () {
     submitted = false;
-    var button = form.querySelector("button[type=submit]");
+    var button = document.getElementById("next-button");
     if (button) { button.disabled = false; button.removeAttribute("aria-busy"); button.textContent = "Next"; }
   });
 })();

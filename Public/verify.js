@@ -1,17 +1,50 @@
 // Verify page: six one-digit boxes that behave like one code field.
-// Typing advances, backspace goes back, paste and SMS autofill fill all six, the sixth digit
+// Typing advances, Backspace goes back, paste and SMS autofill fill all six, the sixth digit
 // submits exactly once. Without this script the boxes and the Verify button still work.
 (function () {
   "use strict";
-  // A page answered to a POST (a wrong code, an invalid number) becomes a plain GET entry in
-  // the history, so Back or Reload later asks the server again (which redirects as the session
-  // now requires) instead of offering to resubmit the form.
-  if (window.history && window.history.replaceState) window.history.replaceState(null, "", window.location.href);
+  // A page answered to a POST (a wrong code) becomes a plain GET entry of /verify in the
+  // history, so Back or Reload later asks the server again (which redirects as the session now
+  // requires) instead of offering to resubmit the form or asking for /verify/resend with GET.
+  if (window.history && window.history.replaceState) window.history.replaceState(null, "", "/verify");
+  // "0:27": a countdown in minutes and seconds.
+  function clock(seconds) {
+    var s = seconds % 60;
+    return Math.floor(seconds / 60) + ":" + (s < 10 ? "0" : "") + s;
+  }
+
+  // Resend: show the wait while the cooldown runs, from the time it ends (not a count of
+  // ticks, which a phone's sleeping tab would stretch).
+  var resend = document.getElementById("resend-button");
+  if (resend) {
+    var resendAt = Date.now() + parseInt(resend.getAttribute("data-wait") || "0", 10) * 1000;
+    var label = resend.textContent;
+    var tick = function () {
+      var wait = Math.ceil((resendAt - Date.now()) / 1000);
+      if (wait > 0) {
+        resend.disabled = true;
+        resend.textContent = label + " (" + clock(wait) + ")";
+        setTimeout(tick, (resendAt - Date.now()) % 1000 || 1000);
+      } else {
+        resend.disabled = false;
+        resend.textContent = label;
+      }
+    };
+    tick();
+  }
+
   var form = document.getElementById("verify-form");
-  if (!form) return;
+  if (!form) {
+    // A dead code or a lock: no boxes, only what can be done next; the sentence takes focus.
+    var said = document.getElementById("otp-error");
+    if (said && said.textContent) said.focus();
+    return;
+  }
   var boxes = [];
   for (var i = 1; i <= 6; i++) boxes.push(document.getElementById("d" + i));
   if (boxes.some(function (box) { return !box; })) return;
+  var error = document.getElementById("otp-error");
+  var button = document.getElementById("verify-button");
   var submitted = false;
   var otpAbort = null;
 
@@ -19,17 +52,64 @@
     for (var i = 0; i < boxes.length; i++) if (boxes[i].value === "") return i;
     return boxes.length - 1;
   }
-  function focusNext() { boxes[firstEmpty()].focus(); }
   function code() { return boxes.map(function (box) { return box.value; }).join(""); }
 
-  function submitOnce() {
-    if (submitted) return;
-    if (!/^\d{6}$/.test(code())) return;
+  // Only the next box to fill is in the Tab order (a roving tabindex): Tab from it goes on to
+  // Verify, Shift+Tab back before the group. No keyboard trap (WCAG 2.1.2).
+  function focusNext() {
+    var next = firstEmpty();
+    boxes.forEach(function (box, i) { box.tabIndex = i === next ? 0 : -1; });
+    boxes[next].focus();
+  }
+
+  function showError(sentence) {
+    if (error) error.textContent = sentence;
+    boxes.forEach(function (box) {
+      if (sentence) box.setAttribute("aria-invalid", "true"); else box.removeAttribute("aria-invalid");
+    });
+  }
+
+  // The server answers a malformed code without counting a try; saying so here first saves the
+  // round trip. Returns whether the form may go.
+  function wellFormed() {
+    if (/^\d{6}$/.test(code())) return true;
+    showError("Enter the 6-digit code");
+    focusNext();
+    return false;
+  }
+
+  function markBusy() {
     submitted = true;
     if (otpAbort) otpAbort.abort();
-    var button = document.getElementById("verify-button");
-    if (button) { button.disabled = true; button.setAttribute("aria-busy", "true"); }
+    if (button) {
+      button.disabled = true;
+      button.setAttribute("aria-busy", "true");
+      button.textContent = "Verifying\u2026";
+    }
+  }
+
+  function submitOnce() {
+    if (submitted || !/^\d{6}$/.test(code())) return;
+    markBusy();
     form.submit();
+  }
+
+  // The code in a pasted or autofilled text: the first run of exactly six digits ("Your code is
+  // 123456. It expires in 10 minutes."), also when written "123 456" or "123-456"; a single
+  // longer run gives its first six, as the boxes fill. Two different six-digit runs are not
+  // guessed between: `null`, and the person is asked to type it.
+  function codeIn(text) {
+    function sixes(t) {
+      return (t.match(/\d+/g) || []).filter(function (run) { return run.length === 6; });
+    }
+    var found = sixes(text);
+    if (found.length === 0) found = sixes(text.replace(/(\d)[\s\u00a0-]+(?=\d)/g, "$1"));
+    if (found.length > 0) {
+      for (var i = 1; i < found.length; i++) if (found[i] !== found[0]) return null;
+      return found[0];
+    }
+    var runs = text.replace(/(\d)[\s\u00a0-]+(?=\d)/g, "$1").match(/\d+/g) || [];
+    return runs.length === 1 && runs[0].length > 6 ? runs[0].slice(0, 6) : "";
   }
 
   // Puts digits into the boxes from `start` on; returns how many were placed.
@@ -41,20 +121,28 @@
     return placed;
   }
 
+  // Text that arrived in box `index` (typed, pasted, autofilled, or there before the script).
   function takeText(index, text) {
-    var digits = text.replace(/\D/g, "");
-    boxes[index].value = "";
-    if (digits.length >= 6) {
+    var whole = codeIn(text);
+    if (whole === null) {
+      boxes.forEach(function (box) { box.value = ""; });
+      showError("That text has more than one code in it. Please type the 6-digit code.");
+      focusNext();
+      return;
+    }
+    if (whole) {
       // A whole code (paste, "From Messages" autofill): it replaces whatever was there.
       boxes.forEach(function (box) { box.value = ""; });
-      fill(digits.slice(-6), 0);
-    } else if (digits.length > 0) {
-      fill(digits, firstEmpty());
+      fill(whole, 0);
+    } else {
+      boxes[index].value = "";
+      var digits = text.replace(/\D/g, "");
+      if (digits.length > 0) fill(digits, firstEmpty());
     }
+    if (code().length > 0) showError("");
     focusNext();
-    if (firstEmptyIsFull()) submitOnce();
+    if (code().length === 6) submitOnce();
   }
-  function firstEmptyIsFull() { return code().length === 6; }
 
   boxes.forEach(function (box, index) {
     box.addEventListener("input", function () { takeText(index, box.value); });
@@ -67,7 +155,7 @@
         focusNext();
       } else if (event.key === "Enter") {
         event.preventDefault();
-        submitOnce();
+        if (wellFormed()) submitOnce();
       }
     });
     box.addEventListener("paste", function (event) {
@@ -75,7 +163,7 @@
       event.preventDefault();
       takeText(firstEmpty(), text);
     });
-    // Only the next box to fill may hold the cursor.
+    // A tap on any box puts the cursor in the next box to fill (the original design's rule).
     box.addEventListener("focus", function () {
       var next = firstEmpty();
       if (index !== next && !(code().length === 6 && index === 5)) boxes[next].focus();
@@ -83,29 +171,15 @@
   });
 
   form.addEventListener("submit", function (event) {
-    if (submitted) { event.preventDefault(); return; }
-    submitted = true;
-    if (otpAbort) otpAbort.abort();
+    if (submitted || !wellFormed()) { event.preventDefault(); return; }
+    markBusy();
   });
-
-  // Resend: show the wait while the cooldown runs.
-  var resend = document.getElementById("resend-button");
-  if (resend) {
-    var wait = parseInt(resend.getAttribute("data-wait") || "0", 10);
-    var label = resend.textContent;
-    var tick = function () {
-      if (wait > 0) {
-        resend.disabled = true;
-        resend.textContent = label + " (" + wait + " s)";
-        wait -= 1;
-        setTimeout(tick, 1000);
-      } else {
-        resend.disabled = false;
-        resend.textContent = label;
-      }
-    };
-    tick();
-  }
+  // Back to this page from the browser's cache: usable again.
+  window.addEventListener("pageshow", function (event) {
+    if (!event.persisted) return;
+    submitted = false;
+    if (button) { button.disabled = false; button.removeAttribute("aria-busy"); button.textContent = "Verify"; }
+  });
 
   // WebOTP (Chrome on Android): the browser reads the code from the SMS bound to our domain.
   if ("OTPCredential" in window && window.AbortController) {
@@ -117,6 +191,9 @@
       .catch(function () { /* aborted or not allowed: typing still works */ });
   }
 
+  // Digits typed or autofilled before this script ran (all in box one, or spread by taps) are
+  // kept and spread over the boxes.
+  var early = code();
   boxes.forEach(function (box) { box.value = ""; });
-  focusNext();
+  if (early) takeText(0, early); else focusNext();
 })();

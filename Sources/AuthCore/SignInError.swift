@@ -8,7 +8,9 @@ public enum SignInError: Error, Equatable, Sendable, CustomStringConvertible {
     /// or a toll-free, premium-rate or other number that cannot take a code). `usOnly` says
     /// whether US numbers are the only ones texted, which the sentence then says.
     case phoneNotTexted(usOnly: Bool)
-    /// The typed code is not the one sent (or is not six digits).
+    /// What was typed is not six digits (too few, letters): no try was counted.
+    case malformedCode
+    /// The typed code is not the one sent.
     case incorrectCode
     /// The code's ten minutes have passed, or it was already used.
     case codeExpired
@@ -42,6 +44,7 @@ public enum SignInError: Error, Equatable, Sendable, CustomStringConvertible {
         case .phone(let error): return error.description
         case .phoneNotTexted(let usOnly):
             return usOnly ? "We can only send codes to US phone numbers." : "We can't send codes to this phone number."
+        case .malformedCode: return "Enter the 6-digit code"
         case .incorrectCode: return "Incorrect verification code"
         case .codeExpired: return "Your code expired"
         case .tooManyAttempts: return "Too many incorrect codes. Please request a new code."

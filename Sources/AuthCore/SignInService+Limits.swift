@@ -12,6 +12,7 @@ extension SignInService {
             case .phone: ("phone", .tooManyCodesForPhone(seconds: seconds))
             case .client: ("client", .tooManyCodesFromClient(seconds: seconds))
             case .exchange: ("exchange", .tooManyCodesForExchange(seconds: seconds))
+            case .locked: ("failures", .phoneLocked(seconds: seconds))
             case .clientSignIns: ("client_sign_ins", .tooManySignInsFromClient(seconds: seconds))
             }
         metrics.limitHit(name)

@@ -231,9 +231,9 @@ public struct SignInService: Sendable {
         _ codeInput: String, for phone: PhoneNumber, session: SessionToken?, holder: Data? = nil,
         client: String? = nil, device: SessionToken? = nil, userAgent: String? = nil
     ) async throws -> SignedIn {
-        // A malformed code counts as a wrong try: otherwise junk would be a free probe.
-        let code = OneTimeCode(codeInput)
-        let candidate = code.map { hasher.digest(of: $0, for: phone) } ?? Data(repeating: 0, count: 32)
+        // A malformed code cannot match any code, so it is no probe: the rules answer it
+        // without counting a try (``CheckOutcome/malformed``).
+        let candidate = OneTimeCode(codeInput).map { hasher.digest(of: $0, for: phone) }
         let signedInToken = SessionToken.generate()
         let request = CodeCheck(
             session: session?.storageKey, phone: phone, candidateDigest: candidate,
@@ -250,6 +250,9 @@ public struct SignInService: Sendable {
             metrics.verification("signed_in")
             logger.info("Signed in", metadata: ["user": "\(user.id)", "phone": "\(phone.masked)"])
             return SignedIn(session: signedInToken, user: user, device: device)
+        case .malformed:
+            metrics.verification("malformed")
+            throw SignInError.malformedCode
         case .incorrect(let remaining):
             metrics.verification(remaining == 0 ? "too_many_attempts" : "incorrect")
             logger.notice("Incorrect code", metadata: ["phone": "\(phone.masked)", "remaining": "\(remaining)"])
@@ -289,12 +292,6 @@ public struct SignInService: Sendable {
         guard let (state, touch) = try rules.session(key, record, now: clock()) else { return nil }
         if let touch { try await store.apply([touch]) }
         return state
-    }
-
-    /// Seconds until `phone` may be sent another code (0 when it may now).
-    public func resendWait(for phone: PhoneNumber) async throws -> Int {
-        let code = try await store.read(rules.resendWaitReads(phone)).code
-        return wholeSeconds(rules.resendWait(code, now: clock()))
     }
 
     /// Ends the session on the server.

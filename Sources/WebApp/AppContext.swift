@@ -16,6 +16,9 @@ struct AppContext: RootRequestContext {
     var homeOverview: Overview?
     /// The CSRF token every form on the page must carry.
     var csrfToken = ""
+    /// The cookie named a session that is no longer live (expired, or ended elsewhere): Verify
+    /// then sends the person to Login with "Your sign-in expired." rather than without a word.
+    var sessionEnded = false
 
     init(source: RequestContextSource) {
         self.logger = source.logger

@@ -44,7 +44,8 @@ struct SignedOutContext: AppChildContext {
     var pendingPhone: PhoneNumber? { app.pendingPhone }
 }
 
-/// Verify: for a sign-in in progress only; signed in goes to Home, anyone else to Login.
+/// Verify: for a sign-in in progress only; signed in goes to Home, anyone else to Login (saying
+/// the sign-in expired when the cookie named one that ended).
 struct PendingSignInContext: AppChildContext {
     var app: AppContext
     /// The session that is signing in.
@@ -54,7 +55,9 @@ struct PendingSignInContext: AppChildContext {
 
     init(context: AppContext) throws {
         if context.user != nil { throw Redirect.toHome }
-        guard let session = context.sessionToken, let phone = context.pendingPhone else { throw Redirect.toLogin }
+        guard let session = context.sessionToken, let phone = context.pendingPhone else {
+            throw context.sessionEnded ? Redirect.toLoginExpired : Redirect.toLogin
+        }
         (app, self.session, self.phone) = (context, session, phone)
     }
 }

@@ -1,4 +1,5 @@
 import AuthCore
+import Foundation
 import HTMLRender
 import HTTPLite
 import NIOHTTP1
@@ -22,28 +23,65 @@ struct Pages: Sendable {
 
     /// - Parameter remembered: `phone` is the number that last signed in on this browser
     ///   (the page offers "Not you?").
+    /// - Parameter notice: a sentence that is no error of the form (why the person is here).
     func login(
-        csrf: String, phone: String = "", remembered: Bool = false, error: (any HTTPResponseError)? = nil
+        csrf: String, phone: String = "", remembered: Bool = false, notice: String? = nil,
+        error: (any HTTPResponseError)? = nil
     ) throws -> Response {
         try page(
             "login",
             [
                 "csrf": csrf, "phone": String(phone.prefix(Self.maxEchoedInput)), "remembered": remembered,
-                "error": error?.message ?? "", "hasError": error != nil,
+                "error": error?.message ?? "", "hasError": error != nil, "notice": notice ?? "",
             ], answering: error)
     }
 
+    /// - Parameters:
+    ///   - codeLifetime: how long a code lasts, said on the page ("expires in 10 minutes").
+    ///   - triesLeft: after a wrong code, the tries the code has left, said after the error.
     func verify(
-        csrf: String, phone: PhoneNumber, resendWait: Int, notice: String? = nil,
-        error: (any HTTPResponseError)? = nil
+        csrf: String, phone: PhoneNumber, resendWait: Int, codeLifetime: Double = 600, triesLeft: Int? = nil,
+        notice: String? = nil, error: (any HTTPResponseError)? = nil
     ) throws -> Response {
         let digits: [[String: Any]] = (1...6).map { ["index": $0, "first": $0 == 1] }
         return try page(
             "verify",
             [
                 "csrf": csrf, "phone": phone.nationalFormat, "digits": digits, "resendWait": resendWait,
-                "notice": notice ?? "", "error": error?.message ?? "",
+                "notice": notice ?? "", "error": Self.sentence(error, triesLeft: triesLeft), "hasError": error != nil,
+                "minutes": Int(codeLifetime / 60), "codeError": Self.isAboutTheCode(error),
+                "dead": Self.leavesNothingToType(error), "locked": Self.isLock(error),
             ], answering: error)
+    }
+
+    /// The error's sentence, with the tries left when there are any ("Incorrect verification
+    /// code. You have 3 tries left.").
+    private static func sentence(_ error: (any HTTPResponseError)?, triesLeft: Int?) -> String {
+        guard let error else { return "" }
+        guard let triesLeft, triesLeft > 0 else { return error.message }
+        return "\(error.message). You have \(triesLeft) tr\(triesLeft == 1 ? "y" : "ies") left."
+    }
+
+    /// A code that was typed wrong (or not six digits): the boxes are marked invalid.
+    private static func isAboutTheCode(_ error: (any HTTPResponseError)?) -> Bool {
+        guard let error = error as? SignInError else { return false }
+        return error == .malformedCode || error == .incorrectCode
+    }
+
+    /// After these no typed code can work: the page offers only what can be done next (a new
+    /// code, another number), not empty boxes and a Verify button.
+    private static func leavesNothingToType(_ error: (any HTTPResponseError)?) -> Bool {
+        guard let error = error as? SignInError else { return false }
+        switch error {
+        case .tooManyAttempts, .codeExpired, .phoneLocked: return true
+        default: return false
+        }
+    }
+
+    /// A locked number gets no texts: no Resend either, only another number.
+    private static func isLock(_ error: (any HTTPResponseError)?) -> Bool {
+        if case .phoneLocked = error as? SignInError { return true }
+        return false
     }
 
     /// Home: the greeting, the accounts with their total, and the forms to add an account and
@@ -72,6 +110,7 @@ struct Pages: Sendable {
         csrf: String, account: Account, others: [Account], history: [WalletCore.Operation], notice: String? = nil,
         error: (any HTTPResponseError)? = nil, amounts: [String: String] = [:]
     ) throws -> Response {
+        let when = Self.historyDate()
         let lines: [[String: Any]] = history.map { operation in
             let other = operation.counterpartyName ?? "a deleted account"
             let label =
@@ -84,7 +123,8 @@ struct Pages: Sendable {
             let sign = operation.kind == .deposit || operation.kind == .transferIn ? "+" : "−"
             return [
                 "label": label, "amount": sign + operation.amount.description,
-                "balanceAfter": operation.balanceAfter.description,
+                "balanceAfter": operation.balanceAfter.description, "when": when.string(from: operation.createdAt),
+                "iso": operation.createdAt.ISO8601Format(),
             ]
         }
         let keys = Dictionary(
@@ -98,6 +138,17 @@ struct Pages: Sendable {
                 "amounts": amounts.mapValues { String($0.prefix(Self.maxEchoedInput)) },
                 "notice": notice ?? "", "error": error?.message ?? "",
             ], answering: error)
+    }
+
+    /// How the history dates an operation: "23 Nov 2026, 07:41 UTC". The server does not know
+    /// the person's time zone, so it says which one it uses; the `<time>` element carries the
+    /// exact instant. (A formatter is made per page: `DateFormatter` is not `Sendable`.)
+    private static func historyDate() -> DateFormatter {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "d MMM yyyy, HH:mm 'UTC'"
+        return formatter
     }
 
     /// The page for an error no form shows: its status's name and its sentence.

@@ -75,7 +75,7 @@ struct Routes {
         let home = router.group().add(middleware: session.readingHome(wallet))
         DevicesController(signIn: signIn, pages: pages, device: deviceCookie).register(
             signedIn: visitors.group(context: SignedInContext.self))
-        WalletController(wallet: wallet, pages: pages).register(
+        WalletController(wallet: wallet, pages: pages, notice: WalletNotice(secure: configuration.https)).register(
             signedIn: visitors.group(context: SignedInContext.self), home: home.group(context: SignedInContext.self))
         return router.buildResponder()
     }

@@ -14,31 +14,38 @@ struct WebAppCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "webapp",
         abstract: "Phone Login: sign in with a US phone number and a 6-digit code sent by SMS.",
+        // Paragraphs end their lines with `\` so ArgumentParser wraps them to the terminal; the
+        // list's lines are kept under 80 columns, so they are never wrapped mid-line.
         discussion: """
-            Data (database, server secret, SMS outbox) lives under --data-dir unless given one by one.
-            The server secret can instead come from the WEBAPP_SECRET environment variable
-            (at least 64 hex digits).
+            Data (database, server secret, SMS outbox) lives under --data-dir unless given one \
+            by one. The server secret can instead come from the WEBAPP_SECRET environment \
+            variable (at least 64 hex digits).
 
             SMS delivery (--sms):
-              outbox   log each text (without the code) and append it to the outbox file (default)
-              twilio   Twilio Programmable Messaging; set TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and
-                       TWILIO_FROM_NUMBER or TWILIO_MESSAGING_SERVICE_SID (TWILIO_API_BASE to point
-                       it elsewhere)
+              outbox   log each text (without the code), append it to the outbox file
+                       (the default)
+              twilio   Twilio Programmable Messaging: set TWILIO_ACCOUNT_SID,
+                       TWILIO_AUTH_TOKEN and TWILIO_FROM_NUMBER or
+                       TWILIO_MESSAGING_SERVICE_SID (TWILIO_API_BASE points it
+                       elsewhere)
               webhook  POST {"to","body"} as JSON to --sms-webhook-url, signed with
-                       X-Signature-256: sha256=HMAC-SHA256(body) under WEBAPP_SMS_WEBHOOK_SECRET
-              test     send nothing, every code is 123456; refused unless --host is a loopback address,
-                       and with --trust-proxy or --https; answers only this machine, never through a proxy
+                       X-Signature-256: sha256=HMAC-SHA256(body) under
+                       WEBAPP_SMS_WEBHOOK_SECRET
+              test     send nothing, every code is 123456; refused unless --host is
+                       a loopback address, and with --trust-proxy or --https;
+                       answers only this machine, never through a proxy
 
-            Every option can also come from the environment as WEBAPP_ and its name in capitals
-            with underscores: WEBAPP_HOST, WEBAPP_PORT, WEBAPP_DATA_DIR, WEBAPP_DB, WEBAPP_SMS,
-            WEBAPP_SMS_WEBHOOK_URL, WEBAPP_SMS_OUTBOX, WEBAPP_TEMPLATES, WEBAPP_PUBLIC,
-            WEBAPP_SMS_DOMAIN, WEBAPP_APP_NAME, WEBAPP_HTTPS, WEBAPP_TRUST_PROXY,
-            WEBAPP_MAX_CODES_PER_PHONE, WEBAPP_MAX_CODES_PER_CLIENT, WEBAPP_MAX_FAILURES_PER_PHONE,
-            WEBAPP_MAX_TEXTS_PER_HOUR, WEBAPP_MAX_TEXTS_PER_DAY, WEBAPP_MAX_TEXTS_PER_EXCHANGE, WEBAPP_MAX_SIGN_INS_PER_CLIENT,
-            WEBAPP_MAX_CONNECTIONS, WEBAPP_MAX_CONNECTIONS_PER_CLIENT, WEBAPP_IDLE_TIMEOUT, WEBAPP_OPS_PORT, WEBAPP_PHONE_REGIONS,
-            WEBAPP_LOG_LEVEL (flags: true/1/yes). A flag on the command line wins. DATABASE_URL is
-            read when neither --db nor WEBAPP_DB is given; PGPASSWORD supplies a password the
-            PostgreSQL URL leaves out.
+            Every option can also come from the environment as WEBAPP_ and its name in \
+            capitals with underscores: WEBAPP_HOST, WEBAPP_PORT, WEBAPP_DATA_DIR, WEBAPP_DB, \
+            WEBAPP_SMS, WEBAPP_SMS_WEBHOOK_URL, WEBAPP_SMS_OUTBOX, WEBAPP_TEMPLATES, \
+            WEBAPP_PUBLIC, WEBAPP_SMS_DOMAIN, WEBAPP_APP_NAME, WEBAPP_HTTPS, WEBAPP_TRUST_PROXY, \
+            WEBAPP_MAX_CODES_PER_PHONE, WEBAPP_MAX_CODES_PER_CLIENT, \
+            WEBAPP_MAX_FAILURES_PER_PHONE, WEBAPP_MAX_TEXTS_PER_HOUR, WEBAPP_MAX_TEXTS_PER_DAY, \
+            WEBAPP_MAX_TEXTS_PER_EXCHANGE, WEBAPP_MAX_SIGN_INS_PER_CLIENT, WEBAPP_MAX_CONNECTIONS, \
+            WEBAPP_MAX_CONNECTIONS_PER_CLIENT, WEBAPP_IDLE_TIMEOUT, WEBAPP_OPS_PORT, \
+            WEBAPP_PHONE_REGIONS, WEBAPP_LOG_LEVEL (flags: true/1/yes). A flag on the command \
+            line wins. DATABASE_URL is read when neither --db nor WEBAPP_DB is given; \
+            PGPASSWORD supplies a password the PostgreSQL URL leaves out.
             """)
 
     @Option(help: "Address to listen on.")

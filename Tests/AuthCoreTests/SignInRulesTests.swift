@@ -195,6 +195,22 @@ struct SignInRulesTests {
         #expect(decision.changes.isEmpty == (limit != nil))
     }
 
+    @Test(
+        "a locked number gets no text: not a new code, not by joining one in its cooldown, and nothing is written",
+        arguments: [true, false])
+    func lockedNumber(attach: Bool) {
+        #expect(
+            rules.issueReads(issue()).phoneFailures
+                == RecentEvents(subject: "+15305550123", since: seconds - 86_400, position: 99))
+        // The 100th newest failure an hour ago: the lock ends in 23 hours; a code is in its cooldown.
+        let found = AuthSnapshot(
+            session: live(), code: code(sentAgo: 10), phoneFailureAt: seconds - 3600)
+        let decision = rules.issue(issue(attach: attach), given: found)
+        #expect(decision.outcome.limited == SendLimitReached(.locked, until: now + 82_800))
+        #expect(decision.outcome.cooldownUntil == nil)
+        #expect(decision.changes.isEmpty)
+    }
+
     @Test("a text that failed is taken back only while its code is still the stored one")
     func withdraw() {
         let mine = rules.withdraw(
@@ -259,6 +275,23 @@ struct SignInRulesTests {
             .countWrongTry(phone: "+15305550123"), .recordFailure(phone: "+15305550123", client: nil, at: seconds),
         ]
         #expect(decision.changes == (wrong ? counted : []), "\(name)")
+    }
+
+    @Test(
+        "a code that is not six digits is answered without a try counted, after the code's own state",
+        arguments: [
+            (0, 60.0, nil, CheckOutcome.malformed), (4, 60, nil, .malformed), (5, 60, nil, .tooManyAttempts),
+            (0, 600, nil, .expired), (0, 60, 100.0, .locked(until: Date(timeIntervalSince1970: 1_800_000_100))),
+        ] as [(Int, Double, Double?, CheckOutcome)])
+    func malformedCode(failed: Int, sentAgo: Double, failureAt: Double?, outcome: CheckOutcome) {
+        var request = check()
+        request.candidateDigest = nil
+        let found = AuthSnapshot(
+            session: live(pending: "+15305550123"), code: code(sentAgo: sentAgo, failed: failed),
+            phoneFailureAt: failureAt.map { seconds - 86_400 + $0 })
+        let decision = rules.check(request, given: found)
+        #expect(decision.outcome == outcome)
+        #expect(decision.changes.isEmpty)
     }
 
     @Test("the API checks by number and the holder of the code, with no session; none is deleted")
@@ -377,6 +410,15 @@ struct SignInRulesTests {
         var neither = live()
         neither.userID = nil
         #expect(throws: StoredDataCorrupt.self) { try rules.session(existing, neither, now: now) }
+    }
+
+    @Test("the tries a live code has left; none said for no code or an expired one")
+    func triesLeft() {
+        #expect(rules.triesLeft(code(sentAgo: 10), now: now) == 5)
+        #expect(rules.triesLeft(code(sentAgo: 10, failed: 4), now: now) == 1)
+        #expect(rules.triesLeft(code(sentAgo: 10, failed: 5), now: now) == 0)
+        #expect(rules.triesLeft(code(sentAgo: 600), now: now) == nil)
+        #expect(rules.triesLeft(nil, now: now) == nil)
     }
 
     @Test("the resend wait and the purge cut-offs")

@@ -109,7 +109,9 @@ struct LimitTests {
         }
     }
 
-    @Test("20 failed codes per number in 24 hours lock sign-in until the window passes", arguments: Backend.all)
+    @Test(
+        "20 failed codes per number in 24 hours lock sign-in until the window passes; no text goes to it meanwhile",
+        arguments: Backend.all)
     func lockout(_ backend: Backend) async throws {
         try await withDatabase(backend) { database in
             var policy = SignInPolicy()
@@ -130,13 +132,21 @@ struct LimitTests {
                 }
             }
             f.clock.advance(by: 30)
-            _ = try await f.service.resendCode(session: request.session)
-            await #expect {
-                _ = try await f.service.verify(session: request.session, codeInput: f.sms.lastCode!)
-            } throws: { error in
+            let isLock: @Sendable (any Error) -> Bool = { error in
                 guard case .phoneLocked(let seconds) = error as? SignInError else { return false }
                 return seconds > 86_000 && seconds <= 86_400
             }
+            // Locked: no text at all, from Resend or from Login; the last code is refused too.
+            let texts = f.sms.sent.count
+            await #expect(performing: { _ = try await f.service.resendCode(session: request.session) }, throws: isLock)
+            await #expect(
+                performing: { _ = try await f.service.requestCode(phoneInput: "5305550123", session: nil) },
+                throws: isLock)
+            await #expect(performing: { _ = try await f.service.sendCode(phoneInput: "5305550123") }, throws: isLock)
+            #expect(f.sms.sent.count == texts)
+            await #expect(
+                performing: { _ = try await f.service.verify(session: request.session, codeInput: f.sms.lastCode!) },
+                throws: isLock)
             #expect(
                 SignInError.phoneLocked(seconds: 86_000).description
                     == "Too many incorrect codes for this number. Sign-in is locked for 24 hours.")

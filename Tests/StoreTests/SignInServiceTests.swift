@@ -67,7 +67,8 @@ struct SignInServiceTests {
             await #expect(throws: SignInError.incorrectCode) {
                 _ = try await f.service.verify(session: request.session, codeInput: f.wrongCode())
             }
-            await #expect(throws: SignInError.incorrectCode) {
+            // Not six digits: refused as such, and no try counted (see malformedNotCounted).
+            await #expect(throws: SignInError.malformedCode) {
                 _ = try await f.service.verify(session: request.session, codeInput: "12ab56")
             }
             _ = try await f.service.verify(session: request.session, codeInput: f.sms.lastCode!)
@@ -123,6 +124,28 @@ struct SignInServiceTests {
             // A new code brings sign-in back.
             f.clock.advance(by: 30)
             _ = try await f.service.resendCode(session: request.session)
+            _ = try await f.service.verify(session: request.session, codeInput: f.sms.lastCode!)
+        }
+    }
+
+    @Test(
+        "a code that is not six digits costs no try: after four wrong codes and ten malformed ones the right code works",
+        arguments: Backend.all)
+    func malformedNotCounted(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let f = ServiceFixture(database)
+            let request = try await f.service.requestCode(phoneInput: phoneText, session: nil)
+            for _ in 1...4 {
+                await #expect(throws: SignInError.incorrectCode) {
+                    _ = try await f.service.verify(session: request.session, codeInput: f.wrongCode())
+                }
+            }
+            for input in ["", "1", "12345", "12a456", "abcdef", "1234567", "١٢٣٤٥٦", "12 456", "000000000", "-12345"] {
+                await #expect(throws: SignInError.malformedCode, "\(input)") {
+                    _ = try await f.service.verify(session: request.session, codeInput: input)
+                }
+            }
+            #expect(SignInError.malformedCode.description == "Enter the 6-digit code")
             _ = try await f.service.verify(session: request.session, codeInput: f.sms.lastCode!)
         }
     }

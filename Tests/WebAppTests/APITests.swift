@@ -41,6 +41,21 @@ struct APITests {
         }
     }
 
+    @Test("a code that is not six digits is 422 invalid_code and costs no try: the right code works after six of them")
+    func malformedCode() async throws {
+        try await withServer { server in
+            let api = APIClient(server)
+            _ = try await api.send("5305550123")
+            for input in ["", "12345", "12345a", "one two", "1234567", "12-45"] {
+                let reply = try await api.check("5305550123", input)
+                #expect(reply.status == 422, "\(input)")
+                #expect(reply.errorCode == "invalid_code", "\(input)")
+                #expect(reply.errorMessage == "Enter the 6-digit code", "\(input)")
+            }
+            #expect(try await api.check("5305550123", try server.lastCode()).status == 200)
+        }
+    }
+
     @Test("the original API's errors: invalid_phone_number, incorrect_code, code_expired")
     func originalErrors() async throws {
         try await withServer { server in

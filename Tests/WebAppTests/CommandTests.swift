@@ -35,7 +35,7 @@ struct CommandTests {
         return (process, output, errors)
     }
 
-    @Test("--help explains every option")
+    @Test("--help explains every option, wrapped without broken lines")
     func help() throws {
         let (process, output, _) = try run(["--help"])
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -48,6 +48,17 @@ struct CommandTests {
         ] {
             #expect(text.contains(option), "\(option)")
         }
+        // Wrapped at 80 columns without broken lines: the SMS list keeps its columns (every
+        // line of it indented), and no line is a stray end of the one before.
+        let lines = text.components(separatedBy: "\n")
+        let list = lines.drop { $0 != "SMS delivery (--sms):" }.dropFirst().prefix { !$0.isEmpty }
+        #expect(list.count >= 5)
+        for line in list { #expect(line.hasPrefix("  "), "\(line)") }
+        #expect(lines.allSatisfy { $0.count <= 80 })
+        #expect(
+            !lines.contains {
+                ["(default)", "it elsewhere)", "capitals"].contains($0.trimmingCharacters(in: .whitespaces))
+            })
     }
 
     @Test("every option can come from a WEBAPP_ variable, and --help names each one")

@@ -6,23 +6,7 @@ import Testing
 
 /// The sign-in pages driven over real HTTP with a cookie jar, as a browser would.
 @Suite("Sign-in flow over HTTP")
-struct SignInFlowTests {
-    /// Logs in with `phone` and returns the POST /login response.
-    @discardableResult
-    func login(_ browser: Browser, _ phone: String = "(530) 555-0123") async throws -> TestResponse {
-        try await browser.post("/login", form: [("phone", phone)])
-    }
-
-    func submitCode(_ browser: Browser, _ code: String) async throws -> TestResponse {
-        let digits = Array(code)
-        return try await browser.post(
-            "/verify", form: (1...6).map { ("d\($0)", digits.indices.contains($0 - 1) ? String(digits[$0 - 1]) : "") })
-    }
-
-    func wrongCode(for code: String) -> String {
-        String(format: "%06d", (Int(code)! + 1) % 1_000_000)
-    }
-
+struct SignInFlowTests: SignInSteps {
     @Test("the happy path: phone, code from the outbox, home; earlier pages then redirect to home")
     func happyPath() async throws {
         try await withServer { server in
@@ -38,7 +22,7 @@ struct SignInFlowTests {
             #expect(loginPage.header("Cache-Control") == "no-store")
             #expect(loginPage.body.contains(#"name="phone" type="tel""#))
             #expect(loginPage.body.contains(#"autocomplete="tel-national""#))
-            #expect(loginPage.body.contains(#"<button type="submit">Next</button>"#))
+            #expect(loginPage.body.contains(#"<button type="submit" id="next-button">Next</button>"#))
             // An anonymous visit creates no session.
             #expect(loginPage.setCookie("session") == nil)
 
@@ -174,7 +158,7 @@ struct SignInFlowTests {
             let wrong = try await submitCode(browser, wrongCode(for: code))
             #expect(wrong.status == .unprocessableEntity)
             #expect(wrong.header("Cache-Control") == "no-store")
-            #expect(wrong.body.contains(#"role="alert">Incorrect verification code</p>"#))
+            #expect(wrong.body.contains(#"role="alert">Incorrect verification code. You have 4 tries left.</p>"#))
             // All six boxes come back empty: the only values on the page are the two forms' CSRF
             // tokens and the "remember this phone" box's.
             #expect(wrong.body.components(separatedBy: "value=").count - 1 == 3)

@@ -50,20 +50,20 @@ struct WalletPageTests {
             #expect(home.body.contains(#"<td class="amount" id="total">$0.00</td>"#))
             let added = try await submit(browser, home, "/accounts")
             #expect(added.status == .seeOther)
-            #expect(added.location == "/accounts/1?done=add_account")
+            #expect(added.location == "/accounts/1")
             let account = try await browser.get(added.location!)
             #expect(account.body.contains(#"<h1 id="account-name-heading">Account 1</h1>"#))
             #expect(account.body.contains("Account added."))
             #expect(balance(account) == "$0.00")
             let named = try await submit(
                 browser, try await browser.get("/home"), "/accounts", [("name", "Savings <b>")])
-            #expect(named.location == "/accounts/2?done=add_account")
+            #expect(named.location == "/accounts/2")
             let after = try await browser.get("/home")
             #expect(after.body.contains("Savings &lt;b&gt;"))
             #expect(after.body.contains(#"placeholder="Account 3""#))
 
             let renamed = try await submit(browser, after, "/home/name", [("name", "Alice")])
-            #expect(renamed.location == "/home?done=set_name")
+            #expect(renamed.location == "/home")
             #expect(try await browser.get(renamed.location!).body.contains(#"<span id="display-name">Alice</span>"#))
             let refused = try await submit(browser, after, "/home/name", [("name", "   ")])
             #expect(refused.status == .unprocessableEntity)
@@ -79,10 +79,12 @@ struct WalletPageTests {
             _ = try await submit(browser, try await browser.get("/home"), "/accounts", [("name", "Savings")])
             var page = try await browser.get("/accounts/1")
             let deposited = try await submit(browser, page, "/accounts/1/deposit", [("amount", "$1,000.50")])
-            #expect(deposited.location == "/accounts/1?done=deposit")
+            #expect(deposited.location == "/accounts/1")
             page = try await browser.get(deposited.location!)
             #expect(balance(page) == "$1,000.50")
-            #expect(page.body.contains("Deposit made."))
+            // The notice names the amount, and shows once: a reload does not say it again.
+            #expect(page.body.contains(#"role="status">Deposited $1,000.50.</p>"#))
+            #expect(!(try await browser.get("/accounts/1")).body.contains("Deposited"))
 
             let tooMuch = try await submit(browser, page, "/accounts/1/withdraw", [("amount", "2000")])
             #expect(tooMuch.status == .unprocessableEntity)
@@ -105,13 +107,14 @@ struct WalletPageTests {
 
             #expect(
                 try await submit(browser, page, "/accounts/1/withdraw", [("amount", "0.50")]).location
-                    == "/accounts/1?done=withdraw")
+                    == "/accounts/1")
             let transferred = try await submit(browser, page, "/accounts/1/transfer", [("amount", "250"), ("to", "2")])
-            #expect(transferred.location == "/accounts/1?done=transfer")
+            #expect(transferred.location == "/accounts/1")
             page = try await browser.get("/accounts/1")
             #expect(balance(page) == "$750.00")
             let rows = page.body.matches(
-                of: /<tr><td>([^<]*)<\/td><td class="amount">([^<]*)<\/td><td class="amount">([^<]*)<\/td><\/tr>/
+                of:
+                    /<tr><td>([^<]*)<br><time[^>]*>[^<]*<\/time><\/td><td class="amount">([^<]*)<\/td><td class="amount">([^<]*)<\/td><\/tr>/
             )
             .map { "\($0.1) \($0.2) \($0.3)" }
             #expect(
@@ -128,7 +131,7 @@ struct WalletPageTests {
             #expect(sameName.body.contains("You already have an account with that name."))
             #expect(
                 try await submit(browser, savings, "/accounts/2/rename", [("name", "Rainy day")]).location
-                    == "/accounts/2?done=rename")
+                    == "/accounts/2")
 
             let notEmpty = try await submit(browser, savings, "/accounts/2/delete")
             #expect(notEmpty.status == .unprocessableEntity)
@@ -137,8 +140,8 @@ struct WalletPageTests {
             _ = try await submit(browser, savings, "/accounts/2/transfer", [("amount", "250"), ("to", "1")])
             #expect(
                 try await submit(browser, try await browser.get("/accounts/2"), "/accounts/2/delete").location
-                    == "/home?done=delete")
-            let home = try await browser.get("/home?done=delete")
+                    == "/home")
+            let home = try await browser.get("/home")
             #expect(home.body.contains("Account deleted."))
             #expect(home.body.contains(#"id="total">$1,000.00<"#))
             #expect(try await browser.get("/accounts/2").status == .notFound)
@@ -160,12 +163,12 @@ struct WalletPageTests {
                 }
                 return try await group.reduce(into: [String?]()) { $0.append($1) }
             }
-            #expect(Set(taps) == ["/accounts/1?done=deposit"])
+            #expect(Set(taps) == ["/accounts/1"])
             // Back and resubmit, an hour later: still once.
             server.clock.advance(by: 3600)
             #expect(
                 try await browser.post("/accounts/1/deposit", form: [("amount", "10"), ("key", key)]).location
-                    == "/accounts/1?done=deposit")
+                    == "/accounts/1")
             #expect(balance(try await browser.get("/accounts/1")) == "$10.00")
             // Without a key it is refused as an expired form, never applied unguarded.
             let keyless = try await browser.post("/accounts/1/deposit", form: [("amount", "10")])
@@ -183,7 +186,7 @@ struct WalletPageTests {
             let key = try key(try await browser.get("/accounts/1"), "/accounts/1/deposit")
             #expect(
                 try await browser.post("/accounts/1/deposit", form: [("amount", "10"), ("key", key)]).location
-                    == "/accounts/1?done=deposit")
+                    == "/accounts/1")
             for (action, fields) in [
                 ("/accounts/1/withdraw", [("amount", "10")]), ("/accounts/1/deposit", [("amount", "11")]),
                 ("/accounts/1/transfer", [("amount", "10"), ("to", "2")]), ("/accounts/1/rename", [("name", "Mine")]),
@@ -196,7 +199,7 @@ struct WalletPageTests {
             // The same form sent again, its fields in another order, is still the first deposit.
             #expect(
                 try await browser.post("/accounts/1/deposit", form: [("key", key), ("amount", "10")]).location
-                    == "/accounts/1?done=deposit")
+                    == "/accounts/1")
             let page = try await browser.get("/accounts/1")
             #expect(balance(page) == "$10.00")
             #expect(page.body.contains(#"<h1 id="account-name-heading">Account 1</h1>"#))
@@ -211,7 +214,7 @@ struct WalletPageTests {
             let key = try key(try await browser.get("/accounts/1"), "/accounts/1/deposit")
             #expect(
                 try await browser.post("/accounts/1/deposit", form: [("amount", "10"), ("key", key)]).location
-                    == "/accounts/1?done=deposit")
+                    == "/accounts/1")
             try await server.execute("UPDATE wallet_operation_keys SET action = 'launch'")
             let replayed = try await browser.post("/accounts/1/deposit", form: [("amount", "10"), ("key", key)])
             #expect(replayed.status == .internalServerError)

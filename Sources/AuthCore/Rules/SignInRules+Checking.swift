@@ -6,7 +6,9 @@ public struct CodeCheck: Sendable {
     /// (the JSON API).
     public var session: Data?
     public var phone: PhoneNumber
-    public var candidateDigest: Data
+    /// The digest of the typed code for `phone`; `nil` when what was typed is not six digits,
+    /// which can never be right and so is answered without counting a try.
+    public var candidateDigest: Data?
     /// Storage key of the signed-in session to create on success (a fresh id: no fixation).
     public var signedInSession: Data
     /// Without a session (the JSON API): the digest of the `verification_id` the caller was
@@ -21,7 +23,7 @@ public struct CodeCheck: Sendable {
     public var now: Date
 
     public init(
-        session: Data?, phone: PhoneNumber, candidateDigest: Data, signedInSession: Data, holder: Data? = nil,
+        session: Data?, phone: PhoneNumber, candidateDigest: Data?, signedInSession: Data, holder: Data? = nil,
         client: String? = nil, rememberDevice: Data? = nil, userAgent: String? = nil, now: Date
     ) {
         self.session = session
@@ -41,6 +43,9 @@ public enum CheckOutcome: Sendable, Equatable {
     /// Right code: it is consumed, the pending session is gone and a signed-in one exists for
     /// the user (whose id the store reports in ``Applied/signedInUserID``).
     case signedIn
+    /// What was typed is not six digits: nothing was compared or counted, so a slip of the
+    /// finger (an early tap on Verify, a letter) never costs a try or counts toward the lock.
+    case malformed
     /// Wrong code; `remainingAttempts` more tries before the code is dead (0: dead now).
     case incorrect(remainingAttempts: Int)
     /// The code's lifetime has passed.
@@ -78,8 +83,8 @@ extension SignInRules {
 
     /// Judges a typed code: the session must be pending for the phone and hold its code (or
     /// the API caller its `verification_id`); then the client's and the phone's failure limits,
-    /// the code's attempts, its lifetime, and the digests (compared in constant time). A wrong
-    /// code counts a try and a failure; the right one is used up, and the session is replaced
+    /// the code's attempts, its lifetime, the code's format, and the digests (compared in
+    /// constant time). A malformed code counts nothing; a wrong one counts a try and a failure; the right one is used up, and the session is replaced
     /// by a fresh signed-in one.
     public func check(_ request: CodeCheck, given found: AuthSnapshot) -> AuthDecision<CheckOutcome> {
         let now = request.now.timeIntervalSince1970
@@ -103,7 +108,10 @@ extension SignInRules {
         }
         if code.failedAttempts >= policy.maxAttemptsPerCode { return AuthDecision(.tooManyAttempts) }
         if code.expiresAt <= now { return AuthDecision(.expired) }
-        guard constantTimeEquals(code.digest, request.candidateDigest) else {
+        // Not six digits: it cannot match, so it is no guess and is not counted. Judged after
+        // the code's own state, so a dead or locked code still says so.
+        guard let candidate = request.candidateDigest else { return AuthDecision(.malformed) }
+        guard constantTimeEquals(code.digest, candidate) else {
             return AuthDecision(
                 .incorrect(remainingAttempts: max(0, policy.maxAttemptsPerCode - code.failedAttempts - 1)),
                 changes: [.countWrongTry(phone: phone), .recordFailure(phone: phone, client: request.client, at: now)])

@@ -44,6 +44,9 @@ public enum SendLimit: Sendable, Equatable {
     case exchange
     /// The spend budget (texts per hour or per day, for everyone) is used up.
     case budget
+    /// Sign-in to this number is locked (too many failed codes in the window): a code sent now
+    /// could never be accepted, so none is sent.
+    case locked
     /// Too many sign-ins (new pending sessions) were started from this client address.
     case clientSignIns
 }
@@ -102,9 +105,9 @@ public struct SendLimitReached: Sendable, Equatable {
 extension SignInRules {
     // MARK: Sending a code
 
-    /// What ``issue(_:given:)`` needs: the asking session, the phone's code, and every sending
-    /// window (phone, client, exchange, the budget); every send is locked, since the budget is
-    /// one count for all.
+    /// What ``issue(_:given:)`` needs: the asking session, the phone's code, its failures in the
+    /// lock window (as ``checkReads(_:)`` reads them), and every sending window (phone, client,
+    /// exchange, the budget); every send is locked, since the budget is one count for all.
     public func issueReads(_ request: CodeIssue) -> AuthReads {
         let now = request.now.timeIntervalSince1970
         let phone = request.phone.e164
@@ -119,6 +122,8 @@ extension SignInRules {
                 per: policy.textsPerExchangeWindow, now: now),
             textsInHour: AllSends(since: now - 3600, position: policy.maxTextsPerHour - 1),
             textsInDay: AllSends(since: now - 86_400, position: policy.maxTextsPerDay - 1),
+            phoneFailures: Self.window(
+                phone, max: policy.maxFailuresPerPhone, per: policy.failuresPerPhoneWindow, now: now),
             locks: [.allSends, .phone(phone)],
             clientSignIns: request.newSession == nil
                 ? nil
@@ -132,8 +137,8 @@ extension SignInRules {
         "+1\(phone.areaCode)\(phone.exchange)"
     }
 
-    /// Stores a new code for the phone unless the resend cooldown is running or a sending limit
-    /// is reached, and makes the session pending for that phone.
+    /// Stores a new code for the phone unless sign-in to it is locked, the resend cooldown is
+    /// running or a sending limit is reached, and makes the session pending for that phone.
     ///
     /// A code sent less than the cooldown ago is kept (no second text); a login form sent again
     /// for the same number then joins it. The asking session is kept while it is live; an
@@ -158,6 +163,15 @@ extension SignInRules {
                 changes: changes)
         }
 
+        // A locked number gets no text at all, not even by joining a code in its cooldown: no
+        // code can be accepted until the failures leave the window.
+        if let until = Self.windowFull(nthNewest: found.phoneFailureAt, window: policy.failuresPerPhoneWindow) {
+            return AuthDecision(
+                IssueOutcome(
+                    cooldownUntil: nil, codeExpiresAt: request.now, keptExistingSession: kept,
+                    limited: SendLimitReached(.locked, until: until)),
+                changes: changes)
+        }
         let outcome: IssueOutcome
         let codeExpiresAt: Double
         if let code = found.code, let cooldownEnd = cooldownEnd(of: code, now: now) {

@@ -46,6 +46,13 @@ extension SignInRules {
         return max(0, code.sentAt + policy.resendCooldown - now.timeIntervalSince1970)
     }
 
+    /// Tries the phone's code has left at `now`; `nil` when there is no live code (none, used
+    /// up or expired), so nothing is said about tries.
+    public func triesLeft(_ code: StoredCode?, now: Date) -> Int? {
+        guard let code, code.expiresAt > now.timeIntervalSince1970 else { return nil }
+        return max(0, policy.maxAttemptsPerCode - code.failedAttempts)
+    }
+
     /// What the purge removes at `now`: ended sessions, codes expired over a day ago, and the
     /// sends and failures that no window counts any more.
     public func purgeCutoffs(now: Date) -> PurgeCutoffs {

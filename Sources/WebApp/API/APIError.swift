@@ -54,6 +54,7 @@ struct APIError: HTTPResponseError, Equatable {
         case let error as SignInError:
             switch error {
             case .phone, .phoneNotTexted: "invalid_phone_number"
+            case .malformedCode: "invalid_code"
             case .incorrectCode: "incorrect_code"
             case .codeExpired, .noPendingSignIn: "code_expired"
             case .tooManyAttempts: "too_many_attempts"

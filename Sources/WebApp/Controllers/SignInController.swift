@@ -35,6 +35,7 @@ struct SignInController: Sendable {
         signingIn.get("/verify", use: showVerify)
         signingIn.post("/verify", use: submitVerify)
         signingIn.post("/verify/resend", use: resend)
+        signingIn.get("/verify/resend", use: reloadResend)
     }
 
     @Sendable func root(_ request: Request, _ context: AppContext) async throws -> Response {
@@ -45,6 +46,10 @@ struct SignInController: Sendable {
         // Back from Verify: show the number the code went to, so it can be corrected.
         if let pending = context.pendingPhone {
             return try pages.login(csrf: context.csrfToken, phone: pending.nationalFormat)
+        }
+        // Sent here from Verify because the sign-in ended: say so.
+        if request.query["expired"] != nil {
+            return try pages.login(csrf: context.csrfToken, notice: SignInError.noPendingSignIn.description)
         }
         // Otherwise the number that last signed in on this browser, with "Not you?".
         if let remembered = rememberedPhone.phone(in: request) {
@@ -86,7 +91,8 @@ struct SignInController: Sendable {
         let notice =
             request.cookie(Self.noticeCookie) == "resent" ? "A new code was sent to \(phone.nationalFormat)." : nil
         var response = try pages.verify(
-            csrf: context.csrfToken, phone: phone, resendWait: try await signIn.resendWait(for: phone), notice: notice)
+            csrf: context.csrfToken, phone: phone, resendWait: try await signIn.resendWait(for: phone),
+            codeLifetime: signIn.policy.codeLifetime, notice: notice)
         if request.cookie(Self.noticeCookie) != nil {
             response.setCookie(Cookie.expired(name: Self.noticeCookie, path: "/verify", secure: cookie.secure))
         }
@@ -105,10 +111,13 @@ struct SignInController: Sendable {
                 rememberDevice: form["remember"] == "on", userAgent: request.headers.first(name: "User-Agent"))
             return signedInResponse(signedIn)
         } catch SignInError.noPendingSignIn {
-            return .redirect(to: "/login")
+            return Redirect.toLoginExpired.response
         } catch let error as SignInError {
-            let wait = try await signIn.resendWait(for: phone)
-            return try pages.verify(csrf: context.csrfToken, phone: phone, resendWait: wait, error: error)
+            let status = try await signIn.codeStatus(for: phone)
+            return try pages.verify(
+                csrf: context.csrfToken, phone: phone, resendWait: status.resendWait,
+                codeLifetime: signIn.policy.codeLifetime, triesLeft: error == .incorrectCode ? status.triesLeft : nil,
+                error: error)
         }
     }
 
@@ -131,11 +140,29 @@ struct SignInController: Sendable {
                 Cookie(name: Self.noticeCookie, value: "resent", path: "/verify", maxAge: 60, secure: cookie.secure))
             return response
         } catch SignInError.noPendingSignIn {
-            return .redirect(to: "/login")
+            return Redirect.toLoginExpired.response
         } catch let error as SignInError {
-            let wait = max(try await signIn.resendWait(for: phone), error.retryAfter ?? 0)
-            return try pages.verify(csrf: context.csrfToken, phone: phone, resendWait: wait, error: error)
+            let status = try await signIn.codeStatus(for: phone)
+            // Refused a new code while the one already sent still works: say so, so the
+            // person types that one instead of waiting.
+            let usable = status.triesLeft.map { $0 > 0 } ?? false
+            let notice: String? = usable ? status.expiresIn.map(Self.stillWorks) : nil
+            return try pages.verify(
+                csrf: context.csrfToken, phone: phone, resendWait: max(status.resendWait, error.retryAfter ?? 0),
+                codeLifetime: signIn.policy.codeLifetime, notice: notice, error: error)
         }
+    }
+
+    /// "Enter the code we already sent. It expires in 7 minutes." (rounded up, like the limits).
+    static func stillWorks(seconds: Int) -> String {
+        let minutes = max(1, (seconds + 59) / 60)
+        return "Enter the code we already sent. It expires in \(minutes) minute\(minutes == 1 ? "" : "s")."
+    }
+
+    /// Reload or Back on the page a refused resend answered (the browser asks for its address
+    /// with GET): Verify as it stands now, never a 405.
+    @Sendable func reloadResend(_ request: Request, _ context: PendingSignInContext) async throws -> Response {
+        .redirect(to: "/verify")
     }
 
     @Sendable func logout(_ request: Request, _ context: AppContext) async throws -> Response {

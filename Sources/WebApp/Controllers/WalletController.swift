@@ -13,6 +13,8 @@ import WalletCore
 struct WalletController: Sendable {
     let wallet: Wallet
     let pages: Pages
+    /// What a change says on the page it lands on, once.
+    let notice: WalletNotice
 
     /// - Parameters:
     ///   - signedIn: the account pages and the wallet forms.
@@ -29,15 +31,16 @@ struct WalletController: Sendable {
         signedIn.post("/accounts/:id/delete", use: delete)
     }
 
-    /// What `?done=` on a page after a change says.
-    static let notices: [String: String] = [
-        "add_account": "Account added.", "set_name": "Name saved.", "deposit": "Deposit made.",
-        "withdraw": "Withdrawal made.", "transfer": "Transfer made.", "rename": "Account renamed.",
-        "delete": "Account deleted.",
-    ]
-
     @Sendable func home(_ request: Request, _ context: SignedInContext) async throws -> Response {
-        try await homePage(context.user, context, notice: request.query["done"].flatMap { Self.notices[$0] })
+        showingNotice(request, try await homePage(context.user, context, notice: notice.sentence(in: request)))
+    }
+
+    /// Drops the notice cookie once its page is shown, so a reload does not say it again.
+    private func showingNotice(_ request: Request, _ page: Response) -> Response {
+        guard request.cookie(WalletNotice.cookieName) != nil else { return page }
+        var page = page
+        page.setCookie(notice.cleared)
+        return page
     }
 
     @Sendable func setName(_ request: Request, _ context: SignedInContext) async throws -> Response {
@@ -53,8 +56,9 @@ struct WalletController: Sendable {
     }
 
     @Sendable func showAccount(_ request: Request, _ context: SignedInContext) async throws -> Response {
-        let notice = request.query["done"].flatMap { Self.notices[$0] }
-        return try await accountPage(context.user, context, id: try accountID(context), notice: notice)
+        let page = try await accountPage(
+            context.user, context, id: try accountID(context), notice: notice.sentence(in: request))
+        return showingNotice(request, page)
     }
 
     @Sendable func deposit(_ request: Request, _ context: SignedInContext) async throws -> Response {
@@ -117,7 +121,9 @@ struct WalletController: Sendable {
             guard let key = form["key"] else { throw WalletError.invalidOperationKey }
             let receipt = try await body(
                 user, form, OperationKey(key, fingerprint: RequestFingerprint.form(request, form)))
-            return .redirect(to: Self.location(after: receipt))
+            var response = Response.redirect(to: Self.location(after: receipt))
+            response.setCookie(notice.cookie(after: receipt, amount: try? Money(parsing: form["amount"] ?? "")))
+            return response
         } catch let error as WalletError where error != .accountNotFound {
             switch onError {
             case .home:
@@ -131,9 +137,8 @@ struct WalletController: Sendable {
 
     static func location(after receipt: Receipt) -> String {
         switch receipt.action {
-        case .setName, .delete: "/home?done=\(receipt.action.rawValue)"
-        case .addAccount, .deposit, .withdraw, .transfer, .rename:
-            "/accounts/\(receipt.accountID ?? 0)?done=\(receipt.action.rawValue)"
+        case .setName, .delete: "/home"
+        case .addAccount, .deposit, .withdraw, .transfer, .rename: "/accounts/\(receipt.accountID ?? 0)"
         }
     }
 

@@ -65,6 +65,8 @@ struct Redirect: HTTPResponseError {
     let location: String
 
     static let toLogin = Redirect(location: "/login")
+    /// To Login, which then says "Your sign-in expired. Please enter your phone number again."
+    static let toLoginExpired = Redirect(location: "/login?expired=1")
     static let toHome = Redirect(location: "/home")
 
     var status: HTTPResponseStatus { .seeOther }

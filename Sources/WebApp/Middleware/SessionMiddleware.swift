@@ -49,6 +49,7 @@ struct SessionMiddleware: Middleware {
             context.session = try await signIn.state(of: token)
         }
         guard context.session != nil else {
+            context.sessionEnded = true
             var response = try await next(request, context)
             if !response.headers["Set-Cookie"].contains(where: { $0.hasPrefix(cookie.name + "=") }) {
                 response.setCookie(cookie.expired())

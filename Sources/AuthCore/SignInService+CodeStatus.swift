@@ -1,0 +1,31 @@
+import Foundation
+
+/// What the Verify page says about the code out for a number, read in one round trip.
+extension SignInService {
+    /// The code's state as a person needs it: when to ask for another, how many tries are left.
+    public struct CodeStatus: Sendable, Equatable {
+        /// Seconds until another code may be asked for (0: now).
+        public let resendWait: Int
+        /// Tries the code has left; `nil` when no live code is out.
+        public let triesLeft: Int?
+        /// Seconds until the code out expires; `nil` when no live code is out.
+        public let expiresIn: Int?
+    }
+
+    /// Seconds until `phone` may be sent another code (0 when it may now).
+    public func resendWait(for phone: PhoneNumber) async throws -> Int {
+        try await codeStatus(for: phone).resendWait
+    }
+
+    /// The status of the code out for `phone`, so a wrong try can be answered with the tries
+    /// left ("You have 3 tries left.") as the best sign-in pages do.
+    public func codeStatus(for phone: PhoneNumber) async throws -> CodeStatus {
+        let code = try await store.read(rules.resendWaitReads(phone)).code
+        let now = clock()
+        let triesLeft = rules.triesLeft(code, now: now)
+        return CodeStatus(
+            resendWait: wholeSeconds(rules.resendWait(code, now: now)), triesLeft: triesLeft,
+            expiresIn: triesLeft == nil
+                ? nil : code.map { wholeSeconds(from: now, to: Date(timeIntervalSince1970: $0.expiresAt)) })
+    }
+}

@@ -1,0 +1,324 @@
+"""Login and Verify as a person on a phone meets them (issue 18): early taps, the keyboard, paste,
+typing before the script has run, the returning person's buttons, narrow screens and zoom, and an
+axe-core audit of every page in light and dark mode.
+
+Uses the Server and browser of test_pages (the real binary, headless Chromium at 390 x 844).
+"""
+
+import os
+import time
+import unittest
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
+from selenium_axe_python import Axe
+
+import test_pages as base
+
+# Paste into box one as a person's clipboard would, with form.submit() recorded instead of sent,
+# and return the six boxes, what was submitted and the error line.
+PASTE_SCRIPT = """
+const form = document.getElementById('verify-form');
+window.__sent = null;
+form.submit = function () { window.__sent = Array.from(form.querySelectorAll('.otp-boxes input')).map(b => b.value).join(''); };
+const data = new DataTransfer();
+data.setData('text/plain', arguments[0]);
+document.getElementById('d1').dispatchEvent(
+    new ClipboardEvent('paste', {clipboardData: data, bubbles: true, cancelable: true}));
+return [window.__sent, document.getElementById('otp-error').textContent];
+"""
+
+# Every element reaching past the viewport's right edge, except inside a data table's own
+# scrolling region (WCAG 1.4.10 exempts two-dimensional tables; the region itself must fit).
+OVERFLOW_SCRIPT = """
+const width = document.documentElement.clientWidth;
+const out = [];
+for (const e of document.querySelectorAll('body *')) {
+  if (e.parentElement.closest('.table-scroll')) continue;
+  const r = e.getBoundingClientRect();
+  if (r.width > 0 && r.right > width + 0.5) out.push(e.tagName + '#' + e.id + '.' + e.className + ' ' + Math.round(r.right));
+}
+return [document.documentElement.scrollWidth, width, out.slice(0, 5)];
+"""
+
+
+class SignInFlowTests(unittest.TestCase):
+    def setUp(self):
+        self.server = base.Server()
+        self.addCleanup(self.server.stop)
+        self.driver = base.browser()
+        self.addCleanup(self.driver.quit)
+        self.wait = WebDriverWait(
+            self.driver, 10,
+            ignored_exceptions=[StaleElementReferenceException, NoSuchElementException, WebDriverException])
+
+    def active(self):
+        return self.driver.switch_to.active_element.get_attribute("id")
+
+    def values(self):
+        return "".join(self.driver.find_element(By.ID, "d%d" % i).get_attribute("value") for i in range(1, 7))
+
+    def type_keys(self, keys):
+        for key in keys:
+            self.driver.switch_to.active_element.send_keys(key)
+
+    def go_to_verify(self, phone="5305550123"):
+        self.driver.get(self.server.url + "/login")
+        self.driver.find_element(By.ID, "phone").send_keys(phone)
+        self.driver.find_element(By.ID, "next-button").click()
+        self.wait.until(lambda d: d.current_url.endswith("/verify"))
+
+    def sign_in(self):
+        self.go_to_verify()
+        self.type_keys(self.server.last_code())
+        self.wait.until(lambda d: d.current_url.endswith("/home"))
+
+    def wrong_code(self):
+        return "%06d" % ((int(self.server.last_code()) + 1) % 1000000)
+
+    def screenshot(self, name):
+        os.makedirs(base.ARTIFACTS, exist_ok=True)
+        self.driver.save_screenshot(os.path.join(base.ARTIFACTS, name))
+
+    def test_verify_with_fewer_than_six_digits_says_so_and_counts_no_try(self):
+        self.go_to_verify()
+        self.type_keys("12")
+        self.driver.find_element(By.ID, "verify-button").click()
+        self.wait.until(lambda d: d.find_element(By.ID, "otp-error").text == "Enter the 6-digit code")
+        self.assertTrue(self.driver.current_url.endswith("/verify"))
+        self.assertEqual(self.driver.find_element(By.ID, "d1").get_attribute("aria-invalid"), "true")
+        self.assertEqual(self.active(), "d3")
+        self.assertIn(self.server.failed_attempts(), (0, None))
+        self.screenshot("verify-too-short.png")
+
+    def test_keyboard_only_sign_in_tabs_out_of_the_boxes_to_verify(self):
+        self.driver.get(self.server.url + "/login")
+        self.assertEqual(self.active(), "phone")
+        self.type_keys("5305550123")
+        self.driver.switch_to.active_element.send_keys(Keys.TAB)
+        self.assertEqual(self.active(), "next-button")
+        self.driver.switch_to.active_element.send_keys(Keys.ENTER)
+        self.wait.until(lambda d: d.current_url.endswith("/verify"))
+        self.wait.until(lambda d: self.active() == "d1")
+        code = self.server.last_code()
+        self.type_keys(code[:5])
+        self.assertEqual(self.active(), "d6")
+        # Tab leaves the group: "Remember this phone", Verify, then (Resend waits out its
+        # cooldown, so is skipped) the link.
+        self.driver.switch_to.active_element.send_keys(Keys.TAB)
+        self.assertEqual(self.driver.switch_to.active_element.get_attribute("name"), "remember")
+        self.driver.switch_to.active_element.send_keys(Keys.TAB)
+        self.assertEqual(self.active(), "verify-button")
+        self.driver.switch_to.active_element.send_keys(Keys.TAB)
+        self.assertEqual(self.driver.switch_to.active_element.text, "Use a different number")
+        self.driver.switch_to.active_element.send_keys(Keys.SHIFT, Keys.TAB)
+        self.assertEqual(self.active(), "verify-button")
+        self.driver.switch_to.active_element.send_keys(Keys.ENTER)  # five digits: said, not sent
+        self.wait.until(lambda d: d.find_element(By.ID, "otp-error").text == "Enter the 6-digit code")
+        self.driver.find_element(By.ID, "verify-button").send_keys(Keys.SHIFT, Keys.TAB)
+        self.driver.switch_to.active_element.send_keys(Keys.SHIFT, Keys.TAB)
+        self.assertEqual(self.active(), "d6")
+        self.type_keys(code[5])
+        self.wait.until(lambda d: d.current_url.endswith("/home"))
+        self.assertIn(self.server.failed_attempts(), (0, None))
+
+    def test_paste_takes_the_first_run_of_six_digits_and_never_guesses(self):
+        self.go_to_verify()
+        cases = [
+            ("1234567", "123456"),
+            ("Your code is 123456. It expires in 10 minutes.", "123456"),
+            ("123 456", "123456"),
+            ("123-456", "123456"),
+            ("Call 530 555 0123 about code 987654", "987654"),
+        ]
+        for pasted, sent in cases:
+            self.driver.refresh()
+            self.wait.until(lambda d: self.active() == "d1")
+            self.assertEqual(self.driver.execute_script(PASTE_SCRIPT, pasted), [sent, ""], pasted)
+        self.driver.refresh()
+        self.wait.until(lambda d: self.active() == "d1")
+        submitted, error = self.driver.execute_script(PASTE_SCRIPT, "123456 or 654321")
+        self.assertIsNone(submitted)
+        self.assertEqual(error, "That text has more than one code in it. Please type the 6-digit code.")
+        self.assertEqual(self.values(), "")
+
+    def test_digits_typed_before_the_script_runs_are_kept(self):
+        # verify.js held back: the page shows, the person types into box one, then it arrives.
+        self.driver.execute_cdp_cmd("Network.enable", {})
+        self.driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*verify.js*"]})
+        self.go_to_verify()
+        code = self.server.last_code()
+        self.driver.find_element(By.ID, "d1").send_keys(code[:4])
+        self.assertEqual(self.driver.find_element(By.ID, "d1").get_attribute("value"), code[:4])
+        self.driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+        self.driver.execute_script(
+            "const s = document.createElement('script'); s.src = '/public/verify.js'; document.head.appendChild(s);")
+        self.wait.until(lambda d: self.values() == code[:4])
+        self.assertEqual(self.active(), "d5")
+        self.type_keys(code[4:])
+        self.wait.until(lambda d: d.current_url.endswith("/home"))
+
+    def test_not_you_keeps_its_label_when_next_is_pressed(self):
+        self.sign_in()
+        self.driver.find_element(By.CSS_SELECTOR, "form[action='/logout'] button").click()
+        self.wait.until(lambda d: d.current_url.endswith("/login"))
+        state = self.driver.execute_script(
+            """
+            const form = document.getElementById('login-form');
+            form.addEventListener('submit', event => event.preventDefault());
+            form.requestSubmit(document.getElementById('next-button'));
+            return [document.getElementById('forget-button').textContent,
+                    document.getElementById('forget-button').disabled,
+                    document.getElementById('next-button').textContent];
+            """)
+        self.assertEqual(state, ["Use another number", False, "Sending\u2026"])
+
+    def test_plus_one_and_a_leading_one_format_while_typing(self):
+        self.driver.get(self.server.url + "/login")
+        phone = self.driver.find_element(By.ID, "phone")
+        for typed, shown in [("+1 530-555-01", "+1 (530) 555-01"), ("1530555", "+1 (530) 555"),
+                             ("5305550123", "(530) 555-0123")]:
+            phone.clear()
+            phone.send_keys(typed)
+            self.assertEqual(phone.get_attribute("value"), shown, typed)
+
+    def test_resend_counts_down_in_minutes_and_seconds_and_verify_says_how_long_the_code_lasts(self):
+        self.go_to_verify()
+        resend = self.driver.find_element(By.ID, "resend-button")
+        self.assertRegex(resend.text, r"^Resend code \(0:(30|29|28)\)$")
+        first = resend.text
+        self.wait.until(lambda d: d.find_element(By.ID, "resend-button").text != first)
+        self.assertEqual(self.driver.find_element(By.ID, "otp-hint").text, "The code expires in 10 minutes.")
+
+    def test_a_wrong_code_is_an_error_in_the_title_and_the_boxes(self):
+        self.go_to_verify()
+        self.type_keys(self.wrong_code())
+        self.wait.until(lambda d: "Incorrect" in d.find_element(By.ID, "otp-error").text)
+        self.assertTrue(self.driver.title.startswith("Error: "), self.driver.title)
+        self.assertEqual(self.driver.find_element(By.ID, "d1").get_attribute("aria-invalid"), "true")
+        self.screenshot("verify-wrong-code.png")
+        # Reload shows Verify again, never a form to resubmit or a 405.
+        self.driver.refresh()
+        self.assertEqual(len(self.driver.find_elements(By.ID, "d1")), 1)
+
+    def test_a_refused_number_is_summed_up_at_the_top_and_the_summary_takes_focus(self):
+        self.driver.get(self.server.url + "/login")
+        self.driver.find_element(By.ID, "phone").send_keys("12")
+        self.driver.find_element(By.ID, "next-button").click()
+        self.wait.until(lambda d: self.active() == "error-summary")
+        self.assertTrue(self.driver.title.startswith("Error: "), self.driver.title)
+        self.assertEqual(self.driver.find_element(By.ID, "phone").get_attribute("aria-invalid"), "true")
+        summary = self.driver.find_element(By.ID, "error-summary")
+        self.assertEqual(summary.accessible_name, "There is a problem")
+        summary.find_element(By.TAG_NAME, "a").click()
+        self.assertEqual(self.active(), "phone")
+        self.screenshot("login-error.png")
+
+    def test_the_icon_is_ours_so_no_first_visit_asks_for_a_missing_favicon(self):
+        self.driver.get(self.server.url + "/login")
+        icon = self.driver.find_element(By.CSS_SELECTOR, "link[rel=icon]").get_attribute("href")
+        status = self.driver.execute_script(
+            "return fetch(arguments[0]).then(r => [r.status, r.headers.get('Content-Type')])", icon)
+        self.assertEqual(status, [200, "image/svg+xml"])
+
+    def pages(self):
+        """Every page, each as (name, how to get there), in the order one sign-in visits them."""
+        def login():
+            self.driver.get(self.server.url + "/login")
+
+        def login_error():
+            login()
+            self.driver.find_element(By.ID, "phone").send_keys("12")
+            self.driver.find_element(By.ID, "next-button").click()
+            self.wait.until(lambda d: d.find_element(By.ID, "phone-error").text != "")
+
+        def verify():
+            self.go_to_verify()
+
+        def verify_error():
+            self.type_keys(self.wrong_code())
+            self.wait.until(lambda d: "Incorrect" in d.find_element(By.ID, "otp-error").text)
+
+        def home():
+            self.type_keys(self.server.last_code())
+            self.wait.until(lambda d: d.current_url.endswith("/home"))
+            self.driver.find_element(By.ID, "account-name").send_keys("Checking")
+            self.driver.find_element(By.CSS_SELECTOR, "#add-account-form button").click()
+            self.wait.until(lambda d: "/accounts/" in d.current_url)
+            self.driver.get(self.server.url + "/home")
+
+        def devices():
+            self.driver.find_element(By.LINK_TEXT, "Your devices").click()
+            self.wait.until(lambda d: d.current_url.endswith("/devices"))
+
+        def account():
+            self.driver.get(self.server.url + "/home")
+            self.driver.find_element(By.LINK_TEXT, "Checking").click()
+            self.wait.until(lambda d: d.find_element(By.ID, "account-name-heading").text == "Checking")
+            self.driver.find_element(By.ID, "deposit-amount").send_keys("12.34")
+            self.driver.find_element(By.CSS_SELECTOR, "#deposit-form button").click()
+            self.wait.until(lambda d: d.find_element(By.ID, "balance").text == "$12.34")
+
+        return [("login", login), ("login-error", login_error), ("verify", verify),
+                ("verify-error", verify_error), ("home", home), ("devices", devices), ("account", account)]
+
+    def each_page_in(self, check):
+        for name, visit in self.pages():
+            visit()
+            time.sleep(0.2)
+            check(name)
+
+    def test_axe_finds_no_violation_on_any_page_in_light_or_dark_mode(self):
+        axe = Axe(self.driver)
+        failures = []
+
+        def audit(name):
+            for scheme in ["light", "dark"]:
+                self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+                    "features": [{"name": "prefers-color-scheme", "value": scheme}]})
+                axe.inject()
+                violations = axe.run()["violations"]
+                for violation in violations:
+                    failures.append("%s (%s): %s %s" % (
+                        name, scheme, violation["id"],
+                        [node["target"] for node in violation["nodes"]][:3]))
+                self.screenshot("%s-%s.png" % (name, scheme))
+            self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+        self.each_page_in(audit)
+        self.assertEqual(failures, [])
+
+    def test_every_page_reflows_at_320_px_and_at_200_percent_zoom(self):
+        failures = []
+
+        def measure(name):
+            # 320 CSS px (WCAG 1.4.10), and a 390 px phone at 200% zoom (195 CSS px).
+            for width in [320, 195]:
+                self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                    "width": width, "height": 700, "deviceScaleFactor": 1, "mobile": True})
+                time.sleep(0.1)
+                scroll, client, over = self.driver.execute_script(OVERFLOW_SCRIPT)
+                if scroll > client or over:
+                    failures.append("%s at %d px: scrolls to %d; %s" % (name, width, scroll, over))
+                for box in self.driver.find_elements(By.CSS_SELECTOR, ".otp-boxes input"):
+                    if box.size["width"] < 36:
+                        failures.append("%s at %d px: a box %d px wide" % (name, width, box.size["width"]))
+                for target in self.driver.find_elements(By.CSS_SELECTOR, "button, a, summary, input, select"):
+                    if target.get_attribute("type") == "checkbox":  # its label is the target
+                        target = target.find_element(By.XPATH, "./ancestor::label")
+                    if target.is_displayed() and target.size["height"] < 44:
+                        failures.append("%s at %d px: %s is %d px tall" % (
+                            name, width, target.get_attribute("outerHTML")[:60], target.size["height"]))
+                if width == 195:
+                    self.screenshot("%s-zoom-200.png" % name)
+            self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+
+        self.each_page_in(measure)
+        self.assertEqual(failures, [])
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
