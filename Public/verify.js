@@ -95,9 +95,9 @@
   }
 
   // The code in a pasted or autofilled text: the first run of exactly six digits ("Your code is
-  // 123456. It expires in 10 minutes."), also when written "123 456" or "123-456"; a single
-  // longer run gives its first six, as the boxes fill. Two different six-digit runs are not
-  // guessed between: `null`, and the person is asked to type it.
+  // 123456. It expires in 10 minutes."), also when written "123 456" or "123-456". Nothing is
+  // guessed: two different six-digit runs give `null`, a single longer run ("1234567") `false`,
+  // and the person is asked to type the code.
   function codeIn(text) {
     function sixes(t) {
       return (t.match(/\d+/g) || []).filter(function (run) { return run.length === 6; });
@@ -109,7 +109,7 @@
       return found[0];
     }
     var runs = text.replace(/(\d)[\s\u00a0-]+(?=\d)/g, "$1").match(/\d+/g) || [];
-    return runs.length === 1 && runs[0].length > 6 ? runs[0].slice(0, 6) : "";
+    return runs.some(function (run) { return run.length > 6; }) ? false : "";
   }
 
   // Puts digits into the boxes from `start` on; returns how many were placed.
@@ -124,9 +124,11 @@
   // Text that arrived in box `index` (typed, pasted, autofilled, or there before the script).
   function takeText(index, text) {
     var whole = codeIn(text);
-    if (whole === null) {
+    if (whole === null || whole === false) {
       boxes.forEach(function (box) { box.value = ""; });
-      showError("That text has more than one code in it. Please type the 6-digit code.");
+      showError(whole === null
+        ? "That text has more than one code in it. Please type the 6-digit code."
+        : "That number is longer than the 6-digit code. Please type the 6-digit code.");
       focusNext();
       return;
     }

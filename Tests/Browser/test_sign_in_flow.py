@@ -127,7 +127,6 @@ class SignInFlowTests(unittest.TestCase):
     def test_paste_takes_the_first_run_of_six_digits_and_never_guesses(self):
         self.go_to_verify()
         cases = [
-            ("1234567", "123456"),
             ("Your code is 123456. It expires in 10 minutes.", "123456"),
             ("123 456", "123456"),
             ("123-456", "123456"),
@@ -142,6 +141,13 @@ class SignInFlowTests(unittest.TestCase):
         submitted, error = self.driver.execute_script(PASTE_SCRIPT, "123456 or 654321")
         self.assertIsNone(submitted)
         self.assertEqual(error, "That text has more than one code in it. Please type the 6-digit code.")
+        self.assertEqual(self.values(), "")
+        # A run longer than a code is not cut down to one.
+        self.driver.refresh()
+        self.wait.until(lambda d: self.active() == "d1")
+        submitted, error = self.driver.execute_script(PASTE_SCRIPT, "1234567")
+        self.assertIsNone(submitted)
+        self.assertEqual(error, "That number is longer than the 6-digit code. Please type the 6-digit code.")
         self.assertEqual(self.values(), "")
 
     def test_digits_typed_before_the_script_runs_are_kept(self):
