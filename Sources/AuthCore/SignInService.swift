@@ -48,8 +48,8 @@ public struct SignInService: Sendable {
     public let policy: SignInPolicy
     let rules: SignInRules
     let store: any AuthStore
-    private let sms: any SMSSender
-    private let hasher: CodeHasher
+    let sms: any SMSSender
+    let hasher: CodeHasher
     private let composer: SMSMessageComposer
     let clock: @Sendable () -> Date
     private let makeCode: @Sendable () -> OneTimeCode
@@ -189,94 +189,6 @@ public struct SignInService: Sendable {
         return PendingSignIn(
             session: token, phone: phone, sent: true, codeExpiresAt: expiresAt,
             resendAvailableAt: now.addingTimeInterval(policy.resendCooldown))
-    }
-
-    /// The verify step: checks the typed code for the session's pending number. On success the
-    /// session is replaced by a fresh signed-in one (its token is in the result).
-    public func verify(session: SessionToken, codeInput: String, client: String? = nil) async throws -> SignedIn {
-        guard case .pending(let phone) = try await state(of: session) else { throw SignInError.noPendingSignIn }
-        return try await check(codeInput, for: phone, session: session, client: client)
-    }
-
-    /// ``verify(session:codeInput:)`` when the caller already looked the session up and found
-    /// it pending for `phone` (the Verify page's group did): the check's own transaction makes
-    /// sure it still is, so no second lookup is needed.
-    ///
-    /// With `rememberDevice`, a right code also remembers this browser for the person for
-    /// ``SignInPolicy/deviceLifetime`` (the result carries the device cookie's token).
-    public func verify(
-        session: SessionToken, pendingFor phone: PhoneNumber, codeInput: String, client: String? = nil,
-        rememberDevice: Bool = false, userAgent: String? = nil
-    ) async throws -> SignedIn {
-        try await check(
-            codeInput, for: phone, session: session, client: client,
-            device: rememberDevice ? SessionToken.generate() : nil, userAgent: userAgent)
-    }
-
-    /// The JSON API's check step: the code for the number, by the holder of the
-    /// `verification_id` given with it, with the same attempt limits and lock as the pages. On
-    /// success a new signed-in session's token is the API token.
-    public func verify(
-        phoneInput: String, verificationID: String, codeInput: String, client: String? = nil,
-        userAgent: String? = nil
-    ) async throws -> SignedIn {
-        let phone = try phone(phoneInput)
-        // An id that is not even well formed holds nothing: no code is looked at.
-        guard let id = SessionToken(verificationID) else { throw SignInError.codeRequestedElsewhere }
-        return try await check(
-            codeInput, for: phone, session: nil, holder: id.storageKey, client: client, userAgent: userAgent)
-    }
-
-    private func check(
-        _ codeInput: String, for phone: PhoneNumber, session: SessionToken?, holder: Data? = nil,
-        client: String? = nil, device: SessionToken? = nil, userAgent: String? = nil
-    ) async throws -> SignedIn {
-        // A malformed code cannot match any code, so it is no probe: the rules answer it
-        // without counting a try (``CheckOutcome/malformed``).
-        let candidate = OneTimeCode(codeInput).map { hasher.digest(of: $0, for: phone) }
-        let signedInToken = SessionToken.generate()
-        let request = CodeCheck(
-            session: session?.storageKey, phone: phone, candidateDigest: candidate,
-            signedInSession: signedInToken.storageKey, holder: holder, client: client,
-            rememberDevice: device?.storageKey, userAgent: userAgent, now: clock())
-        let rules = self.rules
-        let applied = try await store.transaction(reading: rules.checkReads(request)) { found in
-            rules.check(request, given: found)
-        }
-        switch applied.outcome {
-        case .signedIn:
-            guard let id = applied.signedInUserID else { throw StoredDataCorrupt("a sign-in that wrote no user") }
-            let user = User(id: id, phone: phone)
-            metrics.verification("signed_in")
-            logger.info("Signed in", metadata: ["user": "\(user.id)", "phone": "\(phone.masked)"])
-            return SignedIn(session: signedInToken, user: user, device: device)
-        case .malformed:
-            metrics.verification("malformed")
-            throw SignInError.malformedCode
-        case .incorrect(let remaining):
-            metrics.verification(remaining == 0 ? "too_many_attempts" : "incorrect")
-            logger.notice("Incorrect code", metadata: ["phone": "\(phone.masked)", "remaining": "\(remaining)"])
-            throw remaining == 0 ? SignInError.tooManyAttempts : SignInError.incorrectCode
-        case .expired, .noCode:
-            metrics.verification("expired")
-            throw SignInError.codeExpired
-        case .tooManyAttempts:
-            metrics.verification("too_many_attempts")
-            throw SignInError.tooManyAttempts
-        case .locked(let until):
-            metrics.verification("locked")
-            metrics.limitHit("failures")
-            logger.notice("Sign-in locked after too many failed codes", metadata: ["phone": "\(phone.masked)"])
-            throw SignInError.phoneLocked(seconds: max(1, wholeSeconds(from: clock(), to: until)))
-        case .clientLimited(let until):
-            metrics.limitHit("client_failures")
-            throw SignInError.tooManyFailuresFromClient(seconds: max(1, wholeSeconds(from: clock(), to: until)))
-        case .notYours:
-            metrics.verification("not_yours")
-            throw SignInError.codeRequestedElsewhere
-        case .noPendingSession:
-            throw SignInError.noPendingSignIn
-        }
     }
 
     /// What the session stands for now; `nil` when it is unknown or expired. A signed-in
