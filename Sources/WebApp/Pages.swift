@@ -86,8 +86,9 @@ struct Pages: Sendable {
 
     /// Home: the greeting, the accounts with their total, and the forms to add an account and
     /// change the name (each form with its own one-time key).
+    /// - Parameter error: a refused change, shown next to the form it came from.
     func home(
-        csrf: String, user: User, overview: Overview, notice: String? = nil, error: (any HTTPResponseError)? = nil
+        csrf: String, user: User, overview: Overview, notice: String? = nil, error: WalletFormError? = nil
     ) throws -> Response {
         let accounts: [[String: Any]] = overview.accounts.map {
             ["id": String($0.id), "name": $0.name, "balance": $0.balance.description]
@@ -100,15 +101,14 @@ struct Pages: Sendable {
                 "atAccountLimit": overview.accounts.count >= WalletRules.maxAccountsPerPerson,
                 "accountLimit": WalletRules.maxAccountsPerPerson,
                 "addKey": Wallet.newKey(), "nameKey": Wallet.newKey(), "notice": notice ?? "",
-                "error": error?.message ?? "",
-            ], answering: error)
+            ].merging(Self.values(of: error)) { $1 }, answering: error?.error)
     }
 
     /// One account: balance, the money forms (typed amounts echoed back after an error), the
     /// history newest first.
     func account(
         csrf: String, account: Account, others: [Account], history: [WalletCore.Operation], notice: String? = nil,
-        error: (any HTTPResponseError)? = nil, amounts: [String: String] = [:]
+        error: WalletFormError? = nil, amounts: [String: String] = [:]
     ) throws -> Response {
         let when = Self.historyDate()
         let lines: [[String: Any]] = history.map { operation in
@@ -136,8 +136,14 @@ struct Pages: Sendable {
                 "others": others.map { ["id": String($0.id), "name": $0.name, "balance": $0.balance.description] },
                 "hasOthers": !others.isEmpty, "history": lines, "keys": keys,
                 "amounts": amounts.mapValues { String($0.prefix(Self.maxEchoedInput)) },
-                "notice": notice ?? "", "error": error?.message ?? "",
-            ], answering: error)
+                "notice": notice ?? "",
+            ].merging(Self.values(of: error)) { $1 }, answering: error?.error)
+    }
+
+    /// A wallet page's error values: where the sentence goes, and "Error: " in the title.
+    private static func values(of error: WalletFormError?) -> [String: Any] {
+        guard let error else { return [:] }
+        return error.templateValues.merging(["hasError": true]) { $1 }
     }
 
     /// How the history dates an operation: "23 Nov 2026, 07:41 UTC". The server does not know

@@ -267,8 +267,14 @@ class SignInFlowTests(unittest.TestCase):
             self.driver.find_element(By.CSS_SELECTOR, "#deposit-form button").click()
             self.wait.until(lambda d: d.find_element(By.ID, "balance").text == "$12.34")
 
+        def account_error():
+            self.driver.find_element(By.ID, "withdraw-amount").send_keys("100")
+            self.driver.find_element(By.CSS_SELECTOR, "#withdraw-form button").click()
+            self.wait.until(lambda d: d.find_element(By.ID, "withdraw-error").text != "")
+
         return [("login", login), ("login-error", login_error), ("verify", verify),
-                ("verify-error", verify_error), ("home", home), ("devices", devices), ("account", account)]
+                ("verify-error", verify_error), ("home", home), ("devices", devices), ("account", account),
+                ("account-error", account_error)]
 
     def each_page_in(self, check):
         for name, visit in self.pages():
