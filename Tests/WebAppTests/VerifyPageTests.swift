@@ -100,7 +100,7 @@ struct VerifyPageTests: SignInSteps {
         }
     }
 
-    @Test("an expired sign-in lands on Login with 'Your sign-in expired. Please enter your phone number again.'")
+    @Test("an expired sign-in lands on Login with 'Your sign-in expired. Please enter your phone number again.', once")
     func expiredSignIn() async throws {
         try await withServer { server in
             let browser = Browser(baseURL: server.baseURL)
@@ -108,11 +108,16 @@ struct VerifyPageTests: SignInSteps {
             server.clock.advance(by: 1201)
             let verify = try await browser.get("/verify")
             #expect(verify.status == .seeOther)
-            #expect(verify.location == "/login?expired=1")
-            let page = try await browser.get("/login?expired=1")
+            #expect(verify.location == "/login")
+            #expect(verify.setCookie("login-notice")?.contains("Path=/login; Max-Age=60") == true)
+            let page = try await browser.get("/login")
             #expect(page.status == .ok)
             #expect(
                 page.body.contains(#"role="status">Your sign-in expired. Please enter your phone number again.</p>"#))
+            // Said once: the page drops the cookie, so a reload shows Login without it.
+            #expect(page.setCookie("login-notice")?.contains("Max-Age=0") == true)
+            let reload = try await browser.get("/login")
+            #expect(!reload.body.contains("Your sign-in expired"))
             // Never signed in at all: Login without a word.
             let stranger = try await Browser(baseURL: server.baseURL).get("/verify")
             #expect(stranger.location == "/login")

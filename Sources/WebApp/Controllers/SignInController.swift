@@ -47,9 +47,11 @@ struct SignInController: Sendable {
         if let pending = context.pendingPhone {
             return try pages.login(csrf: context.csrfToken, phone: pending.nationalFormat)
         }
-        // Sent here from Verify because the sign-in ended: say so.
-        if request.query["expired"] != nil {
-            return try pages.login(csrf: context.csrfToken, notice: SignInError.noPendingSignIn.description)
+        // Sent here from Verify because the sign-in ended: say so, once.
+        if let notice = LoginNotice(in: request) {
+            var page = try pages.login(csrf: context.csrfToken, notice: notice.sentence)
+            page.setCookie(LoginNotice.cleared(secure: cookie.secure))
+            return page
         }
         // Otherwise the number that last signed in on this browser, with "Not you?".
         if let remembered = rememberedPhone.phone(in: request) {
@@ -111,7 +113,7 @@ struct SignInController: Sendable {
                 rememberDevice: form["remember"] == "on", userAgent: request.headers.first(name: "User-Agent"))
             return signedInResponse(signedIn)
         } catch SignInError.noPendingSignIn {
-            return Redirect.toLoginExpired.response
+            return Redirect.toLoginExpired(secure: cookie.secure).response
         } catch let error as SignInError {
             let status = try await signIn.codeStatus(for: phone)
             return try pages.verify(
@@ -140,7 +142,7 @@ struct SignInController: Sendable {
                 Cookie(name: Self.noticeCookie, value: "resent", path: "/verify", maxAge: 60, secure: cookie.secure))
             return response
         } catch SignInError.noPendingSignIn {
-            return Redirect.toLoginExpired.response
+            return Redirect.toLoginExpired(secure: cookie.secure).response
         } catch let error as SignInError {
             let status = try await signIn.codeStatus(for: phone)
             // Refused a new code while the one already sent still works: say so, so the
