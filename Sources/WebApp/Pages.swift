@@ -17,6 +17,8 @@ struct Pages: Sendable {
     /// SMS test mode: every page says at the top that every code is 123456, so nobody takes a
     /// test server for the real one (or leaves one running unnoticed).
     var testMode = false
+    /// The app's clock: when a limit ends, said on the page.
+    var clock: @Sendable () -> Date = { Date() }
 
     /// Longest typed phone text echoed back into the form.
     private static let maxEchoedInput = 64
@@ -32,7 +34,8 @@ struct Pages: Sendable {
             "login",
             [
                 "csrf": csrf, "phone": String(phone.prefix(Self.maxEchoedInput)), "remembered": remembered,
-                "error": error?.message ?? "", "hasError": error != nil, "notice": notice ?? "",
+                "error": error.map(sentence(for:)) ?? "", "hasError": error != nil, "notice": notice ?? "",
+                "retryAt": retryAt(error).map(String.init) ?? "", "countsDown": retryAt(error) != nil,
             ], answering: error)
     }
 
@@ -48,7 +51,8 @@ struct Pages: Sendable {
             "verify",
             [
                 "csrf": csrf, "phone": phone.nationalFormat, "digits": digits, "resendWait": resendWait,
-                "notice": notice ?? "", "error": Self.sentence(error, triesLeft: triesLeft), "hasError": error != nil,
+                "notice": notice ?? "", "error": sentence(error, triesLeft: triesLeft), "hasError": error != nil,
+                "retryAt": retryAt(error).map(String.init) ?? "", "countsDown": retryAt(error) != nil,
                 "minutes": Int(codeLifetime / 60), "codeError": Self.isAboutTheCode(error),
                 "dead": Self.leavesNothingToType(error), "locked": Self.isLock(error),
             ], answering: error)
@@ -56,9 +60,9 @@ struct Pages: Sendable {
 
     /// The error's sentence, with the tries left when there are any ("Incorrect verification
     /// code. You have 3 tries left.").
-    private static func sentence(_ error: (any HTTPResponseError)?, triesLeft: Int?) -> String {
+    private func sentence(_ error: (any HTTPResponseError)?, triesLeft: Int?) -> String {
         guard let error else { return "" }
-        guard let triesLeft, triesLeft > 0 else { return error.message }
+        guard let triesLeft, triesLeft > 0 else { return sentence(for: error) }
         return "\(error.message). You have \(triesLeft) tr\(triesLeft == 1 ? "y" : "ies") left."
     }
 

@@ -42,9 +42,10 @@ def psql(sql):
 class Server:
     """The real binary on 127.0.0.1 and a free port."""
 
-    def __init__(self):
+    def __init__(self, options=()):
+        """`options`: more command-line options (a lower limit, say)."""
         self.data = tempfile.mkdtemp(prefix="webapp-browser-")
-        arguments = [BINARY, "--port", "0", "--data-dir", self.data, "--log-level", "error"]
+        arguments = [BINARY, "--port", "0", "--data-dir", self.data, "--log-level", "error", *options]
         self.schema = None
         if DATABASE_URL:
             self.schema = "b_" + os.urandom(8).hex()

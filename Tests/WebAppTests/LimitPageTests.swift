@@ -66,6 +66,9 @@ struct LimitPageTests {
                     expectRefusedForAnHour(
                         response, "Too many sign-ins were started from your network. Please try again in 1 hour.")
                     #expect(response.setCookie("session") == nil)
+                    // Login's summary and its sentence under the field both count down.
+                    let end = Int(server.clock.now.timeIntervalSince1970.rounded(.up)) + 3600
+                    #expect(response.body.ranges(of: #"data-retry-at="\#(end)">Too many sign-ins"#).count == 2)
                 }
             }
             #expect(try await server.tableCounts(["sessions"]) == ["sessions": 3])
@@ -73,7 +76,7 @@ struct LimitPageTests {
         }
     }
 
-    @Test("the per-number limit refuses a resend with 429")
+    @Test("the per-number limit refuses a resend with 429; the page can count its minutes down from the time it ends")
     func perPhone() async throws {
         try await withServer({ $0.policy.maxCodesPerPhone = 1 }) { server in
             let browser = Browser(baseURL: server.baseURL)
@@ -83,6 +86,9 @@ struct LimitPageTests {
             #expect(resend.status == .tooManyRequests)
             #expect(resend.header("Retry-After") == "569")
             #expect(resend.body.contains("Too many codes were sent to this number. Please try again in 10 minutes."))
+            let end = Int(server.clock.now.timeIntervalSince1970.rounded(.up)) + 569
+            #expect(resend.body.contains(#"role="alert" data-retry-at="\#(end)">Too many codes"#))
+            #expect(resend.body.contains(#"<script src="/public/countdown.js" defer></script>"#))
             #expect(try server.outbox().count == 1)
         }
     }
