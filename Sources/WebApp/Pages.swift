@@ -26,9 +26,11 @@ struct Pages: Sendable {
     /// - Parameter remembered: `phone` is the number that last signed in on this browser
     ///   (the page offers "Not you?").
     /// - Parameter notice: a sentence that is no error of the form (why the person is here).
+    /// - Parameter sentCodeExpiry: after a refused text, when the code already sent still works,
+    ///   how long it lasts ("It expires in 7 minutes."): the page offers to enter it.
     func login(
         csrf: String, phone: String = "", remembered: Bool = false, notice: String? = nil,
-        error: (any HTTPResponseError)? = nil
+        sentCodeExpiry: String? = nil, error: (any HTTPResponseError)? = nil
     ) throws -> Response {
         try page(
             "login",
@@ -36,6 +38,7 @@ struct Pages: Sendable {
                 "csrf": csrf, "phone": String(phone.prefix(Self.maxEchoedInput)), "remembered": remembered,
                 "error": error.map(sentence(for:)) ?? "", "hasError": error != nil, "notice": notice ?? "",
                 "retryAt": retryAt(error).map(String.init) ?? "", "countsDown": retryAt(error) != nil,
+                "offersSentCode": sentCodeExpiry != nil, "sentCodeExpiry": sentCodeExpiry ?? "",
             ], answering: error)
     }
 
