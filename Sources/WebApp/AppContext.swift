@@ -19,6 +19,9 @@ struct AppContext: RootRequestContext {
     /// The cookie named a session that is no longer live (expired, or ended elsewhere): Verify
     /// then sends the person to Login with "Your sign-in expired." rather than without a word.
     var sessionEnded = false
+    /// Cookies are set `Secure` (`--https`): for the ones a group's context sets with the
+    /// redirect it throws, which has no configuration of its own to ask.
+    var secureCookies = false
 
     init(source: RequestContextSource) {
         self.logger = source.logger

@@ -72,7 +72,7 @@ final class Application: Sendable {
         let securityHeaders = SecurityHeaders(https: configuration.https)
         let routes = Routes(
             configuration: configuration, secret: secret,
-            pages: Pages(renderer: renderer, testMode: configuration.sms.isTestMode), signIn: signIn,
+            pages: Pages(renderer: renderer, testMode: configuration.sms.isTestMode, clock: clock), signIn: signIn,
             wallet: wallet, storage: storage, requestMetrics: requestMetrics, securityHeaders: securityHeaders,
             registry: registry, clock: clock)
         // The answers the server gives before any middleware (413, 431, …) carry the same

@@ -56,7 +56,7 @@ struct PendingSignInContext: AppChildContext {
     init(context: AppContext) throws {
         if context.user != nil { throw Redirect.toHome }
         guard let session = context.sessionToken, let phone = context.pendingPhone else {
-            throw context.sessionEnded ? Redirect.toLoginExpired : Redirect.toLogin
+            throw context.sessionEnded ? Redirect.toLoginExpired(secure: context.secureCookies) : Redirect.toLogin
         }
         (app, self.session, self.phone) = (context, session, phone)
     }

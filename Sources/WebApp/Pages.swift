@@ -17,6 +17,8 @@ struct Pages: Sendable {
     /// SMS test mode: every page says at the top that every code is 123456, so nobody takes a
     /// test server for the real one (or leaves one running unnoticed).
     var testMode = false
+    /// The app's clock: when a limit ends, said on the page.
+    var clock: @Sendable () -> Date = { Date() }
 
     /// Longest typed phone text echoed back into the form.
     private static let maxEchoedInput = 64
@@ -24,15 +26,19 @@ struct Pages: Sendable {
     /// - Parameter remembered: `phone` is the number that last signed in on this browser
     ///   (the page offers "Not you?").
     /// - Parameter notice: a sentence that is no error of the form (why the person is here).
+    /// - Parameter sentCodeExpiry: after a refused text, when the code already sent still works,
+    ///   how long it lasts ("It expires in 7 minutes."): the page offers to enter it.
     func login(
         csrf: String, phone: String = "", remembered: Bool = false, notice: String? = nil,
-        error: (any HTTPResponseError)? = nil
+        sentCodeExpiry: String? = nil, error: (any HTTPResponseError)? = nil
     ) throws -> Response {
         try page(
             "login",
             [
                 "csrf": csrf, "phone": String(phone.prefix(Self.maxEchoedInput)), "remembered": remembered,
-                "error": error?.message ?? "", "hasError": error != nil, "notice": notice ?? "",
+                "error": error.map(sentence(for:)) ?? "", "hasError": error != nil, "notice": notice ?? "",
+                "retryAt": retryAt(error).map(String.init) ?? "", "countsDown": retryAt(error) != nil,
+                "offersSentCode": sentCodeExpiry != nil, "sentCodeExpiry": sentCodeExpiry ?? "",
             ], answering: error)
     }
 
@@ -48,7 +54,8 @@ struct Pages: Sendable {
             "verify",
             [
                 "csrf": csrf, "phone": phone.nationalFormat, "digits": digits, "resendWait": resendWait,
-                "notice": notice ?? "", "error": Self.sentence(error, triesLeft: triesLeft), "hasError": error != nil,
+                "notice": notice ?? "", "error": sentence(error, triesLeft: triesLeft), "hasError": error != nil,
+                "retryAt": retryAt(error).map(String.init) ?? "", "countsDown": retryAt(error) != nil,
                 "minutes": Int(codeLifetime / 60), "codeError": Self.isAboutTheCode(error),
                 "dead": Self.leavesNothingToType(error), "locked": Self.isLock(error),
             ], answering: error)
@@ -56,9 +63,9 @@ struct Pages: Sendable {
 
     /// The error's sentence, with the tries left when there are any ("Incorrect verification
     /// code. You have 3 tries left.").
-    private static func sentence(_ error: (any HTTPResponseError)?, triesLeft: Int?) -> String {
+    private func sentence(_ error: (any HTTPResponseError)?, triesLeft: Int?) -> String {
         guard let error else { return "" }
-        guard let triesLeft, triesLeft > 0 else { return error.message }
+        guard let triesLeft, triesLeft > 0 else { return sentence(for: error) }
         return "\(error.message). You have \(triesLeft) tr\(triesLeft == 1 ? "y" : "ies") left."
     }
 
@@ -86,8 +93,9 @@ struct Pages: Sendable {
 
     /// Home: the greeting, the accounts with their total, and the forms to add an account and
     /// change the name (each form with its own one-time key).
+    /// - Parameter error: a refused change, shown next to the form it came from.
     func home(
-        csrf: String, user: User, overview: Overview, notice: String? = nil, error: (any HTTPResponseError)? = nil
+        csrf: String, user: User, overview: Overview, notice: String? = nil, error: WalletFormError? = nil
     ) throws -> Response {
         let accounts: [[String: Any]] = overview.accounts.map {
             ["id": String($0.id), "name": $0.name, "balance": $0.balance.description]
@@ -100,15 +108,14 @@ struct Pages: Sendable {
                 "atAccountLimit": overview.accounts.count >= WalletRules.maxAccountsPerPerson,
                 "accountLimit": WalletRules.maxAccountsPerPerson,
                 "addKey": Wallet.newKey(), "nameKey": Wallet.newKey(), "notice": notice ?? "",
-                "error": error?.message ?? "",
-            ], answering: error)
+            ].merging(Self.values(of: error)) { $1 }, answering: error?.error)
     }
 
     /// One account: balance, the money forms (typed amounts echoed back after an error), the
     /// history newest first.
     func account(
         csrf: String, account: Account, others: [Account], history: [WalletCore.Operation], notice: String? = nil,
-        error: (any HTTPResponseError)? = nil, amounts: [String: String] = [:]
+        error: WalletFormError? = nil, amounts: [String: String] = [:]
     ) throws -> Response {
         let when = Self.historyDate()
         let lines: [[String: Any]] = history.map { operation in
@@ -136,8 +143,14 @@ struct Pages: Sendable {
                 "others": others.map { ["id": String($0.id), "name": $0.name, "balance": $0.balance.description] },
                 "hasOthers": !others.isEmpty, "history": lines, "keys": keys,
                 "amounts": amounts.mapValues { String($0.prefix(Self.maxEchoedInput)) },
-                "notice": notice ?? "", "error": error?.message ?? "",
-            ], answering: error)
+                "notice": notice ?? "",
+            ].merging(Self.values(of: error)) { $1 }, answering: error?.error)
+    }
+
+    /// A wallet page's error values: where the sentence goes, and "Error: " in the title.
+    private static func values(of error: WalletFormError?) -> [String: Any] {
+        guard let error else { return [:] }
+        return error.templateValues.merging(["hasError": true]) { $1 }
     }
 
     /// How the history dates an operation: "23 Nov 2026, 07:41 UTC". The server does not know

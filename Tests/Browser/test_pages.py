@@ -42,9 +42,10 @@ def psql(sql):
 class Server:
     """The real binary on 127.0.0.1 and a free port."""
 
-    def __init__(self):
+    def __init__(self, options=()):
+        """`options`: more command-line options (a lower limit, say)."""
         self.data = tempfile.mkdtemp(prefix="webapp-browser-")
-        arguments = [BINARY, "--port", "0", "--data-dir", self.data, "--log-level", "error"]
+        arguments = [BINARY, "--port", "0", "--data-dir", self.data, "--log-level", "error", *options]
         self.schema = None
         if DATABASE_URL:
             self.schema = "b_" + os.urandom(8).hex()
@@ -338,7 +339,8 @@ class PageTests(unittest.TestCase):
         self.wait.until(lambda d: d.current_url.endswith("/home"))
         self.assertEqual(self.driver.execute_script("return sessionStorage.getItem('otpAborted')"), "1")
 
-    def test_wallet_deposit_and_transfer_on_a_phone(self):
+    def open_checking_next_to_savings(self):
+        """Signs in, adds the accounts Checking and Savings, and opens Checking."""
         self.go_to_verify()
         for digit in self.server.last_code():
             self.driver.switch_to.active_element.send_keys(digit)
@@ -350,6 +352,9 @@ class PageTests(unittest.TestCase):
             self.driver.get(self.server.url + "/home")
         self.driver.find_element(By.LINK_TEXT, "Checking").click()
         self.wait.until(lambda d: d.find_element(By.ID, "account-name-heading").text == "Checking")
+
+    def test_wallet_deposit_and_transfer_on_a_phone(self):
+        self.open_checking_next_to_savings()
         self.driver.find_element(By.ID, "deposit-amount").send_keys("$1,250.75")
         self.driver.find_element(By.CSS_SELECTOR, "#deposit-form button").click()
         self.wait.until(lambda d: d.find_element(By.ID, "balance").text == "$1,250.75")
@@ -370,6 +375,44 @@ class PageTests(unittest.TestCase):
         self.driver.get(self.server.url + "/home")
         self.assertEqual(self.driver.find_element(By.ID, "total").text, "$1,250.75")
         self.screenshot("home.png")
+
+
+    def test_a_wallet_error_is_next_to_its_field_which_takes_focus_in_an_open_section(self):
+        self.open_checking_next_to_savings()
+
+        def described(field):
+            """The text of what the field's aria-describedby points at."""
+            ids = (field.get_attribute("aria-describedby") or "").split()
+            return " ".join(self.driver.find_element(By.ID, i).text for i in ids)
+
+        # Withdraw more than the balance: the sentence is under Withdraw, not above Deposit.
+        self.driver.find_element(By.ID, "withdraw-amount").send_keys("5")
+        self.driver.find_element(By.CSS_SELECTOR, "#withdraw-form button").click()
+        self.wait.until(lambda d: d.title.startswith("Error: "))
+        self.assertEqual(self.active(), "withdraw-amount")
+        field = self.driver.find_element(By.ID, "withdraw-amount")
+        self.assertEqual(field.get_attribute("aria-invalid"), "true")
+        self.assertEqual(described(field), "That is more than the balance of $0.00.")
+        error = self.driver.find_element(By.ID, "withdraw-error")
+        self.assertGreater(error.location["y"], field.location["y"])
+        self.assertLess(error.location["y"], self.driver.find_element(By.ID, "history-heading").location["y"])
+        self.assertEqual(self.driver.find_elements(By.ID, "deposit-error"), [])
+        self.assertEqual(self.driver.find_element(By.ID, "deposit-amount").get_attribute("aria-invalid"), None)
+
+        # Rename to a name taken: the folded section comes back open, its field focused.
+        self.driver.get(self.server.url + "/accounts/1")
+        self.driver.find_element(By.CSS_SELECTOR, "details.more summary").click()
+        rename = self.driver.find_element(By.ID, "rename-input")
+        rename.clear()
+        rename.send_keys("savings")
+        self.driver.find_element(By.CSS_SELECTOR, "details.more form button").click()
+        self.wait.until(lambda d: d.title.startswith("Error: "))
+        self.assertEqual(self.driver.find_element(By.CSS_SELECTOR, "details.more").get_attribute("open"), "true")
+        self.assertEqual(self.active(), "rename-input")
+        rename = self.driver.find_element(By.ID, "rename-input")
+        self.assertTrue(rename.is_displayed())
+        self.assertEqual(described(rename), "You already have an account with that name.")
+        self.screenshot("account-error.png")
 
 
 # Defines OTPCredential and a navigator.credentials.get that records its call, resolves when

@@ -229,6 +229,34 @@ class SignInFlowTests(unittest.TestCase):
             "return fetch(arguments[0]).then(r => [r.status, r.headers.get('Content-Type')])", icon)
         self.assertEqual(status, [200, "image/svg+xml"])
 
+    def test_a_limit_in_minutes_counts_down_to_try_again_now(self):
+        server = base.Server(["--max-sign-ins-per-client", "1"])
+        self.addCleanup(server.stop)
+        self.server = server
+        self.go_to_verify()
+        # Another sign-in from this network, in a fresh browser session: over the limit.
+        self.driver.delete_all_cookies()
+        self.go_to_login_with("4155550199")
+        self.wait.until(lambda d: "Please try again in 1 hour." in d.find_element(By.ID, "phone-error").text)
+        # The number follows the end time the server gave, as the clock moves (the end is
+        # brought near here rather than waiting an hour).
+        move_end = "for (const e of document.querySelectorAll('[data-retry-at]'))" \
+            " e.setAttribute('data-retry-at', String(Math.ceil(Date.now() / 1000) + arguments[0]));"
+        self.driver.execute_script(move_end, 150)
+        self.wait.until(lambda d: "Please try again in 3 minutes." in d.find_element(By.ID, "phone-error").text)
+        self.driver.execute_script(move_end, 3)
+        self.wait.until(lambda d: "Please try again in " in d.find_element(By.ID, "phone-error").text
+                        and " second" in d.find_element(By.ID, "phone-error").text)
+        self.wait.until(lambda d: d.find_element(By.ID, "phone-error").text.endswith("Please try again now."))
+        self.assertTrue(self.driver.find_element(By.CSS_SELECTOR, "#error-summary a").text.endswith("try again now."))
+        # Silent updates: the alert is not read out again at every tick.
+        self.assertEqual(self.driver.find_element(By.ID, "phone-error").get_attribute("aria-live"), "off")
+
+    def go_to_login_with(self, phone):
+        self.driver.get(self.server.url + "/login")
+        self.driver.find_element(By.ID, "phone").send_keys(phone)
+        self.driver.find_element(By.ID, "next-button").click()
+
     def pages(self):
         """Every page, each as (name, how to get there), in the order one sign-in visits them."""
         def login():
@@ -267,8 +295,14 @@ class SignInFlowTests(unittest.TestCase):
             self.driver.find_element(By.CSS_SELECTOR, "#deposit-form button").click()
             self.wait.until(lambda d: d.find_element(By.ID, "balance").text == "$12.34")
 
+        def account_error():
+            self.driver.find_element(By.ID, "withdraw-amount").send_keys("100")
+            self.driver.find_element(By.CSS_SELECTOR, "#withdraw-form button").click()
+            self.wait.until(lambda d: d.find_element(By.ID, "withdraw-error").text != "")
+
         return [("login", login), ("login-error", login_error), ("verify", verify),
-                ("verify-error", verify_error), ("home", home), ("devices", devices), ("account", account)]
+                ("verify-error", verify_error), ("home", home), ("devices", devices), ("account", account),
+                ("account-error", account_error)]
 
     def each_page_in(self, check):
         for name, visit in self.pages():

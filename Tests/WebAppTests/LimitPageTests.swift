@@ -66,6 +66,9 @@ struct LimitPageTests {
                     expectRefusedForAnHour(
                         response, "Too many sign-ins were started from your network. Please try again in 1 hour.")
                     #expect(response.setCookie("session") == nil)
+                    // Login's summary and its sentence under the field both count down.
+                    let end = Int(server.clock.now.timeIntervalSince1970.rounded(.up)) + 3600
+                    #expect(response.body.ranges(of: #"data-retry-at="\#(end)">Too many sign-ins"#).count == 2)
                 }
             }
             #expect(try await server.tableCounts(["sessions"]) == ["sessions": 3])
@@ -73,7 +76,34 @@ struct LimitPageTests {
         }
     }
 
-    @Test("the per-number limit refuses a resend with 429")
+    @Test("Login refused a text while the code already sent still works offers to enter that code, which works")
+    func loginOffersTheSentCode() async throws {
+        try await withServer({ $0.policy.maxCodesPerPhone = 1 }) { server in
+            let browser = Browser(baseURL: server.baseURL)
+            _ = try await browser.post("/login", form: [("phone", "5305550123")])
+            let code = try server.lastCode()
+            // Back to Login ("Use a different number"), the same number again after the cooldown.
+            server.clock.advance(by: 31)
+            let refused = try await browser.post("/login", form: [("phone", "(530) 555-0123")])
+            #expect(refused.status == .tooManyRequests)
+            #expect(refused.body.contains("Too many codes were sent to this number. Please try again in 10 minutes."))
+            #expect(
+                refused.body.contains(
+                    #"<p class="still-works" id="code-still-works"><a href="/verify" id="enter-sent-code">Enter the code we already sent</a> It expires in 10 minutes.</p>"#
+                ))
+            #expect(try await browser.get("/verify").status == .ok)
+            #expect(try await browser.post("/verify", form: [("code", code)]).location == "/home")
+            #expect(try server.outbox().count == 1)
+
+            // Another browser has no code of its own on the way: it is not offered one.
+            let stranger = Browser(baseURL: server.baseURL)
+            let elsewhere = try await stranger.post("/login", form: [("phone", "5305550123")])
+            #expect(elsewhere.status == .tooManyRequests)
+            #expect(!elsewhere.body.contains("enter-sent-code"))
+        }
+    }
+
+    @Test("the per-number limit refuses a resend with 429; the page can count its minutes down from the time it ends")
     func perPhone() async throws {
         try await withServer({ $0.policy.maxCodesPerPhone = 1 }) { server in
             let browser = Browser(baseURL: server.baseURL)
@@ -83,6 +113,9 @@ struct LimitPageTests {
             #expect(resend.status == .tooManyRequests)
             #expect(resend.header("Retry-After") == "569")
             #expect(resend.body.contains("Too many codes were sent to this number. Please try again in 10 minutes."))
+            let end = Int(server.clock.now.timeIntervalSince1970.rounded(.up)) + 569
+            #expect(resend.body.contains(#"role="alert" data-retry-at="\#(end)">Too many codes"#))
+            #expect(resend.body.contains(#"<script src="/public/countdown.js" defer></script>"#))
             #expect(try server.outbox().count == 1)
         }
     }

@@ -61,7 +61,20 @@ struct VerifyPageTests: SignInSteps {
         }
     }
 
-    @Test("a locked number gets no texts from Login or Resend, and Verify offers only another number")
+    /// "24 Nov, 08:15 UTC": when a lock that ends `seconds` after `now` has ended, to the minute.
+    func lockEnd(_ now: Date, _ seconds: String?) throws -> String {
+        let end = now.addingTimeInterval(Double(try #require(seconds.flatMap(Int.init))))
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "d MMM, HH:mm"
+        return formatter.string(from: Date(timeIntervalSince1970: (end.timeIntervalSince1970 / 60).rounded(.up) * 60))
+            + " UTC"
+    }
+
+    @Test(
+        "a locked number gets no texts from Login or Resend; the page says until when (UTC) and what else can be done"
+    )
     func lockedNumber() async throws {
         try await withServer({ $0.policy.maxFailuresPerPhone = 5 }) { server in
             let browser = Browser(baseURL: server.baseURL)
@@ -71,13 +84,21 @@ struct VerifyPageTests: SignInSteps {
             server.clock.advance(by: 31)
             let resend = try await browser.post("/verify/resend")
             #expect(resend.status == .tooManyRequests)
-            #expect(resend.body.contains("Sign-in is locked for 24 hours."))
+            let until = try lockEnd(server.clock.now, resend.header("Retry-After"))
+            let sentence =
+                "Too many incorrect codes for this number. Sign-in to it is locked until \(until). Until then you can"
+                + " sign in with another number, or on a phone you chose to remember."
+            #expect(resend.body.contains(sentence))
+            // About 24 hours from the failures, whatever the minute.
+            let wait = try #require(resend.header("Retry-After").flatMap(Int.init))
+            #expect(abs(wait - (86_400 - 31)) <= 60)
+            #expect(!resend.body.contains("data-retry-at"))
             #expect(!resend.body.contains(#"id="resend-button""#))
             #expect(!resend.body.contains(#"id="d1""#))
             #expect(resend.body.contains(#"<a href="/login">Use a different number</a>"#))
             let again = try await login(Browser(baseURL: server.baseURL))
             #expect(again.status == .tooManyRequests)
-            #expect(again.body.contains("Sign-in is locked for 24 hours."))
+            #expect(again.body.contains(sentence))
             #expect(try server.outbox().count == 1)
         }
     }
@@ -100,7 +121,7 @@ struct VerifyPageTests: SignInSteps {
         }
     }
 
-    @Test("an expired sign-in lands on Login with 'Your sign-in expired. Please enter your phone number again.'")
+    @Test("an expired sign-in lands on Login with 'Your sign-in expired. Please enter your phone number again.', once")
     func expiredSignIn() async throws {
         try await withServer { server in
             let browser = Browser(baseURL: server.baseURL)
@@ -108,11 +129,16 @@ struct VerifyPageTests: SignInSteps {
             server.clock.advance(by: 1201)
             let verify = try await browser.get("/verify")
             #expect(verify.status == .seeOther)
-            #expect(verify.location == "/login?expired=1")
-            let page = try await browser.get("/login?expired=1")
+            #expect(verify.location == "/login")
+            #expect(verify.setCookie("login-notice")?.contains("Path=/login; Max-Age=60") == true)
+            let page = try await browser.get("/login")
             #expect(page.status == .ok)
             #expect(
                 page.body.contains(#"role="status">Your sign-in expired. Please enter your phone number again.</p>"#))
+            // Said once: the page drops the cookie, so a reload shows Login without it.
+            #expect(page.setCookie("login-notice")?.contains("Max-Age=0") == true)
+            let reload = try await browser.get("/login")
+            #expect(!reload.body.contains("Your sign-in expired"))
             // Never signed in at all: Login without a word.
             let stranger = try await Browser(baseURL: server.baseURL).get("/verify")
             #expect(stranger.location == "/login")

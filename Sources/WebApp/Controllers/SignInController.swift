@@ -47,9 +47,11 @@ struct SignInController: Sendable {
         if let pending = context.pendingPhone {
             return try pages.login(csrf: context.csrfToken, phone: pending.nationalFormat)
         }
-        // Sent here from Verify because the sign-in ended: say so.
-        if request.query["expired"] != nil {
-            return try pages.login(csrf: context.csrfToken, notice: SignInError.noPendingSignIn.description)
+        // Sent here from Verify because the sign-in ended: say so, once.
+        if let notice = LoginNotice(in: request) {
+            var page = try pages.login(csrf: context.csrfToken, notice: notice.sentence)
+            page.setCookie(LoginNotice.cleared(secure: cookie.secure))
+            return page
         }
         // Otherwise the number that last signed in on this browser, with "Not you?".
         if let remembered = rememberedPhone.phone(in: request) {
@@ -82,7 +84,28 @@ struct SignInController: Sendable {
             if result.session != context.sessionToken { response.setCookie(cookie.pending(result.session)) }
             return response
         } catch let error as SignInError {
-            return try pages.login(csrf: context.csrfToken, phone: phoneInput, error: error)
+            let offer = try await sentCodeStillWorks(after: error, typed: phoneInput, context)
+            return try pages.login(
+                csrf: context.csrfToken, phone: phoneInput, sentCodeExpiry: offer.map(Self.expiry), error: error)
+        }
+    }
+
+    /// After Login was refused a new text for the number this browser is already signing in
+    /// with, the seconds the code already sent still lasts, if it can still be typed: Login then
+    /// offers "Enter the code we already sent" instead of only saying to wait. `nil` for another
+    /// number, a refusal that is not about sending, or a code that is used up.
+    private func sentCodeStillWorks(after error: SignInError, typed: String, _ context: SignedOutContext)
+        async throws -> Int?
+    {
+        switch error {
+        case .resendTooSoon, .tooManyCodesForPhone, .tooManyCodesFromClient, .tooManyCodesForExchange,
+            .textsUnavailable, .deliveryFailed:
+            guard let pending = context.pendingPhone, (try? PhoneNumber(parsing: typed)) == pending else { return nil }
+            let status = try await signIn.codeStatus(for: pending)
+            guard let triesLeft = status.triesLeft, triesLeft > 0 else { return nil }
+            return status.expiresIn
+        default:
+            return nil
         }
     }
 
@@ -111,7 +134,7 @@ struct SignInController: Sendable {
                 rememberDevice: form["remember"] == "on", userAgent: request.headers.first(name: "User-Agent"))
             return signedInResponse(signedIn)
         } catch SignInError.noPendingSignIn {
-            return Redirect.toLoginExpired.response
+            return Redirect.toLoginExpired(secure: cookie.secure).response
         } catch let error as SignInError {
             let status = try await signIn.codeStatus(for: phone)
             return try pages.verify(
@@ -140,7 +163,7 @@ struct SignInController: Sendable {
                 Cookie(name: Self.noticeCookie, value: "resent", path: "/verify", maxAge: 60, secure: cookie.secure))
             return response
         } catch SignInError.noPendingSignIn {
-            return Redirect.toLoginExpired.response
+            return Redirect.toLoginExpired(secure: cookie.secure).response
         } catch let error as SignInError {
             let status = try await signIn.codeStatus(for: phone)
             // Refused a new code while the one already sent still works: say so, so the
@@ -155,8 +178,13 @@ struct SignInController: Sendable {
 
     /// "Enter the code we already sent. It expires in 7 minutes." (rounded up, like the limits).
     static func stillWorks(seconds: Int) -> String {
+        "Enter the code we already sent. " + expiry(seconds: seconds)
+    }
+
+    /// "It expires in 7 minutes." (rounded up, like the limits).
+    static func expiry(seconds: Int) -> String {
         let minutes = max(1, (seconds + 59) / 60)
-        return "Enter the code we already sent. It expires in \(minutes) minute\(minutes == 1 ? "" : "s")."
+        return "It expires in \(minutes) minute\(minutes == 1 ? "" : "s")."
     }
 
     /// Reload or Back on the page a refused resend answered (the browser asks for its address

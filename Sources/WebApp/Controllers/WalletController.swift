@@ -44,13 +44,13 @@ struct WalletController: Sendable {
     }
 
     @Sendable func setName(_ request: Request, _ context: SignedInContext) async throws -> Response {
-        try await change(request, context, onError: .home) { user, form, key in
+        try await change(request, context, onError: .home(.setName)) { user, form, key in
             try await wallet.setDisplayName(user: user.id, to: form["name"] ?? "", key: key)
         }
     }
 
     @Sendable func addAccount(_ request: Request, _ context: SignedInContext) async throws -> Response {
-        try await change(request, context, onError: .home) { user, form, key in
+        try await change(request, context, onError: .home(.addAccount)) { user, form, key in
             try await wallet.addAccount(user: user.id, name: form["name"], key: key)
         }
     }
@@ -63,21 +63,21 @@ struct WalletController: Sendable {
 
     @Sendable func deposit(_ request: Request, _ context: SignedInContext) async throws -> Response {
         let id = try accountID(context)
-        return try await change(request, context, onError: .account(id, field: "deposit")) { user, form, key in
+        return try await change(request, context, onError: .account(id, .deposit)) { user, form, key in
             try await wallet.deposit(user: user.id, account: id, amount: try Self.amount(form), key: key)
         }
     }
 
     @Sendable func withdraw(_ request: Request, _ context: SignedInContext) async throws -> Response {
         let id = try accountID(context)
-        return try await change(request, context, onError: .account(id, field: "withdraw")) { user, form, key in
+        return try await change(request, context, onError: .account(id, .withdraw)) { user, form, key in
             try await wallet.withdraw(user: user.id, account: id, amount: try Self.amount(form), key: key)
         }
     }
 
     @Sendable func transfer(_ request: Request, _ context: SignedInContext) async throws -> Response {
         let id = try accountID(context)
-        return try await change(request, context, onError: .account(id, field: "transfer")) { user, form, key in
+        return try await change(request, context, onError: .account(id, .transfer)) { user, form, key in
             guard let target = form["to"].flatMap(Int64.init) else { throw WalletError.accountNotFound }
             return try await wallet.transfer(
                 user: user.id, from: id, to: target, amount: try Self.amount(form), key: key)
@@ -86,25 +86,26 @@ struct WalletController: Sendable {
 
     @Sendable func rename(_ request: Request, _ context: SignedInContext) async throws -> Response {
         let id = try accountID(context)
-        return try await change(request, context, onError: .account(id, field: nil)) { user, form, key in
+        return try await change(request, context, onError: .account(id, .rename)) { user, form, key in
             try await wallet.rename(user: user.id, account: id, to: form["name"] ?? "", key: key)
         }
     }
 
     @Sendable func delete(_ request: Request, _ context: SignedInContext) async throws -> Response {
         let id = try accountID(context)
-        return try await change(request, context, onError: .account(id, field: nil)) { user, form, key in
+        return try await change(request, context, onError: .account(id, .delete)) { user, form, key in
             try await wallet.delete(user: user.id, account: id, key: key)
         }
     }
 
     // MARK: Shared steps
 
-    /// Where a refused change is shown again.
+    /// Where a refused change is shown again, and which of the page's forms it came from (its
+    /// sentence goes next to that form).
     enum ErrorPage {
-        case home
-        /// The account page, with the amount typed into `field`'s form echoed back.
-        case account(Int64, field: String?)
+        case home(WalletFormError.Form)
+        /// The account page; the amount typed into a money form is echoed back in it.
+        case account(Int64, WalletFormError.Form)
     }
 
     /// Runs one change for the signed-in person: 303 to the page that shows its result, or the
@@ -126,11 +127,12 @@ struct WalletController: Sendable {
             return response
         } catch let error as WalletError where error != .accountNotFound {
             switch onError {
-            case .home:
-                return try await homePage(user, context, error: error)
-            case .account(let id, let field):
+            case .home(let source):
+                return try await homePage(user, context, error: WalletFormError(form: source, error: error))
+            case .account(let id, let source):
+                let amount = form["amount"].map { [source.rawValue: $0] } ?? [:]
                 return try await accountPage(
-                    user, context, id: id, error: error, amounts: field.map { [$0: form["amount"] ?? ""] } ?? [:])
+                    user, context, id: id, error: WalletFormError(form: source, error: error), amounts: amount)
             }
         }
     }
@@ -143,7 +145,7 @@ struct WalletController: Sendable {
     }
 
     private func homePage(
-        _ user: User, _ context: SignedInContext, notice: String? = nil, error: WalletError? = nil
+        _ user: User, _ context: SignedInContext, notice: String? = nil, error: WalletFormError? = nil
     ) async throws -> Response {
         let overview: Overview
         if let prefetched = context.homeOverview {
@@ -155,7 +157,7 @@ struct WalletController: Sendable {
     }
 
     private func accountPage(
-        _ user: User, _ context: SignedInContext, id: Int64, notice: String? = nil, error: WalletError? = nil,
+        _ user: User, _ context: SignedInContext, id: Int64, notice: String? = nil, error: WalletFormError? = nil,
         amounts: [String: String] = [:]
     ) async throws -> Response {
         let account = try await wallet.account(user: user.id, id: id)

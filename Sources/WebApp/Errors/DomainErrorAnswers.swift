@@ -63,16 +63,30 @@ extension SchemaCheckFailed: HTTPResponseError {
 /// like any handler's redirect.
 struct Redirect: HTTPResponseError {
     let location: String
+    /// Cookies the redirect sets (a notice for the page it leads to).
+    var cookies: [Cookie] = []
 
     static let toLogin = Redirect(location: "/login")
-    /// To Login, which then says "Your sign-in expired. Please enter your phone number again."
-    static let toLoginExpired = Redirect(location: "/login?expired=1")
     static let toHome = Redirect(location: "/home")
 
+    /// To Login, which then says once "Your sign-in expired. Please enter your phone number
+    /// again." (``LoginNotice``); `secure` with `--https`.
+    static func toLoginExpired(secure: Bool) -> Redirect {
+        Redirect(location: "/login", cookies: [LoginNotice.expired.cookie(secure: secure)])
+    }
+
     var status: HTTPResponseStatus { .seeOther }
-    var headers: HTTPHeaders { ["Location": location] }
+    var headers: HTTPHeaders {
+        var headers: HTTPHeaders = ["Location": location]
+        for cookie in cookies { headers.add(name: "Set-Cookie", value: cookie.headerValue) }
+        return headers
+    }
     var message: String { "See \(location)." }
-    var response: Response { .redirect(to: location) }
+    var response: Response {
+        var response = Response.redirect(to: location)
+        for cookie in cookies { response.setCookie(cookie) }
+        return response
+    }
 }
 
 /// What the pages and the API answer an error that does not know its answer: a 500 that

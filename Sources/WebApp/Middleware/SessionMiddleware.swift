@@ -32,6 +32,8 @@ struct SessionMiddleware: Middleware {
     func handle(
         _ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response
     ) async throws -> Response {
+        var context = context
+        context.secureCookies = cookie.secure
         guard let token = cookie.token(in: request) else {
             if request.cookie(cookie.name) != nil {
                 var response = try await next(request, context)
@@ -40,7 +42,6 @@ struct SessionMiddleware: Middleware {
             }
             return try await next(request, context)
         }
-        var context = context
         if let home {
             let found = try await home.home(session: token, signIn: signIn)
             context.session = found?.state
