@@ -102,8 +102,9 @@
     function sixes(t) {
       return (t.match(/\d+/g) || []).filter(function (run) { return run.length === 6; });
     }
-    var found = sixes(text);
-    if (found.length === 0) found = sixes(text.replace(/(\d)[\s\u00a0-]+(?=\d)/g, "$1"));
+    // Runs as written and with spaces or dashes between digits closed up: "123 456 and 654321"
+    // holds two codes, not one.
+    var found = sixes(text).concat(sixes(text.replace(/(\d)[\s\u00a0-]+(?=\d)/g, "$1")));
     if (found.length > 0) {
       for (var i = 1; i < found.length; i++) if (found[i] !== found[0]) return null;
       return found[0];

@@ -65,4 +65,10 @@ extension SignInService {
             rules.forgetDevice(id: id, given: found)
         }.outcome
     }
+
+    /// Forgets the device this browser's cookie names ("Not you?" on Login): the next number
+    /// typed there needs a code, whoever's it is.
+    public func forgetDevice(_ device: SessionToken) async throws {
+        try await store.apply([.forgetDevice(key: device.storageKey)])
+    }
 }

@@ -121,12 +121,14 @@ public struct PostgresAuthStore: AuthStore {
         if let key = reads.device {
             found.device = try await connection.rows(
                 """
-                SELECT d.id, d.user_id, u.phone, d.created_at, d.expires_at
+                SELECT d.id, d.user_id, u.phone, d.created_at, d.expires_at, d.session_key
                 FROM devices d JOIN users u ON u.id = d.user_id WHERE d.key = \(key)
                 """, logger
             ).first.map { row in
-                let (id, user, phone, created, expires) = try row.decode((Int64, Int64, String, Double, Double).self)
-                return DeviceRecord(id: id, userID: user, phone: phone, createdAt: created, expiresAt: expires)
+                let (id, user, phone, created, expires, session) = try row.decode(
+                    (Int64, Int64, String, Double, Double, Data?).self)
+                return DeviceRecord(
+                    id: id, userID: user, phone: phone, createdAt: created, expiresAt: expires, session: session)
             }
         }
         if let places = reads.signedInPlaces {
@@ -143,14 +145,15 @@ public struct PostgresAuthStore: AuthStore {
             }
             let devices = try await connection.rows(
                 """
-                SELECT id, key, user_agent, created_at, last_used_at, expires_at FROM devices
+                SELECT id, key, user_agent, created_at, last_used_at, expires_at, session_key FROM devices
                 WHERE user_id = \(places.user) AND expires_at > \(places.now) ORDER BY last_used_at DESC
                 """, logger
             ).map { row in
-                let (id, key, agent, created, used, expires) = try row.decode(
-                    (Int64, Data, String?, Double, Double, Double).self)
+                let (id, key, agent, created, used, expires, session) = try row.decode(
+                    (Int64, Data, String?, Double, Double, Double, Data?).self)
                 return SignedInPlaces.Device(
-                    id: id, key: key, userAgent: agent, rememberedAt: created, lastUsedAt: used, expiresAt: expires)
+                    id: id, key: key, userAgent: agent, rememberedAt: created, lastUsedAt: used, expiresAt: expires,
+                    session: session)
             }
             found.places = SignedInPlaces(sessions: sessions, devices: devices)
         }
@@ -274,16 +277,17 @@ public struct PostgresAuthStore: AuthStore {
                             \(userAgent.map { String($0.prefix(512)) }), \(api))
                     """, logger)
                 signedInUser = user
-            case .rememberDevice(let key, let phone, let at, let until, let userAgent):
+            case .rememberDevice(let key, let phone, let at, let until, let userAgent, let session):
                 let agent = userAgent.map { String($0.prefix(512)) }
                 try await connection.rows(
                     """
-                    INSERT INTO devices (key, user_id, created_at, last_used_at, expires_at, user_agent)
-                    SELECT \(key), id, \(at), \(at), \(until), \(agent) FROM users WHERE phone = \(phone)
+                    INSERT INTO devices (key, user_id, created_at, last_used_at, expires_at, user_agent, session_key)
+                    SELECT \(key), id, \(at), \(at), \(until), \(agent), \(session) FROM users WHERE phone = \(phone)
                     """, logger)
-            case .rotateDevice(let old, let new, let at):
+            case .rotateDevice(let old, let new, let at, let session):
                 try await connection.rows(
-                    "UPDATE devices SET key = \(new), last_used_at = \(at) WHERE key = \(old)", logger)
+                    "UPDATE devices SET key = \(new), last_used_at = \(at), session_key = \(session) WHERE key = \(old)",
+                    logger)
             case .forgetDevice(let key):
                 try await connection.rows("DELETE FROM devices WHERE key = \(key)", logger)
             case .touchSession(let key, let at, let expiresAt):

@@ -139,7 +139,8 @@ enum PostgresMigrations {
                     created_at double precision NOT NULL,
                     last_used_at double precision NOT NULL,
                     expires_at double precision NOT NULL CHECK (expires_at > created_at),
-                    user_agent text CHECK (length(user_agent) <= 512)
+                    user_agent text CHECK (length(user_agent) <= 512),
+                    session_key bytea CHECK (session_key IS NULL OR length(session_key) = 32)
                 )
                 """,
                 "CREATE INDEX devices_by_user ON devices (user_id)",

@@ -95,12 +95,13 @@ public struct SQLiteAuthStore: AuthStore {
             found.device = try Row.fetchOne(
                 try db.cachedStatement(
                     sql: """
-                        SELECT d.id, d.user_id, u.phone, d.created_at, d.expires_at
+                        SELECT d.id, d.user_id, u.phone, d.created_at, d.expires_at, d.session_key
                         FROM devices d JOIN users u ON u.id = d.user_id WHERE d.key = ?
                         """),
                 arguments: [key]
             ).map { row in
-                DeviceRecord(id: row[0], userID: row[1], phone: row[2], createdAt: row[3], expiresAt: row[4])
+                DeviceRecord(
+                    id: row[0], userID: row[1], phone: row[2], createdAt: row[3], expiresAt: row[4], session: row[5])
             }
         }
         if let places = reads.signedInPlaces {
@@ -119,14 +120,14 @@ public struct SQLiteAuthStore: AuthStore {
             let devices = try Row.fetchAll(
                 try db.cachedStatement(
                     sql: """
-                        SELECT id, key, user_agent, created_at, last_used_at, expires_at FROM devices
+                        SELECT id, key, user_agent, created_at, last_used_at, expires_at, session_key FROM devices
                         WHERE user_id = ? AND expires_at > ? ORDER BY last_used_at DESC
                         """),
                 arguments: [places.user, places.now]
             ).map { row in
                 SignedInPlaces.Device(
                     id: row[0], key: row[1], userAgent: row[2], rememberedAt: row[3], lastUsedAt: row[4],
-                    expiresAt: row[5])
+                    expiresAt: row[5], session: row[6])
             }
             found.places = SignedInPlaces(sessions: sessions, devices: devices)
         }
@@ -249,16 +250,17 @@ public struct SQLiteAuthStore: AuthStore {
                         api,
                     ])
                 signedInUser = user
-            case .rememberDevice(let key, let phone, let at, let until, let userAgent):
+            case .rememberDevice(let key, let phone, let at, let until, let userAgent, let session):
                 try db.cachedStatement(
                     sql: """
-                        INSERT INTO devices (key, user_id, created_at, last_used_at, expires_at, user_agent)
-                        SELECT ?, id, ?, ?, ?, ? FROM users WHERE phone = ?
+                        INSERT INTO devices (key, user_id, created_at, last_used_at, expires_at, user_agent, session_key)
+                        SELECT ?, id, ?, ?, ?, ?, ? FROM users WHERE phone = ?
                         """
-                ).execute(arguments: [key, at, at, until, userAgent.map { String($0.prefix(512)) }, phone])
-            case .rotateDevice(let old, let new, let at):
-                try db.cachedStatement(sql: "UPDATE devices SET key = ?, last_used_at = ? WHERE key = ?")
-                    .execute(arguments: [new, at, old])
+                ).execute(arguments: [key, at, at, until, userAgent.map { String($0.prefix(512)) }, session, phone])
+            case .rotateDevice(let old, let new, let at, let session):
+                try db.cachedStatement(
+                    sql: "UPDATE devices SET key = ?, last_used_at = ?, session_key = ? WHERE key = ?"
+                ).execute(arguments: [new, at, session, old])
             case .forgetDevice(let key):
                 try db.cachedStatement(sql: "DELETE FROM devices WHERE key = ?").execute(arguments: [key])
             case .touchSession(let key, let at, let expiresAt):

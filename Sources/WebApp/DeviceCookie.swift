@@ -23,4 +23,8 @@ struct DeviceCookie: Sendable {
     func remember(_ token: SessionToken) -> Cookie {
         Cookie(name: name, value: token.value, maxAge: maxAge, secure: secure)
     }
+
+    func forget() -> Cookie {
+        Cookie.expired(name: name, secure: secure)
+    }
 }

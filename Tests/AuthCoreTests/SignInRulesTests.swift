@@ -358,7 +358,7 @@ struct SignInRulesTests {
         #expect(decision.outcome == signsIn)
         if signsIn {
             #expect(decision.changes.first == .deleteSession(key: existing))
-            #expect(decision.changes.last == .rotateDevice(old: device, new: rotated, at: seconds))
+            #expect(decision.changes.last == .rotateDevice(old: device, new: rotated, at: seconds, session: fresh))
         } else {
             #expect(decision.changes.isEmpty)
         }
@@ -373,8 +373,8 @@ struct SignInRulesTests {
         #expect(
             decision.changes.last
                 == .rememberDevice(
-                    key: Data(repeating: 7, count: 32), phone: "+15305550123", at: seconds, until: seconds + 30 * 86_400
-                ))
+                    key: Data(repeating: 7, count: 32), phone: "+15305550123", at: seconds, until: seconds + 30 * 86_400,
+                    session: fresh))
     }
 
     // MARK: Sessions

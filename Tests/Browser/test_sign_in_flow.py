@@ -138,7 +138,7 @@ class SignInFlowTests(unittest.TestCase):
             self.assertEqual(self.driver.execute_script(PASTE_SCRIPT, pasted), [sent, ""], pasted)
         self.driver.refresh()
         self.wait.until(lambda d: self.active() == "d1")
-        submitted, error = self.driver.execute_script(PASTE_SCRIPT, "123456 or 654321")
+        submitted, error = self.driver.execute_script(PASTE_SCRIPT, "Your code is 123 456 and 654321")
         self.assertIsNone(submitted)
         self.assertEqual(error, "That text has more than one code in it. Please type the 6-digit code.")
         self.assertEqual(self.values(), "")

@@ -111,4 +111,24 @@ struct RememberedDeviceTests {
             #expect(owner?.user.phone.e164 == "+15305550123")
         }
     }
+
+    @Test(
+        "a remembered device holds one session: each sign-in on it ends the one its last sign-in made",
+        arguments: Backend.all)
+    func oneSessionPerDevice(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let f = ServiceFixture(database)
+            var device = try await rememberedSignIn(f)
+            var last: SessionToken?
+            for _ in 0..<5 {
+                let again = try #require(
+                    try await f.service.signInRemembered(phoneInput: phoneText, device: device, replacing: nil))
+                device = try #require(again.device)
+                last = again.session
+            }
+            #expect(try await f.database.count("sessions") == 1)
+            let user = try #require(try await f.service.state(of: last!))
+            #expect(user != .pending(try PhoneNumber(parsing: phoneText)))
+        }
+    }
 }

@@ -45,6 +45,20 @@ struct DevicesPageTests {
         }
     }
 
+    @Test("signing out another browser also forgets the phone it remembered: it needs a code again")
+    func signOutForgetsItsPhone() async throws {
+        try await withServer { server in
+            let phone = try await signIn(server, agent: Self.iPhone)
+            let other = try await signIn(server, agent: Self.android, remember: true)
+            let page = try await phone.get("/devices")
+            let id = try #require(page.body.firstMatch(of: /\/devices\/sessions\/([0-9a-f]{32})\/sign-out/)?.1)
+            #expect(try await phone.post("/devices/sessions/\(id)/sign-out").location == "/devices")
+            #expect(!(try await phone.get("/devices").body.contains("Forget this device")))
+            _ = try await other.get("/login")
+            #expect(try await other.post("/login", form: [("phone", "5305550123")]).location == "/verify")
+        }
+    }
+
     @Test("sign out everywhere else ends the other sessions and forgets the other remembered phones")
     func everywhereElse() async throws {
         try await withServer { server in

@@ -88,6 +88,21 @@ struct RememberedDeviceFlowTests {
         }
     }
 
+    @Test("\"Not you?\" forgets the remembered phone too: the owner's number then needs a code")
+    func notYouForgetsTheDevice() async throws {
+        try await withServer { server in
+            let browser = Browser(baseURL: server.baseURL)
+            _ = try await signIn(server, browser, remember: true)
+            _ = try await browser.post("/logout")
+            _ = try await browser.get("/login")
+            let forgot = try await browser.post("/login/forget")
+            #expect(forgot.setCookie("device")?.contains("Max-Age=0") == true)
+            #expect(browser.cookie("device") == nil)
+            _ = try await browser.get("/login")
+            #expect(try await browser.post("/login", form: [("phone", "5305550123")]).location == "/verify")
+        }
+    }
+
     @Test("with --https the cookie is __Host-device and Secure")
     func httpsName() async throws {
         try await withServer({ $0.https = true }) { server in

@@ -58,6 +58,17 @@ struct VerifyPageTests: SignInSteps {
             #expect(!page.body.contains(#"id="verify-button""#))
             #expect(page.body.contains(#"id="resend-button" data-wait="#))
             #expect(page.body.contains(">Send a new code</button>"))
+            // Reloading it (a GET) still offers only a new code; so does a code that expired.
+            let reloaded = try await browser.get("/verify")
+            #expect(reloaded.body.contains("Too many incorrect codes. Please request a new code."))
+            #expect(!reloaded.body.contains(#"id="d1""#))
+            server.clock.advance(by: 31)
+            _ = try await browser.post("/verify/resend")
+            #expect(try await browser.get("/verify").body.contains(#"id="d1""#))
+            server.clock.advance(by: 601)
+            let expired = try await browser.get("/verify")
+            #expect(expired.body.contains("Your code expired"))
+            #expect(!expired.body.contains(#"id="d1""#))
         }
     }
 

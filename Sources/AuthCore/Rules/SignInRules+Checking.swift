@@ -128,7 +128,10 @@ extension SignInRules {
                     userAgent: request.userAgent, api: request.session == nil)
             ]
                 + (request.rememberDevice.map {
-                    [rememberDevice($0, phone: phone, userAgent: request.userAgent, now: now)]
+                    [
+                        rememberDevice(
+                            $0, phone: phone, userAgent: request.userAgent, session: request.signedInSession, now: now)
+                    ]
                 } ?? []))
     }
 }

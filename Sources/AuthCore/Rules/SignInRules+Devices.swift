@@ -47,20 +47,26 @@ extension SignInRules {
             return AuthDecision(false)
         }
         let absolute = now + policy.sessionLifetime
+        // The session this device's last sign-in made ends: a device holds one session at a
+        // time, however often it signs in.
+        let ended = [request.replacedSession, device.session].compactMap { $0 }.reduce(into: [Data]()) {
+            if !$0.contains($1) { $0.append($1) }
+        }
         return AuthDecision(
             true,
-            changes: (request.replacedSession.map { [.deleteSession(key: $0)] } ?? []) + [
+            changes: ended.map { .deleteSession(key: $0) } + [
                 .signIn(
                     phone: device.phone, session: request.session, at: now,
                     expiresAt: min(absolute, now + policy.sessionIdleTimeout), absoluteExpiresAt: absolute,
                     userAgent: request.userAgent),
-                .rotateDevice(old: request.device, new: request.newDevice, at: now),
+                .rotateDevice(old: request.device, new: request.newDevice, at: now, session: request.session),
             ])
     }
 
     /// The change that remembers a device at a sign-in with a code, valid ``SignInPolicy/deviceLifetime``.
-    func rememberDevice(_ key: Data, phone: String, userAgent: String?, now: Double) -> AuthChange {
-        .rememberDevice(key: key, phone: phone, at: now, until: now + policy.deviceLifetime, userAgent: userAgent)
+    func rememberDevice(_ key: Data, phone: String, userAgent: String?, session: Data, now: Double) -> AuthChange {
+        .rememberDevice(
+            key: key, phone: phone, at: now, until: now + policy.deviceLifetime, userAgent: userAgent, session: session)
     }
 
     // MARK: Your devices
@@ -70,12 +76,15 @@ extension SignInRules {
         AuthReads(signedInPlaces: PlacesRead(user: user, now: now.timeIntervalSince1970))
     }
 
-    /// Signs out one of the user's sessions, named by its public id; `false` when the user has
-    /// no such session (someone else's is the same as none).
+    /// Signs out one of the user's sessions, named by its public id, and forgets the phone
+    /// remembered by the same browser (else it would sign straight back in); `false` when the
+    /// user has no such session (someone else's is the same as none).
     public func signOut(sessionID: String, given found: AuthSnapshot) -> AuthDecision<Bool> {
         guard let session = found.places?.sessions.first(where: { SignedInPlaces.publicID(of: $0.key) == sessionID })
         else { return AuthDecision(false) }
-        return AuthDecision(true, changes: [.deleteSession(key: session.key)])
+        let devices = (found.places?.devices ?? []).filter { $0.session == session.key }
+        return AuthDecision(
+            true, changes: [.deleteSession(key: session.key)] + devices.map { .forgetDevice(key: $0.key) })
     }
 
     /// "Sign out everywhere else": every session but `current` ends, and every remembered device

@@ -24,9 +24,11 @@ public enum AuthChange: Sendable, Equatable {
         phone: String, session: Data, at: Double, expiresAt: Double, absoluteExpiresAt: Double,
         userAgent: String? = nil, api: Bool = false)
     /// Remembers this browser for the person with `phone` (who exists: it follows a ``signIn``).
-    case rememberDevice(key: Data, phone: String, at: Double, until: Double, userAgent: String? = nil)
+    /// `session` is the signed-in session the same sign-in made: signing it out forgets the device.
+    case rememberDevice(
+        key: Data, phone: String, at: Double, until: Double, userAgent: String? = nil, session: Data? = nil)
     /// Gives a remembered device a new key (its old one stops working); its expiry stays.
-    case rotateDevice(old: Data, new: Data, at: Double)
+    case rotateDevice(old: Data, new: Data, at: Double, session: Data? = nil)
     /// Forgets a remembered device.
     case forgetDevice(key: Data)
     /// Refreshes a signed-in session's idle timer (a session no longer signed in is left alone).

@@ -9,8 +9,13 @@ public struct DeviceRecord: Sendable, Equatable {
     public var createdAt: Double
     /// Fixed at the sign-in that remembered the device; rotating its token keeps it.
     public var expiresAt: Double
+    /// The session its latest sign-in made (replaced at the next one).
+    public var session: Data?
 
-    public init(id: Int64, userID: Int64, phone: String, createdAt: Double, expiresAt: Double) {
+    public init(
+        id: Int64, userID: Int64, phone: String, createdAt: Double, expiresAt: Double, session: Data? = nil
+    ) {
+        self.session = session
         self.id = id
         self.userID = userID
         self.phone = phone
@@ -62,10 +67,14 @@ public struct SignedInPlaces: Sendable, Equatable {
         public var rememberedAt: Double
         public var lastUsedAt: Double
         public var expiresAt: Double
+        /// The session its latest sign-in made.
+        public var session: Data?
 
         public init(
-            id: Int64, key: Data, userAgent: String?, rememberedAt: Double, lastUsedAt: Double, expiresAt: Double
+            id: Int64, key: Data, userAgent: String?, rememberedAt: Double, lastUsedAt: Double, expiresAt: Double,
+            session: Data? = nil
         ) {
+            self.session = session
             self.id = id
             self.key = key
             self.userAgent = userAgent

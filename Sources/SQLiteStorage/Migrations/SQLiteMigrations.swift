@@ -125,7 +125,8 @@ enum SQLiteMigrations {
                         created_at REAL NOT NULL,
                         last_used_at REAL NOT NULL,
                         expires_at REAL NOT NULL CHECK (expires_at > created_at),
-                        user_agent TEXT CHECK (length(user_agent) <= 512)
+                        user_agent TEXT CHECK (length(user_agent) <= 512),
+                        session_key BLOB CHECK (session_key IS NULL OR length(session_key) = 32)
                     );
                     CREATE INDEX devices_by_user ON devices(user_id);
                     CREATE INDEX devices_by_expiry ON devices(expires_at);

@@ -61,9 +61,15 @@ struct SignInController: Sendable {
     }
 
     /// "Not you?": forgets the remembered number on this browser and shows an empty Login.
+    /// "Not you?" also forgets this browser's remembered phone: else the owner's number, typed
+    /// by the next person, would still go straight to Home.
     @Sendable func forgetPhone(_ request: Request, _ context: AppContext) async throws -> Response {
         var response = Response.redirect(to: context.user == nil ? "/login" : "/home")
         response.setCookie(rememberedPhone.forget())
+        if let token = device.token(in: request) {
+            try await signIn.forgetDevice(token)
+            response.setCookie(device.forget())
+        }
         return response
     }
 
@@ -113,9 +119,18 @@ struct SignInController: Sendable {
         let phone = context.phone
         let notice =
             request.cookie(Self.noticeCookie) == "resent" ? "A new code was sent to \(phone.nationalFormat)." : nil
+        // A code that took its last try or expired stays dead on reload: the page offers only a
+        // new code, as it did when the POST said so.
+        let status = try await signIn.codeStatus(for: phone)
+        let dead: SignInError? =
+            switch status.triesLeft {
+            case 0: .tooManyAttempts
+            case nil: .codeExpired
+            default: nil
+            }
         var response = try pages.verify(
-            csrf: context.csrfToken, phone: phone, resendWait: try await signIn.resendWait(for: phone),
-            codeLifetime: signIn.policy.codeLifetime, notice: notice)
+            csrf: context.csrfToken, phone: phone, resendWait: status.resendWait,
+            codeLifetime: signIn.policy.codeLifetime, notice: dead == nil ? notice : nil, error: dead)
         if request.cookie(Self.noticeCookie) != nil {
             response.setCookie(Cookie.expired(name: Self.noticeCookie, path: "/verify", secure: cookie.secure))
         }
