@@ -3,27 +3,25 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
-/// Serves files from a folder (our `Public/`) under a URL prefix (`/public`).
+/// Serves files from a folder (our `Public/`) under a URL prefix (`/public`), from memory
+/// (``StaticAssets``: read once, re-scanned when it may have changed).
 ///
-/// Files are read on NIO's blocking-I/O thread pool, never on an event loop. Paths are checked
-/// segment by segment (no `..`, no hidden files, no encoded slashes) and the resolved real path
-/// must stay inside the folder, so neither `../` tricks nor symbolic links can reach other files.
+/// Paths are checked segment by segment (no `..`, no hidden files, no encoded slashes), and only
+/// files found inside the folder are served, so neither `../` tricks nor symbolic links can
+/// reach other files.
 public struct StaticFiles<Context: RequestContext>: Middleware {
-    private let root: String
+    private let assets: StaticAssets
     private let prefix: [Substring]
     private let maxAge: Int
-    private let threadPool: NIOThreadPool
 
     /// - Parameters:
     ///   - folder: the folder to serve.
     ///   - urlPrefix: where it appears in URLs, e.g. `/public`.
     ///   - maxAge: `Cache-Control` max-age in seconds; browsers revalidate with `ETag` after it.
     public init(folder: String, urlPrefix: String, maxAge: Int = 3600, threadPool: NIOThreadPool = .singleton) {
-        let resolved = URL(fileURLWithPath: folder).standardizedFileURL.resolvingSymlinksInPath().path
-        self.root = resolved
+        self.assets = StaticAssets(folder: folder, threadPool: threadPool)
         self.prefix = urlPrefix.split(separator: "/")
         self.maxAge = maxAge
-        self.threadPool = threadPool
     }
 
     public func handle(
@@ -39,32 +37,19 @@ public struct StaticFiles<Context: RequestContext>: Middleware {
             segments.dropFirst(prefix.count).allSatisfy(Self.isSafeSegment)
         else { throw HTTPError(.notFound, message: "There is no file at this address.") }
 
+        assets.refreshIfStale()
         let relative = segments.dropFirst(prefix.count).joined(separator: "/")
-        let root = self.root
-        let file = try await threadPool.runIfActive { () -> (Data, Date)? in
-            let candidate = URL(fileURLWithPath: root + "/" + relative).resolvingSymlinksInPath().path
-            guard candidate.hasPrefix(root + "/") else { return nil }
-            let attributes = try? FileManager.default.attributesOfItem(atPath: candidate)
-            guard attributes?[.type] as? FileAttributeType == .typeRegular,
-                let data = FileManager.default.contents(atPath: candidate)
-            else { return nil }
-            return (data, attributes?[.modificationDate] as? Date ?? Date(timeIntervalSince1970: 0))
-        }
-        guard let (data, modified) = file else {
+        guard let asset = assets.asset(relative) else {
             throw HTTPError(.notFound, message: "There is no file at this address.")
         }
-
-        let etag = "\"\(data.count)-\(Int(modified.timeIntervalSince1970))\""
         var headers: HTTPHeaders = [
-            "Content-Type": Self.contentType(forExtension: (relative as NSString).pathExtension),
-            "Cache-Control": "public, max-age=\(maxAge)",
-            "ETag": etag,
+            "Content-Type": asset.contentType, "Cache-Control": "public, max-age=\(maxAge)", "ETag": asset.etag,
         ]
-        if request.headers["if-none-match"].contains(where: { $0.contains(etag) }) {
+        if request.headers["if-none-match"].contains(where: { $0.contains(asset.etag) }) {
             headers.remove(name: "Content-Type")
             return Response(status: .notModified, headers: headers)
         }
-        return Response(status: .ok, headers: headers, body: ByteBuffer(bytes: data))
+        return Response(status: .ok, headers: headers, body: asset.body)
     }
 
     static func isSafeSegment(_ segment: Substring) -> Bool {

@@ -181,6 +181,37 @@ struct HTTPBehaviourTests {
         }
     }
 
+    @Test("static files are served from memory, and a changed, added or removed file is seen within seconds")
+    func staticFilesChange() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("public-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("a { color: red }".utf8).write(to: folder.appendingPathComponent("app.css"))
+        try Data("{}".utf8).write(to: folder.appendingPathComponent("openapi.json"))
+        try await withServer({ $0.publicDirectory = folder.path }) { server in
+            let browser = Browser(baseURL: server.baseURL)
+            let first = try await browser.get("/public/app.css")
+            #expect(first.body == "a { color: red }")
+            try Data("a { color: blue }".utf8).write(to: folder.appendingPathComponent("app.css"))
+            try Data("x".utf8).write(to: folder.appendingPathComponent("new.txt"))
+            var seen = first
+            for _ in 0..<40 where seen.body != "a { color: blue }" {
+                try await Task.sleep(for: .milliseconds(250))
+                seen = try await browser.get("/public/app.css")
+            }
+            #expect(seen.body == "a { color: blue }")
+            #expect(seen.header("ETag") != first.header("ETag"))
+            #expect(try await browser.get("/public/new.txt").body == "x")
+            try FileManager.default.removeItem(at: folder.appendingPathComponent("new.txt"))
+            var gone = 200 as UInt
+            for _ in 0..<40 where gone != 404 {
+                try await Task.sleep(for: .milliseconds(250))
+                gone = try await browser.get("/public/new.txt").status.code
+            }
+            #expect(gone == 404)
+        }
+    }
+
     @Test("keep-alive serves several requests on one connection; Connection: close closes it")
     func keepAlive() async throws {
         try await withServer { server in

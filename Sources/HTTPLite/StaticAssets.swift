@@ -1,0 +1,105 @@
+import Crypto
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+
+/// The files of a folder (our `Public/`), read once into memory with their content type and a
+/// content-hash `ETag`, so serving one takes no file-system call.
+///
+/// A request finding the snapshot older than ``refreshInterval`` starts a re-scan on NIO's
+/// blocking-I/O pool (and goes on with the snapshot it has): a file edited, added or removed is
+/// served as it now is within a couple of seconds, and unchanged files (same size and
+/// modification time) are not read again. Only regular files inside the folder are taken:
+/// names starting with a dot are skipped, and a symbolic link that leads out of the folder is
+/// ignored.
+public final class StaticAssets: Sendable {
+    /// One file, ready to send.
+    public struct Asset: Sendable {
+        public let body: ByteBuffer
+        public let contentType: String
+        /// `"` + the first 16 hex digits of the content's SHA-256 + `"`: the same on every instance.
+        public let etag: String
+        let size: Int
+        let modified: Date
+    }
+
+    /// How old a snapshot may get before a request asks for a re-scan.
+    public static let refreshInterval: TimeAmount = .seconds(2)
+
+    private let root: String
+    private let threadPool: NIOThreadPool
+    private let state: NIOLockedValueBox<State>
+
+    private struct State {
+        var assets: [String: Asset]
+        var scannedAt: NIODeadline
+        var scanning = false
+    }
+
+    /// Reads the folder now (at start-up, before anything is served).
+    public init(folder: String, threadPool: NIOThreadPool = .singleton) {
+        let root = URL(fileURLWithPath: folder).standardizedFileURL.resolvingSymlinksInPath().path
+        self.root = root
+        self.threadPool = threadPool
+        self.state = NIOLockedValueBox(State(assets: Self.scan(root, previous: [:]), scannedAt: .now()))
+    }
+
+    /// The file at `relative` (`app.css`, `icons/x.svg`), if the folder has it.
+    public func asset(_ relative: String) -> Asset? {
+        state.withLockedValue { $0.assets[relative] }
+    }
+
+    /// Starts a re-scan when the snapshot is older than ``refreshInterval`` (at most one at a
+    /// time); returns at once.
+    public func refreshIfStale() {
+        let due = state.withLockedValue { state -> [String: Asset]? in
+            guard !state.scanning, NIODeadline.now() - state.scannedAt > Self.refreshInterval else { return nil }
+            state.scanning = true
+            return state.assets
+        }
+        guard let previous = due else { return }
+        let root = self.root
+        threadPool.submit { [state] _ in
+            let assets = Self.scan(root, previous: previous)
+            state.withLockedValue {
+                $0.assets = assets
+                $0.scannedAt = .now()
+                $0.scanning = false
+            }
+        }
+    }
+
+    /// Every regular file under `root`, keyed by its path relative to it; files whose size and
+    /// modification time did not change are taken from `previous` without reading them.
+    static func scan(_ root: String, previous: [String: Asset]) -> [String: Asset] {
+        guard let enumerator = FileManager.default.enumerator(atPath: root) else { return [:] }
+        var assets: [String: Asset] = [:]
+        while let relative = enumerator.nextObject() as? String {
+            let name = (relative as NSString).lastPathComponent
+            if name.hasPrefix(".") {
+                enumerator.skipDescendants()
+                continue
+            }
+            let path = URL(fileURLWithPath: root + "/" + relative).resolvingSymlinksInPath().path
+            guard path.hasPrefix(root + "/"),
+                let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+                attributes[.type] as? FileAttributeType == .typeRegular
+            else { continue }
+            let size = (attributes[.size] as? NSNumber)?.intValue ?? -1
+            let modified = attributes[.modificationDate] as? Date ?? Date(timeIntervalSince1970: 0)
+            if let known = previous[relative], known.size == size, known.modified == modified {
+                assets[relative] = known
+                continue
+            }
+            guard let data = FileManager.default.contents(atPath: path) else { continue }
+            let digest = SHA256.hash(data: data).prefix(8).map { String(format: "%02x", $0) }.joined()
+            assets[relative] = Asset(
+                body: ByteBuffer(bytes: data),
+                contentType: StaticFiles<BasicRequestContext>.contentType(
+                    forExtension: (relative as NSString).pathExtension),
+                etag: "\"\(digest)\"", size: size, modified: modified)
+        }
+        return assets
+    }
+}
