@@ -50,6 +50,34 @@ public final class StaticAssets: Sendable {
         state.withLockedValue { $0.assets[relative] }
     }
 
+    /// The file a request names, by its plain name (`app.css`) or by its content-hashed one
+    /// (`app.3f2a1c9e.css`, then `immutable`). A hash that is not the file's content now (a page
+    /// cached from before a deploy) still gets the file as it is now, not to be kept for long.
+    public func lookup(_ relative: String) -> (asset: Asset, immutable: Bool)? {
+        if let asset = asset(relative) { return (asset, false) }
+        var parts = relative.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count >= 3, parts[parts.count - 2].utf8.count == Self.hashLength,
+            parts[parts.count - 2].allSatisfy(\.isHexDigit)
+        else { return nil }
+        let hash = parts.remove(at: parts.count - 2)
+        guard let asset = asset(parts.joined(separator: ".")) else { return nil }
+        return (asset, asset.etag.dropFirst().hasPrefix(hash))
+    }
+
+    /// The content-hashed name of `relative` (`app.css` → `app.3f2a1c9e.css`), for pages to
+    /// link, so browsers may keep the file for a year; `relative` itself when the folder has no
+    /// such file.
+    public func versioned(_ relative: String) -> String {
+        guard let asset = asset(relative) else { return relative }
+        let hash = asset.etag.dropFirst().prefix(Self.hashLength)
+        let ext = (relative as NSString).pathExtension
+        guard !ext.isEmpty else { return relative + "." + hash }
+        return (relative as NSString).deletingPathExtension + "." + hash + "." + ext
+    }
+
+    /// Hex digits of the content hash in a versioned name.
+    static let hashLength = 8
+
     /// Starts a re-scan when the snapshot is older than ``refreshInterval`` (at most one at a
     /// time); returns at once.
     public func refreshIfStale() {

@@ -18,11 +18,17 @@ public struct StaticFiles<Context: RequestContext>: Middleware {
     ///   - folder: the folder to serve.
     ///   - urlPrefix: where it appears in URLs, e.g. `/public`.
     ///   - maxAge: `Cache-Control` max-age in seconds; browsers revalidate with `ETag` after it.
-    public init(folder: String, urlPrefix: String, maxAge: Int = 3600, threadPool: NIOThreadPool = .singleton) {
-        self.assets = StaticAssets(folder: folder, threadPool: threadPool)
+    ///   - maxAge: `Cache-Control` max-age in seconds for a plain name (`app.css`); browsers
+    ///     revalidate with `ETag` after it. A content-hashed name (`app.3f2a1c9e.css`, see
+    ///     ``StaticAssets/versioned(_:)``) is `immutable` for a year.
+    public init(assets: StaticAssets, urlPrefix: String, maxAge: Int = 300) {
+        self.assets = assets
         self.prefix = urlPrefix.split(separator: "/")
         self.maxAge = maxAge
     }
+
+    /// A year: what browsers keep an `immutable` content-hashed file for.
+    static var immutableMaxAge: Int { 31_536_000 }
 
     public func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -39,11 +45,13 @@ public struct StaticFiles<Context: RequestContext>: Middleware {
 
         assets.refreshIfStale()
         let relative = segments.dropFirst(prefix.count).joined(separator: "/")
-        guard let asset = assets.asset(relative) else {
+        guard let (asset, immutable) = assets.lookup(relative) else {
             throw HTTPError(.notFound, message: "There is no file at this address.")
         }
+        let cacheControl =
+            immutable ? "public, max-age=\(Self.immutableMaxAge), immutable" : "public, max-age=\(maxAge)"
         var headers: HTTPHeaders = [
-            "Content-Type": asset.contentType, "Cache-Control": "public, max-age=\(maxAge)", "ETag": asset.etag,
+            "Content-Type": asset.contentType, "Cache-Control": cacheControl, "ETag": asset.etag,
         ]
         if request.headers["if-none-match"].contains(where: { $0.contains(asset.etag) }) {
             headers.remove(name: "Content-Type")

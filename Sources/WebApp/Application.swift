@@ -54,6 +54,8 @@ final class Application: Sendable {
         let renderer = try await PageRenderer(
             directory: configuration.templatesDirectory, required: Pages.templateNames)
         let storage = try Storage.open(configuration, logger: logger)
+        // Public/ in memory, shared by the pages (for its content-hashed addresses) and the server.
+        let assets = StaticAssets(folder: configuration.publicDirectory)
         let sender = try sms ?? Self.smsSender(configuration, logger: logger)
         // Metrics go to this app's own registry, exported at /metrics.
         let registry = PrometheusCollectorRegistry()
@@ -72,7 +74,8 @@ final class Application: Sendable {
         let securityHeaders = SecurityHeaders(https: configuration.https)
         let routes = Routes(
             configuration: configuration, secret: secret,
-            pages: Pages(renderer: renderer, testMode: configuration.sms.isTestMode, clock: clock), signIn: signIn,
+            pages: Pages(renderer: renderer, testMode: configuration.sms.isTestMode, clock: clock, assets: assets),
+            signIn: signIn, assets: assets,
             wallet: wallet, storage: storage, requestMetrics: requestMetrics, securityHeaders: securityHeaders,
             registry: registry, clock: clock)
         // The answers the server gives before any middleware (413, 431, …) carry the same

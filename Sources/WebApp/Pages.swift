@@ -13,12 +13,19 @@ import WalletCore
 /// status and headers (`Retry-After`) on the response, as the error says (``HTTPResponseError``).
 struct Pages: Sendable {
     static let templateNames = ["layout", "login", "verify", "home", "account", "devices", "error"]
+    /// The static files pages link, by the name templates use (`{{asset.css}}`).
+    static let assetNames = [
+        "css": "app.css", "icon": "favicon.svg", "loginJS": "login.js", "verifyJS": "verify.js",
+        "countdownJS": "countdown.js",
+    ]
     let renderer: PageRenderer
     /// SMS test mode: every page says at the top that every code is 123456, so nobody takes a
     /// test server for the real one (or leaves one running unnoticed).
     var testMode = false
     /// The app's clock: when a limit ends, said on the page.
     var clock: @Sendable () -> Date = { Date() }
+    /// The static files, for their content-hashed addresses (`/public/app.3f2a1c9e.css`).
+    var assets: StaticAssets? = nil
 
     /// Longest typed phone text echoed back into the form.
     private static let maxEchoedInput = 64
@@ -175,6 +182,9 @@ struct Pages: Sendable {
     {
         var values = values
         values["testMode"] = testMode
+        values["asset"] = Self.assetNames.reduce(into: [String: String]()) { names, file in
+            names[file.key] = "/public/" + (assets?.versioned(file.value) ?? file.value)
+        }
         var response = Response.html(try renderer.render(name, values), status: error?.status ?? .ok)
         if let error { response.headers.add(contentsOf: error.headers) }
         response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")

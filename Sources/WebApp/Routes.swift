@@ -12,6 +12,8 @@ struct Routes {
     let secret: ServerSecret
     let pages: Pages
     let signIn: SignInService
+    /// `Public/`, in memory.
+    let assets: StaticAssets
     let wallet: Wallet
     let storage: Storage
     /// Counts and times every request (also told of the server's own refusals).
@@ -56,7 +58,7 @@ struct Routes {
     private func pageRoutes() -> any HTTPResponder<AppContext> {
         let router = Router<AppContext>()
         router.add(middleware: ErrorMiddleware.pages(pages))
-        router.add(middleware: StaticFiles<AppContext>(folder: configuration.publicDirectory, urlPrefix: "/public"))
+        router.add(middleware: StaticFiles<AppContext>(assets: assets, urlPrefix: "/public"))
         router.add(
             middleware: CSRFProtection(tokens: CSRFTokens(secret: secret, clock: clock), https: configuration.https))
         let cookie = SessionCookie(

@@ -153,7 +153,7 @@ class SignInFlowTests(unittest.TestCase):
     def test_digits_typed_before_the_script_runs_are_kept(self):
         # verify.js held back: the page shows, the person types into box one, then it arrives.
         self.driver.execute_cdp_cmd("Network.enable", {})
-        self.driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*verify.js*"]})
+        self.driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/public/verify.*"]})
         self.go_to_verify()
         code = self.server.last_code()
         self.driver.find_element(By.ID, "d1").send_keys(code[:4])

@@ -169,6 +169,20 @@ struct HTTPBehaviourTests {
             let js = try await browser.get("/public/verify.js")
             #expect(js.header("Content-Type") == "text/javascript; charset=utf-8")
 
+            // Pages link content-hashed addresses, kept for a year; the hash is the file's.
+            let login = try await browser.get("/login")
+            let hashed = try #require(login.body.firstMatch(of: /href="(\/public\/app\.([0-9a-f]{8})\.css)"/))
+            let versioned = try await browser.get(String(hashed.1))
+            #expect(versioned.body == css.body)
+            #expect(versioned.header("Cache-Control") == "public, max-age=31536000, immutable")
+            #expect(etag.hasPrefix("\"" + hashed.2))
+            #expect(css.header("Cache-Control") == "public, max-age=300")
+            // An old hash (a page from before a deploy) gets today's file, not kept for long.
+            let stale = try await browser.get("/public/app.00000000.css")
+            #expect(stale.status == .ok)
+            #expect(stale.header("Cache-Control") == "public, max-age=300")
+            #expect(try await browser.get("/public/missing.12345678.css").status == .notFound)
+
             for path in [
                 "/public/%2e%2e/Package.swift", "/public/..%2fPackage.swift", "/public/.hidden", "/public/%00",
             ] {
