@@ -39,10 +39,7 @@ extension SignInService {
 
     /// Ends one of `user`'s sessions at once (on every instance); `false` if it has no such one.
     public func signOut(sessionID: String, of user: User) async throws -> Bool {
-        let rules = self.rules
-        return try await store.transaction(reading: rules.placesReads(user: user.id, now: clock())) { found in
-            rules.signOut(sessionID: sessionID, given: found)
-        }.outcome
+        try await onPlaces(of: user) { rules, found in rules.signOut(sessionID: sessionID, given: found) }
     }
 
     /// Ends every session of `user` but `current` and forgets every remembered device but
@@ -51,18 +48,24 @@ extension SignInService {
     public func signOutEverywhereElse(of user: User, current: SessionToken, currentDevice: SessionToken?)
         async throws -> Int
     {
-        let rules = self.rules
-        return try await store.transaction(reading: rules.placesReads(user: user.id, now: clock())) { found in
+        try await onPlaces(of: user) { rules, found in
             rules.signOutEverywhereElse(
                 current: current.storageKey, currentDevice: currentDevice?.storageKey, given: found)
-        }.outcome
+        }
     }
 
     /// Forgets one of `user`'s remembered devices; `false` if it has no such one.
     public func forgetDevice(id: Int64, of user: User) async throws -> Bool {
+        try await onPlaces(of: user) { rules, found in rules.forgetDevice(id: id, given: found) }
+    }
+
+    /// One "Your devices" decision: `user`'s places read and `decide` applied in one transaction.
+    private func onPlaces<Outcome: Sendable>(
+        of user: User, _ decide: @escaping @Sendable (SignInRules, AuthSnapshot) -> AuthDecision<Outcome>
+    ) async throws -> Outcome {
         let rules = self.rules
         return try await store.transaction(reading: rules.placesReads(user: user.id, now: clock())) { found in
-            rules.forgetDevice(id: id, given: found)
+            decide(rules, found)
         }.outcome
     }
 

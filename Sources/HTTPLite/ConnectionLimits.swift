@@ -66,9 +66,6 @@ final class ConnectionLimits: Sendable {
         counts.withLockedValue { Self.decrement(&$0.perClient, client) }
     }
 
-    /// How many connections are counted now (for tests and metrics).
-    var total: Int { counts.withLockedValue { $0.total } }
-
     private static func decrement(_ counts: inout [String: Int], _ client: String) {
         let left = counts[client, default: 1] - 1
         counts[client] = left > 0 ? left : nil

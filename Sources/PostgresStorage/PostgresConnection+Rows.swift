@@ -8,15 +8,10 @@ extension PostgresConnection {
         try await self.query(query, logger: logger).collect()
     }
 
-    /// Takes the transaction-scoped lock named `schema:kind:value` (held until commit or
-    /// rollback). Advisory locks are shared by the whole database, so the name includes the
-    /// schema: two apps (or test runs) in separate schemas of one database never wait for
-    /// each other's locks.
-    func lock(_ kind: String, _ value: String, _ logger: Logger) async throws {
-        try await lock([kind + ":" + value], logger)
-    }
-
-    /// Takes several such locks (named `kind:value`) in one round trip, in the order given.
+    /// Takes the transaction-scoped locks named `kind:value` (held until commit or rollback), in
+    /// one round trip, in the order given. Advisory locks are shared by the whole database, so
+    /// each name is prefixed with the schema: two apps (or test runs) in separate schemas of one
+    /// database never wait for each other's locks.
     func lock(_ names: [String], _ logger: Logger) async throws {
         guard !names.isEmpty else { return }
         var query = PostgresQuery(unsafeSQL: "")

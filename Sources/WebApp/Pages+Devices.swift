@@ -11,7 +11,7 @@ extension Pages {
         let sessions: [[String: Any]] = places.sessions.map { session in
             [
                 "id": SignedInPlaces.publicID(of: session.key),
-                "description": session.api ? "API token" : UserAgentDescription.describe(session.userAgent),
+                "description": UserAgentDescription.describe(session),
                 "signedInAt": Self.when(session.signedInAt), "lastSeenAt": Self.when(session.lastSeenAt),
                 "current": session.key == currentSession,
             ]

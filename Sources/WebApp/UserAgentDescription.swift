@@ -1,7 +1,14 @@
+import AuthCore
+
 /// A browser's `User-Agent` in words for "Your devices": "Safari on iPhone", "Chrome on
 /// Android", "Firefox on Windows". Only the common browsers and systems are named; anything
 /// else is "A browser" on "an unknown system", never the raw header (which anyone can fill).
 enum UserAgentDescription {
+    /// How a session is named on the page and in the API: an API token, or its browser.
+    static func describe(_ session: SignedInPlaces.Session) -> String {
+        session.api ? "API token" : describe(session.userAgent)
+    }
+
     static func describe(_ userAgent: String?) -> String {
         guard let agent = userAgent, !agent.isEmpty else { return "A browser" }
         return "\(browser(agent)) on \(system(agent))"

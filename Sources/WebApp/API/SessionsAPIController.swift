@@ -35,7 +35,7 @@ struct SessionsAPIController: Sendable {
                 sessions: places.sessions.map { session in
                     SessionReply(
                         id: SignedInPlaces.publicID(of: session.key), kind: session.api ? "api" : "browser",
-                        description: session.api ? "API token" : UserAgentDescription.describe(session.userAgent),
+                        description: UserAgentDescription.describe(session),
                         signed_in_at: formatter.string(from: Date(timeIntervalSince1970: session.signedInAt)),
                         last_seen_at: formatter.string(from: Date(timeIntervalSince1970: session.lastSeenAt)),
                         current: session.key == current)

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOHTTP1
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 struct APIClient {
     let browser: Browser
     /// The `verification_id` of the last code this client was sent (as an app keeps it).
-    private let lastVerification = LockedBox<String?>(nil)
+    private let lastVerification = NIOLockedValueBox<String?>(nil)
 
     init(_ server: TestServer) {
         browser = Browser(baseURL: server.baseURL)
@@ -45,7 +46,7 @@ struct APIClient {
 
     func send(_ phone: String) async throws -> Reply {
         let reply = try await call(.POST, "/verifications", json: ["phone_number": phone])
-        if let id = reply.json["verification_id"] as? String { lastVerification.value = id }
+        if let id = reply.json["verification_id"] as? String { lastVerification.withLockedValue { $0 = id } }
         return reply
     }
 
@@ -53,7 +54,10 @@ struct APIClient {
     func check(_ phone: String, _ code: String, id: String? = nil) async throws -> Reply {
         try await call(
             .POST, "/verifications/check",
-            json: ["phone_number": phone, "code": code, "verification_id": id ?? lastVerification.value ?? ""])
+            json: [
+                "phone_number": phone, "code": code,
+                "verification_id": id ?? lastVerification.withLockedValue { $0 } ?? "",
+            ])
     }
 
     /// Sends a code to `phone`, checks it (the one from the outbox, or 123456 in test mode),
@@ -73,18 +77,5 @@ struct APIClient {
             #expect(try await call(.POST, "/accounts", token: token).status == 201)
         }
         return token
-    }
-}
-
-/// A value shared by the copies of a struct, behind a lock.
-final class LockedBox<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-
-    init(_ value: Value) { stored = value }
-
-    var value: Value {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
     }
 }
