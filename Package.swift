@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "WalletCore", targets: ["WalletCore"]),
         .library(name: "SQLiteStorage", targets: ["SQLiteStorage"]),
         .library(name: "PostgresStorage", targets: ["PostgresStorage"]),
+        .library(name: "GatewayCore", targets: ["GatewayCore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -27,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.1"),
     ],
     targets: [
         .target(
@@ -86,6 +88,16 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
+        // Gateway mode: who may pass to a protected app, where to send people back to, and the
+        // signed assertion (ES256 JWT, jwt-kit) a reverse proxy hands to the app. No HTTP, no storage.
+        .target(
+            name: "GatewayCore",
+            dependencies: [
+                "AuthCore",
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         // Real SMS delivery (Twilio, a signed webhook) behind AuthCore's SMSSender protocol.
         .target(
             name: "SMSGateways",
@@ -104,6 +116,7 @@ let package = Package(
                 "HTTPLite",
                 "HTMLRender",
                 "AuthCore",
+                "GatewayCore",
                 "SMSGateways",
                 "WalletCore",
                 "SQLiteStorage",
@@ -174,6 +187,10 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "GatewayCoreTests",
+            dependencies: ["GatewayCore", "AuthCore", .product(name: "JWTKit", package: "jwt-kit")]
+        ),
+        .testTarget(
             name: "WalletCoreTests",
             dependencies: ["WalletCore", "AuthCore", "TestSupport"]
         ),
@@ -195,6 +212,8 @@ let package = Package(
             dependencies: [
                 "WebApp",
                 "AuthCore",
+                "GatewayCore",
+                .product(name: "JWTKit", package: "jwt-kit"),
                 "HTTPLite",
                 "SMSGateways",
                 "WalletCore",

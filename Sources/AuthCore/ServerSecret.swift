@@ -69,18 +69,11 @@ public struct ServerSecret: Sendable {
         }
         let secret = ServerSecret.random()
         let hex = secret.key.withUnsafeBytes { Data($0).hexString } + "\n"
-        // Create with 0600 from the first byte: O_EXCL so two starting instances never both write.
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        if fd < 0 {
-            if errno == EEXIST { return try loadOrCreate(at: path) }
-            throw LoadError.unreadable(path: path, reason: String(cString: strerror(errno)))
-        }
-        defer { close(fd) }
-        let written = hex.utf8CString.withUnsafeBufferPointer { buffer in
-            write(fd, buffer.baseAddress, buffer.count - 1)
-        }
-        guard written == hex.utf8.count, fsync(fd) == 0 else {
-            throw LoadError.unreadable(path: path, reason: String(cString: strerror(errno)))
+        // Created with 0600 from the first byte, and only once when two instances start together.
+        do {
+            guard try SecretFile.create(at: path, contents: hex) else { return try loadOrCreate(at: path) }
+        } catch let failure as SecretFile.Failure {
+            throw LoadError.unreadable(path: path, reason: failure.reason)
         }
         return secret
     }

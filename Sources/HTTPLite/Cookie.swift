@@ -17,10 +17,13 @@ public struct Cookie: Sendable, Equatable {
     /// Sent only over HTTPS.
     public var secure = false
     public var sameSite: SameSite? = .lax
+    /// Sent to this domain and its subdomains too; `nil` (the default): only to the host that
+    /// set it.
+    public var domain: String?
 
     public init(
         name: String, value: String, path: String = "/", maxAge: Int? = nil, httpOnly: Bool = true,
-        secure: Bool = false, sameSite: SameSite? = .lax
+        secure: Bool = false, sameSite: SameSite? = .lax, domain: String? = nil
     ) {
         precondition(Self.isToken(name), "cookie name must be an RFC 6265 token")
         precondition(Self.isValidValue(value), "cookie value must be RFC 6265 cookie-octets")
@@ -31,16 +34,19 @@ public struct Cookie: Sendable, Equatable {
         self.httpOnly = httpOnly
         self.secure = secure
         self.sameSite = sameSite
+        self.domain = domain
     }
 
     /// A cookie that makes the browser drop the one with this name and path.
-    public static func expired(name: String, path: String = "/", secure: Bool = false) -> Cookie {
-        Cookie(name: name, value: "", path: path, maxAge: 0, secure: secure)
+    public static func expired(name: String, path: String = "/", secure: Bool = false, domain: String? = nil) -> Cookie
+    {
+        Cookie(name: name, value: "", path: path, maxAge: 0, secure: secure, domain: domain)
     }
 
     /// The `Set-Cookie` header value.
     public var headerValue: String {
         var parts = ["\(name)=\(value)", "Path=\(path)"]
+        if let domain { parts.append("Domain=\(domain)") }
         if let maxAge {
             parts.append("Max-Age=\(maxAge)")
             if maxAge == 0 { parts.append("Expires=Thu, 01 Jan 1970 00:00:00 GMT") }

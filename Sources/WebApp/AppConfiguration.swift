@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import GatewayCore
 import HTTPLite
 import PostgresStorage
 import SMSGateways
@@ -58,6 +59,11 @@ struct AppConfiguration: Sendable {
     var sqliteBusyTimeout: TimeInterval = 5
     /// Called on the thread of every SQLite statement (tests check it is never an event loop).
     var onDatabaseStatement: (@Sendable () -> Void)?
+    /// Gateway mode (`--gateway-domain`): Phone Login in front of other apps on that domain;
+    /// `nil` when off.
+    var gateway: Gateway?
+    /// Gateway mode's signing keys when given (`WEBAPP_ASSERTION_KEY`); else the data folder's.
+    var assertionKeys: AssertionKeys?
     /// How often expired sessions and codes are deleted.
     var purgeInterval: Duration = .seconds(600)
 

@@ -1,4 +1,5 @@
 import AuthCore
+import GatewayCore
 import HTTPLite
 import Logging
 import WalletCore
@@ -22,6 +23,9 @@ struct AppContext: RootRequestContext {
     /// Cookies are set `Secure` (`--https`): for the ones a group's context sets with the
     /// redirect it throws, which has no configuration of its own to ask.
     var secureCookies = false
+    /// Gateway mode: where a protected app sent this person from (Login's `rd=`), to send them
+    /// back to once signed in (``ReturnAddressMiddleware``).
+    var returnAddress: ReturnAddress?
 
     init(source: RequestContextSource) {
         self.logger = source.logger

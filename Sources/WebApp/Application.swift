@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import GatewayCore
 import HTMLRender
 import HTTPLite
 import Logging
@@ -71,13 +72,26 @@ final class Application: Sendable {
         let wallet = Wallet(store: storage.wallet, clock: clock)
 
         let requestMetrics = RequestMetrics(factory: metrics)
-        let securityHeaders = SecurityHeaders(https: configuration.https)
-        let routes = Routes(
+        let securityHeaders = SecurityHeaders(
+            https: configuration.https, formTargets: configuration.gateway.map(Self.formTargets) ?? [])
+        var routes = Routes(
             configuration: configuration, secret: secret,
             pages: Pages(renderer: renderer, testMode: configuration.sms.isTestMode, clock: clock, assets: assets),
             signIn: signIn, assets: assets,
             wallet: wallet, storage: storage, requestMetrics: requestMetrics, securityHeaders: securityHeaders,
             registry: registry, clock: clock)
+        if let gateway = configuration.gateway {
+            let keys =
+                try configuration.assertionKeys
+                ?? AssertionKeys.loadOrCreate(folder: configuration.dataDirectory, now: clock())
+            routes.signer = try await AssertionSigner(keys: keys, issuer: gateway.publicURL, clock: clock)
+            logger.info(
+                "Gateway mode",
+                metadata: [
+                    "domain": "\(gateway.domain)", "public-url": "\(gateway.publicURL)",
+                    "rules-hosts": "\(gateway.rules.hostCount)", "kid": "\(routes.signer?.keyID ?? "")",
+                ])
+        }
         // The answers the server gives before any middleware (413, 431, …) carry the same
         // security headers and are counted too, as are the connections it closes at once.
         var serverConfiguration = configuration.server
@@ -110,6 +124,24 @@ final class Application: Sendable {
                 services: services, gracefulShutdownSignals: gracefulShutdownSignals, cancellationSignals: [],
                 logger: logger),
             addresses: addresses, opsAddresses: opsAddresses)
+    }
+
+    /// Where a sign-in form's redirect may lead in gateway mode: the domain's apps, over HTTPS
+    /// (and HTTP when the app itself is not served over HTTPS).
+    static func formTargets(_ gateway: Gateway) -> [String] {
+        let schemes = gateway.allowHTTP ? ["https", "http"] : ["https"]
+        return schemes.flatMap { ["\($0)://\(gateway.domain.name)", "\($0)://*.\(gateway.domain.name)"] }
+    }
+
+    /// `--rotate-assertion-key`: a new signing key in the data folder, the old one kept as the
+    /// previous key (listed for a day from the next start).
+    static func rotateAssertionKey(_ configuration: AppConfiguration) throws {
+        try FileManager.default.createDirectory(
+            atPath: configuration.dataDirectory, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
+        let kid = try AssertionKeys.rotate(folder: configuration.dataDirectory)
+        FileHandle.standardOutput.write(
+            Data("New assertion key \(kid) in \(configuration.dataDirectory); restart to sign with it.\n".utf8))
     }
 
     /// Runs the services until a graceful shutdown (a signal given to `make`, or ``shutdown()``)

@@ -29,12 +29,13 @@ extension AppChildContext {
 }
 
 /// Login: for anyone not signed in (a sign-in may be in progress); a signed-in person goes to
-/// Home, so the back button cannot bring Login back.
+/// Home, so the back button cannot bring Login back (in gateway mode, to the protected app
+/// that sent them, when one did).
 struct SignedOutContext: AppChildContext {
     var app: AppContext
 
     init(context: AppContext) throws {
-        if context.user != nil { throw Redirect.toHome }
+        if context.user != nil { throw context.returnAddress.map { Redirect(location: $0.url) } ?? Redirect.toHome }
         app = context
     }
 

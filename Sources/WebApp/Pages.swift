@@ -12,7 +12,9 @@ import WalletCore
 /// A form shown again after a refusal takes the error itself: its sentence goes on the page, its
 /// status and headers (`Retry-After`) on the response, as the error says (``HTTPResponseError``).
 struct Pages: Sendable {
-    static let templateNames = ["layout", "login", "verify", "home", "account", "devices", "error"]
+    static let templateNames = [
+        "layout", "login", "verify", "home", "account", "devices", "error", "not-allowed", "logout",
+    ]
     /// The static files pages link, by the name templates use (`{{asset.css}}`).
     static let assetNames = [
         "css": "app.css", "icon": "favicon.svg", "loginJS": "login.js", "verifyJS": "verify.js",

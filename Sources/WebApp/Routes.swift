@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import GatewayCore
 import HTTPLite
 import Prometheus
 import WalletCore
@@ -22,11 +23,16 @@ struct Routes {
     let registry: PrometheusCollectorRegistry
     /// The app's clock (CSRF tokens' issue times and ages).
     let clock: @Sendable () -> Date
+    /// Gateway mode's assertion signer; `nil` when gateway mode is off.
+    var signer: AssertionSigner? = nil
 
     /// The whole app as one responder: the pages, the API and, unless they have a port of their
     /// own (``opsResponder()``), the operations routes.
     func responder() throws -> MiddlewareResponder<AppContext> {
         var mounts = [("/api", try apiRoutes())]
+        if let gateway = gatewayRoutes() {
+            mounts += [("/auth", gateway), ("/.well-known/jwks.json", gateway)]
+        }
         if configuration.opsPort == nil {
             let ops = opsRoutes()
             mounts += OpsController.paths.sorted().map { ($0, ops) }
@@ -61,15 +67,15 @@ struct Routes {
         router.add(middleware: StaticFiles<AppContext>(assets: assets, urlPrefix: "/public"))
         router.add(
             middleware: CSRFProtection(tokens: CSRFTokens(secret: secret, clock: clock), https: configuration.https))
-        let cookie = SessionCookie(
-            https: configuration.https, signedInMaxAge: Int(configuration.policy.sessionLifetime))
-        let session = SessionMiddleware(signIn: signIn, cookie: cookie)
+        let session = SessionMiddleware(signIn: signIn, cookie: sessionCookie)
 
-        let visitors = router.group().add(middleware: session)
+        var visitors = router.group().add(middleware: session)
+        let returnAddress = configuration.gateway.map { ReturnAddressCookie(gateway: $0, https: configuration.https) }
+        if let returnAddress { visitors = visitors.add(middleware: ReturnAddressMiddleware(cookie: returnAddress)) }
         SignInController(
-            signIn: signIn, pages: pages, cookie: cookie,
+            signIn: signIn, pages: pages, cookie: sessionCookie,
             rememberedPhone: RememberedPhoneCookie(https: configuration.https),
-            device: deviceCookie
+            device: deviceCookie, returnAddress: returnAddress, gatewayDomain: configuration.gateway?.domain.name
         ).register(
             visitors: visitors, signedOut: visitors.group(context: SignedOutContext.self),
             signingIn: visitors.group(context: PendingSignInContext.self))
@@ -79,6 +85,24 @@ struct Routes {
             signedIn: visitors.group(context: SignedInContext.self))
         WalletController(wallet: wallet, pages: pages, notice: WalletNotice(secure: configuration.https)).register(
             signedIn: visitors.group(context: SignedInContext.self), home: home.group(context: SignedInContext.self))
+        return router.buildResponder()
+    }
+
+    /// The session cookie: in gateway mode, for the gateway domain.
+    private var sessionCookie: SessionCookie {
+        SessionCookie(
+            https: configuration.https, signedInMaxAge: Int(configuration.policy.sessionLifetime),
+            domain: configuration.gateway?.domain.name)
+    }
+
+    /// Gateway mode's checks for the reverse proxy and its key set: the session cookie looked
+    /// up, no CSRF cookie, no page rendered but the 403's. `nil` when gateway mode is off.
+    private func gatewayRoutes() -> (any HTTPResponder<AppContext>)? {
+        guard let gateway = configuration.gateway, let signer else { return nil }
+        let router = Router<AppContext>()
+        let visitors = router.group().add(middleware: SessionMiddleware(signIn: signIn, cookie: sessionCookie))
+        GatewayController(gateway: gateway, signer: signer, wallet: wallet, pages: pages).register(
+            visitors: visitors, keys: router)
         return router.buildResponder()
     }
 

@@ -75,6 +75,8 @@ extension WebAppCommand {
         if let hex = environment["WEBAPP_SECRET"] {
             configuration.secret = try ServerSecret(hex: hex, source: "WEBAPP_SECRET")
         }
+        configuration.gateway = try gateway.gateway(https: https)
+        configuration.assertionKeys = try GatewayOptions.assertionKeys(environment: environment)
         return configuration
     }
 }

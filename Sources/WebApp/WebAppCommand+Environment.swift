@@ -10,7 +10,7 @@ extension WebAppCommand {
         [
             "host", "port", "data-dir", "db", "sms", "sms-webhook-url", "sms-outbox", "templates", "public",
             "sms-domain", "app-name", "phone-regions", "log-level",
-        ] + LimitOptions.names + ConnectionOptions.names
+        ] + LimitOptions.names + ConnectionOptions.names + GatewayOptions.names
     static let environmentFlags = ["https", "trust-proxy"]
 
     /// The command line with `WEBAPP_*` settings added for options it does not give itself.

@@ -19,7 +19,8 @@ struct WebAppCommand: AsyncParsableCommand {
         discussion: """
             Data (database, server secret, SMS outbox) lives under --data-dir unless given one \
             by one. The server secret can instead come from the WEBAPP_SECRET environment \
-            variable (at least 64 hex digits).
+            variable (at least 64 hex digits), and gateway mode's signing key from \
+            WEBAPP_ASSERTION_KEY (a P-256 private key in PEM; give every instance the same one).
 
             SMS delivery (--sms):
               outbox   log each text (without the code), append it to the outbox file
@@ -43,7 +44,8 @@ struct WebAppCommand: AsyncParsableCommand {
             WEBAPP_MAX_FAILURES_PER_PHONE, WEBAPP_MAX_TEXTS_PER_HOUR, WEBAPP_MAX_TEXTS_PER_DAY, \
             WEBAPP_MAX_TEXTS_PER_EXCHANGE, WEBAPP_MAX_SIGN_INS_PER_CLIENT, WEBAPP_MAX_CONNECTIONS, \
             WEBAPP_MAX_CONNECTIONS_PER_CLIENT, WEBAPP_IDLE_TIMEOUT, WEBAPP_OPS_PORT, \
-            WEBAPP_PHONE_REGIONS, WEBAPP_LOG_LEVEL (flags: true/1/yes). A flag on the command \
+            WEBAPP_PHONE_REGIONS, WEBAPP_PUBLIC_URL, WEBAPP_GATEWAY_DOMAIN, WEBAPP_GATEWAY_RULES, \
+            WEBAPP_LOG_LEVEL (flags: true/1/yes). A flag on the command \
             line wins. DATABASE_URL is read when neither --db nor WEBAPP_DB is given; \
             PGPASSWORD supplies a password the PostgreSQL URL leaves out.
             """)
@@ -104,6 +106,9 @@ struct WebAppCommand: AsyncParsableCommand {
     @OptionGroup(title: "Sign-in limits")
     var limits: LimitOptions
 
+    @OptionGroup(title: "Gateway mode (docs/GATEWAY.md)")
+    var gateway: GatewayOptions
+
     @Option(
         name: .customLong("phone-regions"),
         help: """
@@ -120,6 +125,8 @@ struct WebAppCommand: AsyncParsableCommand {
         _ = try textedRegions()
         _ = try smsDelivery(environment: ProcessInfo.processInfo.environment)
         _ = try database(environment: ProcessInfo.processInfo.environment)
+        _ = try gateway.gateway(https: https)
+        _ = try GatewayOptions.assertionKeys(environment: ProcessInfo.processInfo.environment)
         if smsMode == "test", !Application.isLoopback(host) {
             throw ValidationError("--sms test (every code is 123456) only runs on a loopback --host such as 127.0.0.1.")
         }
@@ -145,6 +152,10 @@ struct WebAppCommand: AsyncParsableCommand {
         let logger = Logger(label: "webapp")
 
         var configuration = try appConfiguration(environment: ProcessInfo.processInfo.environment)
+        if gateway.rotateAssertionKey {
+            try Application.rotateAssertionKey(configuration)
+            return
+        }
         // Every connection is a file descriptor: the soft limit (often 1,024) would refuse
         // connections long before --max-connections does.
         if let files = FileDescriptorLimit.raiseToHard() {

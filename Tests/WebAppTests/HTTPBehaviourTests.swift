@@ -70,7 +70,7 @@ struct HTTPBehaviourTests {
             #expect(response.status == .payloadTooLarge)
             #expect(response.header("Connection") == "close")
             // Answered by the server before any middleware, yet with the security headers.
-            #expect(response.header("Content-Security-Policy") == SecurityHeaders.contentSecurityPolicy)
+            #expect(response.header("Content-Security-Policy") == SecurityHeaders.contentSecurityPolicy())
             #expect(response.header("X-Content-Type-Options") == "nosniff")
             #expect(response.header("X-Frame-Options") == "DENY")
             #expect(try server.outbox().isEmpty)

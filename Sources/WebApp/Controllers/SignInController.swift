@@ -14,6 +14,10 @@ struct SignInController: Sendable {
     let cookie: SessionCookie
     let rememberedPhone: RememberedPhoneCookie
     let device: DeviceCookie
+    /// Gateway mode: where signing in returns to (`rd=`); `nil` otherwise.
+    var returnAddress: ReturnAddressCookie? = nil
+    /// Gateway mode: the domain whose apps all sign out with this one (said on `GET /logout`).
+    var gatewayDomain: String? = nil
 
     /// Cookie that carries "a new code was sent" from the resend POST to the next GET /verify.
     static let noticeCookie = "notice"
@@ -30,6 +34,7 @@ struct SignInController: Sendable {
         visitors.get("/", use: root)
         visitors.post("/login/forget", use: forgetPhone)
         visitors.post("/logout", use: logout)
+        visitors.get("/logout", use: showLogout)
         signedOut.get("/login", use: showLogin)
         signedOut.post("/login", use: submitLogin)
         signingIn.get("/verify", use: showVerify)
@@ -82,7 +87,7 @@ struct SignInController: Sendable {
                     phoneInput: phoneInput, device: token, replacing: context.sessionToken,
                     userAgent: request.headers.first(name: "User-Agent"))
             {
-                return signedInResponse(signedIn)
+                return signedInResponse(signedIn, context.app)
             }
             let result = try await signIn.requestCode(
                 phoneInput: phoneInput, session: context.sessionToken, client: request.client?.group)
@@ -147,7 +152,7 @@ struct SignInController: Sendable {
             let signedIn = try await signIn.verify(
                 session: token, pendingFor: phone, codeInput: code, client: request.client?.group,
                 rememberDevice: form["remember"] == "on", userAgent: request.headers.first(name: "User-Agent"))
-            return signedInResponse(signedIn)
+            return signedInResponse(signedIn, context.app)
         } catch SignInError.noPendingSignIn {
             return Redirect.toLoginExpired(secure: cookie.secure).response
         } catch let error as SignInError {
@@ -159,10 +164,12 @@ struct SignInController: Sendable {
         }
     }
 
-    /// Home, with the signed-in session's cookie, the number to fill in next time and, when
-    /// this browser is remembered, its (new) device token.
-    private func signedInResponse(_ signedIn: SignInService.SignedIn) -> Response {
-        var response = Response.redirect(to: "/home")
+    /// Home (in gateway mode, the protected app that sent the person, when one did), with the
+    /// signed-in session's cookie, the number to fill in next time and, when this browser is
+    /// remembered, its (new) device token.
+    private func signedInResponse(_ signedIn: SignInService.SignedIn, _ context: AppContext) -> Response {
+        var response = Response.redirect(to: context.returnAddress?.url ?? "/home")
+        if let returnAddress, context.returnAddress != nil { response.setCookie(returnAddress.cleared()) }
         response.setCookie(cookie.signedIn(signedIn.session))
         response.setCookie(rememberedPhone.remember(signedIn.user.phone))
         if let token = signedIn.device { response.setCookie(device.remember(token)) }
@@ -208,10 +215,19 @@ struct SignInController: Sendable {
         .redirect(to: "/verify")
     }
 
+    /// Ends whatever session the cookie names: in gateway mode, for every protected app too
+    /// (their proxy asks about the same session).
     @Sendable func logout(_ request: Request, _ context: AppContext) async throws -> Response {
         if let token = context.sessionToken { try await signIn.signOut(session: token) }
         var response = Response.redirect(to: "/login")
         response.setCookie(cookie.expired())
+        if let returnAddress, request.cookie(returnAddress.name) != nil { response.setCookie(returnAddress.cleared()) }
         return response
+    }
+
+    /// The sign-out page a protected app can link to; signed out, Login.
+    @Sendable func showLogout(_ request: Request, _ context: AppContext) async throws -> Response {
+        guard let user = context.user else { return .redirect(to: "/login") }
+        return try pages.logout(csrf: context.csrfToken, user: user, domain: gatewayDomain)
     }
 }

@@ -9,18 +9,23 @@ struct SecurityHeaders: Middleware {
     /// any middleware runs too (``HTTPLite/ServerConfiguration/refusalHeaders``).
     let headers: HTTPHeaders
 
-    init(https: Bool) {
+    /// - Parameter formTargets: origins besides this one that a form's answer may redirect to
+    ///   (gateway mode: the protected apps, where signing in sends people back; browsers apply
+    ///   `form-action` to a form's redirects too).
+    init(https: Bool, formTargets: [String] = []) {
         var headers: HTTPHeaders = [
-            "Content-Security-Policy": Self.contentSecurityPolicy, "X-Content-Type-Options": "nosniff",
+            "Content-Security-Policy": Self.contentSecurityPolicy(formTargets: formTargets),
+            "X-Content-Type-Options": "nosniff",
             "Referrer-Policy": "same-origin", "X-Frame-Options": "DENY",
         ]
         if https { headers.add(name: "Strict-Transport-Security", value: "max-age=31536000; includeSubDomains") }
         self.headers = headers
     }
 
-    static let contentSecurityPolicy =
+    static func contentSecurityPolicy(formTargets: [String] = []) -> String {
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-        + "frame-ancestors 'none'; form-action 'self'; base-uri 'none'"
+            + "frame-ancestors 'none'; form-action \((["'self'"] + formTargets).joined(separator: " ")); base-uri 'none'"
+    }
 
     func handle(
         _ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response
