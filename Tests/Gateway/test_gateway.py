@@ -23,7 +23,8 @@ from http.cookiejar import CookieJar
 
 import jwt
 from selenium import webdriver
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
+from selenium.common.exceptions import (
+    NoSuchElementException, StaleElementReferenceException, TimeoutException, WebDriverException)
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
@@ -255,6 +256,13 @@ class GatewayBehaviour:
 
     # Signing in and back
 
+    def wait_for_url(self, driver, wait, url):
+        try:
+            wait.until(lambda d: d.current_url == url)
+        except TimeoutException:
+            self.fail("Chromium stayed at %s instead of %s:\n%s" % (
+                driver.current_url, url, driver.find_element(By.TAG_NAME, "body").text[:1000]))
+
     def test_in_headless_chromium_from_the_app_to_login_and_back_then_logout(self):
         driver = chromium()
         self.addCleanup(driver.quit)
@@ -272,7 +280,7 @@ class GatewayBehaviour:
         wait.until(lambda d: d.switch_to.active_element.get_attribute("id") == "d1")
         for digit in code:  # verify.js sends the form at the sixth digit
             driver.switch_to.active_element.send_keys(digit)
-        wait.until(lambda d: d.current_url == original)
+        self.wait_for_url(driver, wait, original)
         seen = json.loads(driver.find_element(By.TAG_NAME, "pre").text)
         headers = {name.lower(): value for name, value in seen["headers"]}
         self.assertEqual(seen["path"], "/browser/page?x=1&y=two")
