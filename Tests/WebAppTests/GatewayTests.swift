@@ -57,6 +57,8 @@ struct GatewayTests {
             let location = try #require(forward.location)
             #expect(location == "http://login.example.test/login?rd=http%3A%2F%2Fwiki.example.test%2Fpage%3Fx%3D1")
             let rd = "http://wiki.example.test/page?x=1"
+            let login = try await browser.get("/login?rd=" + Browser.encode(rd))
+            #expect(login.body.contains("go back to <span class=\"nowrap\">wiki.example.test</span>"))
             let verified = try await signIn(server, browser, rd: rd)
             #expect(verified.location == rd)
             let cookie = try #require(verified.setCookie("session"))
@@ -239,6 +241,8 @@ struct GatewayTests {
             let verified = try await browser.post("/verify", form: [("code", try server.lastCode())])
             #expect(verified.location == "/home")
             #expect(verified.setCookie("session")?.contains("Domain") == false)
+            _ = try await browser.post("/logout")
+            #expect(!(try await browser.get("/login").body.contains("go back to")))
         }
     }
 }
