@@ -218,7 +218,7 @@ struct GatewayTests {
             #expect(cookie.contains("; Domain=example.test") && cookie.contains("; Secure"))
             #expect(
                 verified.header("Content-Security-Policy")?.contains(
-                    "form-action 'self' https://example.test https://*.example.test;") == true)
+                    "form-action 'self' https://example.test:* https://*.example.test:*;") == true)
             #expect(
                 try await browser.get("/login?rd=" + Browser.encode("http://wiki.example.test/")).location == "/home")
             let forward = try await browser.get(
