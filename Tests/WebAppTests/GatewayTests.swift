@@ -116,6 +116,54 @@ struct GatewayTests {
         }
     }
 
+    @Test("signed in before gateway mode: going back to an app sets the session for the domain (no redirect loop)")
+    func cookieFromBefore() async throws {
+        try await withServer { plain in
+            let browser = Browser(baseURL: plain.baseURL)
+            _ = try await signIn(plain, browser, rd: nil)
+            let token = try #require(browser.cookie("session"))
+            // The same database, now in gateway mode: the browser's cookie is the host's alone.
+            let gateway = try await TestServer.start(sharing: plain) { configuration in
+                configuration.gateway = try! Gateway(
+                    publicURL: "http://login.example.test", domain: Self.domain, rules: .everyone, https: false)
+            }
+            defer { Task { await gateway.stop() } }
+            let returning = Browser(baseURL: gateway.baseURL)
+            returning.setCookie("session", token)
+            let back = try await returning.get("/login?rd=" + Browser.encode("http://wiki.example.test/"))
+            #expect(back.location == "http://wiki.example.test/")
+            #expect(
+                back.setCookie("session")
+                    == "session=\(token); Path=/; Domain=example.test; Max-Age=2592000; HttpOnly; SameSite=Lax")
+        }
+    }
+
+    @Test(
+        "two session cookies of one name (the host's from before and the domain's): the live one counts, the host's goes"
+    )
+    func twoCookies() async throws {
+        try await withGateway { server in
+            let browser = Browser(baseURL: server.baseURL)
+            _ = try await signIn(server, browser, rd: nil)
+            let live = try #require(browser.cookie("session"))
+            let dead = String(repeating: "A", count: live.count)
+            let raw = Browser(baseURL: server.baseURL)
+            var headers = Self.forwarded("wiki.example.test")
+            headers.add(name: "Cookie", value: "session=\(dead); session=\(live)")
+            let check = try await raw.get("/auth/request", headers: headers)
+            #expect(check.status == .ok)
+            let cookies = check.headers["Set-Cookie"]
+            #expect(cookies.contains { $0.hasPrefix("session=; Path=/; Max-Age=0") && !$0.contains("Domain") })
+            #expect(cookies.contains { $0.hasPrefix("session=\(live); Path=/; Domain=example.test") })
+            // Both dead: both go.
+            var deadHeaders = Self.forwarded("wiki.example.test")
+            deadHeaders.add(name: "Cookie", value: "session=\(dead); session=\(dead.lowercased())")
+            let signedOut = try await Browser(baseURL: server.baseURL).get("/auth/request", headers: deadHeaders)
+            #expect(signedOut.status == .unauthorized)
+            #expect(signedOut.headers["Set-Cookie"].count == 2)
+        }
+    }
+
     @Test("an unsafe rd is not kept: signing in then ends on Home, and it drops one kept before")
     func unsafeNotKept() async throws {
         try await withGateway { server in
