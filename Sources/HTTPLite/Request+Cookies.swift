@@ -24,6 +24,17 @@ extension Request {
         return found
     }
 
+    /// Every value sent for one cookie name, in the browser's order. A browser sends two when
+    /// one cookie is the host's own and the other was set for a parent domain.
+    public func cookieValues(_ name: String) -> [String] {
+        var values: [String] = []
+        forEachCookie { candidate, value in
+            if candidate == name { values.append(value()) }
+            return false
+        }
+        return values
+    }
+
     /// Calls `body` with each `name=value` pair's trimmed name and a way to get its value
     /// (trimmed, surrounding quotes removed), until `body` returns true.
     private func forEachCookie(_ body: (Substring, () -> String) -> Bool) {

@@ -126,11 +126,12 @@ final class Application: Sendable {
             addresses: addresses, opsAddresses: opsAddresses)
     }
 
-    /// Where a sign-in form's redirect may lead in gateway mode: the domain's apps, over HTTPS
-    /// (and HTTP when the app itself is not served over HTTPS).
+    /// Where a sign-in form's redirect may lead in gateway mode: the domain's apps on any port
+    /// (a CSP source without a port admits only the scheme's default one), over HTTPS (and HTTP
+    /// when the app itself is not served over HTTPS).
     static func formTargets(_ gateway: Gateway) -> [String] {
         let schemes = gateway.allowHTTP ? ["https", "http"] : ["https"]
-        return schemes.flatMap { ["\($0)://\(gateway.domain.name)", "\($0)://*.\(gateway.domain.name)"] }
+        return schemes.flatMap { ["\($0)://\(gateway.domain.name):*", "\($0)://*.\(gateway.domain.name):*"] }
     }
 
     /// `--rotate-assertion-key`: a new signing key in the data folder, the old one kept as the

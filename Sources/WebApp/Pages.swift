@@ -37,9 +37,10 @@ struct Pages: Sendable {
     /// - Parameter notice: a sentence that is no error of the form (why the person is here).
     /// - Parameter sentCodeExpiry: after a refused text, when the code already sent still works,
     ///   how long it lasts ("It expires in 7 minutes."): the page offers to enter it.
+    /// - Parameter continuingTo: gateway mode: the protected app's host signing in returns to.
     func login(
         csrf: String, phone: String = "", remembered: Bool = false, notice: String? = nil,
-        sentCodeExpiry: String? = nil, error: (any HTTPResponseError)? = nil
+        sentCodeExpiry: String? = nil, continuingTo: String? = nil, error: (any HTTPResponseError)? = nil
     ) throws -> Response {
         try page(
             "login",
@@ -48,6 +49,7 @@ struct Pages: Sendable {
                 "error": error.map(sentence(for:)) ?? "", "hasError": error != nil, "notice": notice ?? "",
                 "retryAt": retryAt(error).map(String.init) ?? "", "countsDown": retryAt(error) != nil,
                 "offersSentCode": sentCodeExpiry != nil, "sentCodeExpiry": sentCodeExpiry ?? "",
+                "continuingTo": continuingTo ?? "", "continues": continuingTo != nil,
             ], answering: error)
     }
 

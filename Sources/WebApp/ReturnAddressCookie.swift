@@ -40,9 +40,15 @@ struct ReturnAddressCookie: Sendable {
 /// Gateway mode, on the sign-in pages: `GET /login?rd=URL` keeps a safe `rd` (and drops an
 /// unsafe one, and any kept before it); every other page finds the kept one in the context
 /// (``AppContext/returnAddress``), where Login, Verify and the signed-in redirect look.
+///
+/// A signed-in person sent to Login by an app goes straight back, with the session cookie set
+/// again for the domain: a browser signed in before gateway mode was turned on holds it for this
+/// host alone, the app never receives it, and the app and Login would send the person back and
+/// forth for ever.
 struct ReturnAddressMiddleware: Middleware {
     typealias Context = AppContext
     let cookie: ReturnAddressCookie
+    let session: SessionCookie
 
     func handle(
         _ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response
@@ -56,7 +62,11 @@ struct ReturnAddressMiddleware: Middleware {
         if context.returnAddress == nil {
             context.logger.notice("Login's rd= is not an address on the gateway domain: ignored")
         }
-        // A signed-in person goes straight there (``SignedOutContext``): nothing to keep.
+        if let address = context.returnAddress, context.user != nil, let token = context.sessionToken {
+            var response = Response.redirect(to: address.url)
+            response.setCookie(session.signedIn(token))
+            return response
+        }
         var response = try await next(request, context)
         if let address = context.returnAddress, context.user == nil {
             response.setCookie(cookie.keep(address))

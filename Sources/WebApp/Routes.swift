@@ -71,7 +71,9 @@ struct Routes {
 
         var visitors = router.group().add(middleware: session)
         let returnAddress = configuration.gateway.map { ReturnAddressCookie(gateway: $0, https: configuration.https) }
-        if let returnAddress { visitors = visitors.add(middleware: ReturnAddressMiddleware(cookie: returnAddress)) }
+        if let returnAddress {
+            visitors = visitors.add(middleware: ReturnAddressMiddleware(cookie: returnAddress, session: sessionCookie))
+        }
         SignInController(
             signIn: signIn, pages: pages, cookie: sessionCookie,
             rememberedPhone: RememberedPhoneCookie(https: configuration.https),

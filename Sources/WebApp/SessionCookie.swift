@@ -30,6 +30,18 @@ struct SessionCookie: Sendable {
         request.cookie(name).flatMap(SessionToken.init)
     }
 
+    /// Every session token the request carries under this name, at most three: in gateway mode a
+    /// browser may still hold the host's own cookie of the same name from before, beside the
+    /// domain's (without `--https` both are `session`).
+    func tokens(in request: Request) -> [SessionToken] {
+        Array(request.cookieValues(name).lazy.compactMap(SessionToken.init).prefix(3))
+    }
+
+    /// Deletes the host's own cookie of this name, where the domain's is the one in use.
+    func expiredHostOnly() -> Cookie? {
+        domain == nil ? nil : Cookie.expired(name: name, secure: secure)
+    }
+
     func pending(_ token: SessionToken) -> Cookie {
         Cookie(name: name, value: token.value, secure: secure, domain: domain)
     }

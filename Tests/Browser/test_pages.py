@@ -91,10 +91,11 @@ class Server:
             psql("DROP SCHEMA %s CASCADE" % self.schema)
 
 
-def browser():
+def browser(arguments=()):
+    """`arguments`: more Chromium switches (gateway tests map host names to 127.0.0.1)."""
     options = Options()
     options.binary_location = CHROMIUM
-    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"]:
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", *arguments]:
         options.add_argument(argument)
     # A phone-sized screen: 390 x 844 CSS pixels, like an iPhone 14.
     options.add_experimental_option(

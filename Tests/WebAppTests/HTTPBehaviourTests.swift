@@ -38,9 +38,9 @@ struct HTTPBehaviourTests {
             #expect(delete.status == .methodNotAllowed)
             #expect(delete.header("Allow") == "GET, HEAD, POST")
             #expect(delete.body.contains("<h1>Method Not Allowed</h1>"))
-            let getLogout = try await browser.get("/logout")
-            #expect(getLogout.status == .methodNotAllowed)
-            #expect(getLogout.header("Allow") == "POST")
+            let getForget = try await browser.get("/login/forget")
+            #expect(getForget.status == .methodNotAllowed)
+            #expect(getForget.header("Allow") == "POST")
             let postHome = try await browser.post("/home")
             #expect(postHome.status == .methodNotAllowed)
         }

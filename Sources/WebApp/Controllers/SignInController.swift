@@ -48,21 +48,23 @@ struct SignInController: Sendable {
     }
 
     @Sendable func showLogin(_ request: Request, _ context: SignedOutContext) async throws -> Response {
+        let continuing = context.app.returnAddress?.host.name
         // Back from Verify: show the number the code went to, so it can be corrected.
         if let pending = context.pendingPhone {
-            return try pages.login(csrf: context.csrfToken, phone: pending.nationalFormat)
+            return try pages.login(csrf: context.csrfToken, phone: pending.nationalFormat, continuingTo: continuing)
         }
         // Sent here from Verify because the sign-in ended: say so, once.
         if let notice = LoginNotice(in: request) {
-            var page = try pages.login(csrf: context.csrfToken, notice: notice.sentence)
+            var page = try pages.login(csrf: context.csrfToken, notice: notice.sentence, continuingTo: continuing)
             page.setCookie(LoginNotice.cleared(secure: cookie.secure))
             return page
         }
         // Otherwise the number that last signed in on this browser, with "Not you?".
         if let remembered = rememberedPhone.phone(in: request) {
-            return try pages.login(csrf: context.csrfToken, phone: remembered.nationalFormat, remembered: true)
+            return try pages.login(
+                csrf: context.csrfToken, phone: remembered.nationalFormat, remembered: true, continuingTo: continuing)
         }
-        return try pages.login(csrf: context.csrfToken)
+        return try pages.login(csrf: context.csrfToken, continuingTo: continuing)
     }
 
     /// "Not you?": forgets the remembered number on this browser and shows an empty Login.
@@ -97,7 +99,8 @@ struct SignInController: Sendable {
         } catch let error as SignInError {
             let offer = try await sentCodeStillWorks(after: error, typed: phoneInput, context)
             return try pages.login(
-                csrf: context.csrfToken, phone: phoneInput, sentCodeExpiry: offer.map(Self.expiry), error: error)
+                csrf: context.csrfToken, phone: phoneInput, sentCodeExpiry: offer.map(Self.expiry),
+                continuingTo: context.app.returnAddress?.host.name, error: error)
         }
     }
 

@@ -34,7 +34,8 @@ struct SessionMiddleware: Middleware {
     ) async throws -> Response {
         var context = context
         context.secureCookies = cookie.secure
-        guard let token = cookie.token(in: request) else {
+        let tokens = cookie.tokens(in: request)
+        guard !tokens.isEmpty else {
             if request.cookie(cookie.name) != nil {
                 var response = try await next(request, context)
                 response.setCookie(cookie.expired())
@@ -42,22 +43,37 @@ struct SessionMiddleware: Middleware {
             }
             return try await next(request, context)
         }
-        if let home {
-            let found = try await home.home(session: token, signIn: signIn)
-            context.session = found?.state
-            context.homeOverview = found?.overview
-        } else {
-            context.session = try await signIn.state(of: token)
+        // The first token that names a live session (a browser sends two in gateway mode when it
+        // kept the host's own cookie from before beside the domain's).
+        var live: SessionToken?
+        for token in tokens where live == nil {
+            if let home {
+                let found = try await home.home(session: token, signIn: signIn)
+                (context.session, context.homeOverview) = (found?.state, found?.overview)
+            } else {
+                context.session = try await signIn.state(of: token)
+            }
+            if context.session != nil { live = token }
         }
-        guard context.session != nil else {
+        guard let token = live else {
             context.sessionEnded = true
             var response = try await next(request, context)
             if !response.headers["Set-Cookie"].contains(where: { $0.hasPrefix(cookie.name + "=") }) {
                 response.setCookie(cookie.expired())
+                if tokens.count > 1, let hostOnly = cookie.expiredHostOnly() { response.setCookie(hostOnly) }
             }
             return response
         }
         context.sessionToken = token
-        return try await next(request, context)
+        guard tokens.count > 1, let hostOnly = cookie.expiredHostOnly() else { return try await next(request, context) }
+        // Gateway mode with two cookies of one name: one is the host's own from before. Delete it
+        // and set the live session for the domain, so one cookie is left and the apps get it.
+        let signedIn = context.user != nil
+        var response = try await next(request, context)
+        if !response.headers["Set-Cookie"].contains(where: { $0.hasPrefix(cookie.name + "=") }) {
+            response.setCookie(hostOnly)
+            response.setCookie(signedIn ? cookie.signedIn(token) : cookie.pending(token))
+        }
+        return response
     }
 }

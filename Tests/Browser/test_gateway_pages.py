@@ -1,0 +1,122 @@
+"""Gateway mode's pages as a person meets them (issue 17): Login saying where it returns to,
+the way back to the protected app after the code, the "not allowed" page and the sign-out page,
+each audited by axe-core in light and dark mode and checked for reflow at 320 px.
+
+The server runs in gateway mode for example.test, its public address login.example.test; Chromium
+maps every *.example.test name to 127.0.0.1, so the session cookie's Domain is real: after signing
+in, wiki.example.test (the same server here) receives it.
+"""
+
+import json
+import os
+import socket
+import tempfile
+import time
+import unittest
+
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+from selenium_axe_python import Axe
+
+import test_pages as base
+from test_sign_in_flow import OVERFLOW_SCRIPT
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class GatewayPageTests(unittest.TestCase):
+    def setUp(self):
+        self.port = free_port()
+        rules = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False)
+        json.dump({"hosts": {"admin.example.test": ["+14155550100"]}}, rules)
+        rules.close()
+        self.addCleanup(os.unlink, rules.name)
+        self.login = "http://login.example.test:%d" % self.port
+        self.server = base.Server([
+            "--port", str(self.port), "--public-url", self.login, "--gateway-domain", "example.test",
+            "--gateway-rules", rules.name])
+        self.addCleanup(self.server.stop)
+        self.driver = base.browser(["--host-resolver-rules=MAP *.example.test 127.0.0.1"])
+        self.addCleanup(self.driver.quit)
+        self.wait = WebDriverWait(
+            self.driver, 10,
+            ignored_exceptions=[StaleElementReferenceException, NoSuchElementException, WebDriverException])
+        self.failures = []
+
+    def screenshot(self, name):
+        os.makedirs(base.ARTIFACTS, exist_ok=True)
+        self.driver.save_screenshot(os.path.join(base.ARTIFACTS, name))
+
+    def audit(self, name):
+        """axe-core in light and dark mode, and reflow at 320 CSS px; failures collected."""
+        axe = Axe(self.driver)
+        for scheme in ["light", "dark"]:
+            self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+                "features": [{"name": "prefers-color-scheme", "value": scheme}]})
+            axe.inject()
+            for violation in axe.run()["violations"]:
+                self.failures.append("%s (%s): %s %s" % (
+                    name, scheme, violation["id"], [node["target"] for node in violation["nodes"]][:3]))
+            self.screenshot("gateway-%s-%s.png" % (name, scheme))
+        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 320, "height": 700, "deviceScaleFactor": 1, "mobile": True})
+        time.sleep(0.1)
+        scroll, client, over = self.driver.execute_script(OVERFLOW_SCRIPT)
+        if scroll > client or over:
+            self.failures.append("%s at 320 px: scrolls to %d; %s" % (name, scroll, over))
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+
+    def sign_in(self, phone, rd):
+        self.driver.get(self.login + "/login?rd=" + rd)
+        self.driver.find_element(By.ID, "phone").send_keys(phone)
+        self.driver.find_element(By.ID, "next-button").click()
+        self.wait.until(lambda d: d.current_url.endswith("/verify"))
+        for digit in self.server.last_code():
+            self.driver.switch_to.active_element.send_keys(digit)
+
+    def test_signing_in_returns_to_the_app_and_every_gateway_page_passes_axe(self):
+        wiki = "http://wiki.example.test:%d/home" % self.port
+        self.driver.get(self.login + "/login?rd=" + wiki)
+        note = self.driver.find_element(By.ID, "continuing").text
+        self.assertEqual(note, "After signing in you'll go back to wiki.example.test.")
+        self.audit("login-continuing")
+        self.sign_in("5305550123", wiki)
+        # Back at the protected address, on another host: the domain cookie went with it.
+        # (A CSP form-action without the port once stopped this redirect in the browser alone.)
+        self.wait.until(lambda d: d.current_url == wiki)
+        self.assertIn("(530) 555-0123", self.driver.page_source)
+
+        # A protected app this number is not allowed on: the proxy passes on the check's page.
+        self.driver.execute_cdp_cmd("Network.enable", {})
+        self.driver.execute_cdp_cmd("Network.setExtraHTTPHeaders", {"headers": {
+            "X-Forwarded-Host": "admin.example.test", "X-Forwarded-Uri": "/", "X-Forwarded-Proto": "http"}})
+        self.driver.get(self.login + "/auth/forward")
+        self.driver.execute_cdp_cmd("Network.setExtraHTTPHeaders", {"headers": {}})
+        self.assertEqual(self.driver.find_element(By.TAG_NAME, "h1").text, "You can't open admin.example.test")
+        self.audit("not-allowed")
+        # Its link leads to the sign-out page, which signs out of every app on the domain.
+        self.driver.find_element(By.LINK_TEXT, "Sign out to use another number").click()
+        self.wait.until(lambda d: d.current_url == self.login + "/logout")
+        self.assertIn("every app on example.test", self.driver.page_source)
+        self.audit("logout")
+        self.driver.find_element(By.CSS_SELECTOR, "form[action='/logout'] button").click()
+        self.wait.until(lambda d: d.current_url.endswith("/login"))
+        self.driver.get(wiki)
+        self.wait.until(lambda d: d.current_url.endswith("/login"))
+        self.assertEqual(self.failures, [])
+
+    def test_an_address_off_the_domain_is_not_followed(self):
+        self.sign_in("5305550123", "http://evil.test/")
+        self.wait.until(lambda d: d.current_url == self.login + "/home")
+        self.assertNotIn("evil", self.driver.current_url.replace(self.login, ""))
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
