@@ -15,6 +15,8 @@ import json
 import os
 import re
 import shutil
+import subprocess
+import tempfile
 import unittest
 import urllib.parse
 import urllib.request
@@ -546,6 +548,24 @@ class GatewayBehaviour:
                 self.assertIsNone(answer.headers.get("Phone-Login-Assertion"))
         # The login site does not expose the checks through the proxy (the docs block /auth/).
         self.assertEqual(browser.get(self.login_url("/auth/request")).status, 404)
+
+
+class DocsTests(unittest.TestCase):
+    """The code of docs/GATEWAY.md that no proxy runs."""
+
+    def test_the_swift_verification_type_checks_against_the_apps_jwt_kit(self):
+        modules = os.path.join(os.path.dirname(gateway.BINARY), "Modules")
+        swiftc = shutil.which("swiftc")
+        if not swiftc or not os.path.exists(os.path.join(modules, "JWTKit.swiftmodule")):
+            self.skipTest("needs swiftc and a build with JWTKit in %s" % modules)
+        with tempfile.TemporaryDirectory(prefix="gateway-docs-") as folder:
+            source = os.path.join(folder, "main.swift")
+            with open(source, "w") as file:
+                file.write(gateway.tested_block("swift"))
+            checked = subprocess.run([swiftc, "-typecheck", "-I", modules, source],
+                                     capture_output=True, text=True, timeout=300)
+        self.assertEqual(checked.returncode, 0, checked.stderr)
+        self.assertNotIn("warning", checked.stderr)
 
 
 class NginxGatewayTests(GatewayBehaviour, unittest.TestCase):
