@@ -170,7 +170,7 @@ class Upstream:
 class Webapp:
     """The real binary in gateway mode, SQLite in a data folder of its own, texts to the outbox."""
 
-    def __init__(self, folder, public_url, rules=None, extra=()):
+    def __init__(self, folder, public_url, rules=None, extra=(), environment=None):
         self.data = os.path.join(folder, "data")
         self.outbox_path = os.path.join(folder, "outbox.jsonl")
         self.log_path = os.path.join(folder, "webapp.log")
@@ -189,8 +189,9 @@ class Webapp:
             with open(path, "w") as file:
                 json.dump(rules, file)
             arguments += ["--gateway-rules", path]
-        self.log = open(self.log_path, "w")
-        self.process = subprocess.Popen(arguments, cwd=ROOT, stdout=subprocess.PIPE, stderr=self.log, text=True)
+        self.log = open(self.log_path, "a")
+        self.process = subprocess.Popen(arguments, cwd=ROOT, stdout=subprocess.PIPE, stderr=self.log, text=True,
+                                        env=dict(os.environ, **(environment or {})))
         line = self.process.stdout.readline()
         match = re.search(r"Listening on http://127\.0\.0\.1:(\d+)", line)
         if not match:

@@ -24,6 +24,7 @@ from html.parser import HTMLParser
 from http.cookiejar import CookieJar
 
 import jwt
+from cryptography.hazmat.primitives.serialization import load_pem_private_key
 from selenium import webdriver
 from selenium.common.exceptions import (
     NoSuchElementException, StaleElementReferenceException, TimeoutException, WebDriverException)
@@ -551,7 +552,48 @@ class GatewayBehaviour:
 
 
 class DocsTests(unittest.TestCase):
-    """The code of docs/GATEWAY.md that no proxy runs."""
+    """The code and commands of docs/GATEWAY.md that no proxy runs."""
+
+    OPENSSL = "openssl ecparam -name prime256v1 -genkey -noout | openssl pkcs8 -topk8 -nocrypt"
+
+    def webapp(self, folder, **options):
+        app = gateway.Webapp(folder, "http://%s:8443" % LOGIN_HOST, **options)
+        self.addCleanup(app.stop)
+        return app
+
+    @staticmethod
+    def key_set(app):
+        with urllib.request.urlopen(app.url + "/.well-known/jwks.json", timeout=10) as answer:
+            return json.load(answer)["keys"]
+
+    def test_a_key_made_as_the_docs_say_is_the_one_the_jwks_lists(self):
+        with open(gateway.DOC) as doc:
+            self.assertIn("`%s`" % self.OPENSSL, doc.read())
+        pem = subprocess.run(["bash", "-c", "set -o pipefail; " + self.OPENSSL],
+                             capture_output=True, text=True, check=True).stdout
+        folder = tempfile.mkdtemp(prefix="webapp-gateway-key-")
+        self.addCleanup(shutil.rmtree, folder, True)
+        app = self.webapp(folder, environment={"WEBAPP_ASSERTION_KEY": pem})
+        [key] = self.key_set(app)
+        numbers = load_pem_private_key(pem.encode(), None).public_key().public_numbers()
+        self.assertEqual(jwt.PyJWK(key).key.public_numbers(), numbers)
+        self.assertFalse(os.path.exists(os.path.join(app.data, "assertion-key.pem")),
+                         "a key from the environment is not written to the data folder")
+
+    def test_rotation_lists_the_new_key_and_keeps_the_previous_one(self):
+        folder = tempfile.mkdtemp(prefix="webapp-gateway-rotate-")
+        self.addCleanup(shutil.rmtree, folder, True)
+        app = self.webapp(folder)
+        [before] = self.key_set(app)
+        app.stop()
+        rotated = subprocess.run([gateway.BINARY, "--rotate-assertion-key", "--data-dir", app.data],
+                                 capture_output=True, text=True, timeout=60)
+        self.assertEqual(rotated.returncode, 0, rotated.stderr)
+        app = self.webapp(folder)
+        after = self.key_set(app)
+        self.assertEqual(len(after), 2, after)
+        self.assertIn(before, after)
+        self.assertEqual(len({k["kid"] for k in after}), 2)
 
     def test_the_swift_verification_type_checks_against_the_apps_jwt_kit(self):
         modules = os.path.join(os.path.dirname(gateway.BINARY), "Modules")
