@@ -12,7 +12,9 @@ rows = [json.loads(line) for line in open(sys.argv[1])]
 peak, duration, rounds = int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
 sizes = [line.split() for line in open(sys.argv[5])]
 names = list(dict.fromkeys(row["name"] for row in rows))
-pages, signin_name = names[:3], names[3]
+pages = names[:3]
+signin_name = next(name for name in names if name.startswith("full sign-in"))
+check_name = next((name for name in names if "/auth/request" in name), None)
 
 
 def runs(name, server="ours"):
@@ -86,5 +88,9 @@ checks += [
     ("≥ 1,000 full sign-ins/s", signin["signins"] / signin["seconds"] >= 1000),
     ("peak RSS < 80 MB", peak < 80),
 ]
+if check_name:
+    homes, checks_by_round = by_round(pages[2], "ours"), by_round(check_name, "ours")
+    ratio = statistics.median(checks_by_round[r]["rps"] / homes[r]["rps"] for r in checks_by_round if r in homes)
+    checks.append((f"GET /auth/request at least as fast as GET /home ({ratio:.2f}×)", ratio >= 1.0))
 for label, ok in checks:
     print(f"- {'✅' if ok else '❌'} {label}")

@@ -37,15 +37,24 @@ extension Request {
 
     /// Calls `body` with each `name=value` pair's trimmed name and a way to get its value
     /// (trimmed, surrounding quotes removed), until `body` returns true.
+    ///
+    /// Walks each `Cookie` header's UTF-8 once with indices: no array of headers, no array of
+    /// pieces, a `String` only for a value that is asked for (a page asks for three to five
+    /// cookies, and this was 5% of Home's time when it split the header on every call).
     private func forEachCookie(_ body: (Substring, () -> String) -> Bool) {
-        for header in headers["cookie"] {
-            for piece in header.split(separator: ";") {
-                guard let equals = piece.firstIndex(of: "=") else { continue }
+        for (headerName, header) in headers where Self.isCookie(headerName) {
+            let utf8 = header.utf8
+            var start = utf8.startIndex
+            while start < utf8.endIndex {
+                let end = utf8[start...].firstIndex(of: UInt8(ascii: ";")) ?? utf8.endIndex
+                let piece = Substring(header[start..<end])
+                start = end < utf8.endIndex ? utf8.index(after: end) : end
+                guard let equals = piece.utf8.firstIndex(of: UInt8(ascii: "=")) else { continue }
                 let name = Self.trimmed(piece[..<equals])
                 guard !name.isEmpty else { continue }
                 let stop = body(name) {
                     let value = Self.trimmed(piece[piece.index(after: equals)...])
-                    if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
+                    if value.utf8.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
                         return String(value.dropFirst().dropLast())
                     }
                     return String(value)
@@ -53,6 +62,11 @@ extension Request {
                 if stop { return }
             }
         }
+    }
+
+    /// `Cookie` in any case, compared without making a lower-case copy.
+    private static func isCookie(_ name: String) -> Bool {
+        name.utf8.count == 6 && name.utf8.elementsEqual("cookie".utf8) { $0 | 0x20 == $1 }
     }
 
     private static func trimmed(_ text: Substring) -> Substring {
