@@ -29,9 +29,15 @@ public struct ResponseCompression<Context: RequestContext>: Middleware {
             response.headers.remove(name: Response.uncompressedMarker)
             return
         }
+        // A responder that already chose (a static file: its gzip copy, or the identity body with
+        // `Vary` said) is left as it is, at the cost of two header lookups.
+        if response.headers.contains(name: "Content-Encoding")
+            || response.headers.first(name: "Vary").map({ $0.lowercased().contains("accept-encoding") }) == true
+        {
+            return
+        }
         let status = response.status.code
         guard status >= 200, status != 204, status != 304, response.body.readableBytes >= Gzip.minimumSize,
-            !response.headers.contains(name: "Content-Encoding"),
             let type = response.headers.first(name: "Content-Type"), Gzip.isCompressible(contentType: type)
         else { return }
         response.varyOnAcceptEncoding()
