@@ -24,6 +24,10 @@ public struct CSRFTokens: Sendable {
     private static let timeLength = 8
     private static let tagLength = 16
     private static let signedLength = nonceLength + timeLength
+    /// Bytes of a token: what is signed, then the tag.
+    static let tokenLength = signedLength + tagLength
+    /// The longest text taken for a token (it is 54 base64url characters).
+    static let maxTokenCharacters = 64
 
     /// - Parameter clock: the current time, for the issue time and the age; tests move it.
     public init(secret: ServerSecret, clock: @escaping @Sendable () -> Date = { Date() }) {
@@ -43,8 +47,8 @@ public struct CSRFTokens: Sendable {
 
     /// Whether `token` is one this server issued less than ``lifetime`` ago.
     public func isValid(_ token: String) -> Bool {
-        guard token.utf8.count <= 64, let data = Data(base64URLEncoded: token),
-            data.count == Self.signedLength + Self.tagLength
+        guard token.utf8.count <= Self.maxTokenCharacters, let data = Data(base64URLEncoded: token),
+            data.count == Self.tokenLength
         else { return false }
         let signed = Data(data.prefix(Self.signedLength))
         guard constantTimeEquals(Data(data.suffix(Self.tagLength)), tag(for: signed)) else { return false }
@@ -53,9 +57,12 @@ public struct CSRFTokens: Sendable {
         return issued <= now + Self.clockSkew && now - issued < Self.lifetime
     }
 
-    /// Whether the form's token is the cookie's token and ours.
+    /// Whether the form's token (masked, ``masked(_:)``, or as it is) is the cookie's token and ours.
     public func matches(formToken: String, cookieToken: String) -> Bool {
-        constantTimeEquals(Data(formToken.utf8), Data(cookieToken.utf8)) && isValid(cookieToken)
+        guard let presented = Self.unmasked(formToken), let expected = Data(base64URLEncoded: cookieToken) else {
+            return false
+        }
+        return constantTimeEquals(presented, expected) && isValid(cookieToken)
     }
 
     private func tag(for signed: Data) -> Data {

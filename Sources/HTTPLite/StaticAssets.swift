@@ -4,8 +4,9 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 
-/// The files of a folder (our `Public/`), read once into memory with their content type and a
-/// content-hash `ETag`, so serving one takes no file-system call.
+/// The files of a folder (our `Public/`), read once into memory with their content type, a
+/// content-hash `ETag` and, for text worth it, a gzip copy made once per change of the file, so
+/// serving one takes no file-system call and no compression.
 ///
 /// A request finding the snapshot older than ``refreshInterval`` starts a re-scan on NIO's
 /// blocking-I/O pool (and goes on with the snapshot it has): a file edited, added or removed is
@@ -20,8 +21,17 @@ public final class StaticAssets: Sendable {
         public let contentType: String
         /// `"` + the first 16 hex digits of the content's SHA-256 + `"`: the same on every instance.
         public let etag: String
+        /// The body gzip-compressed with its own `ETag` (``Gzip/etag(of:)``), for types worth
+        /// it of at least ``Gzip/minimumSize`` bytes when that is smaller; `nil` otherwise.
+        public let gzipped: Encoded?
         let size: Int
         let modified: Date
+    }
+
+    /// A file's body in a content coding, with the `ETag` of that variant.
+    public struct Encoded: Sendable {
+        public let body: ByteBuffer
+        public let etag: String
     }
 
     /// How old a snapshot may get before a request asks for a re-scan.
@@ -122,11 +132,15 @@ public final class StaticAssets: Sendable {
             }
             guard let data = FileManager.default.contents(atPath: path) else { continue }
             let digest = SHA256.hash(data: data).prefix(8).map { String(format: "%02x", $0) }.joined()
+            let body = ByteBuffer(bytes: data)
+            let contentType = StaticFiles<BasicRequestContext>.contentType(
+                forExtension: (relative as NSString).pathExtension)
+            let etag = "\"\(digest)\""
+            let worthGzip = body.readableBytes >= Gzip.minimumSize && Gzip.isCompressible(contentType: contentType)
             assets[relative] = Asset(
-                body: ByteBuffer(bytes: data),
-                contentType: StaticFiles<BasicRequestContext>.contentType(
-                    forExtension: (relative as NSString).pathExtension),
-                etag: "\"\(digest)\"", size: size, modified: modified)
+                body: body, contentType: contentType, etag: etag,
+                gzipped: worthGzip ? Gzip.compress(body).map { Encoded(body: $0, etag: Gzip.etag(of: etag)) } : nil,
+                size: size, modified: modified)
         }
         return assets
     }

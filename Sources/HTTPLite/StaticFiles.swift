@@ -50,14 +50,20 @@ public struct StaticFiles<Context: RequestContext>: Middleware {
         }
         let cacheControl =
             immutable ? "public, max-age=\(Self.immutableMaxAge), immutable" : "public, max-age=\(maxAge)"
-        var headers: HTTPHeaders = [
-            "Content-Type": asset.contentType, "Cache-Control": cacheControl, "ETag": asset.etag,
-        ]
-        if request.headers["if-none-match"].contains(where: { $0.contains(asset.etag) }) {
+        // The gzip copy made with the snapshot, for a GET that accepts it (HEAD describes the
+        // identity body); either way the answer varies with Accept-Encoding.
+        let gzip =
+            asset.gzipped.flatMap { request.method == .GET && AcceptEncoding.allowsGzip(request.headers) ? $0 : nil }
+        let etag = gzip?.etag ?? asset.etag
+        var headers: HTTPHeaders = ["Content-Type": asset.contentType, "Cache-Control": cacheControl, "ETag": etag]
+        if asset.gzipped != nil { headers.add(name: "Vary", value: "Accept-Encoding") }
+        if request.headers["if-none-match"].contains(where: { $0.contains(etag) }) {
             headers.remove(name: "Content-Type")
             return Response(status: .notModified, headers: headers)
         }
-        return Response(status: .ok, headers: headers, body: asset.body)
+        guard let gzip else { return Response(status: .ok, headers: headers, body: asset.body) }
+        headers.add(name: "Content-Encoding", value: "gzip")
+        return Response(status: .ok, headers: headers, body: gzip.body)
     }
 
     static func isSafeSegment(_ segment: Substring) -> Bool {

@@ -8,6 +8,8 @@ extension Pages {
         var response = try page(
             "not-allowed", ["phone": phone.nationalFormat, "host": host, "signOut": signOut], answering: nil)
         response.status = .forbidden
+        // The number beside a host the request named: no compression to measure (BREACH).
+        response.keepUncompressed()
         return response
     }
 

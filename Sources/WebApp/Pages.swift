@@ -42,7 +42,7 @@ struct Pages: Sendable {
         csrf: String, phone: String = "", remembered: Bool = false, notice: String? = nil,
         sentCodeExpiry: String? = nil, continuingTo: String? = nil, error: (any HTTPResponseError)? = nil
     ) throws -> Response {
-        try page(
+        var response = try page(
             "login",
             [
                 "csrf": csrf, "phone": String(phone.prefix(Self.maxEchoedInput)), "remembered": remembered,
@@ -51,6 +51,11 @@ struct Pages: Sendable {
                 "offersSentCode": sentCodeExpiry != nil, "sentCodeExpiry": sentCodeExpiry ?? "",
                 "continuingTo": continuingTo ?? "", "continues": continuingTo != nil,
             ], answering: error)
+        // Login reflects what the address says (a return address, `rd=`): next to a phone number
+        // (remembered, or the one being signed in), its compressed size could give the number away
+        // to someone guessing it through that parameter (BREACH), so such a Login goes as it is.
+        if !phone.isEmpty { response.keepUncompressed() }
+        return response
     }
 
     /// - Parameters:

@@ -45,18 +45,19 @@ struct Routes {
         aroundAll(opsRoutes())
     }
 
-    /// Around everything a listener serves, once: metrics for every request, security headers
-    /// on every answer, errors no part answered (the 404 and 405 of /healthz/x) answered inside them,
+    /// Around everything a listener serves, once: metrics for every request, gzip for the
+    /// answers worth it (``ResponseCompression``), security headers on every answer, errors no part answered (the 404 and 405 of /healthz/x) answered inside them,
     /// and in SMS test mode the guard that answers only this machine, before pages, API and files.
     private func aroundAll(_ responder: any HTTPResponder<AppContext>) -> MiddlewareResponder<AppContext> {
         let guarded: any HTTPResponder<AppContext> =
             configuration.sms.isTestMode
             ? MiddlewareResponder(middleware: TestModeGuard(), responder: responder) : responder
+        let answered = MiddlewareResponder(
+            middleware: securityHeaders,
+            responder: MiddlewareResponder(middleware: ErrorMiddleware(), responder: guarded))
         return MiddlewareResponder(
             middleware: requestMetrics,
-            responder: MiddlewareResponder(
-                middleware: securityHeaders,
-                responder: MiddlewareResponder(middleware: ErrorMiddleware(), responder: guarded)))
+            responder: MiddlewareResponder(middleware: ResponseCompression<AppContext>(), responder: answered))
     }
 
     /// The pages: error pages, static files and CSRF for every path; each group looks up the

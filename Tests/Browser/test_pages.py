@@ -91,8 +91,9 @@ class Server:
             psql("DROP SCHEMA %s CASCADE" % self.schema)
 
 
-def browser(arguments=()):
-    """`arguments`: more Chromium switches (gateway tests map host names to 127.0.0.1)."""
+def browser(arguments=(), performance_log=False):
+    """`arguments`: more Chromium switches (gateway tests map host names to 127.0.0.1);
+    `performance_log`: keep CDP's Network events for `get_log("performance")` (bench/phone)."""
     options = Options()
     options.binary_location = CHROMIUM
     for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", *arguments]:
@@ -100,6 +101,8 @@ def browser(arguments=()):
     # A phone-sized screen: 390 x 844 CSS pixels, like an iPhone 14.
     options.add_experimental_option(
         "mobileEmulation", {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 1}})
+    if performance_log:
+        options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
     return webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
 
 

@@ -1,3 +1,4 @@
+import AuthCore
 import Foundation
 import NIOHTTP1
 import Testing
@@ -15,15 +16,54 @@ struct CSRFTests {
             let cookie = try #require(page.setCookie("csrf"))
             #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"))
             let token = try #require(browser.csrfToken)
-            #expect(page.body.contains(#"name="csrf" value="\#(token)""#))
+            #expect(Self.fields(page.body).map(Self.unmask) == [token])
             #expect(page.setCookie("session") == nil)
             // The next page reuses the token instead of setting a new one.
             #expect(try await browser.get("/login").setCookie("csrf") == nil)
 
             _ = try await browser.post("/login", form: [("phone", "5305550123")])
             let verify = try await browser.get("/verify")
-            #expect(verify.body.components(separatedBy: #"name="csrf" value="\#(token)""#).count == 3)
+            #expect(Self.fields(verify.body).map(Self.unmask) == [token, token])
         }
+    }
+
+    @Test(
+        "the form field is the token masked afresh on every page (BREACH): the same token renders differently each time, and both, and the plain token, are accepted"
+    )
+    func maskedPerPage() async throws {
+        try await withServer { server in
+            let browser = Browser(baseURL: server.baseURL)
+            let first = try #require(Self.fields(try await browser.get("/login").body).first)
+            let second = try #require(Self.fields(try await browser.get("/login").body).first)
+            let token = try #require(browser.csrfToken)
+            #expect(first != second)
+            #expect(!first.contains(token) && !second.contains(token))
+            #expect(Self.unmask(first) == token && Self.unmask(second) == token)
+            for (index, field) in [first, second, token].enumerated() {
+                let phone = "53055501\(20 + index)"
+                let answer = try await browser.post("/login", form: [("phone", phone), ("csrf", field)], csrf: false)
+                #expect(answer.status == .seeOther, "field \(index)")
+            }
+            // A masked field of another token, or a pad with the token XORed wrongly, is refused.
+            var tampered = Array(Data(base64URLEncoded: first)!)
+            tampered[tampered.count - 1] ^= 1
+            let refused = try await browser.post(
+                "/login", form: [("phone", "5305550123"), ("csrf", Data(tampered).base64URLEncodedString())],
+                csrf: false)
+            #expect(refused.status == .forbidden)
+        }
+    }
+
+    /// Every hidden CSRF field's value in a page, in order.
+    static func fields(_ page: String) -> [String] {
+        page.matches(of: /name="csrf" value="([^"]*)"/).map { String($0.1) }
+    }
+
+    /// A masked field's token: the pad XOR the rest, as the server unmasks it.
+    static func unmask(_ field: String) -> String? {
+        guard let data = Data(base64URLEncoded: field), data.count % 2 == 0 else { return nil }
+        let half = data.count / 2
+        return Data(zip(data.prefix(half), data.suffix(half)).map { $0 ^ $1 }).base64URLEncodedString()
     }
 
     @Test(

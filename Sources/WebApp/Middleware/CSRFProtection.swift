@@ -5,7 +5,7 @@ import NIOHTTP1
 /// Refuses forged form posts with 403 before they reach a route.
 ///
 /// Every visitor gets a signed token in a cookie (set on the first page, no database write);
-/// every form repeats it in a hidden `csrf` field. A POST must carry both, equal, signed by us
+/// every form repeats it, masked with a fresh pad on every page, in a hidden `csrf` field. A POST must carry both, equal, signed by us
 /// and less than a day old (``AuthCore/CSRFTokens/lifetime``): an expired token is refused like
 /// a forged one, and is treated as none on the next page, which sets a fresh one. Where the browser says where the request came from (`Sec-Fetch-Site`, `Origin`), a
 /// request from another site is refused even before that.
@@ -48,7 +48,9 @@ struct CSRFProtection: Middleware {
         }
         var context = context
         let token = cookieToken ?? tokens.issue()
-        context.csrfToken = token
+        // The pages carry the token masked afresh each time, so a compressed page repeats no
+        // secret (``AuthCore/CSRFTokens/masked(_:)``); the cookie keeps it as it is.
+        context.csrfToken = tokens.masked(token)
         var response = try await next(request, context)
         if cookieToken == nil {
             response.setCookie(Cookie(name: cookieName, value: token, secure: secure))

@@ -2,7 +2,8 @@ import HTTPLite
 import NIOHTTP1
 
 /// Headers every response carries: a strict Content-Security-Policy (no inline script or
-/// style), no MIME sniffing, no cross-site referrers, no framing, and HSTS over HTTPS.
+/// style), no MIME sniffing, no cross-site referrers, no framing, and HSTS over HTTPS; scripts
+/// and style sheets only the two of these that apply to them (``subresourceHeaders``).
 struct SecurityHeaders: Middleware {
     typealias Context = AppContext
     /// The headers themselves, made once; the server adds them to the answers it gives before
@@ -31,7 +32,23 @@ struct SecurityHeaders: Middleware {
         _ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response
     ) async throws -> Response {
         var response = try await next(request, context)
-        for (name, value) in headers { response.headers.replaceOrAdd(name: name, value: value) }
+        let only = Self.isSubresource(response) ? Self.subresourceHeaders : nil
+        for (name, value) in headers where only?.contains(name) ?? true {
+            response.headers.replaceOrAdd(name: name, value: value)
+        }
         return response
+    }
+
+    /// What a script or a style sheet keeps: no sniffing (it must not be run as another type)
+    /// and HSTS. A Content-Security-Policy, `X-Frame-Options` and `Referrer-Policy` govern the
+    /// document they arrive with, so on these they do nothing but cost a phone about 240 bytes
+    /// per file on its first visit.
+    static let subresourceHeaders: Set<String> = ["X-Content-Type-Options", "Strict-Transport-Security"]
+
+    /// Whether `response` is a script or a style sheet (images keep everything: an SVG opened
+    /// on its own is a document).
+    static func isSubresource(_ response: Response) -> Bool {
+        guard let type = response.headers.first(name: "Content-Type") else { return false }
+        return type.hasPrefix("text/css") || type.hasPrefix("text/javascript")
     }
 }
