@@ -73,7 +73,8 @@ final class Application: Sendable {
 
         let requestMetrics = RequestMetrics(factory: metrics)
         let securityHeaders = SecurityHeaders(
-            https: configuration.https, formTargets: configuration.gateway.map(Self.formTargets) ?? [])
+            https: configuration.https, formTargets: configuration.gateway.map(Self.formTargets) ?? [],
+            assetOrigin: configuration.gateway?.publicURL)
         var routes = Routes(
             configuration: configuration, secret: secret,
             pages: Pages(renderer: renderer, testMode: configuration.sms.isTestMode, clock: clock, assets: assets),

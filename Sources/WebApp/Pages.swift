@@ -186,13 +186,15 @@ struct Pages: Sendable {
     }
 
     /// Renders `name`; with `error`, the response has the error's status and headers.
-    func page(_ name: String, _ values: [String: Any], answering error: (any HTTPResponseError)?) throws
-        -> Response
-    {
+    /// - Parameter assetOrigin: put before the static files' addresses: a page served on another
+    ///   host (the gateway's 403, shown by the proxy on the protected app's host) links them here.
+    func page(
+        _ name: String, _ values: [String: Any], answering error: (any HTTPResponseError)?, assetOrigin: String = ""
+    ) throws -> Response {
         var values = values
         values["testMode"] = testMode
         values["asset"] = Self.assetNames.reduce(into: [String: String]()) { names, file in
-            names[file.key] = "/public/" + (assets?.versioned(file.value) ?? file.value)
+            names[file.key] = assetOrigin + "/public/" + (assets?.versioned(file.value) ?? file.value)
         }
         var response = Response.html(try renderer.render(name, values), status: error?.status ?? .ok)
         if let error { response.headers.add(contentsOf: error.headers) }

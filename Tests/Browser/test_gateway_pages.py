@@ -87,6 +87,9 @@ class GatewayPageTests(unittest.TestCase):
         note = self.driver.find_element(By.ID, "continuing").text
         self.assertEqual(note, "After signing in you'll go back to wiki.example.test.")
         self.audit("login-continuing")
+        # A host longer than the phone is wide wraps instead of widening the page.
+        self.driver.get(self.login + "/login?rd=http://" + "a" * 60 + ".wiki.example.test/x")
+        self.audit("login-continuing-long-host")
         self.sign_in("5305550123", wiki)
         # Back at the protected address, on another host: the domain cookie went with it.
         # (A CSP form-action without the port once stopped this redirect in the browser alone.)

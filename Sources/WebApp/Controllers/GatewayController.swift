@@ -59,7 +59,9 @@ struct GatewayController: Sendable {
         case .notAllowed(let user, let host):
             context.logger.info(
                 "Gateway: signed in but not allowed", metadata: ["host": "\(host.name)", "user": "\(user.id)"])
-            return try pages.notAllowed(phone: user.phone, host: host.name, signOut: gateway.publicURL + "/logout")
+            return try pages.notAllowed(
+                phone: user.phone, host: host.name, signOut: gateway.publicURL + "/logout", publicURL: gateway.publicURL
+            )
         case .refused(let refusal):
             context.logger.warning("Gateway: refused the proxy's request: \(refusal)")
             return Self.plain(refusal.description, status: .forbidden)

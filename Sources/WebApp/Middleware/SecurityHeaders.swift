@@ -13,9 +13,11 @@ struct SecurityHeaders: Middleware {
     /// - Parameter formTargets: origins besides this one that a form's answer may redirect to
     ///   (gateway mode: the protected apps, where signing in sends people back; browsers apply
     ///   `form-action` to a form's redirects too).
-    init(https: Bool, formTargets: [String] = []) {
+    /// - Parameter assetOrigin: another origin whose styles and images pages may use (gateway
+    ///   mode: this app's public address, for the 403 page the proxy shows on a protected host).
+    init(https: Bool, formTargets: [String] = [], assetOrigin: String? = nil) {
         var headers: HTTPHeaders = [
-            "Content-Security-Policy": Self.contentSecurityPolicy(formTargets: formTargets),
+            "Content-Security-Policy": Self.contentSecurityPolicy(formTargets: formTargets, assetOrigin: assetOrigin),
             "X-Content-Type-Options": "nosniff",
             "Referrer-Policy": "same-origin", "X-Frame-Options": "DENY",
         ]
@@ -23,8 +25,9 @@ struct SecurityHeaders: Middleware {
         self.headers = headers
     }
 
-    static func contentSecurityPolicy(formTargets: [String] = []) -> String {
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    static func contentSecurityPolicy(formTargets: [String] = [], assetOrigin: String? = nil) -> String {
+        let other = assetOrigin.map { " " + $0 } ?? ""
+        return "default-src 'self'; script-src 'self'; style-src 'self'\(other); img-src 'self' data:\(other); "
             + "frame-ancestors 'none'; form-action \((["'self'"] + formTargets).joined(separator: " ")); base-uri 'none'"
     }
 
