@@ -38,6 +38,13 @@ public struct GatewayRules: Sendable, Equatable {
         let file: File
         do {
             file = try JSONDecoder().decode(File.self, from: json)
+            // A misspelt setting would otherwise be ignored without a word.
+            if let object = try JSONSerialization.jsonObject(with: json) as? [String: Any], object.count != 1 {
+                let others = object.keys.filter { $0 != "hosts" }.sorted().joined(separator: ", ")
+                throw Invalid(description: "The gateway rules have keys other than \"hosts\": \(others).")
+            }
+        } catch let error as Invalid {
+            throw error
         } catch {
             throw Invalid(
                 description:
@@ -73,7 +80,10 @@ public struct GatewayRules: Sendable, Equatable {
     private static func entry(_ text: String, host: String) throws(Invalid) -> Entry {
         let digits = text.dropFirst(2)
         if text.hasPrefix("+1"), digits.allSatisfy(\.isASCIIDigit) {
-            if digits.count == 3 { return .areaCode(String(digits)) }
+            // Area codes start with 2 to 9 (NANP).
+            if digits.count == 3, let first = digits.first, ("2"..."9").contains(first) {
+                return .areaCode(String(digits))
+            }
             if digits.count == 10, let phone = try? PhoneNumber(parsing: text), phone.e164 == text {
                 return .number(text)
             }

@@ -146,9 +146,19 @@ public struct Wallet: Sendable {
         let name = input.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
         guard (1...40).contains(name.count), name.unicodeScalars.count <= 40,
             !name.contains(where: {
-                $0.isNewline || $0.unicodeScalars.contains { $0.properties.generalCategory == .control }
+                $0.isNewline
+                    || $0.unicodeScalars.contains { $0.properties.generalCategory == .control || isBidiControl($0) }
             })
         else { throw error }
         return name
+    }
+
+    /// Marks that reorder text (U+202E shows "evil" as "live"): a name shown by Home, the
+    /// history and, in gateway mode, other apps (`Remote-Name`) must read as it was typed.
+    private static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
     }
 }

@@ -95,6 +95,8 @@ struct GatewayDecisionTests {
             (#"{"hosts": {"wiki.other.test": ["+14155550100"]}}"#, "outside the gateway domain"),
             (#"{"hosts": {"wiki.example.com": ["4155550100"]}}"#, "give a number as +14155550100"),
             (#"{"hosts": {"wiki.example.com": ["+1415555"]}}"#, "give a number as +14155550100"),
+            (#"{"hosts": {"wiki.example.com": ["+1123"]}}"#, "give a number as +14155550100"),
+            (#"{"hosts": {}, "defualt": "deny"}"#, "keys other than \"hosts\": defualt"),
             (#"{"hosts": {"wiki.example.com": ["+15555550100"]}}"#, "give a number as +14155550100"),
             (#"{"hosts": {"wiki.example.com:8080": []}}"#, "not a host name"),
             (#"{"hosts": {"wiki.example.com": [], "WIKI.example.com": []}}"#, "twice"),

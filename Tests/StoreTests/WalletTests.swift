@@ -205,6 +205,12 @@ struct WalletTests {
             }
             // Forty simple emoji are forty characters and forty code points: accepted.
             _ = try await f.wallet.setDisplayName(user: f.alice, to: String(repeating: "😀", count: 40))
+            // Marks that reorder text ("\u{202E}evil" shows as "live") are refused.
+            for name in ["\u{202E}evil", "A\u{200E}B", "x\u{2066}y"] {
+                await #expect(throws: WalletError.invalidDisplayName) {
+                    try await f.wallet.setDisplayName(user: f.alice, to: name)
+                }
+            }
         }
     }
 
