@@ -159,18 +159,20 @@ public struct SQLiteAuthStore: AuthStore {
         return found
     }
 
-    /// The texts sent to anyone since a time (through the time index), and the one at a position.
+    /// The newest `position + 1` texts sent to anyone since a time, through the time index: how
+    /// many (at most that) and when the oldest of them went, if there were that many. The
+    /// LIMIT stops the walk at the budget, so it never reads more rows than the budget allows.
     private static func count(_ db: Database, _ sends: AllSends?) throws -> SendCount? {
         guard let sends else { return nil }
         let row = try Row.fetchOne(
             try db.cachedStatement(
                 sql: """
-                    SELECT count(*), (SELECT sent_at FROM code_sends WHERE sent_at > ?
-                                      ORDER BY sent_at DESC LIMIT 1 OFFSET ?)
-                    FROM code_sends WHERE sent_at > ?
+                    SELECT count(*), min(sent_at) FROM (
+                        SELECT sent_at FROM code_sends WHERE sent_at > ? ORDER BY sent_at DESC LIMIT ?)
                     """),
-            arguments: [sends.since, sends.position, sends.since])
-        return SendCount(count: row?[0] ?? 0, atPosition: row?[1])
+            arguments: [sends.since, sends.position + 1])
+        let count: Int = row?[0] ?? 0
+        return SendCount(count: count, atPosition: count > sends.position ? row?[1] : nil)
     }
 
     /// The time of the event at `events.position` (through the (subject, time) index: one row
