@@ -18,8 +18,7 @@ public struct AuthReads: Sendable, Equatable {
     /// The n-th newest code sent to a number of an exchange since a time; `subject` is the
     /// exchange's prefix (`+1530555`), matched against the start of each phone number.
     public var exchangeSends: RecentEvents?
-    /// How many texts went out to anyone in the last hour, and in the last day (the budget),
-    /// counted up to the budget.
+    /// How many texts went out to anyone in the last hour, and in the last day (the budget).
     public var textsInHour: AllSends?
     public var textsInDay: AllSends?
     /// The n-th newest wrong code for a phone number since a time (the lock after failures).
@@ -73,11 +72,10 @@ public struct RecentEvents: Sendable, Equatable {
     }
 }
 
-/// "How many of the newest `position + 1` texts to anyone went out after `since`, and when was
-/// the one at `position` (0 = the newest)?": the spend budget's window, one statement through
-/// the time index. The count stops at `position + 1` (the budget) so that the read walks at most
-/// that many rows however many texts the window holds; the rules need no more, since a text
-/// goes out (and its count is used) only while the window holds fewer.
+/// "How many texts went out to anyone after `since`, and when was the one at `position`
+/// (0 = the newest)?": the spend budget's window, through the time index. A store may stop
+/// counting at `position + 1` (the budget); the rules need no more, since a text goes out (and
+/// its count is used) only while the window holds fewer.
 public struct AllSends: Sendable, Equatable {
     public var since: Double
     public var position: Int
@@ -90,7 +88,8 @@ public struct AllSends: Sendable, Equatable {
 
 /// What a store found for an ``AllSends``.
 public struct SendCount: Sendable, Equatable {
-    /// The texts in the window, counted up to `position + 1`: exact whenever the window is not full.
+    /// The texts in the window, counted at least up to `position + 1`: exact whenever the window
+    /// is not full.
     public var count: Int
     /// The time of the send at the asked position, if there were that many.
     public var atPosition: Double?
