@@ -197,22 +197,24 @@ public struct PostgresAuthStore: AuthStore {
         return found
     }
 
-    /// The texts sent to anyone since a time (through the time index), and the one at a position.
+    /// The newest `position + 1` texts sent to anyone since a time, through the time index: how
+    /// many (at most that) and when the oldest of them went, if there were that many. The
+    /// LIMIT stops the walk at the budget, so it never reads more rows than the budget allows.
     private static func count(_ connection: PostgresConnection, _ sends: AllSends?, _ logger: Logger) async throws
         -> SendCount?
     {
         guard let sends else { return nil }
         let row = try await connection.rows(
             """
-            SELECT count(*), (SELECT sent_at FROM code_sends WHERE sent_at > \(sends.since)
-                              ORDER BY sent_at DESC LIMIT 1 OFFSET \(sends.position))
-            FROM code_sends WHERE sent_at > \(sends.since)
+            SELECT count(*), min(sent_at) FROM (
+                SELECT sent_at FROM code_sends WHERE sent_at > \(sends.since)
+                ORDER BY sent_at DESC LIMIT \(sends.position + 1)) AS newest
             """, logger
         ).first
-        guard let (count, at) = try row?.decode((Int, Double?).self) else {
+        guard let (count, oldest) = try row?.decode((Int, Double?).self) else {
             return SendCount(count: 0, atPosition: nil)
         }
-        return SendCount(count: count, atPosition: at)
+        return SendCount(count: count, atPosition: count > sends.position ? oldest : nil)
     }
 
     // MARK: Writing

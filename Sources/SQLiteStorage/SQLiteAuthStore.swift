@@ -159,18 +159,25 @@ public struct SQLiteAuthStore: AuthStore {
         return found
     }
 
-    /// The texts sent to anyone since a time (through the time index), and the one at a position.
+    /// The texts sent to anyone since a time, counted through the time index, and the one at
+    /// the asked position, read only when there are that many (the budget is full).
+    ///
+    /// A plain `count(*)`, not one bounded by a LIMITed subquery: SQLite runs such a subquery as
+    /// a co-routine, 3.6 times the cost per row of this count on the covering index (50,000
+    /// sends: 1,376 against 379 µs), and the window never holds more than the budget anyway,
+    /// since the rules refuse a text once it is full and every send holds one lock.
     private static func count(_ db: Database, _ sends: AllSends?) throws -> SendCount? {
         guard let sends else { return nil }
-        let row = try Row.fetchOne(
+        let count =
+            try Int.fetchOne(
+                try db.cachedStatement(sql: "SELECT count(*) FROM code_sends WHERE sent_at > ?"),
+                arguments: [sends.since]) ?? 0
+        guard count > sends.position else { return SendCount(count: count, atPosition: nil) }
+        let at = try Double.fetchOne(
             try db.cachedStatement(
-                sql: """
-                    SELECT count(*), (SELECT sent_at FROM code_sends WHERE sent_at > ?
-                                      ORDER BY sent_at DESC LIMIT 1 OFFSET ?)
-                    FROM code_sends WHERE sent_at > ?
-                    """),
-            arguments: [sends.since, sends.position, sends.since])
-        return SendCount(count: row?[0] ?? 0, atPosition: row?[1])
+                sql: "SELECT sent_at FROM code_sends WHERE sent_at > ? ORDER BY sent_at DESC LIMIT 1 OFFSET ?"),
+            arguments: [sends.since, sends.position])
+        return SendCount(count: count, atPosition: at)
     }
 
     /// The time of the event at `events.position` (through the (subject, time) index: one row

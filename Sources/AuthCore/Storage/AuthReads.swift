@@ -73,7 +73,9 @@ public struct RecentEvents: Sendable, Equatable {
 }
 
 /// "How many texts went out to anyone after `since`, and when was the one at `position`
-/// (0 = the newest)?": the spend budget's window, one statement through the time index.
+/// (0 = the newest)?": the spend budget's window, through the time index. A store may stop
+/// counting at `position + 1` (the budget); the rules need no more, since a text goes out (and
+/// its count is used) only while the window holds fewer.
 public struct AllSends: Sendable, Equatable {
     public var since: Double
     public var position: Int
@@ -86,6 +88,8 @@ public struct AllSends: Sendable, Equatable {
 
 /// What a store found for an ``AllSends``.
 public struct SendCount: Sendable, Equatable {
+    /// The texts in the window, counted at least up to `position + 1`: exact whenever the window
+    /// is not full.
     public var count: Int
     /// The time of the send at the asked position, if there were that many.
     public var atPosition: Double?
