@@ -39,11 +39,8 @@ struct GatewayController: Sendable {
         case .signIn:
             return Self.plain("Not signed in.", status: .unauthorized)
         case .notAllowed(let user, let host):
-            context.logger.info(
-                "Gateway: signed in but not allowed", metadata: ["host": "\(host.name)", "user": "\(user.id)"])
             return Self.plain("This number is not allowed on \(host.name).", status: .forbidden)
         case .refused(let refusal):
-            context.logger.warning("Gateway: refused the proxy's request: \(refusal)")
             return Self.plain(refusal.description, status: .forbidden)
         }
     }
@@ -57,13 +54,10 @@ struct GatewayController: Sendable {
             response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
             return response
         case .notAllowed(let user, let host):
-            context.logger.info(
-                "Gateway: signed in but not allowed", metadata: ["host": "\(host.name)", "user": "\(user.id)"])
             return try pages.notAllowed(
                 phone: user.phone, host: host.name, signOut: gateway.publicURL + "/logout", publicURL: gateway.publicURL
             )
         case .refused(let refusal):
-            context.logger.warning("Gateway: refused the proxy's request: \(refusal)")
             return Self.plain(refusal.description, status: .forbidden)
         }
     }
@@ -77,13 +71,25 @@ struct GatewayController: Sendable {
         return response
     }
 
+    /// The decision for the request the proxy describes, logged once here for both endpoints
+    /// when it refuses.
     private func decide(_ request: Request, _ context: AppContext) -> Gateway.Decision {
         let headers = request.headers
-        return gateway.decide(
+        let decision = gateway.decide(
             (
                 proto: headers.first(name: "X-Forwarded-Proto"), host: Self.single(headers, "X-Forwarded-Host"),
                 uri: headers.first(name: "X-Forwarded-Uri")
             ), user: context.user)
+        switch decision {
+        case .notAllowed(let user, let host):
+            context.logger.info(
+                "Gateway: signed in but not allowed", metadata: ["host": "\(host.name)", "user": "\(user.id)"])
+        case .refused(let refusal):
+            context.logger.warning("Gateway: refused the proxy's request: \(refusal)")
+        case .pass, .signIn:
+            break
+        }
+        return decision
     }
 
     /// 200 with who it is.

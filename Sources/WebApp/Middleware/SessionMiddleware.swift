@@ -58,7 +58,7 @@ struct SessionMiddleware: Middleware {
         guard let token = live else {
             context.sessionEnded = true
             var response = try await next(request, context)
-            if !response.headers["Set-Cookie"].contains(where: { $0.hasPrefix(cookie.name + "=") }) {
+            if !setsSessionCookie(response) {
                 response.setCookie(cookie.expired())
                 if tokens.count > 1, let hostOnly = cookie.expiredHostOnly() { response.setCookie(hostOnly) }
             }
@@ -70,10 +70,15 @@ struct SessionMiddleware: Middleware {
         // and set the live session for the domain, so one cookie is left and the apps get it.
         let signedIn = context.user != nil
         var response = try await next(request, context)
-        if !response.headers["Set-Cookie"].contains(where: { $0.hasPrefix(cookie.name + "=") }) {
+        if !setsSessionCookie(response) {
             response.setCookie(hostOnly)
             response.setCookie(signedIn ? cookie.signedIn(token) : cookie.pending(token))
         }
         return response
+    }
+
+    /// Whether the handler already set (or deleted) the session cookie: then it is left as set.
+    private func setsSessionCookie(_ response: Response) -> Bool {
+        response.headers["Set-Cookie"].contains { $0.hasPrefix(cookie.name + "=") }
     }
 }
