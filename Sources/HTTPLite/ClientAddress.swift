@@ -60,7 +60,7 @@ public struct ClientAddress: Sendable, Hashable, CustomStringConvertible {
 
     /// IPv4 as is; IPv6 by its first 64 bits; an IPv4-mapped IPv6 address as its IPv4 address.
     static func group(of text: String) -> String {
-        guard text.contains(":") else { return text }
+        guard text.utf8.contains(UInt8(ascii: ":")) else { return text }
         let bare = text.split(separator: "%", maxSplits: 1).first.map(String.init) ?? text
         guard let parsed = try? SocketAddress(ipAddress: bare, port: 0), case .v6(let v6) = parsed else {
             return text

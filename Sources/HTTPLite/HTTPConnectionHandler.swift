@@ -48,7 +48,11 @@ where Responder.Context: RootRequestContext {
     /// When the request being waited for must have arrived (``ServerConfiguration/requestTimeout``
     /// after the connection opened or the last answer was written).
     var requestDeadline = NIODeadline.distantFuture
-    var timeout: Scheduled<Void>?
+    /// What the connection's wait is held to now (``holdTo(_:context:)``); `nil` while responding.
+    var deadline: NIODeadline?
+    /// The connection's one timer, and when it fires (at or before ``deadline``).
+    var timer: Scheduled<Void>?
+    var timerFiresAt: NIODeadline?
     /// Closes the connection when an answer has not drained by the request deadline.
     var drainTimeout: Scheduled<Void>?
     /// A read the pipeline asked for while the connection was not writable, issued once it is.
@@ -151,7 +155,7 @@ where Responder.Context: RootRequestContext {
 
     private func receive(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
         // No longer idle: what is left of the request deadline applies.
-        schedule(at: requestDeadline, context: context)
+        holdTo(requestDeadline, context: context)
         if head.uri.utf8.count > configuration.maxURILength {
             state = .rejecting(head, .uriTooLong, discarded: 0)
             return
@@ -174,8 +178,7 @@ where Responder.Context: RootRequestContext {
     }
 
     func dispatch(_ head: HTTPRequestHead, body: ByteBuffer, context: ChannelHandlerContext) {
-        timeout?.cancel()
-        timeout = nil
+        holdTo(nil, context: context)
         state = .responding
         requestCount += 1
         let requestID = RequestID.choose(

@@ -55,8 +55,9 @@ public struct Request: Sendable {
     public var pathSegments: [Substring]? {
         var segments: [Substring] = []
         for raw in path.split(separator: "/", omittingEmptySubsequences: true) {
-            if raw.contains("%") {
-                guard let decoded = String(raw).removingPercentEncoding, !decoded.contains("\0") else { return nil }
+            // Byte scans, not `String.contains(_:)`, which goes through Foundation's string search.
+            if raw.utf8.contains(UInt8(ascii: "%")) {
+                guard let decoded = String(raw).removingPercentEncoding, !decoded.utf8.contains(0) else { return nil }
                 segments.append(Substring(decoded))
             } else {
                 segments.append(raw)

@@ -32,7 +32,7 @@ public struct ResponseCompression<Context: RequestContext>: Middleware {
         // A responder that already chose (a static file: its gzip copy, or the identity body with
         // `Vary` said) is left as it is, at the cost of two header lookups.
         if response.headers.contains(name: "Content-Encoding")
-            || response.headers.first(name: "Vary").map({ $0.lowercased().contains("accept-encoding") }) == true
+            || response.headers[canonicalForm: "Vary"].contains(where: { $0.lowercased() == "accept-encoding" })
         {
             return
         }

@@ -24,6 +24,9 @@ public final class StaticAssets: Sendable {
         /// The body gzip-compressed with its own `ETag` (``Gzip/etag(of:)``), for types worth
         /// it of at least ``Gzip/minimumSize`` bytes when that is smaller; `nil` otherwise.
         public let gzipped: Encoded?
+        /// The content-hashed name (``StaticAssets/versioned(_:)``), made with the snapshot:
+        /// every page links a handful of these.
+        let versionedName: String
         let size: Int
         let modified: Date
     }
@@ -78,8 +81,12 @@ public final class StaticAssets: Sendable {
     /// link, so browsers may keep the file for a year; `relative` itself when the folder has no
     /// such file.
     public func versioned(_ relative: String) -> String {
-        guard let asset = asset(relative) else { return relative }
-        let hash = asset.etag.dropFirst().prefix(Self.hashLength)
+        asset(relative)?.versionedName ?? relative
+    }
+
+    /// `relative` with the first hex digits of `etag`'s hash before its extension.
+    static func versionedName(_ relative: String, etag: String) -> String {
+        let hash = etag.dropFirst().prefix(Self.hashLength)
         let ext = (relative as NSString).pathExtension
         guard !ext.isEmpty else { return relative + "." + hash }
         return (relative as NSString).deletingPathExtension + "." + hash + "." + ext
@@ -140,7 +147,7 @@ public final class StaticAssets: Sendable {
             assets[relative] = Asset(
                 body: body, contentType: contentType, etag: etag,
                 gzipped: worthGzip ? Gzip.compress(body).map { Encoded(body: $0, etag: Gzip.etag(of: etag)) } : nil,
-                size: size, modified: modified)
+                versionedName: versionedName(relative, etag: etag), size: size, modified: modified)
         }
         return assets
     }

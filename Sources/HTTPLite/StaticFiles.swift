@@ -12,19 +12,23 @@ import NIOPosix
 public struct StaticFiles<Context: RequestContext>: Middleware {
     private let assets: StaticAssets
     private let prefix: [Substring]
-    private let maxAge: Int
+    /// `/public/`: what a path must start with to be looked up here.
+    private let pathPrefix: String
+    /// `Cache-Control` for plain names and for content-hashed ones, made once.
+    private let plainCacheControl: String
+    private let immutableCacheControl = "public, max-age=\(Self.immutableMaxAge), immutable"
 
     /// - Parameters:
     ///   - folder: the folder to serve.
     ///   - urlPrefix: where it appears in URLs, e.g. `/public`.
-    ///   - maxAge: `Cache-Control` max-age in seconds; browsers revalidate with `ETag` after it.
     ///   - maxAge: `Cache-Control` max-age in seconds for a plain name (`app.css`); browsers
     ///     revalidate with `ETag` after it. A content-hashed name (`app.3f2a1c9e.css`, see
     ///     ``StaticAssets/versioned(_:)``) is `immutable` for a year.
     public init(assets: StaticAssets, urlPrefix: String, maxAge: Int = 300) {
         self.assets = assets
         self.prefix = urlPrefix.split(separator: "/")
-        self.maxAge = maxAge
+        self.pathPrefix = "/" + prefix.joined(separator: "/") + "/"
+        self.plainCacheControl = "public, max-age=\(maxAge)"
     }
 
     /// A year: what browsers keep an `immutable` content-hashed file for.
@@ -33,7 +37,7 @@ public struct StaticFiles<Context: RequestContext>: Middleware {
     public func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        guard request.path.hasPrefix("/" + prefix.joined(separator: "/") + "/") else {
+        guard request.path.utf8.starts(with: pathPrefix.utf8) else {
             return try await next(request, context)
         }
         guard request.method == .GET || request.method == .HEAD else {
@@ -48,8 +52,7 @@ public struct StaticFiles<Context: RequestContext>: Middleware {
         guard let (asset, immutable) = assets.lookup(relative) else {
             throw HTTPError(.notFound, message: "There is no file at this address.")
         }
-        let cacheControl =
-            immutable ? "public, max-age=\(Self.immutableMaxAge), immutable" : "public, max-age=\(maxAge)"
+        let cacheControl = immutable ? immutableCacheControl : plainCacheControl
         // The gzip copy made with the snapshot, for a GET that accepts it (HEAD describes the
         // identity body); either way the answer varies with Accept-Encoding.
         let gzip =
@@ -67,8 +70,9 @@ public struct StaticFiles<Context: RequestContext>: Middleware {
     }
 
     static func isSafeSegment(_ segment: Substring) -> Bool {
-        !segment.isEmpty && !segment.hasPrefix(".") && !segment.contains("/") && !segment.contains("\\")
-            && !segment.contains("\0")
+        // Bytes, not `String.contains(_:)` (Foundation's string search, on every file served).
+        !segment.isEmpty && segment.utf8.first != UInt8(ascii: ".")
+            && !segment.utf8.contains { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "\\") || $0 == 0 }
     }
 
     /// The `Content-Type` for a file extension.

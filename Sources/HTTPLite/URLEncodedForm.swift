@@ -46,8 +46,9 @@ public struct URLEncodedForm: Sendable {
     }
 
     private static func decode(_ part: some StringProtocol) throws(ParseError) -> String {
-        let spaced = part.contains("+") ? part.replacingOccurrences(of: "+", with: " ") : String(part)
-        guard spaced.contains("%") else { return spaced }
+        let spaced =
+            part.utf8.contains(UInt8(ascii: "+")) ? part.replacingOccurrences(of: "+", with: " ") : String(part)
+        guard spaced.utf8.contains(UInt8(ascii: "%")) else { return spaced }
         guard let decoded = spaced.removingPercentEncoding else { throw .malformed }
         return decoded
     }
