@@ -10,6 +10,11 @@ import Mustache
 /// in one place.
 public struct PageRenderer: Sendable {
     private let library: MustacheLibrary
+    /// The same templates compiled (``CompiledTemplate``): each one this holds is rendered that
+    /// way; one that needs more than the compiled subset is rendered by swift-mustache.
+    private let compiled: CompiledTemplate.Library
+    /// Why each template left out of ``compiled`` was, for the tests.
+    let notCompiled: [String: String]
 
     /// Loads every template in `directory` and checks that each of `required` is there.
     public init(directory: String, required: [String] = []) async throws(TemplateError) {
@@ -21,6 +26,8 @@ public struct PageRenderer: Sendable {
         }
         let names = Set(files.filter { $0.hasSuffix(".mustache") }.map { String($0.dropLast(".mustache".count)) })
         var library = MustacheLibrary()
+        var compiled = CompiledTemplate.Library()
+        var notCompiled: [String: String] = [:]
         HTMLEscaping.register()
         for name in names.sorted() {
             let path = (directory as NSString).appendingPathComponent(name + ".mustache")
@@ -38,14 +45,49 @@ public struct PageRenderer: Sendable {
             } catch {
                 throw .invalid("\(name).mustache: \(error)")
             }
+            do {
+                compiled[name] = try CompiledTemplate(HTMLEscaping.pragma + text)
+            } catch {
+                notCompiled[name] = error.reason
+            }
         }
         let missing = required.filter { !names.contains($0) }
         guard missing.isEmpty else { throw .missing(missing, directory: directory) }
         self.library = library
+        // A template is compiled only with every template it inherits from, down to the last.
+        var changed = true
+        while changed {
+            changed = false
+            for (name, template) in compiled where !template.parents.allSatisfy({ compiled[$0] != nil }) {
+                compiled[name] = nil
+                notCompiled[name] = "it inherits from a template that is not compiled or not there"
+                changed = true
+            }
+        }
+        compiled = compiled.filter { !Self.inheritsFromItself($0.key, in: compiled) }
+        self.compiled = compiled
+        self.notCompiled = notCompiled
+    }
+
+    private static func inheritsFromItself(_ name: String, in library: CompiledTemplate.Library) -> Bool {
+        var seen: Set<String> = [name]
+        var next = library[name]?.parents ?? []
+        while !next.isEmpty {
+            if !next.isDisjoint(with: seen) { return true }
+            seen.formUnion(next)
+            next = Set(next.flatMap { library[$0]?.parents ?? [] })
+        }
+        return false
     }
 
     /// Renders the template `name` with `values` (dictionaries, arrays, strings, numbers, Bools).
     public func render(_ name: String, _ values: [String: Any]) throws(TemplateError) -> String {
+        if let template = compiled[name] { return template.render(values, library: compiled) }
+        return try renderWithMustache(name, values)
+    }
+
+    /// Renders with swift-mustache, the reference the compiled templates are tested against.
+    func renderWithMustache(_ name: String, _ values: [String: Any]) throws(TemplateError) -> String {
         guard let html = library.render(PageValues(values), withTemplate: name) else {
             throw .missing([name], directory: "")
         }
@@ -119,21 +161,30 @@ public struct HTMLEscaping: MustacheContentType {
     }
 
     public func escapeText(_ text: String) -> String {
-        let utf8 = text.utf8
-        guard utf8.contains(where: Self.needsEscaping) else { return text }
+        guard text.utf8.contains(where: Self.needsEscaping) else { return text }
         var escaped: [UInt8] = []
-        escaped.reserveCapacity(utf8.count + 24)
+        escaped.reserveCapacity(text.utf8.count + 24)
+        Self.append(text, to: &escaped)
+        return String(decoding: escaped, as: UTF8.self)
+    }
+
+    /// Appends `text` escaped to `output` (how ``CompiledTemplate`` writes a value).
+    static func append(_ text: String, to output: inout [UInt8]) {
+        let utf8 = text.utf8
+        guard utf8.contains(where: needsEscaping) else {
+            output.append(contentsOf: utf8)
+            return
+        }
         for byte in utf8 {
             switch byte {
-            case UInt8(ascii: "&"): escaped.append(contentsOf: "&amp;".utf8)
-            case UInt8(ascii: "<"): escaped.append(contentsOf: "&lt;".utf8)
-            case UInt8(ascii: ">"): escaped.append(contentsOf: "&gt;".utf8)
-            case UInt8(ascii: "\""): escaped.append(contentsOf: "&quot;".utf8)
-            case UInt8(ascii: "'"): escaped.append(contentsOf: "&#39;".utf8)
-            default: escaped.append(byte)
+            case UInt8(ascii: "&"): output.append(contentsOf: "&amp;".utf8)
+            case UInt8(ascii: "<"): output.append(contentsOf: "&lt;".utf8)
+            case UInt8(ascii: ">"): output.append(contentsOf: "&gt;".utf8)
+            case UInt8(ascii: "\""): output.append(contentsOf: "&quot;".utf8)
+            case UInt8(ascii: "'"): output.append(contentsOf: "&#39;".utf8)
+            default: output.append(byte)
             }
         }
-        return String(decoding: escaped, as: UTF8.self)
     }
 
     private static func needsEscaping(_ byte: UInt8) -> Bool {

@@ -38,7 +38,7 @@ struct GatewayController: Sendable {
             return try await passing(user, host)
         case .signIn:
             return Self.plain("Not signed in.", status: .unauthorized)
-        case .notAllowed(let user, let host):
+        case .notAllowed(_, let host):
             return Self.plain("This number is not allowed on \(host.name).", status: .forbidden)
         case .refused(let refusal):
             return Self.plain(refusal.description, status: .forbidden)

@@ -1,0 +1,166 @@
+import Foundation
+import Mustache
+import TestSupport
+import Testing
+
+@testable import HTMLRender
+
+/// The compiled templates against swift-mustache, the reference: the same bytes for the app's
+/// own templates on random values, and for the spec's corner cases.
+@Suite("Compiled templates")
+struct CompiledTemplateTests {
+    static let templatesFolder = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Templates").path
+
+    @Test("every template of the app is compiled, so no page takes the slow way")
+    func allCompiled() async throws {
+        let renderer = try await PageRenderer(directory: Self.templatesFolder)
+        #expect(renderer.notCompiled.isEmpty, "\(renderer.notCompiled)")
+    }
+
+    @Test("each of the app's templates renders the same bytes as swift-mustache, on 150 random value sets each")
+    func sameAsMustacheOnRandomValues() async throws {
+        let renderer = try await PageRenderer(directory: Self.templatesFolder)
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.templatesFolder)
+            .filter { $0.hasSuffix(".mustache") }.map { String($0.dropLast(".mustache".count)) }.sorted()
+        #expect(names.count >= 9)
+        let usage = try Usage(folder: Self.templatesFolder)
+        var generator = SeededGenerator(seed: 16)
+        for name in names {
+            for _ in 0..<150 {
+                // swift-mustache takes milliseconds per page in a debug build: let the other
+                // suites' servers, on the same two cooperative threads, answer meanwhile.
+                await Task.yield()
+                let values = usage.randomValues(using: &generator)
+                let compiled = try renderer.render(name, values)
+                let reference = try renderer.renderWithMustache(name, values)
+                #expect(compiled == reference, "\(name) with \(values)")
+                if compiled != reference { return }
+            }
+        }
+    }
+
+    @Test(
+        "the spec's corner cases render as swift-mustache renders them",
+        arguments: [
+            "a\n  {{#s}}\n  in\n  {{/s}}\nb\n",  // standalone section lines
+            "  {{^s}}  \r\nno\r\n  {{/s}}  \r\n",  // CRLF and trailing white space
+            "{{#s}}x{{/s}}\n{{! comment }}\n{{x}}",  // standalone comment
+            " {{#s}} {{x}} {{/s}} ",  // not standalone: kept
+            "{{#list}}[{{name}}|{{.name}}]{{/list}}{{#text}}{{.}}{{/text}}",  // the stack, anchored names, dot
+            "{{#object}}{{name}} {{inner.name}} {{x}}{{/object}}",
+            "{{^list}}empty{{/list}}{{^empty}}none{{/empty}}{{^missing}}gone{{/missing}}{{^null}}null{{/null}}",
+            "{{#text}}<{{.}}>{{/text}}{{#blank}}({{.}}){{/blank}}{{#number}}{{.}}{{/number}}{{#null}}no{{/null}}",
+            "{{flag}} {{no}} {{number}} {{null}} {{missing}} {{object.missing.deeper}}",
+            "{{ x }}{{# s }}{{ x }}{{/ s }}",
+        ])
+    func cornerCases(template: String) async throws {
+        let values: [String: Any] = [
+            "s": true, "x": "<x&'\">", "list": [["name": "a"], ["other": "b"]] as [[String: Any]],
+            "empty": [String](), "object": ["name": "o", "inner": ["name": "i"]] as [String: Any],
+            "text": "t", "blank": "", "number": 42, "null": String?.none as Any, "flag": true, "no": false,
+            "name": "top",
+        ]
+        try await Self.withTemplates(["page": template]) { renderer in
+            #expect(renderer.notCompiled.isEmpty, "\(renderer.notCompiled)")
+            let compiled = try renderer.render("page", values)
+            let reference = try renderer.renderWithMustache("page", values)
+            #expect(compiled == reference)
+        }
+    }
+
+    @Test("inheritance through two layouts: the blocks furthest down win, defaults fill the rest")
+    func inheritance() async throws {
+        try await Self.withTemplates([
+            "base": "<{{$a}}base a{{/a}}|{{$b}}base b{{/b}}|{{$c}}base c{{/c}}>\n",
+            "middle": "{{<base}}\n{{$a}}middle a{{/a}}\n{{$b}}middle b {{x}}{{/b}}\n{{/base}}\n",
+            "page": "{{<middle}}\n{{$b}}page b {{#s}}{{x}}{{/s}}{{/b}}\nignored\n{{/middle}}\n",
+        ]) { renderer in
+            #expect(renderer.notCompiled.isEmpty)
+            let values: [String: Any] = ["x": "&", "s": true]
+            let html = try renderer.render("page", values)
+            #expect(html == "<middle a|page b &amp;|base c>\n")
+            let reference = try renderer.renderWithMustache("page", values)
+            #expect(html == reference)
+        }
+    }
+
+    @Test(
+        "a template needing more than the compiled subset is rendered by swift-mustache, the same way",
+        arguments: [
+            "{{>other}}", "{{=<% %>=}}<%x%>", "{{#list}}{{#first}}1{{/first}}{{/list}}x", "{{<nowhere}}{{/nowhere}}",
+        ])
+    func leftToMustache(template: String) async throws {
+        try await Self.withTemplates(["page": template, "other": "other {{x}}"]) { renderer in
+            let values: [String: Any] = ["x": "y", "list": ["a", "b"]]
+            let compiled = try renderer.render("page", values)
+            let reference = try renderer.renderWithMustache("page", values)
+            #expect(compiled == reference)
+        }
+        try await Self.withTemplates(["page": template, "other": "other {{x}}"]) { renderer in
+            if template.contains(">") || template.contains("=") || template.contains("nowhere") {
+                #expect(renderer.notCompiled["page"] != nil)
+            }
+        }
+    }
+
+    /// A renderer for the given templates.
+    static func withTemplates(_ files: [String: String], _ body: (PageRenderer) async throws -> Void) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("compiled-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (name, text) in files {
+            try text.write(to: folder.appendingPathComponent(name + ".mustache"), atomically: true, encoding: .utf8)
+        }
+        try await body(try await PageRenderer(directory: folder.path))
+    }
+}
+
+/// How the app's templates use names: which are printed (`{{name}}`) and which open sections
+/// or lead dotted names, so random values put texts where text is printed and lists and
+/// objects where sections and dotted names go (swift-mustache prints a list's or an object's
+/// Swift description, which no template wants).
+private struct Usage {
+    var printed: Set<String> = []
+    var sections: Set<String> = []
+
+    init(folder: String) throws {
+        let regex = try NSRegularExpression(pattern: #"\{\{([#^]?)\s*([A-Za-z0-9_.?-]+)\s*\}\}"#)
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder) where file.hasSuffix(".mustache") {
+            let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
+            for match in regex.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                let sigil = String(text[Range(match.range(at: 1), in: text)!])
+                let parts = text[Range(match.range(at: 2), in: text)!].split(separator: ".").map(String.init)
+                sections.formUnion(parts.dropLast())
+                if sigil.isEmpty { printed.insert(parts.last!) } else { sections.insert(parts.last!) }
+            }
+        }
+    }
+
+    func randomValues(using generator: inout SeededGenerator, depth: Int = 0) -> [String: Any] {
+        var values: [String: Any] = [:]
+        for name in printed.union(sections).sorted() where Bool.random(using: &generator) {
+            values[name] = randomValue(for: name, depth: depth, using: &generator)
+        }
+        return values
+    }
+
+    private func randomValue(for name: String, depth: Int, using generator: inout SeededGenerator) -> Any {
+        let scalars: [Any] = [
+            "", "plain", "<b>&\"'", "(415) 555-0100", "é👍\n", true, false, 0, 12_345, String?.none as Any,
+            String?.some("wrapped") as Any,
+        ]
+        let structured = sections.contains(name) && !printed.contains(name) && depth < 2
+        switch Int.random(in: 0..<(structured ? 4 : 2), using: &generator) {
+        case 2:
+            return (0..<Int.random(in: 0...3, using: &generator)).map { _ in
+                randomValues(using: &generator, depth: depth + 1)
+            }
+        case 3:
+            return randomValues(using: &generator, depth: depth + 1)
+        default:
+            return scalars.randomElement(using: &generator)!
+        }
+    }
+}
