@@ -184,15 +184,15 @@ where Responder.Context: RootRequestContext {
         let requestID = RequestID.choose(
             fromHeader: head.headers.first(name: "X-Request-Id"),
             fallback: "\(processTag)-\(connectionID).\(requestCount)")
-        var requestLogger = logger
-        requestLogger[metadataKey: "request"] = "\(requestID)"
+        // The request id reaches log lines through ``RequestID/current`` and the logging system's
+        // metadata provider, not through a logger copied with metadata for every request.
         let request = Request(
             method: head.method, uri: head.uri, headers: head.headers, body: body, remoteAddress: remoteAddress,
             client: ClientAddress(peer: remoteAddress, headers: head.headers, trustProxy: configuration.trustProxy),
             isKeepAlive: head.isKeepAlive)
-        let source = RequestContextSource(logger: requestLogger, remoteAddress: remoteAddress)
+        let source = RequestContextSource(logger: logger, remoteAddress: remoteAddress)
         let responder = self.responder
-        let taskLogger = requestLogger
+        let taskLogger = logger
         let future = context.eventLoop.makeFutureWithTask { () async -> Response in
             do {
                 var response = try await RequestID.$current.withValue(requestID) {
@@ -205,7 +205,7 @@ where Responder.Context: RootRequestContext {
                 response.headers.replaceOrAdd(name: "X-Request-Id", value: requestID)
                 return response
             } catch {
-                taskLogger.error("Request failed", metadata: ["error": "\(error)"])
+                taskLogger.error("Request failed", metadata: ["error": "\(error)", "request": "\(requestID)"])
                 var response = Response.internalServerError
                 response.headers.replaceOrAdd(name: "X-Request-Id", value: requestID)
                 return response

@@ -4,7 +4,8 @@ import NIOCore
 
 /// What the server knows about a request before the app looks at it.
 public struct RequestContextSource: Sendable {
-    /// A logger carrying this request's id.
+    /// The server's logger. Lines written while the request is handled carry its id when the
+    /// logging system is bootstrapped with ``RequestID/metadataProvider`` (the app's is).
     public var logger: Logger
     /// The TCP peer.
     public var remoteAddress: SocketAddress?
@@ -35,7 +36,7 @@ public final class MatchedRoute: @unchecked Sendable {
 /// Per-request state, typed: the app declares its own context type (with its session, user,
 /// CSRF token, …) and HTTPLite fills in the part it owns.
 public protocol RequestContext: Sendable {
-    /// The request's logger (with its request id).
+    /// The request's logger (its request id comes from ``RequestID/metadataProvider``).
     var logger: Logger { get set }
     /// Path parameters, filled in by the router.
     var parameters: Parameters { get set }
