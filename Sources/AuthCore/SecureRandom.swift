@@ -1,12 +1,18 @@
-import Crypto
 import Synchronization
 
-/// Bytes from the system's cryptographically secure source (`getrandom`, through swift-crypto),
-/// read 4 KB at a time and handed out once each.
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Bytes from the system's cryptographically secure source (`getrandom`), read 4 KB at a time
+/// and handed out once each.
 ///
-/// On Linux swift-crypto asks the kernel on every call: a system call for every token, which
-/// `perf` showed as 6% of `GET /login`'s CPU (the CSRF nonce and the pad that masks it). The
-/// pool asks once per 4 KB: every byte still comes from the kernel's generator, none is handed
+/// On Linux swift-crypto's `SymmetricKey(size:)` makes a `getrandom` system call per 8 bytes
+/// (`initializeWithRandomBytes` fills through `SystemRandomNumberGenerator`): 6% of `GET /login`'s
+/// CPU (`perf`) for the CSRF nonce and the pad that masks it. The pool asks the kernel once per
+/// 4 KB: every byte still comes from the kernel's generator, none is handed
 /// out twice, and each is zeroed in the pool as it is taken, so what a later leak of the
 /// process's memory could show is only bytes not yet used. (No `fork` happens in this process;
 /// a forked child would share the parent's unused bytes.)
@@ -44,7 +50,11 @@ struct RandomPool {
         bytes.prefix(count).allSatisfy { $0 == 0 }
     }
 
+    /// `count` bytes from the kernel's generator in one call: `arc4random_buf`, which glibc
+    /// (2.36 and later) and Darwin fill from `getrandom` / the kernel directly.
     static func fresh(_ count: Int) -> [UInt8] {
-        SymmetricKey(size: SymmetricKeySize(bitCount: count * 8)).withUnsafeBytes { Array($0) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        bytes.withUnsafeMutableBytes { arc4random_buf($0.baseAddress!, count) }
+        return bytes
     }
 }
