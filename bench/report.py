@@ -51,6 +51,15 @@ for name in pages:
     print(f"| {name} | {statistics.median(ours_rps):,.0f}{spread(ours_rps)} | "
           f"{statistics.median(peer_rps):,.0f}{spread(peer_rps)} | **{statistics.median(ratios):.2f}×**"
           f"{spread(ratios, '{:.2f}')} | {ours_p99:.2f} | {peer_p99:.2f} | {errors[0]}, {errors[1]} |")
+floor = by_round(pages[0], "floor")
+if floor:
+    floor_rps = [r["rps"] for r in floor.values()]
+    ours_static, peer_static = by_round(pages[0], "ours"), by_round(pages[0], "peer")
+    of_floor = lambda results: statistics.median(results[r]["rps"] / floor[r]["rps"] for r in floor if r in results)
+    print(f"\nThe floor for the static file (bench/floor: NIO's HTTP/1.1 codec answering the same bytes and "
+          f"nothing else): {statistics.median(floor_rps):,.0f}{spread(floor_rps)} req/s, p99 "
+          f"{statistics.median(r['p99_ms'] for r in floor.values()):.2f} ms. Ours reaches {of_floor(ours_static):.0%} "
+          f"of it, the peer {of_floor(peer_static):.0%}; 1.5× the peer would be {1.5 * of_floor(peer_static):.0%}.")
 print("\nResponse bodies (bytes, ours / peer): " + ", ".join(f"`{p}` {a} / {b}" for p, a, b in sizes) + ".\n")
 
 static_by_round = {r: result["rps"] for r, result in by_round(pages[0], "ours").items()}

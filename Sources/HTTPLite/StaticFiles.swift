@@ -60,7 +60,7 @@ public struct StaticFiles<Context: RequestContext>: Middleware {
         let etag = gzip?.etag ?? asset.etag
         var headers: HTTPHeaders = ["Content-Type": asset.contentType, "Cache-Control": cacheControl, "ETag": etag]
         if asset.gzipped != nil { headers.add(name: "Vary", value: "Accept-Encoding") }
-        if request.headers["if-none-match"].contains(where: { $0.contains(etag) }) {
+        if request.headers["if-none-match"].contains(where: { $0.utf8.firstRange(of: etag.utf8) != nil }) {
             headers.remove(name: "Content-Type")
             return Response(status: .notModified, headers: headers)
         }

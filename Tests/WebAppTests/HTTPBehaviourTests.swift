@@ -162,9 +162,17 @@ struct HTTPBehaviourTests {
             #expect(css.header("Content-Type") == "text/css; charset=utf-8")
             #expect(css.header("Cache-Control")?.hasPrefix("public, max-age=") == true)
             #expect(css.header("X-Content-Type-Options") == "nosniff")
+            // A style sheet keeps nosniff; the page-only headers are left off it.
+            #expect(css.header("Content-Security-Policy") == nil)
+            #expect(css.header("X-Frame-Options") == nil)
             let etag = try #require(css.header("ETag"))
             let cached = try await browser.get("/public/app.css", headers: ["If-None-Match": etag])
             #expect(cached.status == .notModified)
+            // A list of tags, the file's among them, is a match too.
+            let listed = try await browser.get("/public/app.css", headers: ["If-None-Match": "\"0000\", " + etag])
+            #expect(listed.status == .notModified)
+            let other = try await browser.get("/public/app.css", headers: ["If-None-Match": "\"0000\""])
+            #expect(other.status == .ok)
             #expect(cached.body.isEmpty)
             let js = try await browser.get("/public/verify.js")
             #expect(js.header("Content-Type") == "text/javascript; charset=utf-8")

@@ -56,14 +56,19 @@ struct RequestMetrics: Middleware {
     private final class Handles: @unchecked Sendable {
         private let factory: any MetricsFactory
         private let lock = NSLock()
-        private var made: [String: (Counter, Timer)] = [:]
+        private var made: [Key: (Counter, Timer)] = [:]
+
+        private struct Key: Hashable {
+            let route: String
+            let status: UInt
+        }
 
         init(factory: any MetricsFactory) {
             self.factory = factory
         }
 
         func `for`(route: String, status: UInt) -> (Counter, Timer) {
-            let key = "\(status) \(route)"
+            let key = Key(route: route, status: status)
             return lock.withLock {
                 if let found = made[key] { return found }
                 let handles = (

@@ -9,6 +9,8 @@ struct SecurityHeaders: Middleware {
     /// The headers themselves, made once; the server adds them to the answers it gives before
     /// any middleware runs too (``HTTPLite/ServerConfiguration/refusalHeaders``).
     let headers: HTTPHeaders
+    /// The two of them a script or a style sheet keeps (``subresourceHeaders``), picked once.
+    private let subresource: HTTPHeaders
 
     /// - Parameter formTargets: origins besides this one that a form's answer may redirect to
     ///   (gateway mode: the protected apps, where signing in sends people back; browsers apply
@@ -23,6 +25,7 @@ struct SecurityHeaders: Middleware {
         ]
         if https { headers.add(name: "Strict-Transport-Security", value: "max-age=31536000; includeSubDomains") }
         self.headers = headers
+        self.subresource = HTTPHeaders(headers.filter { Self.subresourceHeaders.contains($0.name) })
     }
 
     static func contentSecurityPolicy(formTargets: [String] = [], assetOrigin: String? = nil) -> String {
@@ -35,8 +38,7 @@ struct SecurityHeaders: Middleware {
         _ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response
     ) async throws -> Response {
         var response = try await next(request, context)
-        let only = Self.isSubresource(response) ? Self.subresourceHeaders : nil
-        for (name, value) in headers where only?.contains(name) ?? true {
+        for (name, value) in Self.isSubresource(response) ? subresource : headers {
             response.headers.replaceOrAdd(name: name, value: value)
         }
         return response
