@@ -61,8 +61,12 @@ where Responder.Context: RootRequestContext {
     /// Behind a trusted proxy: the client the request in progress is counted for.
     private var countedClient: String?
 
-    /// Distinguishes this process's request ids from another instance's (`3f9a-12.4`).
-    private let processTag = ProcessTag.value
+    /// The start of this connection's request ids (`3f9a-12.`: the process's tag, which tells
+    /// this instance's ids from another's, and the connection); the request's number follows.
+    private lazy var requestIDPrefix = "\(ProcessTag.value)-\(connectionID)."
+    /// The peer as a client, worked out once per connection (it is the same for every request
+    /// on it); behind a trusted proxy each request names its own.
+    private lazy var peerClient: ClientAddress? = remoteAddress?.ipAddress.map(ClientAddress.init(text:))
 
     init(
         responder: Responder, configuration: ServerConfiguration, limits: ConnectionLimits, logger: Logger,
@@ -183,12 +187,13 @@ where Responder.Context: RootRequestContext {
         requestCount += 1
         let requestID = RequestID.choose(
             fromHeader: head.headers.first(name: "X-Request-Id"),
-            fallback: "\(processTag)-\(connectionID).\(requestCount)")
+            fallback: requestIDPrefix + String(requestCount))
         // The request id reaches log lines through ``RequestID/current`` and the logging system's
         // metadata provider, not through a logger copied with metadata for every request.
         let request = Request(
             method: head.method, uri: head.uri, headers: head.headers, body: body, remoteAddress: remoteAddress,
-            client: ClientAddress(peer: remoteAddress, headers: head.headers, trustProxy: configuration.trustProxy),
+            client: configuration.trustProxy
+                ? ClientAddress(peer: remoteAddress, headers: head.headers, trustProxy: true) : peerClient,
             isKeepAlive: head.isKeepAlive)
         let source = RequestContextSource(logger: logger, remoteAddress: remoteAddress)
         let responder = self.responder
@@ -273,7 +278,10 @@ where Responder.Context: RootRequestContext {
     private func write(_ response: Response, for head: HTTPRequestHead, close: Bool, context: ChannelHandlerContext) {
         releaseCountedClient()
         var headers = response.headers
-        let close = close || headers[canonicalForm: "Connection"].contains { $0.lowercased() == "close" }
+        let close =
+            close
+            || (headers.contains(name: "Connection")
+                && headers[canonicalForm: "Connection"].contains { $0.lowercased() == "close" })
         let hasBody = !(response.status.code < 200 || response.status == .noContent || response.status == .notModified)
         if hasBody {
             headers.replaceOrAdd(name: "Content-Length", value: String(response.body.readableBytes))
