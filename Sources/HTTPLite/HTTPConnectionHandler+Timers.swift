@@ -2,28 +2,16 @@ import NIOCore
 import NIOHTTP1
 
 /// How long a connection may take: the wait for a request (idle, then the request deadline),
-/// and backpressure (no reading while the client does not read, and a deadline for an answer
-/// to drain).
+/// and a deadline for an answer to drain while the client does not read.
 extension HTTPConnectionHandler {
     // MARK: - Backpressure
-
-    func read(context: ChannelHandlerContext) {
-        if context.channel.isWritable {
-            context.read()
-        } else {
-            readHeldBack = true
-        }
-    }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         if context.channel.isWritable {
             drainTimeout?.cancel()
             drainTimeout = nil
             if case .waitingForDrain(let head, let body) = state { dispatch(head, body: body, context: context) }
-            if readHeldBack {
-                readHeldBack = false
-                context.read()
-            }
+            resumeReading(context: context)
         } else if drainTimeout == nil {
             let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
             drainTimeout = context.eventLoop.scheduleTask(in: configuration.requestTimeout) {

@@ -2,17 +2,18 @@ import Logging
 import NIOCore
 import NIOHTTP1
 
-/// The last handler of a connection's pipeline: collects one request (head and body within the
-/// limits), hands it to the responder on a task, and writes the response.
+/// The last handler of a connection's pipeline, after NIO's HTTP/1.1 decoder: collects one
+/// request (head and body within the limits), hands it to the responder on a task, and writes
+/// the response.
 ///
-/// NIO's `HTTPServerPipelineHandler` in front of it holds back pipelined requests until the
-/// previous response is written, so this handler sees one request at a time, and answers them
-/// in the order they came.
+/// Pipelined requests wait their turn in this handler (``HTTPConnectionHandler+Pipelining``),
+/// so requests are answered one at a time in the order they came, at most
+/// ``ServerConfiguration/maxPipelinedRequests`` ahead of their answers.
 ///
 /// Backpressure: while the connection is not writable (the client is not reading what was
-/// already written) this handler asks for no more bytes and starts no new request, so a
-/// connection holds at most one answer in memory; an answer that has not drained by the
-/// request deadline closes the connection.
+/// already written) or requests wait in the queue, this handler asks for no more bytes and
+/// starts no new request, so a connection holds at most one answer in memory; an answer that
+/// has not drained by the request deadline closes the connection.
 final class HTTPConnectionHandler<Responder: HTTPResponder>: ChannelDuplexHandler, RemovableChannelHandler
 where Responder.Context: RootRequestContext {
     typealias InboundIn = HTTPServerRequestPart
@@ -55,8 +56,15 @@ where Responder.Context: RootRequestContext {
     var timerFiresAt: NIODeadline?
     /// Closes the connection when an answer has not drained by the request deadline.
     var drainTimeout: Scheduled<Void>?
-    /// A read the pipeline asked for while the connection was not writable, issued once it is.
+    /// A read the pipeline asked for while the connection was not writable or requests waited,
+    /// issued once neither is so.
     var readHeldBack = false
+    /// Parts of requests pipelined behind the one being answered, in the order they came.
+    var queued = CircularBuffer<HTTPServerRequestPart>()
+    /// Requests whose head has arrived and whose answer has not been written to its end.
+    var unanswered = 0
+    /// A graceful shutdown asked this connection to close after the request in progress.
+    var quiescing = false
     private var remoteAddress: SocketAddress?
     /// Behind a trusted proxy: the client the request in progress is counted for.
     private var countedClient: String?
@@ -98,7 +106,12 @@ where Responder.Context: RootRequestContext {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch (unwrapInboundIn(data), state) {
+        accept(unwrapInboundIn(data), context: context)
+    }
+
+    /// One part of the request whose turn it is.
+    func handle(_ part: HTTPServerRequestPart, context: ChannelHandlerContext) {
+        switch (part, state) {
         case (.head(let head), .idle):
             receive(head, context: context)
         case (.body(var part), .receiving(let head, var body)):
@@ -125,15 +138,11 @@ where Responder.Context: RootRequestContext {
         case (_, .closed):
             break
         default:
-            // The pipeline handler guarantees ordering; anything else is a bug worth a log line.
+            // Requests wait their turn (accept), so anything else is a bug worth a log line.
             logger.error(
                 "Unexpected HTTP part for connection state; closing", metadata: ["connection": "\(connectionID)"])
             closeNow(context: context)
         }
-    }
-
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        context.fireUserInboundEventTriggered(event)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -279,7 +288,7 @@ where Responder.Context: RootRequestContext {
         releaseCountedClient()
         var headers = response.headers
         let close =
-            close
+            close || quiescing
             || (headers.contains(name: "Connection")
                 && headers[canonicalForm: "Connection"].contains { $0.lowercased() == "close" })
         let hasBody = !(response.status.code < 200 || response.status == .noContent || response.status == .notModified)
@@ -292,6 +301,7 @@ where Responder.Context: RootRequestContext {
             headers.replaceOrAdd(name: "Connection", value: "keep-alive")
         }
         let responseHead = HTTPResponseHead(version: head.version, status: response.status, headers: headers)
+        unanswered = max(0, unanswered - 1)
         context.write(wrapOutboundOut(.head(responseHead)), promise: nil)
         if hasBody, head.method != .HEAD, response.body.readableBytes > 0 {
             context.write(wrapOutboundOut(.body(.byteBuffer(response.body))), promise: nil)
@@ -306,6 +316,7 @@ where Responder.Context: RootRequestContext {
             state = .idle
             waitForRequest(context: context)
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            handleQueued(context: context)
         }
     }
 }

@@ -60,15 +60,13 @@ public final class HTTPServer<Responder: HTTPResponder>: Sendable where Responde
                 guard let connectionID = self.register(channel) else {
                     return channel.close()
                 }
+                // Pipelined requests wait their turn in HTTPConnectionHandler, not in NIO's
+                // pipelining handler (see HTTPConnectionHandler+Pipelining).
                 return channel.pipeline.configureHTTPServerPipeline(
-                    withErrorHandling: false, withEncoderConfiguration: .init(), withDecoderLimitConfiguration: limits
+                    withPipeliningAssistance: false, withErrorHandling: false, withEncoderConfiguration: .init(),
+                    withDecoderLimitConfiguration: limits
                 ).flatMapThrowing {
                     let operations = channel.pipeline.syncOperations
-                    try operations.addHandler(
-                        PipelineDepthLimit(
-                            maximum: configuration.maxPipelinedRequests,
-                            onExceeded: { configuration.onRefusal?(.tooManyRequests) }),
-                        position: .before(try operations.handler(type: HTTPServerPipelineHandler.self)))
                     try operations.addHandler(
                         HTTPConnectionHandler(
                             responder: self.responder, configuration: configuration, limits: self.limits,

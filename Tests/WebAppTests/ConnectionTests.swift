@@ -97,6 +97,28 @@ struct ConnectionTests {
         }
     }
 
+    @Test("a graceful shutdown closes an idle kept-alive connection at once and one mid-request after its answer")
+    func quiescing() async throws {
+        try await withServer { server in
+            let idle = try RawConnection(port: server.port, readTimeoutSeconds: 5)
+            idle.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(await idle.readResponse()?.hasPrefix("HTTP/1.1 200") == true)
+            let busy = try RawConnection(port: server.port, readTimeoutSeconds: 5)
+            busy.send("POST /api/v1/verifications HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n")
+            busy.send("Content-Length: 2\r\n\r\n{")
+            try await Task.sleep(for: .milliseconds(200))
+
+            server.app.server.beginShutdown()
+            let started = Date()
+            #expect(await idle.isClosedByPeer())
+            #expect(Date().timeIntervalSince(started) < 2)  // at once, not at the idle timeout
+            busy.send("}")
+            let answer = await busy.readAll()
+            #expect(answer.hasPrefix("HTTP/1.1 4"))
+            #expect(answer.lowercased().contains("connection: close"))
+        }
+    }
+
     @Test("an answer that does not drain by the request deadline closes the connection")
     func drainTimeout() async throws {
         try await withServer({
