@@ -16,6 +16,13 @@ import NIOHTTP1
 /// so without a bound a client that pipelines small requests and never reads would make the
 /// server hold thousands of them per connection.
 extension HTTPConnectionHandler {
+    /// What waits its turn behind the request being answered.
+    enum Queued {
+        case part(HTTPServerRequestPart)
+        /// Bytes after the requests before them that did not parse: refused in their turn.
+        case malformed(HTTPParserError)
+    }
+
     /// A part as it arrives: handled now when its request's turn has come, else queued.
     func accept(_ part: HTTPServerRequestPart, context: ChannelHandlerContext) {
         if case .closed = state { return }
@@ -32,7 +39,7 @@ extension HTTPConnectionHandler {
             }
         }
         if isAnswering || !queued.isEmpty {
-            queued.append(part)
+            queued.append(.part(part))
         } else {
             handle(part, context: context)
         }
@@ -49,8 +56,11 @@ extension HTTPConnectionHandler {
     /// After an answer: the parts that waited, in order, until one starts the next answer; then,
     /// with nothing left waiting, reading resumes.
     func handleQueued(context: ChannelHandlerContext) {
-        while !isAnswering, let part = queued.popFirst() {
-            handle(part, context: context)
+        while !isAnswering, let next = queued.popFirst() {
+            switch next {
+            case .part(let part): handle(part, context: context)
+            case .malformed(let error): refuseMalformed(error, context: context)
+            }
             if case .closed = state {
                 queued.removeAll()
                 return

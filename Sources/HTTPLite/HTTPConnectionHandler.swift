@@ -59,8 +59,9 @@ where Responder.Context: RootRequestContext {
     /// A read the pipeline asked for while the connection was not writable or requests waited,
     /// issued once neither is so.
     var readHeldBack = false
-    /// Parts of requests pipelined behind the one being answered, in the order they came.
-    var queued = CircularBuffer<HTTPServerRequestPart>()
+    /// What came behind the request being answered, in order: parts of pipelined requests, and
+    /// bytes that did not parse.
+    var queued = CircularBuffer<Queued>()
     /// Requests whose head has arrived and whose answer has not been written to its end.
     var unanswered = 0
     /// A graceful shutdown asked this connection to close after the request in progress.
@@ -146,22 +147,27 @@ where Responder.Context: RootRequestContext {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if let parserError = error as? HTTPParserError {
-            let status: HTTPResponseStatus =
-                parserError == .headerOverflow ? .requestHeaderFieldsTooLarge : .badRequest
-            logger.info(
-                "Refused malformed request",
-                metadata: ["connection": "\(connectionID)", "status": "\(status.code)", "error": "\(parserError)"])
-            if case .responding = state {
-                closeNow(context: context)
-            } else {
-                writeError(status, version: .http1_1, isHead: false, context: context)
-            }
-        } else {
-            logger.debug(
-                "Connection error", metadata: ["connection": "\(connectionID)", "error": "\(error)"])
+        guard let parserError = error as? HTTPParserError else {
+            logger.debug("Connection error", metadata: ["connection": "\(connectionID)", "error": "\(error)"])
             closeNow(context: context)
+            return
         }
+        if isAnswering || !queued.isEmpty {
+            // Bytes that do not parse behind requests still to be answered: those are answered
+            // first, in order, and the refusal takes its turn after them.
+            queued.append(.malformed(parserError))
+        } else {
+            refuseMalformed(parserError, context: context)
+        }
+    }
+
+    /// Answers bytes that are not HTTP (400, or 431 for headers over the limits), then closes.
+    func refuseMalformed(_ error: HTTPParserError, context: ChannelHandlerContext) {
+        let status: HTTPResponseStatus = error == .headerOverflow ? .requestHeaderFieldsTooLarge : .badRequest
+        logger.info(
+            "Refused malformed request",
+            metadata: ["connection": "\(connectionID)", "status": "\(status.code)", "error": "\(error)"])
+        writeError(status, version: .http1_1, isHead: false, context: context)
     }
 
     // MARK: - Steps

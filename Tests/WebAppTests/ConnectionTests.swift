@@ -27,6 +27,27 @@ struct ConnectionTests {
         }
     }
 
+    @Test("bytes that do not parse behind pipelined requests: the requests are answered in order first, then the 400")
+    func malformedBehindPipeline() async throws {
+        try await withServer { server in
+            let connection = try RawConnection(port: server.port)
+            connection.send(
+                "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /readyz HTTP/1.1\r\nHost: x\r\n\r\nGARBAGE\r\n\r\n")
+            let all = await connection.readAll()
+            let statuses = all.components(separatedBy: "HTTP/1.1 ").dropFirst().map { $0.prefix(3) }
+            #expect(statuses == ["200", "200", "400"])
+            #expect(all.contains("\r\n\r\nok\n") && all.contains("\r\n\r\nready\n"))
+
+            // After a request that asks to close, what follows is not answered, but it is.
+            let closing = try RawConnection(port: server.port)
+            closing.send(
+                "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\nGET /"
+            )
+            let answers = await closing.readAll().components(separatedBy: "HTTP/1.1 ").dropFirst().map { $0.prefix(3) }
+            #expect(answers == ["200", "200"])
+        }
+    }
+
     @Test("a client that sends and never reads is answered only as far as it reads; the rest waits, in order")
     func backpressure() async throws {
         try await withServer({
