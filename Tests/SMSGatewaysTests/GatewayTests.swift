@@ -1,6 +1,7 @@
 import AuthCore
 import Crypto
 import Foundation
+import Glibc
 import NIOCore
 import NIOHTTP1
 import Testing
@@ -107,10 +108,12 @@ struct TwilioTests {
 
     @Test("a gateway that cannot be reached is tried twice, then fails")
     func unreachable() async throws {
-        // A port that was just free: nothing listens there.
-        let gateway = try await FakeGateway.start()
-        let url = gateway.baseURL
-        await gateway.stop()
+        // A port held by a bound socket that never listens: connecting is refused, and no other
+        // test's server can take the port meanwhile (a port merely freed was, once, taken by a
+        // server another suite started in parallel, which answered 403).
+        let held = try BoundPort()
+        defer { held.close() }
+        let url = "http://127.0.0.1:\(held.port)"
         let log = CapturedLog()
         let sender = TwilioSMSSender(
             configuration: .init(
@@ -200,5 +203,32 @@ struct WebhookTests {
         #expect(throws: SMSConfigurationError("WEBAPP_SMS_WEBHOOK_SECRET must be at least 16 characters.")) {
             _ = try WebhookSMSSender.Configuration(url: "https://gateway.example.com", secret: "short")
         }
+    }
+}
+
+/// A TCP port bound on 127.0.0.1 and never listened on: connections to it are refused.
+struct BoundPort {
+    let descriptor: Int32
+    let port: Int
+
+    init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.descriptor = descriptor
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                bind(descriptor, address, length) == 0 && getsockname(descriptor, address, &length) == 0
+            }
+        }
+        guard descriptor >= 0, bound else { throw CocoaError(.fileWriteUnknown) }
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    func close() {
+        _ = Glibc.close(descriptor)
     }
 }
