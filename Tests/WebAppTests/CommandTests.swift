@@ -239,13 +239,14 @@ struct CommandTests {
         #expect(logs.contains("Stopped"))
     }
 
-    /// Whether `process` ends within 10 s; waits on a Dispatch thread, off the cooperative pool.
+    /// Whether `process` ends within 10 s; waits on a thread of its own, off the cooperative
+    /// pool (and not on `DispatchQueue.global()`, which runs only as many jobs as there are cores).
     func exits(_ process: Process) async -> Bool {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
+            Thread {
                 for _ in 0..<100 where process.isRunning { usleep(100_000) }
                 continuation.resume(returning: !process.isRunning)
-            }
+            }.start()
         }
     }
 
@@ -260,7 +261,7 @@ struct CommandTests {
             ]
                 + extra)
         let line = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
+            Thread {
                 var data = Data()
                 while !data.contains(UInt8(ascii: "\n")) {
                     let chunk = output.fileHandleForReading.availableData
@@ -268,7 +269,7 @@ struct CommandTests {
                     data.append(chunk)
                 }
                 continuation.resume(returning: String(decoding: data, as: UTF8.self))
-            }
+            }.start()
         }
         let match = try #require(line.firstMatch(of: /Listening on (http:\/\/127\.0\.0\.1:\d+)/))
         return (process, String(match.1), errors)
