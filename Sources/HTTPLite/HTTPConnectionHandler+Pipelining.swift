@@ -38,10 +38,22 @@ extension HTTPConnectionHandler {
                 return
             }
         }
+        inTurn(.part(part), context: context)
+    }
+
+    /// Runs `item` now when nothing is answered or waiting, else queues it behind the rest.
+    func inTurn(_ item: Queued, context: ChannelHandlerContext) {
         if isAnswering || !queued.isEmpty {
-            queued.append(.part(part))
+            queued.append(item)
         } else {
-            handle(part, context: context)
+            run(item, context: context)
+        }
+    }
+
+    private func run(_ item: Queued, context: ChannelHandlerContext) {
+        switch item {
+        case .part(let part): handle(part, context: context)
+        case .malformed(let error): refuseMalformed(error, context: context)
         }
     }
 
@@ -57,10 +69,7 @@ extension HTTPConnectionHandler {
     /// with nothing left waiting, reading resumes.
     func handleQueued(context: ChannelHandlerContext) {
         while !isAnswering, let next = queued.popFirst() {
-            switch next {
-            case .part(let part): handle(part, context: context)
-            case .malformed(let error): refuseMalformed(error, context: context)
-            }
+            run(next, context: context)
             if case .closed = state {
                 queued.removeAll()
                 return

@@ -152,13 +152,9 @@ where Responder.Context: RootRequestContext {
             closeNow(context: context)
             return
         }
-        if isAnswering || !queued.isEmpty {
-            // Bytes that do not parse behind requests still to be answered: those are answered
-            // first, in order, and the refusal takes its turn after them.
-            queued.append(.malformed(parserError))
-        } else {
-            refuseMalformed(parserError, context: context)
-        }
+        // Bytes that do not parse behind requests still to be answered: those are answered
+        // first, in order, and the refusal takes its turn after them.
+        inTurn(.malformed(parserError), context: context)
     }
 
     /// Answers bytes that are not HTTP (400, or 431 for headers over the limits), then closes.
