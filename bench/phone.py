@@ -24,6 +24,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Browser"))
+os.environ["BROWSER_ENGINE"] = "chromium"  # the network emulation is Chromium's DevTools protocol
+import engines  # noqa: E402  the browser tests' phone-sized browser
 import test_pages  # noqa: E402  the browser tests' server: the real binary on a free port
 
 from selenium.webdriver.common.by import By
@@ -55,7 +57,7 @@ return nav && nav.loadEventEnd > 0 ? nav.loadEventEnd : null;
 
 def browser():
     """The browser tests' phone-sized Chromium, keeping its Network events, on a slow network."""
-    driver = test_pages.browser(performance_log=True)
+    driver = engines.browser(performance_log=True)
     driver.execute_cdp_cmd("Network.enable", {})
     driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
         "offline": False, "latency": LATENCY_MS,

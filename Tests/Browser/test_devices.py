@@ -1,11 +1,10 @@
-"""The returning phone and "Your devices" (issue 15) in Chromium at 390 x 844: the remembered
+"""The returning phone and "Your devices" (issue 15) in Chromium at 390 x 844 and in WebKit: the remembered
 phone goes straight to Home with no text, the box is usable by keyboard, the devices page signs
 another browser out while it is open, and Home never goes back to Login or Verify.
 
-Uses the Server and browser of test_pages (the real binary, headless Chromium).
+Uses the Server of test_pages (the real binary) and the browser of engines.
 """
 
-import os
 import time
 import unittest
 
@@ -15,13 +14,14 @@ from selenium.webdriver.support.ui import WebDriverWait
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
 
 import test_pages as base
+from engines import browser
 
 
 class DevicesTests(unittest.TestCase):
     def setUp(self):
         self.server = base.Server()
         self.addCleanup(self.server.stop)
-        self.driver = base.browser()
+        self.driver = browser()
         self.addCleanup(self.driver.quit)
 
     def waiter(self, driver):
@@ -42,8 +42,7 @@ class DevicesTests(unittest.TestCase):
         self.waiter(driver).until(lambda d: d.current_url.endswith("/home"))
 
     def screenshot(self, name):
-        os.makedirs(base.ARTIFACTS, exist_ok=True)
-        self.driver.save_screenshot(os.path.join(base.ARTIFACTS, name))
+        base.save_screenshot(self.driver, name)
 
     def assert_back_stays_home(self, driver):
         """Back, three times, never reaches Login or Verify (signed in, both send Home)."""
@@ -89,7 +88,7 @@ class DevicesTests(unittest.TestCase):
         self.assertIsNone(self.driver.get_cookie("device"))
 
     def test_your_devices_signs_out_another_browser_while_it_is_open(self):
-        other = base.browser()
+        other = browser()
         self.addCleanup(other.quit)
         self.go_to_verify(other)
         self.type_code(other)

@@ -2,16 +2,16 @@
 the way back to the protected app after the code, the "not allowed" page and the sign-out page,
 each audited by axe-core in light and dark mode and checked for reflow at 320 px.
 
-The server runs in gateway mode for example.test, its public address login.example.test; Chromium
-maps every *.example.test name to 127.0.0.1, so the session cookie's Domain is real: after signing
-in, wiki.example.test (the same server here) receives it.
+The server runs in gateway mode for example.test, its public address login.example.test; the
+browser (Chromium or WebKit, engines.py) reaches every *.example.test name through a proxy that
+sends it to the server on 127.0.0.1 (host_proxy.py), so the session cookie's Domain is real: after
+signing in, wiki.example.test (the same server here) receives it.
 """
 
 import json
 import os
 import socket
 import tempfile
-import time
 import unittest
 
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
@@ -19,7 +19,10 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 from selenium_axe_python import Axe
 
+import engines
 import test_pages as base
+from engines import browser
+from host_proxy import HostProxy
 from test_sign_in_flow import OVERFLOW_SCRIPT
 
 
@@ -41,37 +44,37 @@ class GatewayPageTests(unittest.TestCase):
             "--port", str(self.port), "--public-url", self.login, "--gateway-domain", "example.test",
             "--gateway-rules", rules.name])
         self.addCleanup(self.server.stop)
-        self.driver = base.browser(["--host-resolver-rules=MAP *.example.test 127.0.0.1"])
+        self.proxy = HostProxy(self.port)
+        self.addCleanup(self.proxy.stop)
+        self.driver = browser(proxy=self.proxy.url)
         self.addCleanup(self.driver.quit)
-        self.wait = WebDriverWait(
-            self.driver, 10,
-            ignored_exceptions=[StaleElementReferenceException, NoSuchElementException, WebDriverException])
+        # A second window in dark mode, shown the same page (same cookies) for each audit.
+        self.dark = browser(scheme="dark", proxy=self.proxy.url)
+        self.addCleanup(self.dark.quit)
+        self.wait = WebDriverWait(self.driver, 10, ignored_exceptions=base.IGNORED)
         self.failures = []
 
-    def screenshot(self, name):
-        os.makedirs(base.ARTIFACTS, exist_ok=True)
-        self.driver.save_screenshot(os.path.join(base.ARTIFACTS, name))
-
     def audit(self, name):
-        """axe-core in light and dark mode, and reflow at 320 CSS px; failures collected."""
-        axe = Axe(self.driver)
-        for scheme in ["light", "dark"]:
-            self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
-                "features": [{"name": "prefers-color-scheme", "value": scheme}]})
+        """axe-core in light and dark mode, and reflow at 320 CSS px; failures collected. The
+        dark window loads the light one's address with its cookies (every page audited here is
+        a GET)."""
+        self.dark.get(self.login + "/public/favicon.svg")
+        self.dark.delete_all_cookies()
+        for cookie in self.driver.get_cookies():
+            self.dark.add_cookie(cookie)
+        self.dark.get(self.driver.current_url)
+        for driver in [self.driver, self.dark]:
+            axe = Axe(driver)
             axe.inject()
             for violation in axe.run()["violations"]:
                 self.failures.append("%s (%s): %s %s" % (
-                    name, scheme, violation["id"], [node["target"] for node in violation["nodes"]][:3]))
-            self.screenshot("gateway-%s-%s.png" % (name, scheme))
-        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
-        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-            "width": 320, "height": 700, "deviceScaleFactor": 1, "mobile": True})
-        time.sleep(0.1)
+                    name, driver.scheme, violation["id"], [node["target"] for node in violation["nodes"]][:3]))
+            base.save_screenshot(driver, "gateway-%s-%s.png" % (name, driver.scheme))
+        width = engines.narrowed(self.driver, 320)
         scroll, client, over = self.driver.execute_script(OVERFLOW_SCRIPT)
         if scroll > client or over:
-            self.failures.append("%s at 320 px: scrolls to %d; %s" % (name, scroll, over))
-        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-            "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+            self.failures.append("%s at 320 px (%d CSS px): scrolls to %d; %s" % (name, width, scroll, over))
+        engines.unzoomed(self.driver)
 
     def sign_in(self, phone, rd):
         self.driver.get(self.login + "/login?rd=" + rd)
@@ -97,13 +100,12 @@ class GatewayPageTests(unittest.TestCase):
         self.assertIn("(530) 555-0123", self.driver.page_source)
 
         # A protected app this number is not allowed on: the proxy passes on the check's page.
-        self.driver.execute_cdp_cmd("Network.enable", {})
-        self.driver.execute_cdp_cmd("Network.setExtraHTTPHeaders", {"headers": {
-            "X-Forwarded-Host": "admin.example.test", "X-Forwarded-Uri": "/", "X-Forwarded-Proto": "http"}})
+        self.proxy.extra_headers = {
+            "X-Forwarded-Host": "admin.example.test", "X-Forwarded-Uri": "/", "X-Forwarded-Proto": "http"}
         self.driver.get(self.login + "/auth/forward")
-        self.driver.execute_cdp_cmd("Network.setExtraHTTPHeaders", {"headers": {}})
         self.assertEqual(self.driver.find_element(By.TAG_NAME, "h1").text, "You can't open admin.example.test")
         self.audit("not-allowed")
+        self.proxy.extra_headers = {}
         # Its link leads to the sign-out page, which signs out of every app on the domain.
         self.driver.find_element(By.LINK_TEXT, "Sign out to use another number").click()
         self.wait.until(lambda d: d.current_url == self.login + "/logout")

@@ -1,4 +1,4 @@
-"""The Login and Verify pages in a real browser: Debian's headless Chromium driven by Selenium.
+"""The Login and Verify pages in a real browser, Chromium or WebKit (engines.py), driven by Selenium.
 
 Each test starts the built `webapp` binary on a free port with its own data folder, so the
 tests see exactly what a person would. Run by ./scripts/test (see ./scripts/browser-tests).
@@ -14,19 +14,17 @@ import tempfile
 import time
 import unittest
 
-from selenium import webdriver
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
+import engines
+from engines import browser, WEBKIT
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BINARY = os.environ.get("WEBAPP_BINARY", os.path.join(ROOT, ".build", "debug", "webapp"))
 ARTIFACTS = os.path.join(ROOT, "test-artifacts")
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 # With a PostgreSQL URL (scripts/test's throwaway server), each server gets a schema of its own
 # there instead of a SQLite file.
 DATABASE_URL = os.environ.get("BROWSER_DATABASE_URL") or None
@@ -37,6 +35,13 @@ def psql(sql):
     out = subprocess.run(["psql", DATABASE_URL, "-tAq", "-v", "ON_ERROR_STOP=1", "-c", sql],
                          check=True, capture_output=True, text=True).stdout.strip()
     return out or None
+
+
+# A page being replaced by the next one makes found elements stale: a wait just looks again.
+# chromedriver sometimes reports that same race as a plain WebDriverException ("Node with given id
+# does not belong to the document", seen in CI on the no-JavaScript test); a real failure still
+# ends the wait with a TimeoutException carrying the last error.
+IGNORED = (StaleElementReferenceException, NoSuchElementException, WebDriverException)
 
 
 class Server:
@@ -91,34 +96,24 @@ class Server:
             psql("DROP SCHEMA %s CASCADE" % self.schema)
 
 
-def browser(arguments=(), performance_log=False):
-    """`arguments`: more Chromium switches (gateway tests map host names to 127.0.0.1);
-    `performance_log`: keep CDP's Network events for `get_log("performance")` (bench/phone)."""
-    options = Options()
-    options.binary_location = CHROMIUM
-    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", *arguments]:
-        options.add_argument(argument)
-    # A phone-sized screen: 390 x 844 CSS pixels, like an iPhone 14.
-    options.add_experimental_option(
-        "mobileEmulation", {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 1}})
-    if performance_log:
-        options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
-    return webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+def save_screenshot(driver, name):
+    """test-artifacts/ENGINE/name: each engine's screenshots side by side."""
+    folder = os.path.join(ARTIFACTS, engines.ENGINE)
+    os.makedirs(folder, exist_ok=True)
+    driver.save_screenshot(os.path.join(folder, name))
 
 
 class PageTests(unittest.TestCase):
     def setUp(self):
         self.server = Server()
         self.addCleanup(self.server.stop)
-        self.driver = browser()
-        self.addCleanup(self.driver.quit)
-        # A page being replaced by the next one makes found elements stale: just look again.
-        # chromedriver sometimes reports that same race as a plain WebDriverException ("Node with
-        # given id does not belong to the document", seen in CI on the no-JavaScript test); a
-        # real failure still ends the wait with a TimeoutException carrying the last error.
-        self.wait = WebDriverWait(
-            self.driver, 10,
-            ignored_exceptions=[StaleElementReferenceException, NoSuchElementException, WebDriverException])
+        self.use(browser())
+
+    def use(self, driver):
+        """Drives `driver` from here on; it is closed when the test ends."""
+        self.driver = driver
+        self.addCleanup(driver.quit)
+        self.wait = WebDriverWait(driver, 10, ignored_exceptions=IGNORED)
 
     def box(self, index):
         return self.driver.find_element(By.ID, "d%d" % index)
@@ -136,8 +131,7 @@ class PageTests(unittest.TestCase):
         self.wait.until(lambda d: d.current_url.endswith("/verify"))
 
     def screenshot(self, name):
-        os.makedirs(ARTIFACTS, exist_ok=True)
-        self.driver.save_screenshot(os.path.join(ARTIFACTS, name))
+        save_screenshot(self.driver, name)
 
     def test_login_formats_and_fits_a_phone_screen(self):
         self.driver.get(self.server.url + "/login")
@@ -145,8 +139,8 @@ class PageTests(unittest.TestCase):
         phone.send_keys("5305550123")
         self.assertEqual(phone.get_attribute("value"), "(530) 555-0123")
         self.assertEqual(phone.get_attribute("type"), "tel")
-        width = self.driver.execute_script("return document.documentElement.scrollWidth")
-        self.assertLessEqual(width, 390)
+        self.assertLessEqual(self.driver.execute_script("return document.documentElement.scrollWidth"),
+                             engines.width(self.driver))
         self.screenshot("login.png")
 
     def test_typing_advances_tap_elsewhere_backspace(self):
@@ -234,9 +228,7 @@ class PageTests(unittest.TestCase):
         self.assertEqual(len(self.driver.find_elements(By.ID, "forget-button")), 0)
 
     def test_whole_sign_in_works_without_javascript(self):
-        # Chromium's own switch (DevTools Emulation), set before any page of ours loads; it
-        # stays for the tab.
-        self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+        self.use(browser(javascript=False))
         self.driver.get(self.server.url + "/login")
         phone = self.driver.find_element(By.ID, "phone")
         phone.send_keys("5305550123")
@@ -283,17 +275,25 @@ class PageTests(unittest.TestCase):
         self.assertTrue(resend.is_displayed())
         self.assertRegex(resend.text, r"Resend code \(0:(30|29|28)\)")
         self.assertIsNotNone(resend.get_attribute("disabled"))
-        # A visible focus ring.
-        self.driver.find_element(By.ID, "verify-button").send_keys(Keys.SHIFT)  # keyboard focus
+        # A visible focus ring, reached with the keyboard: Tab from the boxes to Verify.
+        for _ in range(4):
+            if self.active() == "verify-button":
+                break
+            engines.tab(self.driver)
+        self.assertEqual(self.active(), "verify-button")
         outline = self.driver.execute_script(
             "return getComputedStyle(document.activeElement).outlineStyle")
         self.assertEqual(outline, "solid")
 
     def test_text_contrast_passes_wcag_aa_in_light_and_dark(self):
         for scheme in ["light", "dark"]:
-            self.driver.execute_cdp_cmd(
-                "Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
-            self.go_to_verify() if scheme == "light" else self.driver.refresh()
+            if scheme == "dark":
+                self.use(browser(scheme="dark"))
+                self.go_to_verify(phone="4155550199")
+            else:
+                self.go_to_verify()
+            self.assertEqual(self.driver.execute_script(
+                "return matchMedia('(prefers-color-scheme: dark)').matches"), scheme == "dark")
             self.driver.execute_script(
                 "document.getElementById('otp-error').textContent = 'Incorrect verification code'")
             ratios = self.driver.execute_script(CONTRAST_SCRIPT)
@@ -320,6 +320,10 @@ class PageTests(unittest.TestCase):
         self.wait.until(lambda d: d.current_url.endswith("/verify"))
         self.assertEqual(len(self.server.outbox()), 1)
 
+    @unittest.skipIf(WEBKIT, "WebOTP is Chrome on Android's API alone (Safari fills the code by autofill from "
+                     "Messages instead, which test_autofill_fills_all_six_and_submits_once and "
+                     "test_autofill_into_any_box_fills_all_six checks in WebKit), and the stand-in is "
+                     "installed through Chromium's DevTools")
     def test_webotp_fills_and_submits_and_is_aborted_by_typing(self):
         # A stand-in for Chrome on Android's WebOTP, installed before any page script runs.
         self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": WEBOTP_STUB})
@@ -366,8 +370,8 @@ class PageTests(unittest.TestCase):
         self.driver.find_element(By.CSS_SELECTOR, "#transfer-form button").click()
         self.wait.until(lambda d: d.find_element(By.ID, "balance").text == "$1,000.00")
         self.assertIn("Transferred $250.75.", self.driver.find_element(By.ID, "notice").text)
-        width = self.driver.execute_script("return document.documentElement.scrollWidth")
-        self.assertLessEqual(width, 390)
+        self.assertLessEqual(self.driver.execute_script("return document.documentElement.scrollWidth"),
+                             engines.width(self.driver))
         for element in self.driver.find_elements(By.CSS_SELECTOR, "button, input[type=text], select"):
             if element.is_displayed():
                 self.assertGreaterEqual(element.size["height"], 44, element.get_attribute("outerHTML")[:80])

@@ -2,10 +2,10 @@
 typing before the script has run, the returning person's buttons, narrow screens and zoom, and an
 axe-core audit of every page in light and dark mode.
 
-Uses the Server and browser of test_pages (the real binary, headless Chromium at 390 x 844).
+Uses the Server of test_pages (the real binary) and the browser of engines (Chromium at 390 x 844,
+or WebKit at its narrowest).
 """
 
-import os
 import time
 import unittest
 
@@ -15,7 +15,9 @@ from selenium.webdriver.support.ui import WebDriverWait
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
 from selenium_axe_python import Axe
 
+import engines
 import test_pages as base
+from engines import browser, WEBKIT
 
 # Paste into box one as a person's clipboard would, with form.submit() recorded instead of sent,
 # and return the six boxes, what was submitted and the error line.
@@ -43,16 +45,33 @@ for (const e of document.querySelectorAll('body *')) {
 return [document.documentElement.scrollWidth, width, out.slice(0, 5)];
 """
 
+# Boxes narrower than 36 CSS px, and touch targets a person can see that are under 44 px tall (a
+# checkbox's target is its label). Half a pixel is allowed for WebKit's zoom, which lays out in
+# device pixels: at 120% a 44 px target is 52.8 device pixels, drawn as 52 or 53 (43.3 or 44.2 CSS
+# px), larger on the screen than at 100% either way.
+TARGETS_SCRIPT = """
+const shown = e => e.getClientRects().length > 0 && getComputedStyle(e).visibility === 'visible';
+const boxes = Array.from(document.querySelectorAll('.otp-boxes input'))
+  .map(e => e.getBoundingClientRect().width).filter(w => w < 36);
+const small = Array.from(document.querySelectorAll('button, a, summary, input:not([type=hidden]), select'))
+  .map(e => e.type === 'checkbox' ? e.closest('label') : e)
+  .filter(e => shown(e) && e.getBoundingClientRect().height < 43.5)
+  .map(e => [e.outerHTML.slice(0, 60), Math.round(e.getBoundingClientRect().height)]);
+return [boxes, small];
+"""
+
 
 class SignInFlowTests(unittest.TestCase):
     def setUp(self):
         self.server = base.Server()
         self.addCleanup(self.server.stop)
-        self.driver = base.browser()
-        self.addCleanup(self.driver.quit)
-        self.wait = WebDriverWait(
-            self.driver, 10,
-            ignored_exceptions=[StaleElementReferenceException, NoSuchElementException, WebDriverException])
+        self.use(browser())
+
+    def use(self, driver):
+        """Drives `driver` from here on; it is closed when the test ends."""
+        self.driver = driver
+        self.addCleanup(driver.quit)
+        self.wait = WebDriverWait(driver, 10, ignored_exceptions=base.IGNORED)
 
     def active(self):
         return self.driver.switch_to.active_element.get_attribute("id")
@@ -79,8 +98,7 @@ class SignInFlowTests(unittest.TestCase):
         return "%06d" % ((int(self.server.last_code()) + 1) % 1000000)
 
     def screenshot(self, name):
-        os.makedirs(base.ARTIFACTS, exist_ok=True)
-        self.driver.save_screenshot(os.path.join(base.ARTIFACTS, name))
+        base.save_screenshot(self.driver, name)
 
     def test_verify_with_fewer_than_six_digits_says_so_and_counts_no_try(self):
         self.go_to_verify()
@@ -151,14 +169,14 @@ class SignInFlowTests(unittest.TestCase):
         self.assertEqual(self.values(), "")
 
     def test_digits_typed_before_the_script_runs_are_kept(self):
-        # verify.js held back: the page shows, the person types into box one, then it arrives.
-        self.driver.execute_cdp_cmd("Network.enable", {})
-        self.driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/public/verify.*"]})
+        # verify.js held back: the page shows, the person types into box one, then it arrives
+        # (under its plain name, which is not held back).
+        self.use(browser(hold_back=["verify"]))
         self.go_to_verify()
         code = self.server.last_code()
         self.driver.find_element(By.ID, "d1").send_keys(code[:4])
         self.assertEqual(self.driver.find_element(By.ID, "d1").get_attribute("value"), code[:4])
-        self.driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+        self.assertEqual(self.driver.execute_script("return document.getElementById('d2').tabIndex"), 0)
         self.driver.execute_script(
             "const s = document.createElement('script'); s.src = '/public/verify.js'; document.head.appendChild(s);")
         self.wait.until(lambda d: self.values() == code[:4])
@@ -311,22 +329,22 @@ class SignInFlowTests(unittest.TestCase):
             check(name)
 
     def test_axe_finds_no_violation_on_any_page_in_light_or_dark_mode(self):
-        axe = Axe(self.driver)
         failures = []
 
         def audit(name):
-            for scheme in ["light", "dark"]:
-                self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
-                    "features": [{"name": "prefers-color-scheme", "value": scheme}]})
-                axe.inject()
-                violations = axe.run()["violations"]
-                for violation in violations:
-                    failures.append("%s (%s): %s %s" % (
-                        name, scheme, violation["id"],
-                        [node["target"] for node in violation["nodes"]][:3]))
-                self.screenshot("%s-%s.png" % (name, scheme))
-            self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+            axe = Axe(self.driver)
+            axe.inject()
+            for violation in axe.run()["violations"]:
+                failures.append("%s (%s): %s %s" % (
+                    name, self.driver.scheme, violation["id"], [node["target"] for node in violation["nodes"]][:3]))
+            self.screenshot("%s-%s.png" % (name, self.driver.scheme))
 
+        # The whole walk once in each scheme, in a browser started in it (WebKit takes the
+        # scheme from GTK's theme when it starts), on a server of its own.
+        self.each_page_in(audit)
+        self.server = base.Server()
+        self.addCleanup(self.server.stop)
+        self.use(browser(scheme="dark"))
         self.each_page_in(audit)
         self.assertEqual(failures, [])
 
@@ -334,31 +352,24 @@ class SignInFlowTests(unittest.TestCase):
         failures = []
 
         def measure(name):
-            # 320 CSS px (WCAG 1.4.10), and a 390 px phone at 200% zoom (195 CSS px).
-            for width in [320, 195]:
-                self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-                    "width": width, "height": 700, "deviceScaleFactor": 1, "mobile": True})
-                time.sleep(0.1)
+            # 320 CSS px (WCAG 1.4.10), and the phone at 200% zoom (195 CSS px in Chromium's
+            # 390 px phone; WebKit zooms its 447 px window to 215 CSS px or less).
+            for label, narrow in [("320 px", lambda: engines.narrowed(self.driver, 320)),
+                                  ("200% zoom", lambda: engines.zoomed(self.driver, 2))]:
+                width = narrow()
+                where = "%s at %s (%d CSS px)" % (name, label, width)
                 scroll, client, over = self.driver.execute_script(OVERFLOW_SCRIPT)
                 if scroll > client or over:
-                    failures.append("%s at %d px: scrolls to %d; %s" % (name, width, scroll, over))
-                for box in self.driver.find_elements(By.CSS_SELECTOR, ".otp-boxes input"):
-                    if box.size["width"] < 36:
-                        failures.append("%s at %d px: a box %d px wide" % (name, width, box.size["width"]))
-                for target in self.driver.find_elements(By.CSS_SELECTOR, "button, a, summary, input, select"):
-                    if target.get_attribute("type") == "checkbox":  # its label is the target
-                        target = target.find_element(By.XPATH, "./ancestor::label")
-                    if target.is_displayed() and target.size["height"] < 44:
-                        failures.append("%s at %d px: %s is %d px tall" % (
-                            name, width, target.get_attribute("outerHTML")[:60], target.size["height"]))
-                if width == 195:
+                    failures.append("%s: scrolls to %d; %s" % (where, scroll, over))
+                narrow_boxes, small_targets = self.driver.execute_script(TARGETS_SCRIPT)
+                failures.extend("%s: a box %d px wide" % (where, w) for w in narrow_boxes)
+                failures.extend("%s: %s is %d px tall" % (where, html, h) for html, h in small_targets)
+                if label == "200% zoom":
                     self.screenshot("%s-zoom-200.png" % name)
-            self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-                "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+                engines.unzoomed(self.driver)
 
         self.each_page_in(measure)
         self.assertEqual(failures, [])
-
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
