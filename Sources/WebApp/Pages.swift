@@ -18,7 +18,7 @@ struct Pages: Sendable {
     /// The static files pages link, by the name templates use (`{{asset.css}}`).
     static let assetNames = [
         "css": "app.css", "icon": "favicon.svg", "loginJS": "login.js", "verifyJS": "verify.js",
-        "countdownJS": "countdown.js",
+        "countdownJS": "countdown.js", "backForwardJS": "back-forward.js",
     ]
     let renderer: PageRenderer
     /// SMS test mode: every page says at the top that every code is 123456, so nobody takes a

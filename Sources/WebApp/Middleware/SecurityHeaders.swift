@@ -15,8 +15,9 @@ struct SecurityHeaders: Middleware {
     /// - Parameter formTargets: origins besides this one that a form's answer may redirect to
     ///   (gateway mode: the protected apps, where signing in sends people back; browsers apply
     ///   `form-action` to a form's redirects too).
-    /// - Parameter assetOrigin: another origin whose styles and images pages may use (gateway
-    ///   mode: this app's public address, for the 403 page the proxy shows on a protected host).
+    /// - Parameter assetOrigin: another origin whose scripts, styles and images pages may use
+    ///   (gateway mode: this app's public address, for the 403 page the proxy shows on a
+    ///   protected host).
     init(https: Bool, formTargets: [String] = [], assetOrigin: String? = nil) {
         var headers: HTTPHeaders = [
             "Content-Security-Policy": Self.contentSecurityPolicy(formTargets: formTargets, assetOrigin: assetOrigin),
@@ -30,7 +31,7 @@ struct SecurityHeaders: Middleware {
 
     static func contentSecurityPolicy(formTargets: [String] = [], assetOrigin: String? = nil) -> String {
         let other = assetOrigin.map { " " + $0 } ?? ""
-        return "default-src 'self'; script-src 'self'; style-src 'self'\(other); img-src 'self' data:\(other); "
+        return "default-src 'self'; script-src 'self'\(other); style-src 'self'\(other); img-src 'self' data:\(other); "
             + "frame-ancestors 'none'; form-action \((["'self'"] + formTargets).joined(separator: " ")); base-uri 'none'"
     }
 

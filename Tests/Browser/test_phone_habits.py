@@ -1,0 +1,198 @@
+"""What a phone's browser does that a desktop one rarely does (issue 25), in both engines: the code
+autofilled from Messages into whichever box has the cursor, the zoom into small text on focus,
+the back/forward cache, the keyboard's Go key, and a remembered number typed over.
+
+Uses the Server of test_pages (the real binary) and the browser of engines.
+"""
+
+import time
+import unittest
+
+from selenium.common.exceptions import WebDriverException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+import engines
+import test_pages as base
+from engines import browser
+
+# iOS's "From Messages": the whole code goes into the focused box in one input event, at the
+# cursor. Returns the id of the box it went into.
+AUTOFILL_SCRIPT = """
+const box = document.activeElement;
+box.value = box.value + arguments[0];
+box.dispatchEvent(new InputEvent('input', {inputType: 'insertText', data: arguments[0], bubbles: true}));
+return box.id;
+"""
+
+# The ids (or tag names) of the elements matching arguments[0] that a person can see now.
+VISIBLE_SCRIPT = """
+return Array.from(document.querySelectorAll(arguments[0]))
+  .filter(e => e.getClientRects().length > 0 && getComputedStyle(e).visibility === 'visible')
+  .map(e => e.id || e.tagName);
+"""
+
+# Every field a person types into on the page, with its font size in CSS px.
+FIELD_SIZES_SCRIPT = """
+return Array.from(document.querySelectorAll('input:not([type=hidden]):not([type=checkbox]), select, textarea'))
+  .map(e => [e.id || e.name, parseFloat(getComputedStyle(e).fontSize)]);
+"""
+
+
+class PhoneHabitTests(unittest.TestCase):
+    def setUp(self):
+        self.server = base.Server()
+        self.addCleanup(self.server.stop)
+        self.driver = browser()
+        self.addCleanup(self.driver.quit)
+        self.wait = WebDriverWait(self.driver, 10, ignored_exceptions=base.IGNORED)
+
+    def active(self):
+        return self.driver.switch_to.active_element.get_attribute("id")
+
+    def type_keys(self, keys):
+        for key in keys:
+            self.driver.switch_to.active_element.send_keys(key)
+
+    def go_to_verify(self, phone="5305550123"):
+        self.driver.get(self.server.url + "/login")
+        field = self.driver.find_element(By.ID, "phone")
+        field.clear()
+        field.send_keys(phone)
+        self.driver.find_element(By.ID, "next-button").click()
+        self.wait.until(lambda d: d.current_url.endswith("/verify"))
+        self.wait.until(lambda d: self.active() == "d1")
+
+    def sign_in(self):
+        self.go_to_verify()
+        self.type_keys(self.server.last_code())
+        self.wait.until(lambda d: d.current_url.endswith("/home"))
+
+    def back_and_watch(self, selectors, seconds=1.5):
+        """Presses Back and, for `seconds`, notes every element of `selectors` a person could see."""
+        self.driver.back()
+        seen = set()
+        deadline = time.time() + seconds
+        while time.time() < deadline:
+            try:
+                seen.update(self.driver.execute_script(VISIBLE_SCRIPT, selectors))
+            except WebDriverException:
+                pass  # between two pages
+            time.sleep(0.03)
+        return seen
+
+    def test_the_code_autofilled_into_whichever_box_has_the_cursor_fills_all_six_and_is_sent_once(self):
+        self.go_to_verify()
+        code = self.server.last_code()
+        # The person has typed none, two, then five digits when the code is offered.
+        for tries, typed in enumerate(["", "12", "12345"], start=1):
+            self.type_keys(typed)
+            wrong = "%06d" % ((int(code) + tries) % 1000000)
+            self.assertEqual(self.driver.execute_script(AUTOFILL_SCRIPT, wrong), "d%d" % (len(typed) + 1))
+            self.wait.until(lambda d: "Incorrect" in d.find_element(By.ID, "otp-error").text)
+            time.sleep(0.5)  # a second submit would have counted by now
+            self.assertEqual(self.server.failed_attempts(), tries, typed)
+            self.wait.until(lambda d: self.active() == "d1")
+        self.type_keys("98")
+        self.assertEqual(self.driver.execute_script(AUTOFILL_SCRIPT, code), "d3")
+        self.wait.until(lambda d: d.current_url.endswith("/home"))
+
+    def test_every_field_is_at_least_16_px_so_focusing_it_does_not_zoom_the_page(self):
+        # iOS zooms into a field whose text is smaller than 16 px when it takes focus; the page
+        # must also stay zoomable by hand (no maximum-scale, no user-scalable=no).
+        small = []
+
+        def check(name):
+            for field, size in self.driver.execute_script(FIELD_SIZES_SCRIPT):
+                if size < 16:
+                    small.append("%s: %s is %.1f px" % (name, field, size))
+            meta = self.driver.find_element(By.CSS_SELECTOR, "meta[name=viewport]").get_attribute("content")
+            self.assertNotIn("maximum-scale", meta)
+            self.assertNotIn("user-scalable", meta)
+
+        self.driver.get(self.server.url + "/login")
+        check("login")
+        self.go_to_verify()
+        check("verify")
+        self.type_keys(self.server.last_code())
+        self.wait.until(lambda d: d.current_url.endswith("/home"))
+        check("home")
+        self.driver.find_element(By.ID, "account-name").send_keys("Checking")
+        self.driver.find_element(By.CSS_SELECTOR, "#add-account-form button").click()
+        self.wait.until(lambda d: "/accounts/" in d.current_url)
+        check("account")
+        self.assertEqual(small, [])
+
+    def test_after_signing_in_back_never_shows_login_or_verify(self):
+        self.sign_in()
+        # Back through Verify and Login, the two pages this tab saw before Home.
+        for press in range(2):
+            seen = self.back_and_watch("#phone, #d1, #login-form, #verify-form")
+            self.assertEqual(seen, set(), "Back %d showed %s" % (press + 1, seen))
+            self.wait.until(lambda d: d.current_url.endswith("/home"))
+            self.assertEqual(self.driver.find_elements(By.ID, "d1"), [])
+
+    def test_after_log_out_back_never_shows_home_or_a_balance(self):
+        self.sign_in()
+        self.driver.find_element(By.ID, "account-name").send_keys("Checking")
+        self.driver.find_element(By.CSS_SELECTOR, "#add-account-form button").click()
+        self.wait.until(lambda d: "/accounts/" in d.current_url)
+        self.driver.find_element(By.ID, "deposit-amount").send_keys("12.34")
+        self.driver.find_element(By.CSS_SELECTOR, "#deposit-form button").click()
+        self.wait.until(lambda d: d.find_element(By.ID, "balance").text == "$12.34")
+        self.driver.get(self.server.url + "/home")
+        self.driver.find_element(By.XPATH, "//button[normalize-space()='Log out']").click()
+        self.wait.until(lambda d: d.current_url.endswith("/login"))
+        signed_in = "#signed-in-phone, #total, #balance, form[action='/logout'], .amount"
+        for press in range(3):
+            seen = self.back_and_watch(signed_in)
+            self.assertEqual(seen, set(), "Back %d showed %s" % (press + 1, seen))
+            self.wait.until(lambda d: d.current_url.endswith("/login"))
+            self.assertNotIn("12.34", self.driver.page_source)
+
+    def test_the_keyboards_go_key_sends_the_number(self):
+        self.driver.get(self.server.url + "/login")
+        self.driver.find_element(By.ID, "phone").send_keys("5305550123", Keys.ENTER)
+        self.wait.until(lambda d: d.current_url.endswith("/verify"))
+        self.assertEqual(self.server.outbox()[-1]["to"], "+15305550123")
+
+    def test_typing_another_number_over_the_remembered_one_gives_that_number(self):
+        self.sign_in()
+        self.driver.find_element(By.XPATH, "//button[normalize-space()='Log out']").click()
+        self.wait.until(lambda d: d.current_url.endswith("/login"))
+        field = self.driver.find_element(By.ID, "phone")
+        self.assertEqual(field.get_attribute("value"), "(530) 555-0123")
+        # Wherever the cursor lands (a tap in the middle, the start, the end), typing starts a
+        # new number; Backspace empties the field for one.
+        for name, before in [("a tap", lambda f: f.click()), ("the start", lambda f: f.send_keys(Keys.HOME)),
+                             ("the end", lambda f: f.send_keys(Keys.END)),
+                             ("Backspace", lambda f: f.send_keys(Keys.END, Keys.BACKSPACE))]:
+            self.driver.refresh()
+            field = self.wait.until(lambda d: d.find_element(By.ID, "phone"))
+            self.assertEqual(field.get_attribute("value"), "(530) 555-0123", name)
+            before(field)
+            field.send_keys("4155550199")
+            self.assertEqual(field.get_attribute("value"), "(415) 555-0199", name)
+            self.assertFalse(self.driver.find_element(By.ID, "remembered").is_displayed(), name)
+        # Go sends the number shown, with a code (this browser remembers only the other one).
+        field.send_keys(Keys.ENTER)
+        self.wait.until(lambda d: d.current_url.endswith("/verify"))
+        self.assertEqual(self.server.outbox()[-1]["to"], "+14155550199")
+        self.assertIn("(415) 555-0199", self.driver.find_element(By.ID, "otp-label").text)
+
+    def test_the_number_never_breaks_across_lines(self):
+        self.go_to_verify("4155550161")
+        for width in range(380, 190, -20):
+            got = engines.narrowed(self.driver, width)
+            lines = self.driver.execute_script(
+                "return document.querySelector('#otp-label .nowrap').getClientRects().length")
+            self.assertEqual(lines, 1, "at %d CSS px" % got)
+            # Nor does a line break there lose the space in what a screen reader says (WebKit
+            # drops a space where a line ends just before an element).
+            self.assertEqual(self.driver.find_element(By.CSS_SELECTOR, "fieldset.otp").accessible_name,
+                             "Enter the 6-digit code we sent to (415) 555-0161", "at %d CSS px" % got)
+        engines.unzoomed(self.driver)
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
