@@ -198,6 +198,13 @@ class PhoneHabitTests(unittest.TestCase):
         self.assertEqual(self.server.outbox()[-1]["to"], "+14155550199")
         self.assertIn("(415) 555-0199", self.driver.find_element(By.ID, "otp-label").text)
 
+    def test_the_hint_follows_the_boxes_with_no_blank_space_between(self):
+        self.go_to_verify()
+        gap = self.driver.execute_script(
+            "return document.getElementById('otp-hint').getBoundingClientRect().top"
+            " - document.querySelector('.otp-boxes').getBoundingClientRect().bottom")
+        self.assertLessEqual(gap, 8.5)  # the form's own gap between its parts
+
     def test_the_number_never_breaks_across_lines(self):
         self.go_to_verify("4155550161")
         for width in range(440, 190, -20):
