@@ -44,7 +44,8 @@ MINIBROWSER = next(
 PHONE_WIDTH, PHONE_HEIGHT = 390, 844
 
 
-def browser(scheme="light", javascript=True, hold_back=(), proxy=None, performance_log=False):
+def browser(scheme="light", javascript=True, hold_back=(), proxy=None, test_certificate=False,
+            performance_log=False):
     """A new browser window as a phone.
 
     `scheme`: "light" or "dark" (prefers-color-scheme, for the whole session).
@@ -53,17 +54,19 @@ def browser(scheme="light", javascript=True, hold_back=(), proxy=None, performan
     test sees the page before its script arrives (it can load the plain name itself later).
     `proxy`: "http://127.0.0.1:PORT", an HTTP proxy for every request (the gateway tests map
     their host names to this machine with it).
+    `test_certificate`: accept the tests' own self-signed certificate (proxy.py's HTTPS front).
     `performance_log`: Chromium only, CDP's Network events for `get_log("performance")`.
     """
-    driver = _webkit(scheme, javascript, hold_back, proxy) if WEBKIT \
-        else _chromium(scheme, javascript, hold_back, proxy, performance_log)
+    driver = _webkit(scheme, javascript, hold_back, proxy, test_certificate) if WEBKIT \
+        else _chromium(scheme, javascript, hold_back, proxy, test_certificate, performance_log)
     driver.engine = ENGINE
     driver.scheme = scheme
     return driver
 
 
-def _chromium(scheme, javascript, hold_back, proxy, performance_log):
+def _chromium(scheme, javascript, hold_back, proxy, test_certificate, performance_log):
     options = ChromiumOptions()
+    options.accept_insecure_certs = test_certificate
     options.binary_location = CHROMIUM
     for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"]:
         options.add_argument(argument)
@@ -86,8 +89,9 @@ def _chromium(scheme, javascript, hold_back, proxy, performance_log):
     return driver
 
 
-def _webkit(scheme, javascript, hold_back, proxy):
+def _webkit(scheme, javascript, hold_back, proxy, test_certificate):
     options = WebKitOptions()
+    options.accept_insecure_certs = test_certificate
     options.binary_location = MINIBROWSER
     # With a binary named, WebKitWebDriver passes only these arguments: --automation is the one
     # that lets it drive the browser.

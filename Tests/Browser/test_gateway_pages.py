@@ -4,7 +4,7 @@ each audited by axe-core in light and dark mode and checked for reflow at 320 px
 
 The server runs in gateway mode for example.test, its public address login.example.test; the
 browser (Chromium or WebKit, engines.py) reaches every *.example.test name through a proxy that
-sends it to the server on 127.0.0.1 (host_proxy.py), so the session cookie's Domain is real: after
+sends it to the server on 127.0.0.1 (proxy.py), so the session cookie's Domain is real: after
 signing in, wiki.example.test (the same server here) receives it.
 """
 
@@ -22,7 +22,7 @@ from selenium_axe_python import Axe
 import engines
 import test_pages as base
 from engines import browser
-from host_proxy import HostProxy
+from proxy import Proxy
 from test_sign_in_flow import OVERFLOW_SCRIPT
 
 
@@ -44,7 +44,7 @@ class GatewayPageTests(unittest.TestCase):
             "--port", str(self.port), "--public-url", self.login, "--gateway-domain", "example.test",
             "--gateway-rules", rules.name])
         self.addCleanup(self.server.stop)
-        self.proxy = HostProxy(self.port)
+        self.proxy = Proxy(self.port)
         self.addCleanup(self.proxy.stop)
         self.driver = browser(proxy=self.proxy.url)
         self.addCleanup(self.driver.quit)

@@ -65,6 +65,7 @@ class Server:
             self.stop()
             raise RuntimeError("webapp did not start: %r" % line)
         self.url = match.group(1)
+        self.port = int(self.url.rsplit(":", 1)[1])
 
     def outbox(self):
         try:

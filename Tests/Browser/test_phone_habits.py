@@ -16,6 +16,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 import engines
 import test_pages as base
 from engines import browser
+from proxy import Proxy
 
 # iOS's "From Messages": the whole code goes into the focused box in one input event, at the
 # cursor. Returns the id of the box it went into.
@@ -167,6 +168,37 @@ class PhoneHabitTests(unittest.TestCase):
             self.assertEqual(seen, set(), "Back %d showed %s" % (press + 1, seen))
             self.wait.until(lambda d: d.current_url.endswith("/login"))
             self.assertNotIn("12.34", self.driver.page_source)
+
+    def test_over_https_with_javascript_off_back_after_log_out_shows_no_balance(self):
+        # As deployed: HTTPS in front (proxy.py), and a person who turned scripts off, so
+        # back-forward.js cannot help. WebKit keeps no no-store page over HTTPS in its
+        # back/forward cache (over plain HTTP it does: there the script is what helps).
+        server = base.Server(["--https"])
+        self.addCleanup(server.stop)
+        self.server = server
+        front = Proxy(server.port, tls=True)
+        self.addCleanup(front.stop)
+        self.driver = browser(javascript=False, test_certificate=True)
+        self.addCleanup(self.driver.quit)
+        self.wait = WebDriverWait(self.driver, 10, ignored_exceptions=base.IGNORED)
+        self.driver.get(front.url + "/login")
+        self.driver.find_element(By.ID, "phone").send_keys("5305550123", Keys.ENTER)
+        self.wait.until(lambda d: d.current_url.endswith("/verify"))
+        for index, digit in enumerate(server.last_code(), start=1):
+            self.driver.find_element(By.ID, "d%d" % index).send_keys(digit)
+        self.driver.find_element(By.ID, "verify-button").send_keys(Keys.ENTER)
+        self.wait.until(lambda d: d.current_url.endswith("/home"))
+        self.driver.find_element(By.ID, "account-name").send_keys("Checking", Keys.ENTER)
+        self.wait.until(lambda d: "/accounts/" in d.current_url)
+        self.driver.find_element(By.ID, "deposit-amount").send_keys("12.34", Keys.ENTER)
+        self.wait.until(lambda d: d.find_element(By.ID, "balance").text == "$12.34")
+        self.driver.get(front.url + "/home")
+        self.driver.find_element(By.XPATH, "//button[normalize-space()='Log out']").send_keys(Keys.ENTER)
+        self.wait.until(lambda d: d.current_url.endswith("/login"))
+        for press in range(3):
+            seen = self.back_and_watch("#signed-in-phone, #total, #balance, form[action='/logout'], .amount")
+            self.assertEqual(seen, set(), "Back %d showed %s" % (press + 1, seen))
+            self.wait.until(lambda d: d.current_url.endswith("/login"))
 
     def test_the_keyboards_go_key_sends_the_number(self):
         self.driver.get(self.server.url + "/login")
