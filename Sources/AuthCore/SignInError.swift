@@ -85,7 +85,7 @@ public enum SignInError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// "45 seconds", "9 minutes", "3 hours": rounded up, in the largest unit that fits.
-    static func duration(_ seconds: Int) -> String {
+    public static func duration(_ seconds: Int) -> String {
         func plural(_ n: Int, _ unit: String) -> String { "\(n) \(unit)\(n == 1 ? "" : "s")" }
         if seconds < 60 { return plural(max(1, seconds), "second") }
         if seconds < 3600 { return plural((seconds + 59) / 60, "minute") }

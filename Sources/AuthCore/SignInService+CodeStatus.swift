@@ -10,6 +10,8 @@ extension SignInService {
         public let triesLeft: Int?
         /// Seconds until the code out expires; `nil` when no live code is out.
         public let expiresIn: Int?
+        /// Seconds since the last code to the number was sent; `nil` when none is on record.
+        public var sentAgo: Int? = nil
     }
 
     /// Seconds until `phone` may be sent another code (0 when it may now).
@@ -26,6 +28,7 @@ extension SignInService {
         return CodeStatus(
             resendWait: wholeSeconds(rules.resendWait(code, now: now)), triesLeft: triesLeft,
             expiresIn: triesLeft == nil
-                ? nil : code.map { wholeSeconds(from: now, to: Date(timeIntervalSince1970: $0.expiresAt)) })
+                ? nil : code.map { wholeSeconds(from: now, to: Date(timeIntervalSince1970: $0.expiresAt)) },
+            sentAgo: code.map { max(0, Int(now.timeIntervalSince1970 - $0.sentAt)) })
     }
 }

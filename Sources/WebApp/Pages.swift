@@ -13,7 +13,7 @@ import WalletCore
 /// status and headers (`Retry-After`) on the response, as the error says (``HTTPResponseError``).
 struct Pages: Sendable {
     static let templateNames = [
-        "layout", "login", "verify", "home", "account", "devices", "error", "not-allowed", "logout",
+        "layout", "login", "verify", "verify-help", "home", "account", "devices", "error", "not-allowed", "logout",
     ]
     /// The static files pages link, by the name templates use (`{{asset.css}}`).
     static let assetNames = [

@@ -124,13 +124,16 @@ class SignInFlowTests(unittest.TestCase):
         self.type_keys(code[:5])
         self.assertEqual(self.active(), "d6")
         # Tab leaves the group: "Remember this phone", Verify, then (Resend waits out its
-        # cooldown, so is skipped) the link.
+        # cooldown, so is skipped) the links.
         self.driver.switch_to.active_element.send_keys(Keys.TAB)
         self.assertEqual(self.driver.switch_to.active_element.get_attribute("name"), "remember")
         self.driver.switch_to.active_element.send_keys(Keys.TAB)
         self.assertEqual(self.active(), "verify-button")
         self.driver.switch_to.active_element.send_keys(Keys.TAB)
+        self.assertEqual(self.driver.switch_to.active_element.text, "Didn't get a code?")
+        self.driver.switch_to.active_element.send_keys(Keys.TAB)
         self.assertEqual(self.driver.switch_to.active_element.text, "Use a different number")
+        self.driver.switch_to.active_element.send_keys(Keys.SHIFT, Keys.TAB)
         self.driver.switch_to.active_element.send_keys(Keys.SHIFT, Keys.TAB)
         self.assertEqual(self.active(), "verify-button")
         self.driver.switch_to.active_element.send_keys(Keys.ENTER)  # five digits: said, not sent
@@ -183,6 +186,30 @@ class SignInFlowTests(unittest.TestCase):
         self.assertEqual(self.active(), "d5")
         self.type_keys(code[4:])
         self.wait.until(lambda d: d.current_url.endswith("/home"))
+
+    def test_didnt_get_a_code_leads_to_help_with_or_without_javascript(self):
+        for javascript in [True, False]:
+            if not javascript:
+                self.server = base.Server()
+                self.addCleanup(self.server.stop)
+                self.use(browser(javascript=False))
+            self.driver.get(self.server.url + "/login")
+            self.driver.find_element(By.ID, "phone").send_keys("4155550199", Keys.ENTER)
+            self.wait.until(lambda d: d.current_url.endswith("/verify"))
+            # Keyboard Enter on the link: chromedriver's click() hangs when scripts are off.
+            self.driver.find_element(By.ID, "no-code").send_keys(Keys.ENTER)
+            self.wait.until(lambda d: d.current_url.endswith("/verify/help"))
+            self.assertEqual(self.driver.find_element(By.ID, "last-text").text,
+                             "We texted a code to (415) 555-0199 less than a minute ago.")
+            when = self.driver.find_element(By.ID, "resend-when")
+            self.assertRegex(when.text, r"^If it still hasn't come, you can try again in (30|29|28) seconds\.$")
+            if javascript:  # countdown.js moves the number on
+                first = when.text
+                self.wait.until(lambda d: d.find_element(By.ID, "resend-when").text != first)
+            self.screenshot("verify-help%s.png" % ("" if javascript else "-no-javascript"))
+            self.driver.find_element(By.ID, "back-to-code").send_keys(Keys.ENTER)
+            self.wait.until(lambda d: d.current_url.endswith("/verify"))
+            self.assertEqual(len(self.driver.find_elements(By.ID, "d1")), 1)
 
     def test_not_you_keeps_its_label_when_next_is_pressed(self):
         self.sign_in()
@@ -293,7 +320,14 @@ class SignInFlowTests(unittest.TestCase):
             self.type_keys(self.wrong_code())
             self.wait.until(lambda d: "Incorrect" in d.find_element(By.ID, "otp-error").text)
 
+        def verify_help():
+            self.driver.find_element(By.ID, "no-code").send_keys(Keys.ENTER)
+            self.wait.until(lambda d: d.current_url.endswith("/verify/help"))
+
         def home():
+            self.driver.find_element(By.ID, "back-to-code").send_keys(Keys.ENTER)
+            self.wait.until(lambda d: d.current_url.endswith("/verify"))
+            self.wait.until(lambda d: self.active() == "d1")
             self.type_keys(self.server.last_code())
             self.wait.until(lambda d: d.current_url.endswith("/home"))
             self.driver.find_element(By.ID, "account-name").send_keys("Checking")
@@ -319,7 +353,7 @@ class SignInFlowTests(unittest.TestCase):
             self.wait.until(lambda d: d.find_element(By.ID, "withdraw-error").text != "")
 
         return [("login", login), ("login-error", login_error), ("verify", verify),
-                ("verify-error", verify_error), ("home", home), ("devices", devices), ("account", account),
+                ("verify-error", verify_error), ("verify-help", verify_help), ("home", home), ("devices", devices), ("account", account),
                 ("account-error", account_error)]
 
     def each_page_in(self, check):

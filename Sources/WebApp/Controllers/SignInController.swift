@@ -39,6 +39,7 @@ struct SignInController: Sendable {
         signedOut.post("/login", use: submitLogin)
         signingIn.get("/verify", use: showVerify)
         signingIn.post("/verify", use: submitVerify)
+        signingIn.get("/verify/help", use: showHelp)
         signingIn.post("/verify/resend", use: resend)
         signingIn.get("/verify/resend", use: reloadResend)
     }
@@ -143,6 +144,12 @@ struct SignInController: Sendable {
             response.setCookie(Cookie.expired(name: Self.noticeCookie, path: "/verify", secure: cookie.secure))
         }
         return response
+    }
+
+    /// "Didn't get a code?": what we know of the last text, and what to do next.
+    @Sendable func showHelp(_ request: Request, _ context: PendingSignInContext) async throws -> Response {
+        try pages.verifyHelp(
+            csrf: context.csrfToken, phone: context.phone, status: try await signIn.codeStatus(for: context.phone))
     }
 
     @Sendable func submitVerify(_ request: Request, _ context: PendingSignInContext) async throws -> Response {

@@ -1,0 +1,34 @@
+import AuthCore
+import Foundation
+import HTTPLite
+
+extension Pages {
+    /// "Didn't get a code?" (GOV.UK's "Not received a text message?"): where the last code went
+    /// and how long ago, what to try, a way to change the number, and a new code, with the
+    /// resend wait said and counted down (`countdown.js`) when it still runs.
+    func verifyHelp(csrf: String, phone: PhoneNumber, status: SignInService.CodeStatus) throws -> Response {
+        let wait = status.resendWait
+        // The whole second the wait ends in: the wait was rounded up, so this is never later.
+        let retryAt = wait > 0 ? Int(clock().timeIntervalSince1970.rounded(.down)) + wait : nil
+        return try page(
+            "verify-help",
+            [
+                "csrf": csrf, "phone": phone.nationalFormat, "sent": status.sentAgo != nil,
+                "sentAgo": status.sentAgo.map(Self.ago) ?? "",
+                "resendWhen": wait > 0
+                    ? "If it still hasn't come, you can try again in \(SignInError.duration(wait))."
+                    : "If it still hasn't come, ask for a new one.",
+                "countsDown": retryAt != nil, "retryAt": retryAt.map(String.init) ?? "",
+            ], answering: nil)
+    }
+
+    /// "less than a minute ago", "1 minute ago", "25 minutes ago", "over an hour ago".
+    static func ago(_ seconds: Int) -> String {
+        switch seconds {
+        case ..<60: "less than a minute ago"
+        case ..<120: "1 minute ago"
+        case ..<3600: "\(seconds / 60) minutes ago"
+        default: "over an hour ago"
+        }
+    }
+}
