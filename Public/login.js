@@ -28,27 +28,27 @@
     return prefix + "(" + digits.slice(0, 3) + ") " + digits.slice(3, 6) + "-" + digits.slice(6);
   }
 
-  // A remembered number is shown filled in ("Welcome back"). The first thing typed, pasted or
-  // deleted in it starts a new number instead of editing that one, wherever the cursor was, so
-  // the field never mixes new digits into the remembered ones: it always shows exactly the
-  // number Next signs in with.
+  // A remembered number is shown filled in ("Welcome back"). Digits typed or pasted into it,
+  // wherever the cursor was, start a new number instead of mixing into the remembered one, so
+  // the field always shows exactly the number Next signs in with. What replaces the whole value
+  // (autofill, a paste over a selection) and what deletes (an edit) are kept as they are.
   var welcome = document.getElementById("remembered");
   var remembered = welcome ? phone.value : null;
-  function startOver(event) {
+  function startOver() {
     var before = remembered, now = phone.value;
     remembered = null;
     if (welcome) welcome.hidden = true;
-    if (event.inputType === "insertReplacementText") return;  // autofill: the whole new value
     // What went in: the new value less what it shares with the remembered one at each end.
     var start = 0, end = 0;
     while (start < before.length && start < now.length && before.charAt(start) === now.charAt(start)) start++;
     while (end < before.length - start && end < now.length - start &&
            before.charAt(before.length - 1 - end) === now.charAt(now.length - 1 - end)) end++;
-    phone.value = now.slice(start, now.length - end);
+    // Only a pure insertion keeps all of the remembered value around what went in.
+    if (start + end === before.length && now.length > before.length) phone.value = now.slice(start, now.length - end);
   }
 
   phone.addEventListener("input", function (event) {
-    if (remembered !== null && phone.value !== remembered) startOver(event);
+    if (remembered !== null && phone.value !== remembered) startOver();
     // Deleting a formatting character must not be undone by reformatting.
     if (event.inputType && event.inputType.indexOf("delete") === 0) return;
     // Leave anything that is not a plain US number (letters, other country codes) as typed,

@@ -21,6 +21,11 @@ from proxy import Proxy
 # iOS's "From Messages": the whole code goes into the focused box in one input event, at the
 # cursor. Returns the id of the box it went into.
 AUTOFILL_SCRIPT = """
+const form = document.getElementById('verify-form'), submit = form.submit;
+form.submit = function () {  // note what is sent, then send it
+  sessionStorage.setItem('sent', Array.from(form.querySelectorAll('.otp-boxes input')).map(b => b.value).join(''));
+  submit.call(form);
+};
 const box = document.activeElement;
 box.value = box.value + arguments[0];
 box.dispatchEvent(new InputEvent('input', {inputType: 'insertText', data: arguments[0], bubbles: true}));
@@ -109,6 +114,7 @@ class PhoneHabitTests(unittest.TestCase):
             wrong = "%06d" % ((int(code) + tries) % 1000000)
             self.assertEqual(self.driver.execute_script(AUTOFILL_SCRIPT, wrong), "d%d" % (len(typed) + 1))
             self.wait.until(lambda d: "Incorrect" in d.find_element(By.ID, "otp-error").text)
+            self.assertEqual(self.driver.execute_script("return sessionStorage.getItem('sent')"), wrong, typed)
             time.sleep(0.5)  # a second submit would have counted by now
             self.assertEqual(self.server.failed_attempts(), tries, typed)
             self.wait.until(lambda d: self.active() == "d1")
@@ -159,7 +165,10 @@ class PhoneHabitTests(unittest.TestCase):
         self.driver.find_element(By.ID, "deposit-amount").send_keys("12.34")
         self.driver.find_element(By.CSS_SELECTOR, "#deposit-form button").click()
         self.wait.until(lambda d: d.find_element(By.ID, "balance").text == "$12.34")
-        self.driver.get(self.server.url + "/home")
+        # Home by its link, as a person goes (a page typed into the address bar is one Chromium
+        # keeps out of its back/forward cache, which would hide what this test looks for).
+        self.driver.find_element(By.CSS_SELECTOR, "a[href='/home']").click()
+        self.wait.until(lambda d: d.current_url.endswith("/home"))
         self.driver.find_element(By.XPATH, "//button[normalize-space()='Log out']").click()
         self.wait.until(lambda d: d.current_url.endswith("/login"))
         signed_in = "#signed-in-phone, #total, #balance, form[action='/logout'], .amount"
@@ -168,6 +177,14 @@ class PhoneHabitTests(unittest.TestCase):
             self.assertEqual(seen, set(), "Back %d showed %s" % (press + 1, seen))
             self.wait.until(lambda d: d.current_url.endswith("/login"))
             self.assertNotIn("12.34", self.driver.page_source)
+
+    def test_log_out_on_the_home_signing_in_led_to_then_back_shows_no_home(self):
+        self.sign_in()
+        self.driver.find_element(By.XPATH, "//button[normalize-space()='Log out']").click()
+        self.wait.until(lambda d: d.current_url.endswith("/login"))
+        seen = self.back_and_watch("#signed-in-phone, #total, form[action='/logout']")
+        self.assertEqual(seen, set(), "Back showed %s" % seen)
+        self.wait.until(lambda d: d.current_url.endswith("/login"))
 
     def test_over_https_with_javascript_off_back_after_log_out_shows_no_balance(self):
         # As deployed: HTTPS in front (proxy.py), and a person who turned scripts off, so
@@ -212,17 +229,30 @@ class PhoneHabitTests(unittest.TestCase):
         self.wait.until(lambda d: d.current_url.endswith("/login"))
         field = self.driver.find_element(By.ID, "phone")
         self.assertEqual(field.get_attribute("value"), "(530) 555-0123")
-        # Wherever the cursor lands (a tap in the middle, the start, the end), typing starts a
-        # new number; Backspace empties the field for one.
-        for name, before in [("a tap", lambda f: f.click()), ("the start", lambda f: f.send_keys(Keys.HOME)),
-                             ("the end", lambda f: f.send_keys(Keys.END)),
-                             ("Backspace", lambda f: f.send_keys(Keys.END, Keys.BACKSPACE))]:
+        self.assertEqual(self.driver.find_element(By.ID, "remembered").text,
+                         "Welcome back, (530) 555-0123. Not you? Use another number")
+        select_all = Keys.COMMAND if self.driver.execute_script("return /Mac/.test(navigator.platform)") else Keys.CONTROL
+        # Digits typed wherever the cursor lands (a tap in the middle, the start, the end) start
+        # a new number; what replaces the whole value (select all and type, autofill's one input
+        # event) is kept whole; deleting, then typing, edits the remembered one.
+        cases = [
+            ("a tap", lambda f: f.click(), "4155550199", "(415) 555-0199"),
+            ("the start", lambda f: f.send_keys(Keys.HOME), "4155550199", "(415) 555-0199"),
+            ("the end", lambda f: f.send_keys(Keys.END), "4155550199", "(415) 555-0199"),
+            ("select all", lambda f: f.send_keys(select_all, "a"), "4155550199", "(415) 555-0199"),
+            ("an edit", lambda f: f.send_keys(Keys.END, *[Keys.BACKSPACE] * 4), "0199", "(530) 555-0199"),
+            ("autofill", lambda f: self.driver.execute_script(
+                "arguments[0].value = '(415) 555-0199';"
+                " arguments[0].dispatchEvent(new Event('input', {bubbles: true}))", f), "", "(415) 555-0199"),
+        ]
+        for name, before, typed, shown in cases:
             self.driver.refresh()
             field = self.wait.until(lambda d: d.find_element(By.ID, "phone"))
             self.assertEqual(field.get_attribute("value"), "(530) 555-0123", name)
             before(field)
-            field.send_keys("4155550199")
-            self.assertEqual(field.get_attribute("value"), "(415) 555-0199", name)
+            if typed:
+                field.send_keys(typed)
+            self.assertEqual(field.get_attribute("value"), shown, name)
             self.assertFalse(self.driver.find_element(By.ID, "remembered").is_displayed(), name)
         # Go sends the number shown, with a code (this browser remembers only the other one).
         field.send_keys(Keys.ENTER)
@@ -239,7 +269,8 @@ class PhoneHabitTests(unittest.TestCase):
 
     def test_the_number_never_breaks_across_lines(self):
         self.go_to_verify("4155550161")
-        for width in range(440, 190, -20):
+        # The engine's own width first (WebKit broke the number at its 447 px), then narrower.
+        for width in [engines.width(self.driver)] + list(range(440, 190, -20)):
             got = engines.narrowed(self.driver, width)
             lines = self.driver.execute_script(LINES_SCRIPT, "otp-label", "(415) 555-0161")
             self.assertEqual(lines, 1, "at %d CSS px" % got)
