@@ -1,10 +1,6 @@
 // Login page: formats the phone number as it is typed and stops double submits.
 (function () {
   "use strict";
-  // A page answered to a POST (a wrong code, an invalid number) becomes a plain GET entry in
-  // the history, so Back or Reload later asks the server again (which redirects as the session
-  // now requires) instead of offering to resubmit the form.
-  if (window.history && window.history.replaceState) window.history.replaceState(null, "", window.location.href);
   var form = document.getElementById("login-form");
   var phone = document.getElementById("phone");
   if (!form || !phone) return;

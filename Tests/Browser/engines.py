@@ -113,6 +113,9 @@ def _webkit(scheme, javascript, hold_back, proxy, test_certificate):
     environment["GTK_THEME"] = "Adwaita:dark" if scheme == "dark" else "Adwaita"
     driver = webdriver.WebKitGTK(options=options, service=WebKitService(WEBKIT_DRIVER, env=environment))
     driver.set_window_size(PHONE_WIDTH, PHONE_HEIGHT)  # MiniBrowser widens it to about 447
+    # The window has the display's focus, as a browser in front of a person does: otherwise
+    # document.hasFocus() is false and the focus ring (:focus-visible) never shows.
+    _focus_window(driver)
     return driver
 
 
@@ -135,7 +138,10 @@ def narrowed(driver, css_width):
         if width(driver) <= css_width:
             break
         _webkit_keys(driver, "ctrl+plus")
-    return width(driver)
+    got = width(driver)
+    if got > css_width:
+        raise AssertionError("WebKit's zoom stopped at %d CSS px, not %d or less" % (got, css_width))
+    return got
 
 
 def zoomed(driver, factor):
@@ -164,22 +170,33 @@ def tab(driver):
         driver.switch_to.active_element.send_keys(Keys.TAB)
 
 
-def _webkit_keys(driver, keys, relayout=True):
-    """Presses `keys` on this driver's MiniBrowser window, as a person at the keyboard would
-    (WebDriver's own keys reach only the page, never the browser's zoom). `relayout`: wait until
-    the page's width has changed (zoom)."""
+def _xdotool(*arguments):
+    """xdotool's output; never waits more than 10 s (a window that never takes focus fails the
+    test instead of hanging the suite)."""
+    return subprocess.run(["xdotool", *arguments], check=True, capture_output=True, text=True, timeout=10).stdout
+
+
+def _focus_window(driver):
+    """Gives this driver's MiniBrowser window the display's focus."""
     browsers = subprocess.run(["pgrep", "-P", str(driver.service.process.pid)],
-                              capture_output=True, text=True).stdout.split()
+                              capture_output=True, text=True, timeout=10).stdout.split()
     windows = []
     for pid in browsers:
         windows += subprocess.run(
             ["xdotool", "search", "--all", "--onlyvisible", "--pid", pid, "--class", "MiniBrowser"],
-            capture_output=True, text=True).stdout.split()
+            capture_output=True, text=True, timeout=10).stdout.split()
     if not windows:
         raise RuntimeError("no MiniBrowser window found for WebKitWebDriver %d" % driver.service.process.pid)
+    _xdotool("windowfocus", "--sync", windows[-1])
+
+
+def _webkit_keys(driver, keys, relayout=True):
+    """Presses `keys` on this driver's MiniBrowser window, as a person at the keyboard would
+    (WebDriver's own keys reach only the page, never the browser's zoom). `relayout`: wait until
+    the page's width has changed (zoom)."""
     before = width(driver)
-    subprocess.run(["xdotool", "windowfocus", "--sync", windows[-1]], check=True, capture_output=True)
-    subprocess.run(["xdotool", "key", "--clearmodifiers", keys], check=True, capture_output=True)
+    _focus_window(driver)
+    _xdotool("key", "--clearmodifiers", keys)
     # Zoom lays the page out again: wait until the width has moved (or a moment has passed).
     deadline = time.time() + (2 if relayout else 0)
     while time.time() < deadline and width(driver) == before:

@@ -100,7 +100,10 @@ class Proxy:
         if tls:
             context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
             context.load_cert_chain(*test_certificate())
-            self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
+            # The handshake happens in each request's own thread, on its first read: one client
+            # that stalls in it holds up no other.
+            self.server.socket = context.wrap_socket(
+                self.server.socket, server_side=True, do_handshake_on_connect=False)
         self.url = "%s://127.0.0.1:%d" % ("https" if tls else "http", self.server.server_address[1])
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 

@@ -323,7 +323,8 @@ class PageTests(unittest.TestCase):
 
     @unittest.skipIf(WEBKIT, "WebOTP is Chrome on Android's API alone (Safari fills the code by autofill from "
                      "Messages instead, which test_autofill_fills_all_six_and_submits_once and "
-                     "test_autofill_into_any_box_fills_all_six checks in WebKit), and the stand-in is "
+                     "test_the_code_autofilled_into_whichever_box_has_the_cursor_fills_all_six_and_is_sent_once "
+                     "check in WebKit), and the stand-in is "
                      "installed through Chromium's DevTools")
     def test_webotp_fills_and_submits_and_is_aborted_by_typing(self):
         # A stand-in for Chrome on Android's WebOTP, installed before any page script runs.

@@ -178,6 +178,22 @@ class PhoneHabitTests(unittest.TestCase):
             self.wait.until(lambda d: d.current_url.endswith("/login"))
             self.assertNotIn("12.34", self.driver.page_source)
 
+    def test_back_to_a_refused_wallet_form_shows_the_account_as_it_is_now(self):
+        self.sign_in()
+        self.driver.find_element(By.ID, "account-name").send_keys("Checking")
+        self.driver.find_element(By.CSS_SELECTOR, "#add-account-form button").click()
+        self.wait.until(lambda d: "/accounts/" in d.current_url)
+        self.driver.find_element(By.ID, "withdraw-amount").send_keys("5")  # more than the balance
+        self.driver.find_element(By.CSS_SELECTOR, "#withdraw-form button").click()
+        self.wait.until(lambda d: d.title.startswith("Error: "))
+        self.driver.find_element(By.ID, "deposit-amount").send_keys("12.34")
+        self.driver.find_element(By.CSS_SELECTOR, "#deposit-form button").click()
+        self.wait.until(lambda d: d.find_element(By.ID, "balance").text == "$12.34")
+        # Back to the refused withdrawal's page: asked for again (WebKit), it is the account now.
+        self.driver.back()
+        self.wait.until(lambda d: d.find_element(By.ID, "balance").text == "$12.34")
+        self.assertNotIn("Method Not Allowed", self.driver.page_source)
+
     def test_log_out_on_the_home_signing_in_led_to_then_back_shows_no_home(self):
         self.sign_in()
         self.driver.find_element(By.XPATH, "//button[normalize-space()='Log out']").click()

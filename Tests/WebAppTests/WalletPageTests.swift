@@ -148,6 +148,28 @@ struct WalletPageTests {
         }
     }
 
+    @Test("Reload or Back on the address a refused form was answered at: the page as it is now, never a 405")
+    func actionAddressesWithGET() async throws {
+        try await withServer { server in
+            let browser = try await signedIn(server)
+            for address in ["/home/name", "/accounts"] {
+                let page = try await browser.get(address)
+                #expect(page.status == .seeOther, "\(address)")
+                #expect(page.location == "/home", "\(address)")
+            }
+            for action in ["deposit", "withdraw", "transfer", "rename", "delete"] {
+                let page = try await browser.get("/accounts/7/\(action)")
+                #expect(page.status == .seeOther, "\(action)")
+                #expect(page.location == "/accounts/7", "\(action)")
+                // Nothing but an account number leads anywhere.
+                #expect(try await browser.get("/accounts/x/\(action)").status == .notFound)
+            }
+            // Signed out: Login, like every signed-in page.
+            let stranger = Browser(baseURL: server.baseURL)
+            #expect(try await stranger.get("/accounts/7/withdraw").location == "/login")
+        }
+    }
+
     @Test("a double tap or a replayed form applies once and lands on the same page")
     func replay() async throws {
         try await withServer { server in

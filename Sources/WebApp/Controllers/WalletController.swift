@@ -29,6 +29,13 @@ struct WalletController: Sendable {
         signedIn.post("/accounts/:id/transfer", use: transfer)
         signedIn.post("/accounts/:id/rename", use: rename)
         signedIn.post("/accounts/:id/delete", use: delete)
+        // A refused form is answered at its own address; Reload or Back there later (Safari's
+        // back/forward cache asks again with GET) gets the page as it stands now, never a 405.
+        signedIn.get("/home/name", use: reloadHome)
+        signedIn.get("/accounts", use: reloadHome)
+        for action in ["deposit", "withdraw", "transfer", "rename", "delete"] {
+            signedIn.get("/accounts/:id/\(action)", use: reloadAccount)
+        }
     }
 
     @Sendable func home(_ request: Request, _ context: SignedInContext) async throws -> Response {
@@ -53,6 +60,14 @@ struct WalletController: Sendable {
         try await change(request, context, onError: .home(.addAccount)) { user, form, key in
             try await wallet.addAccount(user: user.id, name: form["name"], key: key)
         }
+    }
+
+    @Sendable func reloadHome(_ request: Request, _ context: SignedInContext) async throws -> Response {
+        .redirect(to: "/home")
+    }
+
+    @Sendable func reloadAccount(_ request: Request, _ context: SignedInContext) async throws -> Response {
+        .redirect(to: "/accounts/\(try accountID(context))")
     }
 
     @Sendable func showAccount(_ request: Request, _ context: SignedInContext) async throws -> Response {
