@@ -91,15 +91,16 @@ public struct PostgresAuthStore: AuthStore {
         if let phone = reads.code {
             found.code = try await connection.rows(
                 """
-                SELECT code_digest, sent_at, expires_at, failed_attempts, holder FROM verifications
-                WHERE phone = \(phone)
+                SELECT code_digest, sent_at, expires_at, failed_attempts, holder, last_wrong_digest
+                FROM verifications WHERE phone = \(phone)
                 """,
                 logger
             ).first.map { row in
-                let (digest, sentAt, expiresAt, failed, holder) = try row.decode(
-                    (Data, Double, Double, Int, Data?).self)
+                let (digest, sentAt, expiresAt, failed, holder, lastWrong) = try row.decode(
+                    (Data, Double, Double, Int, Data?, Data?).self)
                 return StoredCode(
-                    digest: digest, sentAt: sentAt, expiresAt: expiresAt, failedAttempts: failed, holder: holder)
+                    digest: digest, sentAt: sentAt, expiresAt: expiresAt, failedAttempts: failed, holder: holder,
+                    lastWrongDigest: lastWrong)
             }
         }
         if let sends = reads.phoneSends {
@@ -237,13 +238,14 @@ public struct PostgresAuthStore: AuthStore {
             case .storeCode(let phone, let code):
                 try await connection.rows(
                     """
-                    INSERT INTO verifications (phone, code_digest, sent_at, expires_at, failed_attempts, holder)
+                    INSERT INTO verifications
+                        (phone, code_digest, sent_at, expires_at, failed_attempts, holder, last_wrong_digest)
                     VALUES (\(phone), \(code.digest), \(code.sentAt), \(code.expiresAt), \(code.failedAttempts),
-                            \(code.holder))
+                            \(code.holder), \(code.lastWrongDigest))
                     ON CONFLICT (phone) DO UPDATE SET
                         code_digest = excluded.code_digest, sent_at = excluded.sent_at,
                         expires_at = excluded.expires_at, failed_attempts = excluded.failed_attempts,
-                        holder = excluded.holder
+                        holder = excluded.holder, last_wrong_digest = excluded.last_wrong_digest
                     """, logger)
             case .deleteCode(let phone):
                 try await connection.rows("DELETE FROM verifications WHERE phone = \(phone)", logger)
@@ -257,9 +259,12 @@ public struct PostgresAuthStore: AuthStore {
                         last_seen_at = excluded.last_seen_at, expires_at = excluded.expires_at,
                         absolute_expires_at = excluded.absolute_expires_at
                     """, logger)
-            case .countWrongTry(let phone):
+            case .countWrongTry(let phone, let digest):
                 try await connection.rows(
-                    "UPDATE verifications SET failed_attempts = failed_attempts + 1 WHERE phone = \(phone)", logger)
+                    """
+                    UPDATE verifications SET failed_attempts = failed_attempts + 1, last_wrong_digest = \(digest)
+                    WHERE phone = \(phone)
+                    """, logger)
             case .recordFailure(let phone, let client, let at):
                 try await connection.rows(
                     "INSERT INTO failed_checks (phone, client, failed_at) VALUES (\(phone), \(client), \(at))", logger)

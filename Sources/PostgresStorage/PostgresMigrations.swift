@@ -168,5 +168,13 @@ enum PostgresMigrations {
                 """,
                 "CREATE INDEX sign_in_starts_by_client ON sign_in_starts (client, started_at)",
             ]),
+        Migration(
+            name: "v4-last-wrong-code",
+            statements: [
+                """
+                ALTER TABLE verifications ADD COLUMN last_wrong_digest bytea
+                    CHECK (last_wrong_digest IS NULL OR length(last_wrong_digest) = 32)
+                """
+            ]),
     ]
 }

@@ -76,12 +76,16 @@ public struct SQLiteAuthStore: AuthStore {
             found.code = try Row.fetchOne(
                 try db.cachedStatement(
                     sql:
-                        "SELECT code_digest, sent_at, expires_at, failed_attempts, holder FROM verifications WHERE phone = ?"
+                        """
+                        SELECT code_digest, sent_at, expires_at, failed_attempts, holder, last_wrong_digest
+                        FROM verifications WHERE phone = ?
+                        """
                 ),
                 arguments: [phone]
             ).map { row in
                 StoredCode(
-                    digest: row[0], sentAt: row[1], expiresAt: row[2], failedAttempts: row[3], holder: row[4])
+                    digest: row[0], sentAt: row[1], expiresAt: row[2], failedAttempts: row[3], holder: row[4],
+                    lastWrongDigest: row[5])
             }
         }
         found.phoneSendAt = try recent(
@@ -207,15 +211,19 @@ public struct SQLiteAuthStore: AuthStore {
             case .storeCode(let phone, let code):
                 try db.cachedStatement(
                     sql: """
-                        INSERT INTO verifications (phone, code_digest, sent_at, expires_at, failed_attempts, holder)
-                        VALUES (?, ?, ?, ?, ?, ?)
+                        INSERT INTO verifications
+                            (phone, code_digest, sent_at, expires_at, failed_attempts, holder, last_wrong_digest)
+                        VALUES (?, ?, ?, ?, ?, ?, ?)
                         ON CONFLICT(phone) DO UPDATE SET
                             code_digest = excluded.code_digest, sent_at = excluded.sent_at,
                             expires_at = excluded.expires_at, failed_attempts = excluded.failed_attempts,
-                            holder = excluded.holder
+                            holder = excluded.holder, last_wrong_digest = excluded.last_wrong_digest
                         """
                 ).execute(
-                    arguments: [phone, code.digest, code.sentAt, code.expiresAt, code.failedAttempts, code.holder])
+                    arguments: [
+                        phone, code.digest, code.sentAt, code.expiresAt, code.failedAttempts, code.holder,
+                        code.lastWrongDigest,
+                    ])
             case .deleteCode(let phone):
                 try db.cachedStatement(sql: "DELETE FROM verifications WHERE phone = ?").execute(arguments: [phone])
             case .makePending(let session, let phone, let at, let until):
@@ -229,10 +237,11 @@ public struct SQLiteAuthStore: AuthStore {
                             absolute_expires_at = excluded.absolute_expires_at
                         """
                 ).execute(arguments: [session, phone, at, at, until, until])
-            case .countWrongTry(let phone):
+            case .countWrongTry(let phone, let digest):
                 try db.cachedStatement(
-                    sql: "UPDATE verifications SET failed_attempts = failed_attempts + 1 WHERE phone = ?"
-                ).execute(arguments: [phone])
+                    sql:
+                        "UPDATE verifications SET failed_attempts = failed_attempts + 1, last_wrong_digest = ? WHERE phone = ?"
+                ).execute(arguments: [digest, phone])
             case .recordFailure(let phone, let client, let at):
                 try db.cachedStatement(sql: "INSERT INTO failed_checks (phone, client, failed_at) VALUES (?, ?, ?)")
                     .execute(arguments: [phone, client, at])

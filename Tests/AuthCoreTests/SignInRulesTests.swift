@@ -272,9 +272,25 @@ struct SignInRulesTests {
         let decision = rules.check(check(candidate: wrong ? Data(repeating: 3, count: 32) : nil), given: found)
         #expect(decision.outcome == outcome, "\(name)")
         let counted: [AuthChange] = [
-            .countWrongTry(phone: "+15305550123"), .recordFailure(phone: "+15305550123", client: nil, at: seconds),
+            .countWrongTry(phone: "+15305550123", digest: Data(repeating: 3, count: 32)),
+            .recordFailure(phone: "+15305550123", client: nil, at: seconds),
         ]
         #expect(decision.changes == (wrong ? counted : []), "\(name)")
+    }
+
+    @Test("the wrong code tried last, sent again (a reload that posts the form again), is answered alike and not counted")
+    func sameWrongCodeAgain() {
+        let wrong = Data(repeating: 3, count: 32)
+        var stored = code(sentAgo: 60, failed: 1)
+        stored.lastWrongDigest = wrong
+        let found = AuthSnapshot(session: live(pending: "+15305550123"), code: stored)
+        let again = rules.check(check(candidate: wrong), given: found)
+        #expect(again.outcome == .incorrect(remainingAttempts: 4))
+        #expect(again.changes.isEmpty)
+        // Another wrong code is a new guess, counted as ever.
+        let other = rules.check(check(candidate: Data(repeating: 4, count: 32)), given: found)
+        #expect(other.outcome == .incorrect(remainingAttempts: 3))
+        #expect(other.changes.count == 2)
     }
 
     @Test(

@@ -178,6 +178,19 @@ class PhoneHabitTests(unittest.TestCase):
             self.wait.until(lambda d: d.current_url.endswith("/login"))
             self.assertNotIn("12.34", self.driver.page_source)
 
+    def test_reload_after_a_wrong_code_spends_no_try(self):
+        # WebKit answers Reload on the page a wrong code was answered with by posting the form
+        # again (Chromium asks with GET): the same wrong code again is no new try.
+        self.go_to_verify()
+        wrong = "%06d" % ((int(self.server.last_code()) + 1) % 1000000)
+        self.type_keys(wrong)
+        self.wait.until(lambda d: "Incorrect" in d.find_element(By.ID, "otp-error").text)
+        for _ in range(3):
+            self.driver.refresh()
+            self.wait.until(lambda d: len(d.find_elements(By.ID, "d1")) == 1)
+        time.sleep(0.3)
+        self.assertEqual(self.server.failed_attempts(), 1)
+
     def test_back_to_a_refused_wallet_form_shows_the_account_as_it_is_now(self):
         self.sign_in()
         self.driver.find_element(By.ID, "account-name").send_keys("Checking")

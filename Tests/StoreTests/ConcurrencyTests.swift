@@ -12,9 +12,9 @@ struct ConcurrencyTests {
         try await withDatabase(backend) { database in
             let f = ServiceFixture(database)
             let request = try await f.service.requestCode(phoneInput: "5305550123", session: nil)
-            let wrong = f.wrongCode()
             let outcomes = await withTaskGroup(of: SignInError?.self) { group in
                 for _ in 0..<50 {
+                    let wrong = f.wrongCode()
                     group.addTask {
                         do {
                             _ = try await f.service.verify(session: request.session, codeInput: wrong)

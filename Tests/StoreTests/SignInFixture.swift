@@ -58,8 +58,10 @@ struct ServiceFixture {
     }
 
     /// A wrong code for the last message sent.
+    /// A wrong code, a different one at each call: the same wrong code sent again is not
+    /// counted as a new try.
     func wrongCode() -> String {
         let right = Int(sms.lastCode!)!
-        return String(format: "%06d", (right + 1) % 1_000_000)
+        return String(format: "%06d", (right + Int.random(in: 1..<1_000_000)) % 1_000_000)
     }
 }

@@ -105,6 +105,35 @@ struct SignInServiceTests {
         }
     }
 
+    @Test(
+        "the wrong code tried last, sent again (Safari's Reload of the page that said so), is not a new try",
+        arguments: Backend.all)
+    func sameWrongCodeAgain(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let f = ServiceFixture(database)
+            let request = try await f.service.requestCode(phoneInput: phoneText, session: nil)
+            let wrong = f.wrongCode()
+            for _ in 1...3 {
+                await #expect(throws: SignInError.incorrectCode) {
+                    _ = try await f.service.verify(session: request.session, codeInput: wrong)
+                }
+            }
+            #expect(try await f.database.integer("SELECT failed_attempts FROM verifications") == 1)
+            await #expect(throws: SignInError.incorrectCode) {
+                _ = try await f.service.verify(session: request.session, codeInput: f.wrongCode())
+            }
+            #expect(try await f.database.integer("SELECT failed_attempts FROM verifications") == 2)
+            // A new code starts again: the old wrong digits are a new try at it.
+            f.clock.advance(by: 30)
+            _ = try await f.service.resendCode(session: request.session)
+            await #expect(throws: SignInError.incorrectCode) {
+                _ = try await f.service.verify(session: request.session, codeInput: wrong)
+            }
+            #expect(try await f.database.integer("SELECT failed_attempts FROM verifications") == 1)
+            _ = try await f.service.verify(session: request.session, codeInput: f.sms.lastCode!)
+        }
+    }
+
     @Test("the fifth wrong code kills the code", arguments: Backend.all)
     func fiveWrong(_ backend: Backend) async throws {
         try await withDatabase(backend) { database in

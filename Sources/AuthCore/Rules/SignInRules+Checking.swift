@@ -112,9 +112,18 @@ extension SignInRules {
         // the code's own state, so a dead or locked code still says so.
         guard let candidate = request.candidateDigest else { return AuthDecision(.malformed) }
         guard constantTimeEquals(code.digest, candidate) else {
+            // The wrong code tried last, sent again (Reload on the page that said so, which
+            // Safari answers by posting the form again; a double tap): no new guess, so it is
+            // answered as before and not counted twice.
+            if let last = code.lastWrongDigest, constantTimeEquals(last, candidate) {
+                return AuthDecision(.incorrect(remainingAttempts: max(0, policy.maxAttemptsPerCode - code.failedAttempts)))
+            }
             return AuthDecision(
                 .incorrect(remainingAttempts: max(0, policy.maxAttemptsPerCode - code.failedAttempts - 1)),
-                changes: [.countWrongTry(phone: phone), .recordFailure(phone: phone, client: request.client, at: now)])
+                changes: [
+                    .countWrongTry(phone: phone, digest: candidate),
+                    .recordFailure(phone: phone, client: request.client, at: now),
+                ])
         }
         // Right code: single use, then a fresh session id for the signed-in state (and the
         // browser remembered, when the person asked).

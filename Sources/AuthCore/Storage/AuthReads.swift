@@ -184,12 +184,18 @@ public struct StoredCode: Sendable, Equatable {
     /// the digest of the API's `verification_id`. `nil` for codes stored before codes were
     /// bound: anyone with the number may try those, as before.
     public var holder: Data?
+    /// The digest of the last wrong code tried: the same one again is not a new guess.
+    public var lastWrongDigest: Data?
 
-    public init(digest: Data, sentAt: Double, expiresAt: Double, failedAttempts: Int, holder: Data? = nil) {
+    public init(
+        digest: Data, sentAt: Double, expiresAt: Double, failedAttempts: Int, holder: Data? = nil,
+        lastWrongDigest: Data? = nil
+    ) {
         self.digest = digest
         self.sentAt = sentAt
         self.expiresAt = expiresAt
         self.failedAttempts = failedAttempts
         self.holder = holder
+        self.lastWrongDigest = lastWrongDigest
     }
 }

@@ -152,6 +152,13 @@ enum SQLiteMigrations {
                     CREATE INDEX sign_in_starts_by_client ON sign_in_starts(client, started_at);
                     """)
         }
+        migrator.registerMigration("v4-last-wrong-code") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE verifications ADD COLUMN last_wrong_digest BLOB
+                        CHECK (last_wrong_digest IS NULL OR length(last_wrong_digest) = 32);
+                    """)
+        }
         return migrator
     }
 }

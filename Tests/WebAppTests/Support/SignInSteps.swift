@@ -19,7 +19,15 @@ extension SignInSteps {
     }
 
     /// A six-digit code that is not `code`.
+    /// A wrong code, a different one at each call: the same wrong code sent again is not
+    /// counted as a new try.
     func wrongCode(for code: String) -> String {
-        String(format: "%06d", (Int(code)! + 1) % 1_000_000)
+        anyWrongCode(for: code)
     }
+}
+
+/// A code that is not `code`, a different one at each call (the same wrong code sent again is
+/// no new guess, so tests that count tries need a new one each time).
+func anyWrongCode(for code: String) -> String {
+    String(format: "%06d", (Int(code)! + Int.random(in: 1..<1_000_000)) % 1_000_000)
 }
