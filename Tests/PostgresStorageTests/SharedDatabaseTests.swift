@@ -84,7 +84,9 @@ struct SharedDatabaseTests {
                     group.addTask {
                         do {
                             _ = try await instances[index % 2].signIn.verify(
-                                phoneInput: "5305550123", verificationID: id, codeInput: "000000")
+                                phoneInput: "5305550123", verificationID: id,
+                                // 50 different wrong codes: the same one again is no new guess.
+                                codeInput: String(format: "%06d", 100 + index))
                             return nil
                         } catch {
                             return error as? SignInError
