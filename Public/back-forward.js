@@ -6,10 +6,6 @@
 (function () {
   "use strict";
   var root = document.documentElement;
-  // A page answered to a POST (a refused form) becomes a plain GET entry of its address, so Back
-  // or Reload there asks the server again (which answers with the page as it is now) instead of
-  // offering to send the form again.
-  if (window.history && window.history.replaceState) window.history.replaceState(null, "", window.location.href);
   window.addEventListener("pagehide", function (event) {
     // Going into the cache: stored hidden, so no restore (or swipe-back preview) shows it.
     if (event.persisted) root.classList.add("stale");
@@ -19,4 +15,10 @@
     root.classList.add("stale");
     window.location.reload();
   });
+  // A page answered to a POST (a refused form) becomes a plain GET entry of its address, so
+  // Chromium's Back or Reload there asks the server again (which answers with the page as it is
+  // now) instead of offering to send the form again. (WebKit's Reload still posts it again.)
+  try {
+    if (window.history && window.history.replaceState) window.history.replaceState(null, "", window.location.href);
+  } catch (e) { /* too many calls: the entry stays as it was */ }
 })();

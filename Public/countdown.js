@@ -1,9 +1,11 @@
 // Limit sentences ("Please try again in 8 minutes.") count down to the moment the wait ends,
-// which the server gives in data-retry-at (seconds since 1970), and say "try again now" once it
-// has. Without this script the sentence stays as the server said it.
+// which the server gives in data-retry-at (seconds since 1970) or, for short waits a phone's
+// clock may be too far off for, in data-retry-in (seconds from when the page came), and say
+// "try again now" once it has. Without this script the sentence stays as the server said it.
 (function () {
   "use strict";
-  var elements = Array.prototype.slice.call(document.querySelectorAll("[data-retry-at]"));
+  var loaded = Date.now();
+  var elements = Array.prototype.slice.call(document.querySelectorAll("[data-retry-at], [data-retry-in]"));
   if (!elements.length) return;
   var phrase = /(try again )(in \d+ (?:seconds?|minutes?|hours?)|now)/;
 
@@ -24,7 +26,9 @@
     var waiting = false;
     elements.forEach(function (element) {
       // The end is read on each tick (not counted in ticks, which a sleeping tab stretches).
-      var end = parseInt(element.getAttribute("data-retry-at"), 10) * 1000;
+      var end = element.hasAttribute("data-retry-in")
+        ? loaded + parseInt(element.getAttribute("data-retry-in"), 10) * 1000
+        : parseInt(element.getAttribute("data-retry-at"), 10) * 1000;
       var left = Math.ceil((end - Date.now()) / 1000);
       var said = left > 0 ? "in " + duration(left) : "now";
       var text = element.textContent.replace(phrase, function (_, start) { return start + said; });

@@ -5,11 +5,10 @@ import HTTPLite
 extension Pages {
     /// "Didn't get a code?" (GOV.UK's "Not received a text message?"): where the last code went
     /// and how long ago, what to try, a way to change the number, and a new code, with the
-    /// resend wait said and counted down (`countdown.js`) when it still runs.
+    /// resend wait said and counted down (`countdown.js`, from when the page came: the wait is
+    /// short, and a phone's clock may be off by more) when it still runs.
     func verifyHelp(csrf: String, phone: PhoneNumber, status: SignInService.CodeStatus) throws -> Response {
         let wait = status.resendWait
-        // The whole second the wait ends in: the wait was rounded up, so this is never later.
-        let retryAt = wait > 0 ? Int(clock().timeIntervalSince1970.rounded(.down)) + wait : nil
         return try page(
             "verify-help",
             [
@@ -18,7 +17,7 @@ extension Pages {
                 "resendWhen": wait > 0
                     ? "If it still hasn't come, you can try again in \(SignInError.duration(wait))."
                     : "If it still hasn't come, ask for a new one.",
-                "countsDown": retryAt != nil, "retryAt": retryAt.map(String.init) ?? "",
+                "countsDown": wait > 0, "resendWait": wait,
             ], answering: nil)
     }
 

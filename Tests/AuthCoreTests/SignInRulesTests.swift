@@ -272,7 +272,9 @@ struct SignInRulesTests {
         let decision = rules.check(check(candidate: wrong ? Data(repeating: 3, count: 32) : nil), given: found)
         #expect(decision.outcome == outcome, "\(name)")
         let counted: [AuthChange] = [
-            .countWrongTry(phone: "+15305550123", digest: Data(repeating: 3, count: 32)),
+            .countWrongTry(
+                phone: "+15305550123",
+                digest: SignInRules.wrongTry(Data(repeating: 3, count: 32), against: code(sentAgo: 0))),
             .recordFailure(phone: "+15305550123", client: nil, at: seconds),
         ]
         #expect(decision.changes == (wrong ? counted : []), "\(name)")
@@ -282,7 +284,7 @@ struct SignInRulesTests {
     func sameWrongCodeAgain() {
         let wrong = Data(repeating: 3, count: 32)
         var stored = code(sentAgo: 60, failed: 1)
-        stored.lastWrongDigest = wrong
+        stored.lastWrongDigest = SignInRules.wrongTry(wrong, against: stored)
         let found = AuthSnapshot(session: live(pending: "+15305550123"), code: stored)
         let again = rules.check(check(candidate: wrong), given: found)
         #expect(again.outcome == .incorrect(remainingAttempts: 4))
@@ -291,6 +293,14 @@ struct SignInRulesTests {
         let other = rules.check(check(candidate: Data(repeating: 4, count: 32)), given: found)
         #expect(other.outcome == .incorrect(remainingAttempts: 3))
         #expect(other.changes.count == 2)
+        // The same digits kept from another code (another instance that did not clear them)
+        // match nothing: counted as a new try.
+        var otherCode = code(sentAgo: 60, failed: 1, digest: Data(repeating: 8, count: 32))
+        otherCode.lastWrongDigest = SignInRules.wrongTry(wrong, against: stored)
+        let carried = rules.check(
+            check(candidate: wrong), given: AuthSnapshot(session: live(pending: "+15305550123"), code: otherCode))
+        #expect(carried.outcome == .incorrect(remainingAttempts: 3))
+        #expect(carried.changes.count == 2)
     }
 
     @Test(

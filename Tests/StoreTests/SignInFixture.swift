@@ -57,9 +57,8 @@ struct ServiceFixture {
             logger: Logger(label: "test"), clock: { clock.now })
     }
 
-    /// A wrong code for the last message sent.
-    /// A wrong code, a different one at each call: the same wrong code sent again is not
-    /// counted as a new try.
+    /// A wrong code for the last message sent, a different one at each call: the same wrong code
+    /// sent again is not counted as a new try.
     func wrongCode() -> String {
         let right = Int(sms.lastCode!)!
         return String(format: "%06d", (right + Int.random(in: 1..<1_000_000)) % 1_000_000)

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// A typed code to compare against the stored digest for the session's phone.
@@ -115,13 +116,14 @@ extension SignInRules {
             // The wrong code tried last, sent again (Reload on the page that said so, which
             // Safari answers by posting the form again; a double tap): no new guess, so it is
             // answered as before and not counted twice.
-            if let last = code.lastWrongDigest, constantTimeEquals(last, candidate) {
+            let wrongTry = Self.wrongTry(candidate, against: code)
+            if let last = code.lastWrongDigest, constantTimeEquals(last, wrongTry) {
                 return AuthDecision(.incorrect(remainingAttempts: max(0, policy.maxAttemptsPerCode - code.failedAttempts)))
             }
             return AuthDecision(
                 .incorrect(remainingAttempts: max(0, policy.maxAttemptsPerCode - code.failedAttempts - 1)),
                 changes: [
-                    .countWrongTry(phone: phone, digest: candidate),
+                    .countWrongTry(phone: phone, digest: wrongTry),
                     .recordFailure(phone: phone, client: request.client, at: now),
                 ])
         }
@@ -142,5 +144,12 @@ extension SignInRules {
                             $0, phone: phone, userAgent: request.userAgent, session: request.signedInSession, now: now)
                     ]
                 } ?? []))
+    }
+
+    /// What is kept of a wrong try: SHA-256 of the code's digest and the typed one, so it can only
+    /// ever match a try at that same code (a value left by another code, written by an instance
+    /// that did not clear it, matches nothing).
+    static func wrongTry(_ candidate: Data, against code: StoredCode) -> Data {
+        Data(SHA256.hash(data: code.digest + candidate))
     }
 }

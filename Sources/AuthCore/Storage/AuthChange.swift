@@ -14,7 +14,8 @@ public enum AuthChange: Sendable, Equatable {
     case deleteCode(phone: String)
     /// Makes the session (new, or existing and then no longer signed in) pending for the phone.
     case makePending(session: Data, phone: String, at: Double, until: Double)
-    /// One more wrong try on the phone's code, `digest` being the wrong code's (kept as its last).
+    /// One more wrong try on the phone's code; `digest` is what is kept of it as the last one
+    /// (``SignInRules/wrongTry(_:against:)``).
     case countWrongTry(phone: String, digest: Data)
     /// A wrong code, towards the phone's lock and the client's limit after too many failures.
     case recordFailure(phone: String, client: String?, at: Double)

@@ -184,7 +184,8 @@ public struct StoredCode: Sendable, Equatable {
     /// the digest of the API's `verification_id`. `nil` for codes stored before codes were
     /// bound: anyone with the number may try those, as before.
     public var holder: Data?
-    /// The digest of the last wrong code tried: the same one again is not a new guess.
+    /// The last wrong try at this code (``SignInRules/wrongTry(_:against:)``): the same one again
+    /// is not a new guess.
     public var lastWrongDigest: Data?
 
     public init(

@@ -15,6 +15,11 @@ struct DevicesController: Sendable {
         signedIn.post("/devices/sessions/:id/sign-out", use: signOutSession)
         signedIn.post("/devices/sign-out-others", use: signOutOthers)
         signedIn.post("/devices/:id/forget", use: forget)
+        // Reload or Back on the page a refused form was answered with asks its address with GET:
+        // the devices page as it is now, never a 405.
+        for address in ["/devices/sessions/:id/sign-out", "/devices/sign-out-others", "/devices/:id/forget"] {
+            signedIn.get(address) { _, _ in .redirect(to: "/devices") }
+        }
     }
 
     @Sendable func show(_ request: Request, _ context: SignedInContext) async throws -> Response {

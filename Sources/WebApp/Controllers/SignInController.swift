@@ -33,6 +33,7 @@ struct SignInController: Sendable {
     ) {
         visitors.get("/", use: root)
         visitors.post("/login/forget", use: forgetPhone)
+        visitors.get("/login/forget") { _, _ in .redirect(to: "/login") }  // Reload or Back on its answer
         visitors.post("/logout", use: logout)
         visitors.get("/logout", use: showLogout)
         signedOut.get("/login", use: showLogin)

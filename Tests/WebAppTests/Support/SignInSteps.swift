@@ -18,9 +18,7 @@ extension SignInSteps {
             "/verify", form: (1...6).map { ("d\($0)", digits.indices.contains($0 - 1) ? String(digits[$0 - 1]) : "") })
     }
 
-    /// A six-digit code that is not `code`.
-    /// A wrong code, a different one at each call: the same wrong code sent again is not
-    /// counted as a new try.
+    /// A six-digit code that is not `code`, a different one at each call (``anyWrongCode(for:)``).
     func wrongCode(for code: String) -> String {
         anyWrongCode(for: code)
     }
