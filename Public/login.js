@@ -67,10 +67,4 @@
       button.textContent = "Sending…";
     }
   });
-  // Coming back with the back button restores the page from cache: make it usable again.
-  window.addEventListener("pageshow", function () {
-    submitted = false;
-    var button = document.getElementById("next-button");
-    if (button) { button.disabled = false; button.removeAttribute("aria-busy"); button.textContent = "Next"; }
-  });
 })();

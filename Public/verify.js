@@ -177,12 +177,6 @@
     if (submitted || !wellFormed()) { event.preventDefault(); return; }
     markBusy();
   });
-  // Back to this page from the browser's cache: usable again.
-  window.addEventListener("pageshow", function (event) {
-    if (!event.persisted) return;
-    submitted = false;
-    if (button) { button.disabled = false; button.removeAttribute("aria-busy"); button.textContent = "Verify"; }
-  });
 
   // WebOTP (Chrome on Android): the browser reads the code from the SMS bound to our domain.
   if ("OTPCredential" in window && window.AbortController) {
