@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "HTTPLite", targets: ["HTTPLite"]),
         .library(name: "HTMLRender", targets: ["HTMLRender"]),
         .library(name: "AuthCore", targets: ["AuthCore"]),
+        .library(name: "DeliveryCore", targets: ["DeliveryCore"]),
         .library(name: "SMSGateways", targets: ["SMSGateways"]),
         .library(name: "WalletCore", targets: ["WalletCore"]),
         .library(name: "SQLiteStorage", targets: ["SQLiteStorage"]),
@@ -50,10 +51,19 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
+        // Texts and calls as providers see them: channels, delivery statuses that only move
+        // forward, signed status callbacks (Twilio's and our webhook's), what a call says. No HTTP, no storage.
+        .target(
+            name: "DeliveryCore",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         // The sign-in rules: decides, and imports no storage and no NIO.
         .target(
             name: "AuthCore",
             dependencies: [
+                "DeliveryCore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -100,11 +110,12 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        // Real SMS delivery (Twilio, a signed webhook) behind AuthCore's SMSSender protocol.
+        // Real delivery of texts and calls (Twilio, a signed webhook) behind AuthCore's CodeSender protocol.
         .target(
             name: "SMSGateways",
             dependencies: [
                 "AuthCore",
+                "DeliveryCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -118,6 +129,7 @@ let package = Package(
                 "HTTPLite",
                 "HTMLRender",
                 "AuthCore",
+                "DeliveryCore",
                 "GatewayCore",
                 "SMSGateways",
                 "WalletCore",
@@ -150,6 +162,7 @@ let package = Package(
             dependencies: [
                 "PostgresStorage",
                 "AuthCore",
+                "DeliveryCore",
                 "WalletCore",
                 "TestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -160,7 +173,7 @@ let package = Package(
         .testTarget(
             name: "AuthCoreTests",
             dependencies: [
-                "AuthCore", "TestSupport", .product(name: "Logging", package: "swift-log"),
+                "AuthCore", "DeliveryCore", "TestSupport", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -168,7 +181,7 @@ let package = Package(
         .testTarget(
             name: "StoreTests",
             dependencies: [
-                "AuthCore", "WalletCore", "SQLiteStorage", "PostgresStorage", "TestSupport",
+                "AuthCore", "DeliveryCore", "WalletCore", "SQLiteStorage", "PostgresStorage", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -197,9 +210,14 @@ let package = Package(
             dependencies: ["WalletCore", "AuthCore", "TestSupport"]
         ),
         .testTarget(
+            name: "DeliveryCoreTests",
+            dependencies: ["DeliveryCore", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .testTarget(
             name: "SMSGatewaysTests",
             dependencies: [
                 "SMSGateways",
+                "DeliveryCore",
                 "AuthCore",
                 "HTTPLite",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -214,6 +232,7 @@ let package = Package(
             dependencies: [
                 "WebApp",
                 "AuthCore",
+                "DeliveryCore",
                 "GatewayCore",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 "HTTPLite",

@@ -1,3 +1,4 @@
+import DeliveryCore
 import Foundation
 
 /// Why a sign-in step did not go through. Each case carries the sentence shown to the person.
@@ -38,6 +39,10 @@ public enum SignInError: Error, Equatable, Sendable, CustomStringConvertible {
     case noPendingSignIn
     /// The text message could not be sent; nothing was changed.
     case deliveryFailed
+    /// The call could not be placed; nothing was changed.
+    case callFailed
+    /// The provider cannot deliver on this channel (calls with a Twilio Messaging Service only).
+    case channelUnavailable(DeliveryChannel)
 
     public var description: String {
         switch self {
@@ -69,6 +74,9 @@ public enum SignInError: Error, Equatable, Sendable, CustomStringConvertible {
             return "Too many sign-ins were started from your network. Please try again in \(Self.duration(seconds))."
         case .noPendingSignIn: return "Your sign-in expired. Please enter your phone number again."
         case .deliveryFailed: return "We couldn't send the text message. Please try again."
+        case .callFailed: return "We couldn't call your phone. Please try again."
+        case .channelUnavailable(.voice): return "We can't call phones right now. We can text you a code instead."
+        case .channelUnavailable(.sms): return "We can't send text messages right now. Please try again later."
         }
     }
 

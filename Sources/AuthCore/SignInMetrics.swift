@@ -1,3 +1,4 @@
+import DeliveryCore
 import Metrics
 
 /// The sign-in events an operator watches, as swift-metrics counters (the app exports them in
@@ -9,6 +10,8 @@ import Metrics
 ///   `too_many_attempts`, `locked`;
 /// - `sign_in_limit_hits_total{limit}`: `phone`, `client`, `exchange`, `budget`, `resend_cooldown`,
 ///   `failures`, `client_failures`;
+/// - `sign_in_deliveries_total{channel,status,error_code}`: texts and calls by the final status
+///   their provider reported (`delivered`, `undelivered`, `failed`) and its error code (`none`);
 /// - `sms_budget_remaining{window}`: texts left in the spend budget for the `hour` and the `day`,
 ///   as of this instance's last text.
 public struct SignInMetrics: Sendable {
@@ -24,6 +27,11 @@ public struct SignInMetrics: Sendable {
     func deliveryFailed() { count("sign_in_code_delivery_failures_total") }
     func verification(_ outcome: String) { count("sign_in_verifications_total", ("outcome", outcome)) }
     func limitHit(_ limit: String) { count("sign_in_limit_hits_total", ("limit", limit)) }
+    func delivered(channel: DeliveryChannel, status: DeliveryStatus, errorCode: String?) {
+        count(
+            "sign_in_deliveries_total", ("channel", channel.rawValue), ("status", status.rawValue),
+            ("error_code", errorCode ?? "none"))
+    }
 
     func budgetRemaining(hour: Int, day: Int) {
         Gauge(label: "sms_budget_remaining", dimensions: [("window", "hour")], factory: factory).record(hour)

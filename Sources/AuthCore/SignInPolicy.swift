@@ -39,6 +39,10 @@ public struct SignInPolicy: Sendable {
     /// and $17 a day.
     public var maxTextsPerHour = 500
     public var maxTextsPerDay = 2000
+    /// What a call costs against the budget, in texts: 2. Twilio bills a US call by the started
+    /// minute (about $0.014; the call that reads a code twice lasts 25 to 35 seconds) and a text
+    /// at about $0.0083 plus carrier fees, so a call costs about what two texts do.
+    public var callCost = 2
     /// Failed codes per phone number per ``failuresPerPhoneWindow`` after which sign-in to that
     /// number is locked until the window passes: 100 per 24 hours (NIST SP 800-63B 5.2.2: at
     /// most 100). Codes are bound to whoever asked for them, so a stranger's wrong guesses do

@@ -1,3 +1,4 @@
+import DeliveryCore
 import Foundation
 
 /// What the Verify page says about the code out for a number, read in one round trip.
@@ -12,6 +13,18 @@ extension SignInService {
         public let expiresIn: Int?
         /// Seconds since the last code to the number was sent; `nil` when none is on record.
         public var sentAgo: Int? = nil
+        /// How the last code went (text or call) and what its provider reported; `nil` when no
+        /// code is on record (or its send record is purged).
+        public var delivery: Delivery? = nil
+    }
+
+    /// What is known of the last code's text or call.
+    public struct Delivery: Sendable, Equatable {
+        public let channel: DeliveryChannel
+        public let status: DeliveryStatus
+        /// Seconds since the provider reported ``status``; `nil` while it is still `sending`.
+        public let reportedAgo: Int?
+        public let errorCode: String?
     }
 
     /// Seconds until `phone` may be sent another code (0 when it may now).
@@ -29,6 +42,12 @@ extension SignInService {
             resendWait: wholeSeconds(rules.resendWait(code, now: now)), triesLeft: triesLeft,
             expiresIn: triesLeft == nil
                 ? nil : code.map { wholeSeconds(from: now, to: Date(timeIntervalSince1970: $0.expiresAt)) },
-            sentAgo: code.map { max(0, Int(now.timeIntervalSince1970 - $0.sentAt)) })
+            sentAgo: code.map { max(0, Int(now.timeIntervalSince1970 - $0.sentAt)) },
+            delivery: code?.send.map { send in
+                Delivery(
+                    channel: send.channel, status: send.status,
+                    reportedAgo: send.statusAt.map { max(0, Int(now.timeIntervalSince1970 - $0)) },
+                    errorCode: send.errorCode)
+            })
     }
 }

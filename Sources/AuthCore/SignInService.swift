@@ -1,3 +1,4 @@
+import DeliveryCore
 import Foundation
 import Logging
 
@@ -48,9 +49,9 @@ public struct SignInService: Sendable {
     public let policy: SignInPolicy
     let rules: SignInRules
     let store: any AuthStore
-    let sms: any SMSSender
+    let sms: any CodeSender
     let hasher: CodeHasher
-    private let composer: SMSMessageComposer
+    private let composer: MessageComposer
     let clock: @Sendable () -> Date
     private let makeCode: @Sendable () -> OneTimeCode
     let logger: Logger
@@ -60,7 +61,7 @@ public struct SignInService: Sendable {
     ///   - clock: the current time; tests inject one they can move.
     ///   - makeCode: the code generator; secure random unless a test mode replaces it.
     public init(
-        store: any AuthStore, sms: any SMSSender, hasher: CodeHasher, composer: SMSMessageComposer,
+        store: any AuthStore, sms: any CodeSender, hasher: CodeHasher, composer: MessageComposer,
         policy: SignInPolicy, logger: Logger,
         clock: @escaping @Sendable () -> Date = { Date() },
         makeCode: @escaping @Sendable () -> OneTimeCode = { OneTimeCode.random() },
@@ -96,12 +97,14 @@ public struct SignInService: Sendable {
     /// pending: the app later checks the code together with the number
     /// (``verify(phoneInput:codeInput:)``). Asked again during the cooldown, it sends nothing
     /// and reports the code already out, like ``requestCode(phoneInput:session:client:)``.
-    public func sendCode(phoneInput: String, client: String? = nil) async throws -> CodeSent {
+    public func sendCode(phoneInput: String, client: String? = nil, channel: DeliveryChannel = .sms) async throws
+        -> CodeSent
+    {
         let now = clock()
         let verificationID = SessionToken.generate()
         let request = try await issue(
             to: try phone(phoneInput), session: nil, makeSession: false, attachDuringCooldown: true,
-            client: client, holder: verificationID.storageKey, now: now)
+            client: client, holder: verificationID.storageKey, channel: channel, now: now)
         return CodeSent(
             phone: request.phone, sent: request.sent, verificationID: request.sent ? verificationID : nil,
             codeExpiresAt: request.codeExpiresAt, resendAvailableAt: request.resendAvailableAt, decidedAt: now)
@@ -127,28 +130,37 @@ public struct SignInService: Sendable {
         }
     }
 
-    /// The resend button: a new code to the number this session is signing in with, replacing
-    /// the old code; refused while the cooldown runs, and refused for a number no longer texted
+    /// The resend button, or "Call me with the code instead" (`channel` `.voice`): a new code to
+    /// the number this session is signing in with, replacing the old code; refused while the
+    /// cooldown (one for texts and calls) runs, and refused for a number no longer texted
     /// (``SignInPolicy/phoneRegions`` narrowed since the first code).
-    public func resendCode(session: SessionToken, client: String? = nil) async throws -> PendingSignIn {
+    public func resendCode(session: SessionToken, client: String? = nil, channel: DeliveryChannel = .sms)
+        async throws -> PendingSignIn
+    {
         guard case .pending(let phone) = try await state(of: session) else { throw SignInError.noPendingSignIn }
         try texted(phone)
         return try await issue(
-            to: phone, session: session, makeSession: true, attachDuringCooldown: false, client: client)
+            to: phone, session: session, makeSession: true, attachDuringCooldown: false, client: client,
+            channel: channel)
     }
+
+    /// Whether codes can be delivered by call (the provider places calls).
+    public var offersCalls: Bool { sms.channels.contains(.voice) }
 
     private func issue(
         to phone: PhoneNumber, session: SessionToken?, makeSession: Bool, attachDuringCooldown: Bool, client: String?,
-        holder: Data? = nil, now: Date? = nil
+        holder: Data? = nil, channel: DeliveryChannel = .sms, now: Date? = nil
     ) async throws -> PendingSignIn {
+        guard sms.channels.contains(channel) else { throw SignInError.channelUnavailable(channel) }
         let code = makeCode()
         let digest = hasher.digest(of: code, for: phone)
+        let message = composer.message(for: code, to: phone, by: channel)
         let newToken = SessionToken.generate()
         let now = now ?? clock()
         let request = CodeIssue(
             phone: phone, codeDigest: digest, existingSession: session?.storageKey,
             newSession: makeSession ? newToken.storageKey : nil, attachSessionDuringCooldown: attachDuringCooldown,
-            client: client, holder: holder, now: now)
+            client: client, holder: holder, channel: channel, reference: message.reference, now: now)
         let rules = self.rules
         let outcome = try await store.transaction(reading: rules.issueReads(request)) { found in
             rules.issue(request, given: found)
@@ -168,27 +180,56 @@ public struct SignInService: Sendable {
                 session: token, phone: phone, sent: false, codeExpiresAt: expiresAt, resendAvailableAt: until)
         }
         if let budget = outcome.budget { watch(budget) }
+        let report: DeliveryReport
         do {
-            try await sms.send(SMSMessage(to: phone, body: composer.body(for: code)))
+            report = try await sms.send(message)
         } catch {
-            logger.error("SMS delivery failed", metadata: ["to": "\(phone.masked)", "error": "\(error)"])
+            logger.error(
+                "Delivery failed", metadata: ["to": "\(phone.masked)", "channel": "\(channel)", "error": "\(error)"])
             metrics.deliveryFailed()
             // The login step made the session pending for this number: undo that too. A resend
             // keeps its session, which was already pending for the number.
             let madePending = makeSession && attachDuringCooldown ? token.storageKey : nil
-            let keepCount = (error as? SMSDeliveryError)?.mayHaveBeenSent ?? false
+            let keepCount = (error as? DeliveryError)?.mayHaveBeenSent ?? false
             _ = try await store.transaction(reading: rules.withdrawReads(phone: phone, pendingSession: madePending)) {
                 found in
                 rules.withdraw(
                     phone: phone, codeDigest: digest, pendingSession: madePending, keepCount: keepCount, given: found)
             }
-            throw SignInError.deliveryFailed
+            throw channel == .voice ? SignInError.callFailed : SignInError.deliveryFailed
         }
-        logger.info("Sign-in code sent", metadata: ["to": "\(phone.masked)"])
+        logger.info("Sign-in code sent", metadata: ["to": "\(phone.masked)", "channel": "\(channel)"])
         metrics.codeSent()
+        await record(report, for: message.reference)
         return PendingSignIn(
             session: token, phone: phone, sent: true, codeExpiresAt: expiresAt,
             resendAvailableAt: now.addingTimeInterval(policy.resendCooldown))
+    }
+
+    /// Records what a provider reported of the send named `reference` (its answer to the send, or
+    /// a status callback whose signature the caller checked), moving its status only forward.
+    public func recordDelivery(_ report: DeliveryReport, for reference: SendReference) async throws
+        -> DeliveryRecorded
+    {
+        let rules = self.rules
+        let now = clock()
+        let recorded = try await store.transaction(reading: rules.deliveryReads(reference)) { found in
+            rules.recordDelivery(report, for: reference, at: now, given: found)
+        }.outcome
+        if case .recorded(let send, changed: true) = recorded, send.status.isFinal {
+            metrics.delivered(channel: send.channel, status: send.status, errorCode: send.errorCode)
+        }
+        return recorded
+    }
+
+    /// The provider's answer to a send, recorded; a failure to write it is logged, not thrown:
+    /// the code went out and the person is waiting for it.
+    private func record(_ report: DeliveryReport, for reference: SendReference) async {
+        do {
+            _ = try await recordDelivery(report, for: reference)
+        } catch {
+            logger.warning("Could not record the provider's answer", metadata: ["error": "\(error)"])
+        }
     }
 
     /// What the session stands for now; `nil` when it is unknown or expired. A signed-in

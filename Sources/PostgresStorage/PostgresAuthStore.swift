@@ -28,6 +28,7 @@ public struct PostgresAuthStore: AuthStore {
                     case .phone(let phone): "phone:" + phone
                     case .client(let client): "client:" + client
                     case .allSends: "sends:all"
+                    case .send(let reference): "send:" + reference.hex
                     }
                 }, logger)
             let decision = try decide(try await Self.read(connection, reads, logger))
@@ -91,8 +92,10 @@ public struct PostgresAuthStore: AuthStore {
         if let phone = reads.code {
             found.code = try await connection.rows(
                 """
-                SELECT code_digest, sent_at, expires_at, failed_attempts, holder, last_wrong_digest
-                FROM verifications WHERE phone = \(phone)
+                SELECT v.code_digest, v.sent_at, v.expires_at, v.failed_attempts, v.holder, v.last_wrong_digest,
+                       \(unescaped: sendColumns("s"))
+                FROM verifications v LEFT JOIN code_sends s ON s.reference = v.send_reference
+                WHERE v.phone = \(phone)
                 """,
                 logger
             ).first.map { row in
@@ -100,8 +103,13 @@ public struct PostgresAuthStore: AuthStore {
                     (Data, Double, Double, Int, Data?, Data?).self)
                 return StoredCode(
                     digest: digest, sentAt: sentAt, expiresAt: expiresAt, failedAttempts: failed, holder: holder,
-                    lastWrongDigest: lastWrong)
+                    lastWrongDigest: lastWrong, send: try send(row, from: 6))
             }
+        }
+        if let reference = reads.send {
+            found.send = try await connection.rows(
+                "SELECT \(unescaped: sendColumns("s")) FROM code_sends s WHERE s.reference = \(reference.hex)", logger
+            ).first.flatMap { row in try send(row, from: 0) }
         }
         if let sends = reads.phoneSends {
             found.phoneSendAt = try await connection.rows(
@@ -198,24 +206,44 @@ public struct PostgresAuthStore: AuthStore {
         return found
     }
 
-    /// The newest `position + 1` texts sent to anyone since a time, through the time index: how
-    /// many (at most that) and when the oldest of them went, if there were that many. The
-    /// LIMIT stops the walk at the budget, so it never reads more rows than the budget allows.
+    /// A send's columns, in the order ``send(_:from:)`` reads them.
+    private static func sendColumns(_ table: String) -> String {
+        ["reference", "phone", "channel", "sent_at", "provider_id", "status", "status_at", "error_code"]
+            .map { "\(table).\($0)" }.joined(separator: ", ")
+    }
+
+    /// The send in `row`'s columns from `start` on (``sendColumns(_:)``); `nil` when the
+    /// reference is NULL.
+    private static func send(_ row: PostgresRow, from start: Int) throws -> SendRecord? {
+        let columns = Array(row.makeRandomAccess()[start..<(start + 8)])
+        guard let reference = try columns[0].decode(String?.self) else { return nil }
+        return try SendRecord.stored(
+            reference: reference, phone: try columns[1].decode(String.self),
+            channel: try columns[2].decode(String.self), sentAt: try columns[3].decode(Double.self),
+            providerID: try columns[4].decode(String?.self), status: try columns[5].decode(String.self),
+            statusAt: try columns[6].decode(Double?.self), errorCode: try columns[7].decode(String?.self))
+    }
+
+    /// What the newest sends to anyone since a time cost, added up through the (time, cost)
+    /// index until the sum reaches `reaching` (every send costs at least 1, so the LIMIT stops
+    /// the walk there: it never reads more rows than the budget allows), and the send at which
+    /// it did, if it did.
     private static func count(_ connection: PostgresConnection, _ sends: AllSends?, _ logger: Logger) async throws
         -> SendCount?
     {
         guard let sends else { return nil }
         let row = try await connection.rows(
             """
-            SELECT count(*), min(sent_at) FROM (
-                SELECT sent_at FROM code_sends WHERE sent_at > \(sends.since)
-                ORDER BY sent_at DESC LIMIT \(sends.position + 1)) AS newest
+            SELECT coalesce(max(running), 0)::bigint, max(sent_at) FILTER (WHERE running >= \(sends.reaching)) FROM (
+                SELECT sent_at, sum(cost) OVER (ORDER BY sent_at DESC ROWS UNBOUNDED PRECEDING) AS running FROM (
+                    SELECT sent_at, cost FROM code_sends WHERE sent_at > \(sends.since)
+                    ORDER BY sent_at DESC LIMIT \(sends.reaching)) AS newest) AS counted
             """, logger
         ).first
-        guard let (count, oldest) = try row?.decode((Int, Double?).self) else {
-            return SendCount(count: 0, atPosition: nil)
+        guard let (count, reachedAt) = try row?.decode((Int, Double?).self) else {
+            return SendCount(count: 0, reachedAt: nil)
         }
-        return SendCount(count: count, atPosition: count > sends.position ? oldest : nil)
+        return SendCount(count: count, reachedAt: reachedAt)
     }
 
     // MARK: Writing
@@ -229,9 +257,20 @@ public struct PostgresAuthStore: AuthStore {
             switch change {
             case .deleteSession(let key):
                 try await connection.rows("DELETE FROM sessions WHERE key = \(key)", logger)
-            case .recordSend(let phone, let client, let at):
+            case .recordSend(let phone, let client, let at, let channel, let cost, let reference):
                 try await connection.rows(
-                    "INSERT INTO code_sends (phone, client, sent_at) VALUES (\(phone), \(client), \(at))", logger)
+                    """
+                    INSERT INTO code_sends (phone, client, sent_at, channel, cost, reference)
+                    VALUES (\(phone), \(client), \(at), \(channel.rawValue), \(cost), \(reference?.hex))
+                    """, logger)
+            case .recordDelivery(let reference, let report, let at):
+                try await connection.rows(
+                    """
+                    UPDATE code_sends SET status = \(report.status.rawValue), status_at = \(at),
+                                          provider_id = coalesce(\(report.providerID), provider_id),
+                                          error_code = \(report.errorCode)
+                    WHERE reference = \(reference.hex)
+                    """, logger)
             case .forgetNewestSend(let phone):
                 try await connection.rows(
                     "DELETE FROM code_sends WHERE id = (SELECT max(id) FROM code_sends WHERE phone = \(phone))", logger)
@@ -239,13 +278,15 @@ public struct PostgresAuthStore: AuthStore {
                 try await connection.rows(
                     """
                     INSERT INTO verifications
-                        (phone, code_digest, sent_at, expires_at, failed_attempts, holder, last_wrong_digest)
+                        (phone, code_digest, sent_at, expires_at, failed_attempts, holder, last_wrong_digest,
+                         send_reference)
                     VALUES (\(phone), \(code.digest), \(code.sentAt), \(code.expiresAt), \(code.failedAttempts),
-                            \(code.holder), \(code.lastWrongDigest))
+                            \(code.holder), \(code.lastWrongDigest), \(code.send?.reference.hex))
                     ON CONFLICT (phone) DO UPDATE SET
                         code_digest = excluded.code_digest, sent_at = excluded.sent_at,
                         expires_at = excluded.expires_at, failed_attempts = excluded.failed_attempts,
-                        holder = excluded.holder, last_wrong_digest = excluded.last_wrong_digest
+                        holder = excluded.holder, last_wrong_digest = excluded.last_wrong_digest,
+                        send_reference = excluded.send_reference
                     """, logger)
             case .deleteCode(let phone):
                 try await connection.rows("DELETE FROM verifications WHERE phone = \(phone)", logger)

@@ -176,5 +176,29 @@ enum PostgresMigrations {
                     CHECK (last_wrong_digest IS NULL OR length(last_wrong_digest) = 32)
                 """
             ]),
+        Migration(
+            name: "v5-delivery",
+            statements: [
+                "ALTER TABLE code_sends ADD COLUMN channel text NOT NULL DEFAULT 'sms' CHECK (channel IN ('sms', 'voice'))",
+                "ALTER TABLE code_sends ADD COLUMN cost integer NOT NULL DEFAULT 1 CHECK (cost BETWEEN 1 AND 1000)",
+                "ALTER TABLE code_sends ADD COLUMN reference text CHECK (reference ~ '^[0-9a-f]{32}$')",
+                """
+                ALTER TABLE code_sends ADD COLUMN provider_id text
+                    CHECK (provider_id ~ '^[A-Za-z0-9_-]{1,64}$')
+                """,
+                """
+                ALTER TABLE code_sends ADD COLUMN status text NOT NULL DEFAULT 'sending'
+                    CHECK (status IN ('sending', 'queued', 'sent', 'delivered', 'undelivered', 'failed'))
+                """,
+                "ALTER TABLE code_sends ADD COLUMN status_at double precision",
+                "ALTER TABLE code_sends ADD COLUMN error_code text CHECK (error_code ~ '^[A-Za-z0-9_-]{1,16}$')",
+                "CREATE UNIQUE INDEX code_sends_by_reference ON code_sends (reference)",
+                "DROP INDEX code_sends_by_time",
+                "CREATE INDEX code_sends_by_time ON code_sends (sent_at, cost)",
+                """
+                ALTER TABLE verifications ADD COLUMN send_reference text
+                    CHECK (send_reference ~ '^[0-9a-f]{32}$')
+                """,
+            ]),
     ]
 }

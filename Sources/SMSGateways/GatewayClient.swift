@@ -22,7 +22,7 @@ struct GatewayClient: Sendable {
         let body: ByteBuffer
     }
 
-    /// Sends the request; returns a 2xx answer, or throws ``SMSDeliveryError`` saying why not.
+    /// Sends the request; returns a 2xx answer, or throws ``DeliveryError`` saying why not.
     /// `describe` turns a non-2xx answer into a log-safe reason.
     func post(
         url: String, headers: HTTPHeaders, body: ByteBuffer, gateway: String,
@@ -45,8 +45,8 @@ struct GatewayClient: Sendable {
                 guard answer.status.code >= 500 else { break }
             } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout {
                 logger.error("SMS gateway timed out", metadata: ["gateway": "\(gateway)", "attempt": "\(attempt)"])
-                throw SMSDeliveryError(reason: "\(gateway) did not answer in time", mayHaveBeenSent: true)
-            } catch let error as SMSDeliveryError {
+                throw DeliveryError(reason: "\(gateway) did not answer in time", mayHaveBeenSent: true)
+            } catch let error as DeliveryError {
                 throw error
             } catch {
                 lastReason = "cannot reach \(gateway): \(error)"
@@ -56,6 +56,6 @@ struct GatewayClient: Sendable {
             }
             if attempt == 1 { try await Task.sleep(for: retryDelay) }
         }
-        throw SMSDeliveryError(reason: lastReason)
+        throw DeliveryError(reason: lastReason)
     }
 }

@@ -10,9 +10,9 @@ enum SMSDelivery: Sendable {
     /// Logged (without the code) and appended to the outbox file: the default, for trying it out.
     case outbox
     /// Twilio's Programmable Messaging API.
-    case twilio(TwilioSMSSender.Configuration)
+    case twilio(TwilioSender.Configuration)
     /// A signed JSON POST to any gateway.
-    case webhook(WebhookSMSSender.Configuration)
+    case webhook(WebhookSender.Configuration)
     /// Nothing is sent and every code is 123456; only on a loopback address, without a proxy.
     case test
 

@@ -44,7 +44,7 @@ final class Application: Sendable {
     /// - Parameter gracefulShutdownSignals: the signals that shut the app down gracefully (the
     ///   command's SIGTERM and SIGINT; none in tests, which call ``shutdown()``).
     static func make(
-        configuration: AppConfiguration, logger: Logger, sms: (any SMSSender)? = nil,
+        configuration: AppConfiguration, logger: Logger, sms: (any CodeSender)? = nil,
         clock: @escaping @Sendable () -> Date = { Date() }, gracefulShutdownSignals: [UnixSignal] = []
     ) async throws -> Application {
         // The data folder holds the database and the secret: this user's only (0700).
@@ -65,7 +65,7 @@ final class Application: Sendable {
         if configuration.sms.isTestMode { makeCode = { .testMode } } else { makeCode = { .random() } }
         let signIn = SignInService(
             store: storage.auth, sms: sender, hasher: CodeHasher(secret: secret),
-            composer: SMSMessageComposer(appName: configuration.appName, domain: configuration.smsDomain),
+            composer: MessageComposer(appName: configuration.appName, domain: configuration.smsDomain),
             policy: configuration.policy, logger: logger, clock: clock,
             makeCode: makeCode, metrics: SignInMetrics(factory: metrics))
 
@@ -173,14 +173,14 @@ final class Application: Sendable {
     /// a loopback address only and is reached neither through a proxy (`trustProxy`) nor over
     /// HTTPS (which means a proxy or a public name in front): with every code 123456, anyone who
     /// can reach it can sign in as anyone.
-    static func smsSender(_ configuration: AppConfiguration, logger: Logger) throws -> any SMSSender {
+    static func smsSender(_ configuration: AppConfiguration, logger: Logger) throws -> any CodeSender {
         switch configuration.sms {
         case .outbox:
-            return try OutboxSMSSender(path: configuration.resolvedOutboxPath, logger: logger)
+            return try OutboxSender(path: configuration.resolvedOutboxPath, logger: logger)
         case .twilio(let twilio):
-            return TwilioSMSSender(configuration: twilio, logger: logger)
+            return TwilioSender(configuration: twilio, logger: logger)
         case .webhook(let webhook):
-            return WebhookSMSSender(configuration: webhook, logger: logger)
+            return WebhookSender(configuration: webhook, logger: logger)
         case .test:
             guard Self.isLoopback(configuration.server.host) else {
                 throw SMSConfigurationError(
@@ -191,7 +191,7 @@ final class Application: Sendable {
                 throw SMSConfigurationError(Self.testModeBehindProxy)
             }
             logger.warning("SMS TEST MODE: no texts are sent and every code is 123456. Never use this in production.")
-            return TestModeSMSSender(logger: logger)
+            return TestModeSender(logger: logger)
         }
     }
 

@@ -14,13 +14,13 @@ extension WebAppCommand {
             switch smsMode {
             case "outbox": return .outbox
             case "test": return .test
-            case "twilio": return .twilio(try TwilioSMSSender.Configuration(environment: environment))
+            case "twilio": return .twilio(try TwilioSender.Configuration(environment: environment))
             case "webhook":
                 guard let url = smsWebhookURL else { throw ValidationError("--sms webhook needs --sms-webhook-url.") }
                 guard let secret = environment["WEBAPP_SMS_WEBHOOK_SECRET"] else {
                     throw ValidationError("--sms webhook needs WEBAPP_SMS_WEBHOOK_SECRET in the environment.")
                 }
-                return .webhook(try WebhookSMSSender.Configuration(url: url, secret: secret))
+                return .webhook(try WebhookSender.Configuration(url: url, secret: secret))
             default:
                 throw ValidationError("--sms must be outbox, twilio, webhook or test, not \(smsMode).")
             }

@@ -43,8 +43,8 @@ struct SignInRulesTests {
         #expect(reads.phoneSends == RecentEvents(subject: "+15305550123", since: seconds - 600, position: 4))
         #expect(reads.clientSends == RecentEvents(subject: "10.0.0.1", since: seconds - 3600, position: 19))
         #expect(reads.exchangeSends == RecentEvents(subject: "+1530555", since: seconds - 3600, position: 29))
-        #expect(reads.textsInHour == AllSends(since: seconds - 3600, position: 499))
-        #expect(reads.textsInDay == AllSends(since: seconds - 86_400, position: 1999))
+        #expect(reads.textsInHour == AllSends(since: seconds - 3600, reaching: 500))
+        #expect(reads.textsInDay == AllSends(since: seconds - 86_400, reaching: 2000))
         #expect(reads.locks == [.allSends, .phone("+15305550123")])
         #expect(rules.issueReads(issue(client: nil)).clientSends == nil)
     }
@@ -58,8 +58,8 @@ struct SignInRulesTests {
     func budget(_ hourAgo: Double?, _ dayAgo: Double?, _ phoneFull: Bool, _ wait: Double) {
         let found = AuthSnapshot(
             session: live(), phoneSendAt: phoneFull ? seconds - 100 : nil,
-            textsInHour: hourAgo.map { SendCount(count: 500, atPosition: seconds - $0) },
-            textsInDay: dayAgo.map { SendCount(count: 2000, atPosition: seconds - $0) })
+            textsInHour: hourAgo.map { SendCount(count: 500, reachedAt: seconds - $0) },
+            textsInDay: dayAgo.map { SendCount(count: 2000, reachedAt: seconds - $0) })
         let decision = rules.issue(issue(), given: found)
         #expect(decision.outcome.limited == SendLimitReached(.budget, until: now.addingTimeInterval(wait)))
         #expect(decision.changes.isEmpty)
@@ -75,7 +75,7 @@ struct SignInRulesTests {
     @Test("a text counts towards the budget, and the 80% and 100% marks are each crossed once")
     func budgetUse() {
         let found = AuthSnapshot(
-            textsInHour: SendCount(count: 399, atPosition: nil), textsInDay: SendCount(count: 1000, atPosition: nil))
+            textsInHour: SendCount(count: 399, reachedAt: nil), textsInDay: SendCount(count: 1000, reachedAt: nil))
         let use = rules.issue(issue(), given: found).outcome.budget
         #expect(use == BudgetUse(textsInHour: 400, textsInDay: 1001))
         #expect(
@@ -100,7 +100,8 @@ struct SignInRulesTests {
 
     @Test("no code yet: the code is stored, the send counted, the live session made pending")
     func firstCode() {
-        let decision = rules.issue(issue(), given: AuthSnapshot(session: live()))
+        let request = issue()
+        let decision = rules.issue(request, given: AuthSnapshot(session: live()))
         #expect(
             decision.outcome
                 == IssueOutcome(
@@ -108,11 +109,15 @@ struct SignInRulesTests {
                     budget: BudgetUse(textsInHour: 1, textsInDay: 1)))
         #expect(
             decision.changes == [
-                .recordSend(phone: "+15305550123", client: "10.0.0.1", at: seconds),
+                .recordSend(
+                    phone: "+15305550123", client: "10.0.0.1", at: seconds, channel: .sms, cost: 1,
+                    reference: request.reference),
                 .storeCode(
                     phone: "+15305550123",
                     code: StoredCode(
-                        digest: digest, sentAt: seconds, expiresAt: seconds + 600, failedAttempts: 0, holder: existing)),
+                        digest: digest, sentAt: seconds, expiresAt: seconds + 600, failedAttempts: 0, holder: existing,
+                        send: SendRecord(
+                            reference: request.reference, phone: "+15305550123", channel: .sms, sentAt: seconds))),
                 .makePending(session: existing, phone: "+15305550123", at: seconds, until: seconds + 1200),
             ])
     }

@@ -1,4 +1,5 @@
 import AuthCore
+import DeliveryCore
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
@@ -10,10 +11,13 @@ import WalletCore
 @testable import PostgresStorage
 
 /// Counts the texts it is asked to send; never fails.
-final class CountingSender: SMSSender {
+final class CountingSender: CodeSender {
     private let count = NIOLockedValueBox(0)
     var sent: Int { count.withLockedValue { $0 } }
-    func send(_ message: SMSMessage) async throws { count.withLockedValue { $0 += 1 } }
+    func send(_ message: CodeMessage) async throws -> DeliveryReport {
+        count.withLockedValue { $0 += 1 }
+        return DeliveryReport(providerID: nil, status: .sent)
+    }
 }
 
 /// Several app instances on one PostgreSQL database: each "instance" here is its own
@@ -50,7 +54,7 @@ struct SharedDatabaseTests {
                 signIn: SignInService(
                     store: PostgresAuthStore(database: backend), sms: sender,
                     hasher: CodeHasher(secret: secret),
-                    composer: SMSMessageComposer(appName: nil, domain: "example.com"),
+                    composer: MessageComposer(appName: nil, domain: "example.com"),
                     policy: policy, logger: Logger(label: "test"), makeCode: { .testMode }),
                 wallet: Wallet(store: PostgresWalletStore(database: backend)))
         }

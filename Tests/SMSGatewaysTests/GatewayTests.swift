@@ -1,5 +1,6 @@
 import AuthCore
 import Crypto
+import DeliveryCore
 import Foundation
 import Glibc
 import NIOCore
@@ -8,36 +9,45 @@ import Testing
 
 @testable import SMSGateways
 
-let message = SMSMessage(
+let body = "123456 is your Phone Login verification code.\n\n@login.example.com #123456"
+let reference = SendReference(Substring("0123456789abcdef0123456789abcdef"))!
+let message = CodeMessage(to: try! PhoneNumber(parsing: "(530) 555-0123"), content: .text(body), reference: reference)
+let call = CodeMessage(
     to: try! PhoneNumber(parsing: "(530) 555-0123"),
-    body: "123456 is your Phone Login verification code.\n\n@login.example.com #123456")
+    content: .call(CallScript(opening: "Your Phone Login verification code is", digits: "123456")),
+    reference: reference)
 
 @Suite("Twilio")
 struct TwilioTests {
     func sender(
         _ gateway: FakeGateway, _ log: CapturedLog,
-        sender: TwilioSMSSender.Configuration.Sender = .number("+15005550006"), timeout: TimeAmount = .seconds(5)
-    ) -> TwilioSMSSender {
-        TwilioSMSSender(
+        sender: TwilioSender.Configuration.Sender = .number("+15005550006"), timeout: TimeAmount = .seconds(5),
+        callbacks: String? = nil
+    ) -> TwilioSender {
+        TwilioSender(
             configuration: .init(
-                accountSID: "AC0123", authToken: "secret-token", sender: sender, apiBase: gateway.baseURL,
-                timeout: timeout),
+                accountSID: "AC0123", authToken: "secret-token", sender: sender, statusCallbackBase: callbacks,
+                apiBase: gateway.baseURL, timeout: timeout),
             logger: log.logger, retryDelay: .milliseconds(10))
     }
 
+    func fields(_ body: String) -> [(String, String)] {
+        body.split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).removingPercentEncoding! }
+            return (parts[0], parts.count > 1 ? parts[1] : "")
+        }
+    }
+
     func form(_ body: String) -> [String: String] {
-        Dictionary(
-            uniqueKeysWithValues: body.split(separator: "&").map { pair in
-                let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).removingPercentEncoding! }
-                return (parts[0], parts.count > 1 ? parts[1] : "")
-            })
+        Dictionary(fields(body), uniquingKeysWith: { first, _ in first })
     }
 
     @Test("POSTs To, From and Body as a form to Messages.json with basic auth")
     func request() async throws {
         try await withGateway { gateway in
             let log = CapturedLog()
-            try await sender(gateway, log).send(message)
+            let report = try await sender(gateway, log).send(message)
+            #expect(report == DeliveryReport(providerID: "SM123", status: .queued))
             let request = try #require(gateway.requests.first)
             #expect(gateway.requests.count == 1)
             #expect(request.method == .POST)
@@ -46,16 +56,61 @@ struct TwilioTests {
                 request.headers.first(name: "Authorization") == "Basic "
                     + Data("AC0123:secret-token".utf8).base64EncodedString())
             #expect(request.headers.first(name: "Content-Type") == "application/x-www-form-urlencoded")
-            #expect(form(request.body) == ["To": "+15305550123", "From": "+15005550006", "Body": message.body])
+            #expect(form(request.body) == ["To": "+15305550123", "From": "+15005550006", "Body": body])
             #expect(!log.text.contains("123456"))
             #expect(log.text.contains("SM123"))
+        }
+    }
+
+    @Test("with --public-url, each text asks Twilio to report back at its own callback address")
+    func statusCallback() async throws {
+        try await withGateway { gateway in
+            try await sender(gateway, CapturedLog(), callbacks: "https://login.example.com/callbacks/twilio/")
+                .send(message)
+            #expect(
+                form(try #require(gateway.requests.first).body)["StatusCallback"]
+                    == "https://login.example.com/callbacks/twilio/0123456789abcdef0123456789abcdef")
+        }
+    }
+
+    @Test("a call: POST Calls.json with To, From and the TwiML inline, reporting every stage of the call")
+    func placesCall() async throws {
+        let answer = FakeGateway.Answer(body: #"{"sid": "CA77", "status": "queued"}"#)
+        try await withGateway([answer]) { gateway in
+            let log = CapturedLog()
+            let sender = sender(gateway, log, callbacks: "https://login.example.com/callbacks/twilio/")
+            #expect(sender.channels == [.sms, .voice])
+            #expect(try await sender.send(call) == DeliveryReport(providerID: "CA77", status: .queued))
+            let request = try #require(gateway.requests.first)
+            #expect(request.path == "/2010-04-01/Accounts/AC0123/Calls.json")
+            let sent = fields(request.body)
+            #expect(form(request.body)["To"] == "+15305550123")
+            #expect(form(request.body)["From"] == "+15005550006")
+            let twiml = try #require(form(request.body)["Twiml"])
+            #expect(twiml.hasPrefix("<?xml"))
+            #expect(twiml.components(separatedBy: "<Say>1</Say>").count == 3)
+            #expect(twiml.hasSuffix("<Hangup/></Response>"))
+            #expect(
+                sent.filter { $0.0 == "StatusCallbackEvent" }.map(\.1) == ["initiated", "ringing", "answered", "completed"])
+            #expect(!log.text.contains("123456"))
+            #expect(log.text.contains("CA77"))
+        }
+    }
+
+    @Test("a Messaging Service alone places no calls: no voice channel, and a call is refused without a request")
+    func noCallsWithoutNumber() async throws {
+        try await withGateway { gateway in
+            let sender = sender(gateway, CapturedLog(), sender: .messagingService("MG42"))
+            #expect(sender.channels == [.sms])
+            await #expect(throws: DeliveryError.self) { try await sender.send(call) }
+            #expect(gateway.requests.isEmpty)
         }
     }
 
     @Test("a Messaging Service instead of a number")
     func messagingService() async throws {
         try await withGateway { gateway in
-            try await sender(gateway, CapturedLog(), sender: .messagingService("MG42")).send(message)
+            _ = try await sender(gateway, CapturedLog(), sender: .messagingService("MG42")).send(message)
             let fields = form(try #require(gateway.requests.first).body)
             #expect(fields["MessagingServiceSid"] == "MG42")
             #expect(fields["From"] == nil)
@@ -68,7 +123,7 @@ struct TwilioTests {
             #"{"code": 21211, "message": "The 'To' number +15305550123 is not valid. Body: 123456 is your code", "more_info": "https://www.twilio.com/docs/errors/21211", "status": 400}"#
         try await withGateway([.init(status: .badRequest, body: error)]) { gateway in
             let log = CapturedLog()
-            await #expect(throws: SMSDeliveryError.self) { try await sender(gateway, log).send(message) }
+            await #expect(throws: DeliveryError.self) { try await sender(gateway, log).send(message) }
             #expect(gateway.requests.count == 1)
             #expect(log.text.contains("Twilio error 21211"))
             #expect(log.text.contains("https://www.twilio.com/docs/errors/21211"))
@@ -80,7 +135,7 @@ struct TwilioTests {
     @Test("a 5xx is tried once more: success on the second try")
     func retryThenSuccess() async throws {
         try await withGateway([.init(status: .serviceUnavailable, body: "{}")]) { gateway in
-            try await sender(gateway, CapturedLog()).send(message)
+            _ = try await sender(gateway, CapturedLog()).send(message)
             #expect(gateway.requests.count == 2)
         }
     }
@@ -88,7 +143,7 @@ struct TwilioTests {
     @Test("two 5xx: failure after exactly two requests")
     func retryThenFailure() async throws {
         try await withGateway([.init(status: .internalServerError), .init(status: .badGateway)]) { gateway in
-            await #expect(throws: SMSDeliveryError.self) { try await sender(gateway, CapturedLog()).send(message) }
+            await #expect(throws: DeliveryError.self) { try await sender(gateway, CapturedLog()).send(message) }
             #expect(gateway.requests.count == 2)
         }
     }
@@ -98,7 +153,7 @@ struct TwilioTests {
         // The gateway would answer after 10 s; the 300 ms deadline must end the wait long before.
         try await withGateway([.init(delay: .seconds(10))]) { gateway in
             let started = ContinuousClock.now
-            await #expect(throws: SMSDeliveryError.self) {
+            await #expect(throws: DeliveryError.self) {
                 try await sender(gateway, CapturedLog(), timeout: .milliseconds(300)).send(message)
             }
             #expect(ContinuousClock.now - started < .seconds(10))
@@ -115,13 +170,13 @@ struct TwilioTests {
         defer { held.close() }
         let url = "http://127.0.0.1:\(held.port)"
         let log = CapturedLog()
-        let sender = TwilioSMSSender(
+        let sender = TwilioSender(
             configuration: .init(
                 accountSID: "AC0123", authToken: "t", sender: .number("+15005550006"), apiBase: url,
                 timeout: .milliseconds(500)),
             logger: log.logger, retryDelay: .milliseconds(10))
         let started = ContinuousClock.now
-        await #expect(throws: SMSDeliveryError.self) { try await sender.send(message) }
+        await #expect(throws: DeliveryError.self) { try await sender.send(message) }
         #expect(ContinuousClock.now - started < .seconds(10))  // two 500 ms deadlines, not a hang
         #expect(log.text.contains("unreachable attempt=1"))
         #expect(log.text.contains("unreachable attempt=2"))
@@ -132,22 +187,23 @@ struct TwilioTests {
         #expect(
             throws: SMSConfigurationError("Twilio needs TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN in the environment.")
         ) {
-            _ = try TwilioSMSSender.Configuration(environment: [:])
+            _ = try TwilioSender.Configuration(environment: [:])
         }
         #expect(
             throws: SMSConfigurationError(
                 "Twilio needs TWILIO_FROM_NUMBER or TWILIO_MESSAGING_SERVICE_SID in the environment.")
         ) {
-            _ = try TwilioSMSSender.Configuration(environment: ["TWILIO_ACCOUNT_SID": "AC1", "TWILIO_AUTH_TOKEN": "t"])
+            _ = try TwilioSender.Configuration(environment: ["TWILIO_ACCOUNT_SID": "AC1", "TWILIO_AUTH_TOKEN": "t"])
         }
-        let both = try TwilioSMSSender.Configuration(environment: [
+        let both = try TwilioSender.Configuration(environment: [
             "TWILIO_ACCOUNT_SID": "AC1", "TWILIO_AUTH_TOKEN": "t", "TWILIO_FROM_NUMBER": "+15005550006",
             "TWILIO_MESSAGING_SERVICE_SID": "MG1", "TWILIO_API_BASE": "http://127.0.0.1:9",
         ])
         #expect(both.sender == .messagingService("MG1"))
+        #expect(both.callerID == "+15005550006")
         #expect(both.apiBase == "http://127.0.0.1:9")
         #expect(
-            try TwilioSMSSender.Configuration(environment: [
+            try TwilioSender.Configuration(environment: [
                 "TWILIO_ACCOUNT_SID": "AC1", "TWILIO_AUTH_TOKEN": "t", "TWILIO_FROM_NUMBER": "+15005550006",
             ]).apiBase == "https://api.twilio.com")
     }
@@ -157,23 +213,26 @@ struct TwilioTests {
 struct WebhookTests {
     let secret = "a-shared-secret-of-some-length"
 
-    func sender(_ gateway: FakeGateway, _ log: CapturedLog = CapturedLog()) throws -> WebhookSMSSender {
-        WebhookSMSSender(
+    func sender(_ gateway: FakeGateway, _ log: CapturedLog = CapturedLog()) throws -> WebhookSender {
+        WebhookSender(
             configuration: try .init(url: gateway.baseURL + "/sms", secret: secret), logger: log.logger,
             retryDelay: .milliseconds(10))
     }
 
-    @Test("POSTs {to, body} as JSON with an HMAC-SHA256 signature of the exact body")
+    @Test("POSTs {to, channel, body, reference} as JSON with an HMAC-SHA256 signature of the exact body")
     func request() async throws {
         try await withGateway { gateway in
             let log = CapturedLog()
-            try await sender(gateway, log).send(message)
+            #expect(try await sender(gateway, log).send(message) == DeliveryReport(providerID: nil, status: .queued))
             let request = try #require(gateway.requests.first)
             #expect(request.method == .POST)
             #expect(request.path == "/sms")
             #expect(request.headers.first(name: "Content-Type") == "application/json")
             let json = try JSONSerialization.jsonObject(with: Data(request.body.utf8)) as! [String: String]
-            #expect(json == ["to": "+15305550123", "body": message.body])
+            #expect(
+                json == [
+                    "to": "+15305550123", "channel": "sms", "body": body, "reference": "0123456789abcdef0123456789abcdef",
+                ])
             // The receiver's check, written independently of the sender's code.
             let expected = HMAC<SHA256>.authenticationCode(
                 for: Data(request.body.utf8), using: SymmetricKey(data: Data(secret.utf8)))
@@ -183,14 +242,34 @@ struct WebhookTests {
         }
     }
 
+    @Test("a call carries channel voice and the words to say; with callbacks, its status_callback address")
+    func voice() async throws {
+        try await withGateway { gateway in
+            let sender = WebhookSender(
+                configuration: try .init(
+                    url: gateway.baseURL + "/sms", secret: secret,
+                    statusCallbackBase: "https://login.example.com/callbacks/webhook/"),
+                logger: CapturedLog().logger, retryDelay: .milliseconds(10))
+            _ = try await sender.send(call)
+            let json = try JSONSerialization.jsonObject(with: Data(try #require(gateway.requests.first).body.utf8))
+            #expect(
+                json as? [String: String] == [
+                    "to": "+15305550123", "channel": "voice",
+                    "body": "Your Phone Login verification code is 1. 2. 3. 4. 5. 6. Again: 1. 2. 3. 4. 5. 6. Goodbye.",
+                    "reference": "0123456789abcdef0123456789abcdef",
+                    "status_callback": "https://login.example.com/callbacks/webhook/0123456789abcdef0123456789abcdef",
+                ])
+        }
+    }
+
     @Test("4xx final, 5xx retried once")
     func errors() async throws {
         try await withGateway([.init(status: .unauthorized)]) { gateway in
-            await #expect(throws: SMSDeliveryError.self) { try await sender(gateway).send(message) }
+            await #expect(throws: DeliveryError.self) { try await sender(gateway).send(message) }
             #expect(gateway.requests.count == 1)
         }
         try await withGateway([.init(status: .badGateway)]) { gateway in
-            try await sender(gateway).send(message)
+            _ = try await sender(gateway).send(message)
             #expect(gateway.requests.count == 2)
         }
     }
@@ -198,10 +277,10 @@ struct WebhookTests {
     @Test("bad configuration is refused with a clear message")
     func configuration() {
         #expect(throws: SMSConfigurationError("The SMS webhook URL must be an http(s) URL, got file:///etc/passwd.")) {
-            _ = try WebhookSMSSender.Configuration(url: "file:///etc/passwd", secret: secret)
+            _ = try WebhookSender.Configuration(url: "file:///etc/passwd", secret: secret)
         }
         #expect(throws: SMSConfigurationError("WEBAPP_SMS_WEBHOOK_SECRET must be at least 16 characters.")) {
-            _ = try WebhookSMSSender.Configuration(url: "https://gateway.example.com", secret: "short")
+            _ = try WebhookSender.Configuration(url: "https://gateway.example.com", secret: "short")
         }
     }
 }

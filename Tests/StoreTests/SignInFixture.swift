@@ -1,3 +1,4 @@
+import DeliveryCore
 import Foundation
 import Logging
 
@@ -15,27 +16,39 @@ final class TestClock: @unchecked Sendable {
     }
 }
 
-/// An SMS sender that keeps messages in memory and can be told to fail.
-final class RecordingSMSSender: SMSSender, @unchecked Sendable {
+/// A sender of texts and calls that keeps messages in memory, answers as a provider that
+/// queued each one (`SM1`, `SM2`, … or `CA…` for calls), and can be told to fail.
+final class RecordingSender: CodeSender, @unchecked Sendable {
     private let lock = NSLock()
-    private var messages: [SMSMessage] = []
+    private var messages: [CodeMessage] = []
     private var failing = false
+    private var callsPlaced = true
 
-    var sent: [SMSMessage] { lock.withLock { messages } }
+    var sent: [CodeMessage] { lock.withLock { messages } }
 
     func fail(_ value: Bool) { lock.withLock { failing = value } }
 
-    func send(_ message: SMSMessage) async throws {
+    /// Whether this provider places calls (a Twilio Messaging Service alone does not).
+    func placesCalls(_ value: Bool) { lock.withLock { callsPlaced = value } }
+
+    var channels: Set<DeliveryChannel> { lock.withLock { callsPlaced ? [.sms, .voice] : [.sms] } }
+
+    func send(_ message: CodeMessage) async throws -> DeliveryReport {
         try lock.withLock {
-            if failing { throw SMSDeliveryError(reason: "test failure") }
+            if failing { throw DeliveryError(reason: "test failure") }
             messages.append(message)
+            return DeliveryReport(
+                providerID: (message.channel == .voice ? "CA" : "SM") + String(messages.count), status: .queued)
         }
     }
 
-    /// The code in the last message.
+    /// The code in the last message, texted or called.
     var lastCode: String? {
         sent.last.flatMap { message in
-            message.body.split(separator: "#").last.map(String.init)
+            switch message.content {
+            case .text(let body): body.split(separator: "#").last.map(String.init)
+            case .call(let script): script.digits
+            }
         }
     }
 }
@@ -44,7 +57,7 @@ final class RecordingSMSSender: SMSSender, @unchecked Sendable {
 /// sender.
 struct ServiceFixture {
     let clock = TestClock()
-    let sms = RecordingSMSSender()
+    let sms = RecordingSender()
     let database: TestDatabase
     let service: SignInService
 
@@ -53,7 +66,7 @@ struct ServiceFixture {
         let clock = self.clock
         service = SignInService(
             store: database.auth, sms: sms, hasher: CodeHasher(secret: .random()),
-            composer: SMSMessageComposer(appName: nil, domain: "example.com"), policy: policy,
+            composer: MessageComposer(appName: nil, domain: "example.com"), policy: policy,
             logger: Logger(label: "test"), clock: { clock.now })
     }
 

@@ -16,7 +16,7 @@ struct SignInServiceTests {
             #expect(f.sms.sent.count == 1)
             #expect(f.sms.sent[0].to.e164 == "+15305550123")
             let code = try #require(f.sms.lastCode)
-            #expect(f.sms.sent[0].body == "\(code) is your verification code.\n\n@example.com #\(code)")
+            #expect(f.sms.sent[0].words == "\(code) is your verification code.\n\n@example.com #\(code)")
             #expect(try await f.service.state(of: request.session) == .pending(try PhoneNumber(parsing: phoneText)))
 
             let signedIn = try await f.service.verify(session: request.session, codeInput: code)

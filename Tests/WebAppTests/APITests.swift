@@ -240,7 +240,7 @@ struct APITests {
     @Test("a provider that cannot be reached: 503 sms_failed and the page's message; nothing counted")
     func deliveryFailure() async throws {
         // Port 1 on loopback: nothing listens, every connection is refused.
-        let twilio = TwilioSMSSender.Configuration(
+        let twilio = TwilioSender.Configuration(
             accountSID: "AC1", authToken: "t", sender: .number("+15005550006"), apiBase: "http://127.0.0.1:1",
             timeout: .milliseconds(300))
         try await withServer({ $0.sms = .twilio(twilio) }) { server in

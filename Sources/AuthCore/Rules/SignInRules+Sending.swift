@@ -1,3 +1,4 @@
+import DeliveryCore
 import Foundation
 
 /// A request to store a new code for a phone and attach a session to it.
@@ -17,12 +18,19 @@ public struct CodeIssue: Sendable {
     /// Who may try the code when no session is made pending (the JSON API): the digest of the
     /// `verification_id` handed to the caller. With a session, the session is the holder.
     public var holder: Data?
+    /// A text or a call.
+    public var channel: DeliveryChannel
+    /// The name the send is recorded under (its status callback address ends with it).
+    public var reference: SendReference
     public var now: Date
 
     public init(
         phone: PhoneNumber, codeDigest: Data, existingSession: Data?, newSession: Data?,
-        attachSessionDuringCooldown: Bool, client: String? = nil, holder: Data? = nil, now: Date
+        attachSessionDuringCooldown: Bool, client: String? = nil, holder: Data? = nil,
+        channel: DeliveryChannel = .sms, reference: SendReference = .generate(), now: Date
     ) {
+        self.channel = channel
+        self.reference = reference
         self.client = client
         self.holder = holder
         self.phone = phone
@@ -51,15 +59,18 @@ public enum SendLimit: Sendable, Equatable {
     case clientSignIns
 }
 
-/// How much of the spend budget is used once a text is counted: for the metrics and the
-/// warnings at 80% and 100%.
+/// How much of the spend budget is used (in texts; a call counts ``SignInPolicy/callCost``)
+/// once a send is counted: for the metrics and the warnings at 80% and 100%.
 public struct BudgetUse: Sendable, Equatable {
     public var textsInHour: Int
     public var textsInDay: Int
+    /// What the send just counted cost.
+    public var cost: Int
 
-    public init(textsInHour: Int, textsInDay: Int) {
+    public init(textsInHour: Int, textsInDay: Int, cost: Int = 1) {
         self.textsInHour = textsInHour
         self.textsInDay = textsInDay
+        self.cost = cost
     }
 }
 
@@ -120,8 +131,8 @@ extension SignInRules {
             exchangeSends: Self.window(
                 Self.exchange(of: request.phone), max: policy.maxTextsPerExchange,
                 per: policy.textsPerExchangeWindow, now: now),
-            textsInHour: AllSends(since: now - 3600, position: policy.maxTextsPerHour - 1),
-            textsInDay: AllSends(since: now - 86_400, position: policy.maxTextsPerDay - 1),
+            textsInHour: AllSends(since: now - 3600, reaching: max(1, policy.maxTextsPerHour - cost(request) + 1)),
+            textsInDay: AllSends(since: now - 86_400, reaching: max(1, policy.maxTextsPerDay - cost(request) + 1)),
             phoneFailures: Self.window(
                 phone, max: policy.maxFailuresPerPhone, per: policy.failuresPerPhoneWindow, now: now),
             locks: [.allSends, .phone(phone)],
@@ -130,6 +141,11 @@ extension SignInRules {
                 : request.client.map {
                     Self.window($0, max: policy.maxSignInsPerClient, per: policy.signInsPerClientWindow, now: now)
                 })
+    }
+
+    /// What a send costs against the budget, in texts.
+    func cost(_ request: CodeIssue) -> Int {
+        request.channel == .voice ? policy.callCost : 1
     }
 
     /// The exchange a number belongs to, as the prefix of its E.164 form: `+1530555`.
@@ -188,19 +204,24 @@ extension SignInRules {
                     changes: changes)
             }
             codeExpiresAt = now + policy.codeLifetime
+            let send = SendRecord(
+                reference: request.reference, phone: phone, channel: request.channel, sentAt: now)
             changes += [
-                .recordSend(phone: phone, client: request.client, at: now),
+                .recordSend(
+                    phone: phone, client: request.client, at: now, channel: request.channel, cost: cost(request),
+                    reference: request.reference),
                 .storeCode(
                     phone: phone,
                     code: StoredCode(
                         digest: request.codeDigest, sentAt: now, expiresAt: codeExpiresAt, failedAttempts: 0,
-                        holder: sessionKey ?? request.holder)),
+                        holder: sessionKey ?? request.holder, send: send)),
             ]
             outcome = IssueOutcome(
                 cooldownUntil: nil, codeExpiresAt: Date(timeIntervalSince1970: codeExpiresAt),
                 keptExistingSession: kept,
                 budget: BudgetUse(
-                    textsInHour: (found.textsInHour?.count ?? 0) + 1, textsInDay: (found.textsInDay?.count ?? 0) + 1))
+                    textsInHour: (found.textsInHour?.count ?? 0) + cost(request),
+                    textsInDay: (found.textsInDay?.count ?? 0) + cost(request), cost: cost(request)))
         }
         // A pending sign-in lives as long as its code plus a short grace (in which it can only
         // be told the code expired and ask for a new one). Any signed-in state this browser had
@@ -215,8 +236,11 @@ extension SignInRules {
     }
 
     /// When the resend cooldown of `code` ends, if it is still running at `now` (and the code
-    /// still valid); `nil` when a new code may be sent.
+    /// still valid); `nil` when a new code may be sent. A text or call its provider reported
+    /// undelivered or failed ends the cooldown at once: that code will never arrive. The
+    /// cooldown is one for texts and calls.
     func cooldownEnd(of code: StoredCode, now: Double) -> Double? {
+        if code.send?.status.didNotArrive == true { return nil }
         let end = code.sentAt + policy.resendCooldown
         return now < end && code.expiresAt > now ? end : nil
     }
@@ -225,8 +249,8 @@ extension SignInRules {
     /// budget first (nobody gets a text past it), then the number, the client, the exchange.
     func sendLimit(_ found: AuthSnapshot) -> SendLimitReached? {
         let budget = [
-            Self.windowFull(nthNewest: found.textsInHour?.atPosition, window: 3600),
-            Self.windowFull(nthNewest: found.textsInDay?.atPosition, window: 86_400),
+            Self.windowFull(nthNewest: found.textsInHour?.reachedAt, window: 3600),
+            Self.windowFull(nthNewest: found.textsInDay?.reachedAt, window: 86_400),
         ].compactMap { $0 }.max()
         if let until = budget { return SendLimitReached(.budget, until: until) }
         if let until = Self.windowFull(nthNewest: found.phoneSendAt, window: policy.codesPerPhoneWindow) {
@@ -241,14 +265,15 @@ extension SignInRules {
         return nil
     }
 
-    /// The share of the budget worth a warning in the log once `use` is reached: the text that
+    /// The share of the budget worth a warning in the log once `use` is reached: the send that
     /// takes the hour's or the day's count to 80% or to 100% (each crossed once, so one line).
     public func budgetWarning(_ use: BudgetUse) -> String? {
         for (count, max, window) in [
             (use.textsInHour, policy.maxTextsPerHour, "hour"), (use.textsInDay, policy.maxTextsPerDay, "day"),
         ] {
-            if count == max { return "100% of the texts per \(window) (\(max)) are used" }
-            if count == (max * 4 + 4) / 5 { return "80% of the texts per \(window) (\(count) of \(max)) are used" }
+            func crosses(_ mark: Int) -> Bool { count - use.cost < mark && count >= mark }
+            if crosses(max) { return "100% of the texts per \(window) (\(max)) are used" }
+            if crosses((max * 4 + 4) / 5) { return "80% of the texts per \(window) (\(count) of \(max)) are used" }
         }
         return nil
     }

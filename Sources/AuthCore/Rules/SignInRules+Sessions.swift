@@ -40,10 +40,12 @@ extension SignInRules {
         AuthReads(code: phone.e164)
     }
 
-    /// Seconds until the phone may be sent another code (0 when it may now), given its code.
+    /// Seconds until the phone may be sent another code (0 when it may now), given its code: the
+    /// cooldown ``issue(_:given:)`` applies.
     public func resendWait(_ code: StoredCode?, now: Date) -> TimeInterval {
-        guard let code else { return 0 }
-        return max(0, code.sentAt + policy.resendCooldown - now.timeIntervalSince1970)
+        let now = now.timeIntervalSince1970
+        guard let code, let end = cooldownEnd(of: code, now: now) else { return 0 }
+        return end - now
     }
 
     /// Tries the phone's code has left at `now`; `nil` when there is no live code (none, used

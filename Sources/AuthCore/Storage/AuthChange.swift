@@ -1,3 +1,4 @@
+import DeliveryCore
 import Foundation
 
 /// One write a sign-in decision asks for. A store turns each into one statement (``signIn``
@@ -5,8 +6,14 @@ import Foundation
 /// its own. Times are seconds since 1970.
 public enum AuthChange: Sendable, Equatable {
     case deleteSession(key: Data)
-    /// Counts a code sent towards the sending limits of the phone and the client.
-    case recordSend(phone: String, client: String?, at: Double)
+    /// Counts a code sent towards the sending limits of the phone and the client, and its
+    /// `cost` (in texts) towards the budget; its delivery starts as `sending`.
+    case recordSend(
+        phone: String, client: String?, at: Double, channel: DeliveryChannel = .sms, cost: Int = 1,
+        reference: SendReference? = nil)
+    /// Records what the provider reported of a send: its status, and its id and error code when
+    /// given (an id already on record is kept).
+    case recordDelivery(reference: SendReference, report: DeliveryReport, at: Double)
     /// Takes back the newest ``recordSend`` of the phone (the text never went out).
     case forgetNewestSend(phone: String)
     /// Stores the phone's code, replacing any older one (and its wrong tries).

@@ -1,3 +1,4 @@
+import DeliveryCore
 import Foundation
 
 /// What one sign-in decision needs to read, named by the rules (``SignInRules``) so that a
@@ -18,9 +19,11 @@ public struct AuthReads: Sendable, Equatable {
     /// The n-th newest code sent to a number of an exchange since a time; `subject` is the
     /// exchange's prefix (`+1530555`), matched against the start of each phone number.
     public var exchangeSends: RecentEvents?
-    /// How many texts went out to anyone in the last hour, and in the last day (the budget).
+    /// What texts and calls to anyone cost in the last hour, and in the last day (the budget).
     public var textsInHour: AllSends?
     public var textsInDay: AllSends?
+    /// The text or call with this reference, with its delivery (a provider's status callback).
+    public var send: SendReference?
     /// The n-th newest wrong code for a phone number since a time (the lock after failures).
     public var phoneFailures: RecentEvents?
     /// The n-th newest wrong code from a client since a time.
@@ -37,8 +40,9 @@ public struct AuthReads: Sendable, Equatable {
         phoneSends: RecentEvents? = nil,
         clientSends: RecentEvents? = nil, exchangeSends: RecentEvents? = nil, textsInHour: AllSends? = nil,
         textsInDay: AllSends? = nil, phoneFailures: RecentEvents? = nil, clientFailures: RecentEvents? = nil,
-        locks: [AuthLock] = [], clientSignIns: RecentEvents? = nil
+        locks: [AuthLock] = [], clientSignIns: RecentEvents? = nil, send: SendReference? = nil
     ) {
+        self.send = send
         self.session = session
         self.code = code
         self.device = device
@@ -72,31 +76,34 @@ public struct RecentEvents: Sendable, Equatable {
     }
 }
 
-/// "How many texts went out to anyone after `since`, and when was the one at `position`
-/// (0 = the newest)?": the spend budget's window, through the time index. A store may stop
-/// counting at `position + 1` (the budget); the rules need no more, since a text goes out (and
-/// its count is used) only while the window holds fewer.
+/// "What did the texts and calls to anyone after `since` cost, in texts (a call costs
+/// ``SignInPolicy/callCost``), and counting from the newest, at which send did the cost reach
+/// `reaching`?": the spend budget's window, through the time index. `reaching` is the budget
+/// less what the new send costs, plus one: once that send leaves the window, the new one fits.
+/// A store may stop adding at `reaching`; the rules need no more, since a send goes out (and its
+/// cost is used) only while the window holds less.
 public struct AllSends: Sendable, Equatable {
     public var since: Double
-    public var position: Int
+    public var reaching: Int
 
-    public init(since: Double, position: Int) {
+    public init(since: Double, reaching: Int) {
         self.since = since
-        self.position = position
+        self.reaching = reaching
     }
 }
 
 /// What a store found for an ``AllSends``.
 public struct SendCount: Sendable, Equatable {
-    /// The texts in the window, counted at least up to `position + 1`: exact whenever the window
-    /// is not full.
+    /// What the sends in the window cost, added up at least to `reaching`: exact whenever the
+    /// window holds less.
     public var count: Int
-    /// The time of the send at the asked position, if there were that many.
-    public var atPosition: Double?
+    /// The time of the send at which the cost, counted from the newest, reached `reaching`; `nil`
+    /// while the window holds less.
+    public var reachedAt: Double?
 
-    public init(count: Int, atPosition: Double?) {
+    public init(count: Int, reachedAt: Double?) {
         self.count = count
-        self.atPosition = atPosition
+        self.reachedAt = reachedAt
     }
 }
 
@@ -107,6 +114,8 @@ public enum AuthLock: Sendable, Equatable {
     /// Every send: the budget is one count shared by all numbers and clients, so sends run one
     /// after another (each transaction is a few statements; the text goes out after it).
     case allSends
+    /// One text or call's delivery: two reports of it are decided one after the other.
+    case send(SendReference)
 }
 
 /// What a store found for an ``AuthReads``; times are seconds since 1970, as stored.
@@ -125,14 +134,17 @@ public struct AuthSnapshot: Sendable, Equatable {
     public var phoneFailureAt: Double?
     public var clientFailureAt: Double?
     public var clientSignInAt: Double?
+    /// The text or call ``AuthReads/send`` named, if it is on record.
+    public var send: SendRecord?
 
     public init(
         session: SessionRecord? = nil, code: StoredCode? = nil, device: DeviceRecord? = nil,
         places: SignedInPlaces? = nil, phoneSendAt: Double? = nil,
         clientSendAt: Double? = nil, exchangeSendAt: Double? = nil, textsInHour: SendCount? = nil,
         textsInDay: SendCount? = nil, phoneFailureAt: Double? = nil, clientFailureAt: Double? = nil,
-        clientSignInAt: Double? = nil
+        clientSignInAt: Double? = nil, send: SendRecord? = nil
     ) {
+        self.send = send
         self.session = session
         self.code = code
         self.device = device
@@ -187,11 +199,15 @@ public struct StoredCode: Sendable, Equatable {
     /// The last wrong try at this code (``SignInRules/wrongTry(_:against:)``): the same one again
     /// is not a new guess.
     public var lastWrongDigest: Data?
+    /// The text or call that carried it, with what its provider reported (read with the code);
+    /// `nil` for codes stored before sends had references, or whose send record is purged.
+    public var send: SendRecord?
 
     public init(
         digest: Data, sentAt: Double, expiresAt: Double, failedAttempts: Int, holder: Data? = nil,
-        lastWrongDigest: Data? = nil
+        lastWrongDigest: Data? = nil, send: SendRecord? = nil
     ) {
+        self.send = send
         self.digest = digest
         self.sentAt = sentAt
         self.expiresAt = expiresAt

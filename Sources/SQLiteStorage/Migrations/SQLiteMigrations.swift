@@ -14,6 +14,8 @@ import GRDB
 /// | `v3-spend-and-bound-codes` | the send-time index (spend budget), the client of each failure, the holder of each code |
 /// | `wallet-v2-key-fingerprints` | each one-time key's request fingerprint (older keys have none) |
 /// | `v3-sign-in-starts` | `sign_in_starts`, the window of sign-ins each client started |
+/// | `v4-last-wrong-code` | each code's last wrong try |
+/// | `v5-delivery` | each send's channel, cost, reference and delivery status; each code's send |
 enum SQLiteMigrations {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -157,6 +159,30 @@ enum SQLiteMigrations {
                 sql: """
                     ALTER TABLE verifications ADD COLUMN last_wrong_digest BLOB
                         CHECK (last_wrong_digest IS NULL OR length(last_wrong_digest) = 32);
+                    """)
+        }
+        migrator.registerMigration("v5-delivery") { db in
+            func reference(_ column: String) -> String {
+                "\(column) IS NULL OR (length(\(column)) = 32 AND \(column) NOT GLOB '*[^0-9a-f]*')"
+            }
+            func word(_ column: String, _ most: Int) -> String {
+                "\(column) IS NULL OR (length(\(column)) BETWEEN 1 AND \(most) AND \(column) NOT GLOB '*[^A-Za-z0-9_-]*')"
+            }
+            try db.execute(
+                sql: """
+                    ALTER TABLE code_sends ADD COLUMN channel TEXT NOT NULL DEFAULT 'sms'
+                        CHECK (channel IN ('sms', 'voice'));
+                    ALTER TABLE code_sends ADD COLUMN cost INTEGER NOT NULL DEFAULT 1 CHECK (cost BETWEEN 1 AND 1000);
+                    ALTER TABLE code_sends ADD COLUMN reference TEXT CHECK (\(reference("reference")));
+                    ALTER TABLE code_sends ADD COLUMN provider_id TEXT CHECK (\(word("provider_id", 64)));
+                    ALTER TABLE code_sends ADD COLUMN status TEXT NOT NULL DEFAULT 'sending'
+                        CHECK (status IN ('sending', 'queued', 'sent', 'delivered', 'undelivered', 'failed'));
+                    ALTER TABLE code_sends ADD COLUMN status_at REAL;
+                    ALTER TABLE code_sends ADD COLUMN error_code TEXT CHECK (\(word("error_code", 16)));
+                    CREATE UNIQUE INDEX code_sends_by_reference ON code_sends(reference);
+                    DROP INDEX code_sends_by_time;
+                    CREATE INDEX code_sends_by_time ON code_sends(sent_at, cost);
+                    ALTER TABLE verifications ADD COLUMN send_reference TEXT CHECK (\(reference("send_reference")));
                     """)
         }
         return migrator

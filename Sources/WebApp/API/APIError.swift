@@ -64,6 +64,8 @@ struct APIError: HTTPResponseError, Equatable {
             case .textsUnavailable: "sms_unavailable"
             case .codeRequestedElsewhere: "verification_not_found"
             case .deliveryFailed: "sms_failed"
+            case .callFailed: "call_failed"
+            case .channelUnavailable: "channel_unavailable"
             }
         case let error as WalletError:
             switch error {

@@ -1,12 +1,14 @@
+import DeliveryCore
 import Foundation
 import Logging
 
-/// Delivers messages to a local outbox: one JSON object per line (`to`, `body`, `sent_at`)
-/// appended to a file, plus a log line that says a message went there (without its text, since
-/// the text holds a live code).
+/// Delivers codes to a local outbox: one JSON object per line (`to`, `channel` (`sms` or
+/// `voice`), `body` (a text's body, or the words a call says), `reference`, `sent_at`) appended
+/// to a file, plus a log line that says a message went there (without its words, which hold a
+/// live code).
 ///
 /// This is the default for a self-hosted demo: a person or a test reads the code from the file.
-public final class OutboxSMSSender: SMSSender, @unchecked Sendable {
+public final class OutboxSender: CodeSender, @unchecked Sendable {
     /// The outbox file.
     public let path: String
     private let logger: Logger
@@ -26,13 +28,17 @@ public final class OutboxSMSSender: SMSSender, @unchecked Sendable {
 
     private struct Line: Encodable {
         let to: String
+        let channel: String
         let body: String
+        let reference: String
         let sent_at: String
     }
 
-    public func send(_ message: SMSMessage) async throws {
+    public func send(_ message: CodeMessage) async throws -> DeliveryReport {
         let formatter = ISO8601DateFormatter()
-        let line = Line(to: message.to.e164, body: message.body, sent_at: formatter.string(from: Date()))
+        let line = Line(
+            to: message.to.e164, channel: message.channel.rawValue, body: message.words,
+            reference: message.reference.hex, sent_at: formatter.string(from: Date()))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var encoded = try encoder.encode(line)
@@ -49,18 +55,21 @@ public final class OutboxSMSSender: SMSSender, @unchecked Sendable {
                 }
             }
         }
-        logger.info("SMS written to outbox", metadata: ["to": "\(message.to.masked)", "outbox": "\(path)"])
+        logger.info(
+            "Code written to outbox",
+            metadata: ["to": "\(message.to.masked)", "channel": "\(message.channel)", "outbox": "\(path)"])
+        return DeliveryReport(providerID: nil, status: .sent)
     }
 
     private static func append(_ data: Data, to path: String) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
         guard fd >= 0 else {
-            throw SMSDeliveryError(reason: "cannot open outbox \(path): \(String(cString: strerror(errno)))")
+            throw DeliveryError(reason: "cannot open outbox \(path): \(String(cString: strerror(errno)))")
         }
         defer { close(fd) }
         let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         guard written == data.count else {
-            throw SMSDeliveryError(reason: "cannot write outbox \(path): \(String(cString: strerror(errno)))")
+            throw DeliveryError(reason: "cannot write outbox \(path): \(String(cString: strerror(errno)))")
         }
     }
 }

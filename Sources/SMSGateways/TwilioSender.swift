@@ -1,13 +1,17 @@
 import AsyncHTTPClient
 import AuthCore
+import DeliveryCore
 import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
 
-/// Twilio's Programmable Messaging API: `POST /2010-04-01/Accounts/{AccountSid}/Messages.json`
-/// with HTTP basic auth and the form fields `To`, `From` or `MessagingServiceSid`, and `Body`.
-public struct TwilioSMSSender: SMSSender {
+/// Twilio's REST API with HTTP basic auth: a text is `POST /2010-04-01/Accounts/{AccountSid}/Messages.json`
+/// with the form fields `To`, `From` or `MessagingServiceSid`, and `Body`; a call is
+/// `POST …/Calls.json` with `To`, `From` and the call's TwiML inline in `Twiml` (so no server of
+/// ours has to answer Twilio during the call). With a status callback base, each asks Twilio to
+/// report back at `StatusCallback` (the base and the send's ``SendReference``).
+public struct TwilioSender: CodeSender {
     public struct Configuration: Sendable, Equatable {
         /// Who the text comes from: a Twilio number, or a Messaging Service that picks one.
         public enum Sender: Sendable, Equatable {
@@ -18,18 +22,27 @@ public struct TwilioSMSSender: SMSSender {
         public var accountSID: String
         public var authToken: String
         public var sender: Sender
+        /// The number calls come from (`TWILIO_FROM_NUMBER`); a Messaging Service cannot place
+        /// calls, so without one no call is offered.
+        public var callerID: String?
+        /// Where Twilio reports each send's status, up to the reference: for example
+        /// `https://login.example.com/callbacks/twilio/`. `nil`: no reports are asked for.
+        public var statusCallbackBase: String?
         /// Twilio's API, or a stand-in (tests, a proxy).
         public var apiBase: String
         /// Deadline for one attempt.
         public var timeout: TimeAmount
 
         public init(
-            accountSID: String, authToken: String, sender: Sender, apiBase: String = "https://api.twilio.com",
+            accountSID: String, authToken: String, sender: Sender, callerID: String? = nil,
+            statusCallbackBase: String? = nil, apiBase: String = "https://api.twilio.com",
             timeout: TimeAmount = .seconds(10)
         ) {
             self.accountSID = accountSID
             self.authToken = authToken
             self.sender = sender
+            if case .number(let number) = sender { self.callerID = callerID ?? number } else { self.callerID = callerID }
+            self.statusCallbackBase = statusCallbackBase
             self.apiBase = apiBase
             self.timeout = timeout
         }
@@ -58,7 +71,8 @@ public struct TwilioSMSSender: SMSSender {
             guard let url = URL(string: base), url.scheme == "https" || url.scheme == "http", url.host != nil else {
                 throw SMSConfigurationError("TWILIO_API_BASE must be an http(s) URL.")
             }
-            self.init(accountSID: sid, authToken: token, sender: sender, apiBase: base)
+            self.init(
+                accountSID: sid, authToken: token, sender: sender, callerID: value("TWILIO_FROM_NUMBER"), apiBase: base)
         }
     }
 
@@ -75,16 +89,34 @@ public struct TwilioSMSSender: SMSSender {
             client: client, timeout: configuration.timeout, retryDelay: retryDelay, logger: logger)
     }
 
-    public func send(_ message: SMSMessage) async throws {
+    public var channels: Set<DeliveryChannel> { configuration.callerID == nil ? [.sms] : [.sms, .voice] }
+
+    public func send(_ message: CodeMessage) async throws -> DeliveryReport {
         let base =
             configuration.apiBase.hasSuffix("/") ? String(configuration.apiBase.dropLast()) : configuration.apiBase
-        let sid = Self.percentEncoded(configuration.accountSID)
         var fields = [("To", message.to.e164)]
-        switch configuration.sender {
-        case .number(let number): fields.append(("From", number))
-        case .messagingService(let service): fields.append(("MessagingServiceSid", service))
+        let resource: String
+        switch message.content {
+        case .text(let body):
+            resource = "Messages"
+            switch configuration.sender {
+            case .number(let number): fields.append(("From", number))
+            case .messagingService(let service): fields.append(("MessagingServiceSid", service))
+            }
+            fields.append(("Body", body))
+        case .call(let script):
+            guard let callerID = configuration.callerID else {
+                throw DeliveryError(reason: "Twilio places calls only with TWILIO_FROM_NUMBER")
+            }
+            resource = "Calls"
+            fields += [("From", callerID), ("Twiml", script.twiml)]
         }
-        fields.append(("Body", message.body))
+        if let callbackBase = configuration.statusCallbackBase {
+            fields.append(("StatusCallback", callbackBase + message.reference.hex))
+            if message.channel == .voice {
+                fields += ["initiated", "ringing", "answered", "completed"].map { ("StatusCallbackEvent", $0) }
+            }
+        }
         let form = fields.map { "\($0.0)=\(Self.percentEncoded($0.1))" }.joined(separator: "&")
         let credentials = Data("\(configuration.accountSID):\(configuration.authToken)".utf8).base64EncodedString()
         let headers: HTTPHeaders = [
@@ -92,13 +124,27 @@ public struct TwilioSMSSender: SMSSender {
             "Content-Type": "application/x-www-form-urlencoded",
             "Accept": "application/json",
         ]
+        let sid = Self.percentEncoded(configuration.accountSID)
         let answer = try await gateway.post(
-            url: "\(base)/2010-04-01/Accounts/\(sid)/Messages.json", headers: headers, body: ByteBuffer(string: form),
-            gateway: "Twilio", describe: Self.describe)
-        let sent = try? JSONSerialization.jsonObject(with: Data(answer.body.readableBytesView)) as? [String: Any]
+            url: "\(base)/2010-04-01/Accounts/\(sid)/\(resource).json", headers: headers,
+            body: ByteBuffer(string: form), gateway: "Twilio", describe: Self.describe)
+        let report = Self.report(answer, channel: message.channel)
         gateway.logger.info(
-            "Twilio accepted the message",
-            metadata: ["to": "\(message.to.masked)", "sid": "\(sent?["sid"] as? String ?? "?")"])
+            "Twilio accepted the \(message.channel == .voice ? "call" : "message")",
+            metadata: ["to": "\(message.to.masked)", "sid": "\(report.providerID ?? "?")"])
+        return report
+    }
+
+    /// What Twilio's answer to a send says: the new resource's `sid` and `status` (`queued`,
+    /// `accepted`), read as a status callback would be; just `queued` if it says nothing we know.
+    static func report(_ answer: GatewayClient.Answer, channel: DeliveryChannel) -> DeliveryReport {
+        let object = try? JSONSerialization.jsonObject(with: Data(answer.body.readableBytesView)) as? [String: Any]
+        let sid = object?["sid"] as? String
+        let status = object?["status"] as? String ?? "queued"
+        let fields =
+            channel == .voice
+            ? [("CallSid", sid ?? ""), ("CallStatus", status)] : [("MessageSid", sid ?? ""), ("MessageStatus", status)]
+        return (try? StatusCallback.twilio(fields)) ?? DeliveryReport(providerID: nil, status: .queued)
     }
 
     /// Twilio's error JSON (`code`, `message`, `more_info`) for the log, with every run of six

@@ -1,0 +1,111 @@
+import DeliveryCore
+import Foundation
+
+/// One code to deliver: by text, or by a call that reads it out.
+public struct CodeMessage: Sendable, Equatable {
+    public enum Content: Sendable, Equatable {
+        /// A text message's body.
+        case text(String)
+        /// What a call says.
+        case call(CallScript)
+    }
+
+    /// The recipient.
+    public let to: PhoneNumber
+    public let content: Content
+    /// Our name for this send: the provider reports its delivery at the status callback address
+    /// that ends with it.
+    public let reference: SendReference
+
+    public init(to: PhoneNumber, content: Content, reference: SendReference = .generate()) {
+        self.to = to
+        self.content = content
+        self.reference = reference
+    }
+
+    public var channel: DeliveryChannel {
+        switch content {
+        case .text: .sms
+        case .call: .voice
+        }
+    }
+
+    /// The text's body, or the call's words: what the outbox and the webhook carry. Holds a live
+    /// code: never logged.
+    public var words: String {
+        switch content {
+        case .text(let body): body
+        case .call(let script): script.words
+        }
+    }
+}
+
+/// Delivers codes by text and, where the provider can, by call: the outbox file (default, for
+/// self-hosted demos and tests), test mode, Twilio and a signed webhook. Sign-in depends only
+/// on this protocol.
+public protocol CodeSender: Sendable {
+    /// The channels this sender can deliver on; a call is offered only when it holds `.voice`.
+    var channels: Set<DeliveryChannel> { get }
+
+    /// Delivers `message` or throws ``DeliveryError``; returns what the provider said of it
+    /// (its id, and `queued` or `sent`). Must not log the message's words, which hold a live code.
+    @discardableResult
+    func send(_ message: CodeMessage) async throws -> DeliveryReport
+}
+
+extension CodeSender {
+    public var channels: Set<DeliveryChannel> { [.sms, .voice] }
+}
+
+/// Delivery did not happen (or may not have); the sign-in that asked for it is rolled back.
+public struct DeliveryError: Error, CustomStringConvertible {
+    /// What went wrong, for the log (never containing the code).
+    public let reason: String
+    /// The provider did not answer in time: the text may still go out, and be billed, so it
+    /// stays counted against the limits and the budget.
+    public let mayHaveBeenSent: Bool
+
+    public init(reason: String, mayHaveBeenSent: Bool = false) {
+        self.reason = reason
+        self.mayHaveBeenSent = mayHaveBeenSent
+    }
+
+    public var description: String { "Delivery failed: \(reason)" }
+}
+
+/// Writes what sign-in texts and calls say.
+///
+/// A text's last line is the origin-bound form from the WebKit/Chrome "origin-bound one-time
+/// codes" proposal (`@example.com #123456`): iOS and Android then offer the code for autofill
+/// only on that site, which stops a phishing page from getting it autofilled.
+public struct MessageComposer: Sendable {
+    /// Product name in the first line, e.g. "Phone Login"; none gives the plain wording.
+    public let appName: String?
+    /// The web origin's host, e.g. `login.example.com`.
+    public let domain: String
+
+    public init(appName: String? = nil, domain: String = "localhost") {
+        self.appName = appName.flatMap { $0.isEmpty ? nil : $0 }
+        self.domain = domain
+    }
+
+    /// The text message body for `code`.
+    public func body(for code: OneTimeCode) -> String {
+        let name = appName.map { " \($0)" } ?? ""
+        return "\(code.digits) is your\(name) verification code.\n\n@\(domain) #\(code.digits)"
+    }
+
+    /// What a call says for `code`: the digits one at a time, twice.
+    public func call(for code: OneTimeCode) -> CallScript {
+        let name = appName.map { " \($0)" } ?? ""
+        return CallScript(opening: "Your\(name) verification code is", digits: code.digits)
+    }
+
+    /// The message for `code` on `channel`.
+    public func message(for code: OneTimeCode, to phone: PhoneNumber, by channel: DeliveryChannel) -> CodeMessage {
+        switch channel {
+        case .sms: CodeMessage(to: phone, content: .text(body(for: code)))
+        case .voice: CodeMessage(to: phone, content: .call(call(for: code)))
+        }
+    }
+}

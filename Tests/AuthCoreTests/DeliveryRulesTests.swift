@@ -1,0 +1,151 @@
+import DeliveryCore
+import Foundation
+import Testing
+
+@testable import AuthCore
+
+/// Calls and delivery reports, decided on hand-made snapshots: no database.
+@Suite("Delivery rules, without a database")
+struct DeliveryRulesTests {
+    let rules = SignInRules(policy: SignInPolicy())
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    var seconds: Double { now.timeIntervalSince1970 }
+    let phone = try! PhoneNumber(parsing: "(530) 555-0123")
+    let reference = SendReference(Substring("00112233445566778899aabbccddeeff"))!
+
+    func call() -> CodeIssue {
+        CodeIssue(
+            phone: phone, codeDigest: Data(repeating: 7, count: 32), existingSession: Data(repeating: 1, count: 32),
+            newSession: nil, attachSessionDuringCooldown: false, client: "10.0.0.1", channel: .voice,
+            reference: reference, now: now)
+    }
+
+    func send(_ status: DeliveryStatus, id: String? = "SM1", at: Double? = nil, error: String? = nil) -> SendRecord {
+        SendRecord(
+            reference: reference, phone: "+15305550123", channel: .sms, sentAt: seconds - 40, providerID: id,
+            status: status, statusAt: at, errorCode: error)
+    }
+
+    /// The session asking, pending for the number.
+    var pending: SessionRecord {
+        SessionRecord(
+            pendingPhone: "+15305550123", userID: nil, userPhone: nil, lastSeenAt: seconds - 10,
+            expiresAt: seconds + 100, absoluteExpiresAt: seconds + 100)
+    }
+
+    func code(sentAgo: Double, status: DeliveryStatus) -> StoredCode {
+        StoredCode(
+            digest: Data(repeating: 7, count: 32), sentAt: seconds - sentAgo, expiresAt: seconds - sentAgo + 600,
+            failedAttempts: 0, send: send(status))
+    }
+
+    @Test("a call costs callCost texts: the budget's reads leave room for it, and its use counts it")
+    func callCost() {
+        let reads = rules.issueReads(call())
+        #expect(reads.textsInHour == AllSends(since: seconds - 3600, reaching: 499))
+        #expect(reads.textsInDay == AllSends(since: seconds - 86_400, reaching: 1999))
+        let decision = rules.issue(
+            call(),
+            given: AuthSnapshot(
+                session: pending, textsInHour: SendCount(count: 10, reachedAt: nil),
+                textsInDay: SendCount(count: 20, reachedAt: nil)))
+        #expect(decision.outcome.budget == BudgetUse(textsInHour: 12, textsInDay: 22, cost: 2))
+        #expect(
+            decision.changes.first
+                == .recordSend(
+                    phone: "+15305550123", client: "10.0.0.1", at: seconds, channel: .voice, cost: 2,
+                    reference: reference))
+    }
+
+    @Test("a budget with room for a text but not a call refuses the call")
+    func callOverBudget() {
+        let decision = rules.issue(
+            call(), given: AuthSnapshot(session: pending, textsInHour: SendCount(count: 499, reachedAt: seconds - 600)))
+        #expect(decision.outcome.limited == SendLimitReached(.budget, until: now.addingTimeInterval(3000)))
+        #expect(decision.changes.isEmpty)
+    }
+
+    @Test("the 80% and 100% warnings are given when a call jumps over the mark")
+    func warningCrossed() {
+        #expect(rules.budgetWarning(BudgetUse(textsInHour: 401, textsInDay: 1, cost: 2))?.hasPrefix("80%") == true)
+        #expect(rules.budgetWarning(BudgetUse(textsInHour: 402, textsInDay: 1, cost: 2)) == nil)
+        #expect(rules.budgetWarning(BudgetUse(textsInHour: 501, textsInDay: 1, cost: 2))?.hasPrefix("100%") == true)
+    }
+
+    @Test(
+        "a text and a call share one cooldown, lifted at once when the last send did not arrive",
+        arguments: DeliveryStatus.allCases)
+    func cooldown(_ status: DeliveryStatus) {
+        let decision = rules.issue(
+            call(), given: AuthSnapshot(session: pending, code: code(sentAgo: 10, status: status)))
+        if status.didNotArrive {
+            #expect(decision.outcome.cooldownUntil == nil)
+            #expect(decision.outcome.budget != nil)
+            #expect(rules.resendWait(code(sentAgo: 10, status: status), now: now) == 0)
+        } else {
+            #expect(decision.outcome.cooldownUntil == now.addingTimeInterval(20))
+            #expect(decision.changes.isEmpty)
+            #expect(rules.resendWait(code(sentAgo: 10, status: status), now: now) == 20)
+        }
+    }
+
+    @Test("a report moves the status forward and keeps the provider's id and error code")
+    func forward() {
+        let decision = rules.recordDelivery(
+            DeliveryReport(providerID: "SM1", status: .undelivered, errorCode: "30003"), for: reference, at: now,
+            given: AuthSnapshot(send: send(.queued)))
+        #expect(
+            decision.outcome == .recorded(send(.undelivered, at: seconds, error: "30003"), changed: true))
+        #expect(
+            decision.changes == [
+                .recordDelivery(
+                    reference: reference,
+                    report: DeliveryReport(providerID: nil, status: .undelivered, errorCode: "30003"), at: seconds)
+            ])
+    }
+
+    @Test("a replay, or a report older than the one on record, writes nothing", arguments: DeliveryStatus.allCases)
+    func neverBackwards(_ reported: DeliveryStatus) {
+        let onRecord = send(.delivered, at: seconds - 5)
+        let decision = rules.recordDelivery(
+            DeliveryReport(providerID: "SM1", status: reported), for: reference, at: now,
+            given: AuthSnapshot(send: onRecord))
+        #expect(decision.outcome == .recorded(onRecord, changed: false))
+        #expect(decision.changes.isEmpty)
+    }
+
+    @Test("an unknown send is 404; a report naming another message is refused and writes nothing")
+    func unknownAndOther() {
+        let report = DeliveryReport(providerID: "SM2", status: .delivered)
+        #expect(rules.recordDelivery(report, for: reference, at: now, given: AuthSnapshot()).outcome == .unknownSend)
+        let other = rules.recordDelivery(report, for: reference, at: now, given: AuthSnapshot(send: send(.queued)))
+        #expect(other.outcome == .otherMessage)
+        #expect(other.changes.isEmpty)
+    }
+
+    @Test("a callback before the send's answer names the provider's id; the answer after it moves nothing back")
+    func callbackFirst() {
+        let first = rules.recordDelivery(
+            DeliveryReport(providerID: "SM9", status: .delivered), for: reference, at: now,
+            given: AuthSnapshot(send: send(.sending, id: nil)))
+        #expect(first.outcome == .recorded(send(.delivered, id: "SM9", at: seconds), changed: true))
+        let answer = rules.recordDelivery(
+            DeliveryReport(providerID: "SM9", status: .queued), for: reference, at: now.addingTimeInterval(1),
+            given: AuthSnapshot(send: send(.delivered, id: "SM9", at: seconds)))
+        #expect(answer.changes.isEmpty)
+        let idLate = rules.recordDelivery(
+            DeliveryReport(providerID: "SM9", status: .queued), for: reference, at: now,
+            given: AuthSnapshot(send: send(.failed, id: nil, at: seconds - 3, error: "30008")))
+        #expect(
+            idLate.changes == [
+                .recordDelivery(
+                    reference: reference, report: DeliveryReport(providerID: "SM9", status: .failed, errorCode: "30008"),
+                    at: seconds - 3)
+            ])
+    }
+
+    @Test("the reads name the send and lock it")
+    func reads() {
+        #expect(rules.deliveryReads(reference) == AuthReads(locks: [.send(reference)], send: reference))
+    }
+}
