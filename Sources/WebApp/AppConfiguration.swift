@@ -20,6 +20,23 @@ enum SMSDelivery: Sendable {
     var isTestMode: Bool {
         if case .test = self { true } else { false }
     }
+
+    /// The delivery with its provider asked to report each send's status at this app's
+    /// callback addresses under `publicURL` (``DeliveryCallbackController``); as it is without
+    /// one, and for the outbox and test mode, which report nothing.
+    func reporting(to publicURL: String?) -> SMSDelivery {
+        guard let publicURL else { return self }
+        switch self {
+        case .twilio(var twilio):
+            twilio.statusCallbackBase = publicURL + DeliveryCallbackController.twilioPath + "/"
+            return .twilio(twilio)
+        case .webhook(var webhook):
+            webhook.statusCallbackBase = publicURL + DeliveryCallbackController.webhookPath + "/"
+            return .webhook(webhook)
+        case .outbox, .test:
+            return self
+        }
+    }
 }
 
 /// Everything the app is assembled from; the `webapp` command fills it from its options and
@@ -62,6 +79,9 @@ struct AppConfiguration: Sendable {
     /// Gateway mode (`--gateway-domain`): Phone Login in front of other apps on that domain;
     /// `nil` when off.
     var gateway: Gateway?
+    /// This app's own address (`--public-url`, no trailing slash): gateway mode's issuer, and
+    /// the base of the addresses Twilio or the webhook report each text's and call's status to.
+    var publicURL: String?
     /// Gateway mode's signing keys when given (`WEBAPP_ASSERTION_KEY`); else the data folder's.
     var assertionKeys: AssertionKeys?
     /// How often expired sessions and codes are deleted.

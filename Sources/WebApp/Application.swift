@@ -80,7 +80,7 @@ final class Application: Sendable {
             pages: Pages(renderer: renderer, testMode: configuration.sms.isTestMode, clock: clock, assets: assets),
             signIn: signIn, assets: assets,
             wallet: wallet, storage: storage, requestMetrics: requestMetrics, securityHeaders: securityHeaders,
-            registry: registry, clock: clock)
+            registry: registry, clock: clock, logger: logger)
         if let gateway = configuration.gateway {
             let keys =
                 try configuration.assertionKeys
@@ -174,7 +174,7 @@ final class Application: Sendable {
     /// HTTPS (which means a proxy or a public name in front): with every code 123456, anyone who
     /// can reach it can sign in as anyone.
     static func smsSender(_ configuration: AppConfiguration, logger: Logger) throws -> any CodeSender {
-        switch configuration.sms {
+        switch configuration.sms.reporting(to: configuration.publicURL ?? configuration.gateway?.publicURL) {
         case .outbox:
             return try OutboxSender(path: configuration.resolvedOutboxPath, logger: logger)
         case .twilio(let twilio):

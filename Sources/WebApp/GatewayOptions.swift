@@ -7,7 +7,10 @@ import GatewayCore
 struct GatewayOptions: ParsableArguments {
     @Option(
         name: .customLong("public-url"),
-        help: "This app's own address, such as https://login.example.com (gateway mode).")
+        help: """
+            This app's own address, such as https://login.example.com: where Twilio or the SMS webhook \
+            report each text's and call's delivery, and gateway mode's issuer.
+            """)
     var publicURL: String?
 
     @Option(
@@ -35,12 +38,29 @@ struct GatewayOptions: ParsableArguments {
     static let names = ["public-url", "gateway-domain", "gateway-rules"]
 
     func validate() throws {
-        if domain == nil, publicURL != nil || rulesPath != nil {
-            throw ValidationError("--public-url and --gateway-rules need --gateway-domain (gateway mode).")
+        if domain == nil, rulesPath != nil {
+            throw ValidationError("--gateway-rules needs --gateway-domain (gateway mode).")
         }
         if domain != nil, publicURL == nil {
             throw ValidationError("--gateway-domain needs --public-url, this app's own address on that domain.")
         }
+    }
+
+    /// `--public-url` checked: an `https://` origin (`http://` too without `--https`, for trying
+    /// it out), with no path, query or fragment; no trailing slash. `nil` when not given.
+    func publicAddress(https: Bool) throws -> String? {
+        guard var text = publicURL else { return nil }
+        if text.hasSuffix("/") { text.removeLast() }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+            scheme == "https" || (scheme == "http" && !https), let host = url.host, !host.isEmpty,
+            url.path.isEmpty, url.query == nil, url.fragment == nil, url.user == nil, url.password == nil,
+            !text.contains("#"), !text.contains("?")
+        else {
+            throw ValidationError(
+                "--public-url must be this app's \(https ? "https://" : "http(s)://") address with no path, like https://login.example.com."
+            )
+        }
+        return text
     }
 
     /// Gateway mode as the options describe it; `nil` when it is off.

@@ -7,18 +7,23 @@ extension Pages {
     /// and how long ago, what to try, a way to change the number, and a new code, with the
     /// resend wait said and counted down (`countdown.js`, from when the page came: the wait is
     /// short, and a phone's clock may be off by more) when it still runs.
-    func verifyHelp(csrf: String, phone: PhoneNumber, status: SignInService.CodeStatus) throws -> Response {
+    func verifyHelp(
+        csrf: String, phone: PhoneNumber, status: SignInService.CodeStatus, offersCall: Bool
+    ) throws -> Response {
         let wait = status.resendWait
-        return try page(
-            "verify-help",
-            [
-                "csrf": csrf, "phone": phone.nationalFormat, "sent": status.sentAgo != nil,
-                "sentAgo": status.sentAgo.map(Self.ago) ?? "",
-                "resendWhen": wait > 0
-                    ? "If it still hasn't come, you can try again in \(SignInError.duration(wait))."
-                    : "If it still hasn't come, ask for a new one.",
-                "countsDown": wait > 0, "resendWait": wait,
-            ], answering: nil)
+        let called = status.delivery?.channel == .voice
+        var values: [String: Any] = [
+            "csrf": csrf, "phone": phone.nationalFormat, "sent": status.sentAgo != nil, "called": called,
+            "sentAgo": status.sentAgo.map(Self.ago) ?? "",
+            "resendWhen": wait > 0
+                ? "If it still hasn't come, you can try again in \(SignInError.duration(wait))."
+                : "If it still hasn't come, ask for a new one.",
+            "countsDown": wait > 0, "resendWait": wait, "offersCall": offersCall,
+        ]
+        values.merge(Self.deliveryValues(Self.deliveryWords(status.delivery, phone: phone, offersCall: offersCall))) {
+            $1
+        }
+        return try page("verify-help", values, answering: nil)
     }
 
     /// "less than a minute ago", "1 minute ago", "25 minutes ago", "over an hour ago".

@@ -61,20 +61,23 @@ struct Pages: Sendable {
     /// - Parameters:
     ///   - codeLifetime: how long a code lasts, said on the page ("expires in 10 minutes").
     ///   - triesLeft: after a wrong code, the tries the code has left, said after the error.
+    ///   - delivery: what the provider reported of the last text or call: a text that did not
+    ///     arrive is said at the top, with "Call me with the code instead" when calls are offered.
     func verify(
         csrf: String, phone: PhoneNumber, resendWait: Int, codeLifetime: Double = 600, triesLeft: Int? = nil,
-        notice: String? = nil, error: (any HTTPResponseError)? = nil
+        notice: String? = nil, delivery: DeliveryWords? = nil, error: (any HTTPResponseError)? = nil
     ) throws -> Response {
         let digits: [[String: Any]] = (1...6).map { ["index": $0, "first": $0 == 1] }
-        return try page(
-            "verify",
-            [
-                "csrf": csrf, "phone": phone.nationalFormat, "digits": digits, "resendWait": resendWait,
-                "notice": notice ?? "", "error": sentence(error, triesLeft: triesLeft), "hasError": error != nil,
-                "retryAt": retryAt(error).map(String.init) ?? "", "countsDown": retryAt(error) != nil,
-                "minutes": Int(codeLifetime / 60), "codeError": Self.isAboutTheCode(error),
-                "dead": Self.leavesNothingToType(error), "locked": Self.isLock(error),
-            ], answering: error)
+        var values: [String: Any] = [
+            "csrf": csrf, "phone": phone.nationalFormat, "digits": digits, "resendWait": resendWait,
+            "notice": notice ?? "", "error": sentence(error, triesLeft: triesLeft), "hasError": error != nil,
+            "retryAt": retryAt(error).map(String.init) ?? "", "countsDown": retryAt(error) != nil,
+            "minutes": Int(codeLifetime / 60), "codeError": Self.isAboutTheCode(error),
+            "dead": Self.leavesNothingToType(error), "locked": Self.isLock(error),
+        ]
+        // Only a code that will not come is news worth the top of Verify; the rest is on the help page.
+        values.merge(Self.deliveryValues(delivery?.didNotArrive == true ? delivery : nil)) { $1 }
+        return try page("verify", values, answering: error)
     }
 
     /// The error's sentence, with the tries left when there are any ("Incorrect verification

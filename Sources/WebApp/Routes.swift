@@ -2,6 +2,7 @@ import AuthCore
 import Foundation
 import GatewayCore
 import HTTPLite
+import Logging
 import Prometheus
 import WalletCore
 
@@ -25,6 +26,7 @@ struct Routes {
     let clock: @Sendable () -> Date
     /// Gateway mode's assertion signer; `nil` when gateway mode is off.
     var signer: AssertionSigner? = nil
+    var logger = Logger(label: "webapp")
 
     /// The whole app as one responder: the pages, the API and, unless they have a port of their
     /// own (``opsResponder()``), the operations routes.
@@ -33,6 +35,7 @@ struct Routes {
         if let gateway = gatewayRoutes() {
             mounts += [("/auth", gateway), ("/.well-known/jwks.json", gateway)]
         }
+        if let callbacks = callbackRoutes() { mounts.append(("/callbacks", callbacks)) }
         if configuration.opsPort == nil {
             let ops = opsRoutes()
             mounts += OpsController.paths.sorted().map { ($0, ops) }
@@ -127,6 +130,24 @@ struct Routes {
         ).register(v1: v1, signedIn: signedIn)
         WalletAPIController(wallet: wallet).register(signedIn: signedIn)
         SessionsAPIController(signIn: signIn).register(signedIn: signedIn)
+        return router.buildResponder()
+    }
+
+    /// The provider's delivery reports: no sessions, no CSRF cookie (the provider's signature
+    /// stands in for both), JSON errors. `nil` without `--public-url` or with a provider that
+    /// reports nothing (the outbox, test mode).
+    private func callbackRoutes() -> (any HTTPResponder<AppContext>)? {
+        guard let publicURL = configuration.publicURL ?? configuration.gateway?.publicURL else { return nil }
+        let provider: DeliveryCallbackController.Provider
+        switch configuration.sms {
+        case .twilio(let twilio): provider = .twilio(authToken: twilio.authToken)
+        case .webhook(let webhook): provider = .webhook(secret: webhook.secret)
+        case .outbox, .test: return nil
+        }
+        let router = Router<AppContext>()
+        router.add(middleware: ErrorMiddleware.api)
+        DeliveryCallbackController(signIn: signIn, provider: provider, publicURL: publicURL, logger: logger)
+            .register(on: router)
         return router.buildResponder()
     }
 

@@ -76,6 +76,7 @@ extension WebAppCommand {
             configuration.secret = try ServerSecret(hex: hex, source: "WEBAPP_SECRET")
         }
         configuration.gateway = try gateway.gateway(https: https)
+        configuration.publicURL = try configuration.gateway?.publicURL ?? gateway.publicAddress(https: https)
         configuration.assertionKeys = try GatewayOptions.assertionKeys(environment: environment)
         return configuration
     }

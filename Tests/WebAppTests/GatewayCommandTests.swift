@@ -19,7 +19,11 @@ struct GatewayCommandTests {
         "wrong gateway settings stop start-up with the reason",
         arguments: [
             (["--gateway-domain", "example.com"], "--gateway-domain needs --public-url"),
-            (["--public-url", "https://login.example.com"], "need --gateway-domain"),
+            (["--gateway-rules", "/nonexistent.json"], "--gateway-rules needs --gateway-domain"),
+            (["--public-url", "https://login.example.com/signin"], "--public-url must be"),
+            (["--public-url", "ftp://login.example.com"], "--public-url must be"),
+            (["--public-url", "https://login.example.com?x=1"], "--public-url must be"),
+            (["--public-url", "http://login.example.com", "--https"], "--public-url must be this app's https://"),
             (["--gateway-domain", "com", "--public-url", "https://login.com"], "has one label only"),
             (["--gateway-domain", "example.com", "--public-url", "https://login.other.test"], "--public-url must be"),
             (

@@ -1,4 +1,5 @@
 import AuthCore
+import DeliveryCore
 import Foundation
 import HTTPLite
 
@@ -43,6 +44,8 @@ struct SignInController: Sendable {
         signingIn.get("/verify/help", use: showHelp)
         signingIn.post("/verify/resend", use: resend)
         signingIn.get("/verify/resend", use: reloadResend)
+        signingIn.post("/verify/call", use: call)
+        signingIn.get("/verify/call", use: reloadResend)
     }
 
     @Sendable func root(_ request: Request, _ context: AppContext) async throws -> Response {
@@ -127,8 +130,12 @@ struct SignInController: Sendable {
 
     @Sendable func showVerify(_ request: Request, _ context: PendingSignInContext) async throws -> Response {
         let phone = context.phone
-        let notice =
-            request.cookie(Self.noticeCookie) == "resent" ? "A new code was sent to \(phone.nationalFormat)." : nil
+        let notice: String? =
+            switch request.cookie(Self.noticeCookie) {
+            case "resent": "A new code was sent to \(phone.nationalFormat)."
+            case "called": "We're calling \(phone.nationalFormat) now to read you a new code."
+            default: nil
+            }
         // A code that took its last try or expired stays dead on reload: the page offers only a
         // new code, as it did when the POST said so.
         let status = try await signIn.codeStatus(for: phone)
@@ -140,17 +147,24 @@ struct SignInController: Sendable {
             }
         var response = try pages.verify(
             csrf: context.csrfToken, phone: phone, resendWait: status.resendWait,
-            codeLifetime: signIn.policy.codeLifetime, notice: dead == nil ? notice : nil, error: dead)
+            codeLifetime: signIn.policy.codeLifetime, notice: dead == nil ? notice : nil,
+            delivery: delivery(status, phone), error: dead)
         if request.cookie(Self.noticeCookie) != nil {
             response.setCookie(Cookie.expired(name: Self.noticeCookie, path: "/verify", secure: cookie.secure))
         }
         return response
     }
 
-    /// "Didn't get a code?": what we know of the last text, and what to do next.
+    /// "Didn't get a code?": what we know of the last text or call, and what to do next.
     @Sendable func showHelp(_ request: Request, _ context: PendingSignInContext) async throws -> Response {
         try pages.verifyHelp(
-            csrf: context.csrfToken, phone: context.phone, status: try await signIn.codeStatus(for: context.phone))
+            csrf: context.csrfToken, phone: context.phone, status: try await signIn.codeStatus(for: context.phone),
+            offersCall: signIn.offersCalls)
+    }
+
+    /// What Verify says of the last code's delivery.
+    private func delivery(_ status: SignInService.CodeStatus, _ phone: PhoneNumber) -> Pages.DeliveryWords? {
+        Pages.deliveryWords(status.delivery, phone: phone, offersCall: signIn.offersCalls)
     }
 
     @Sendable func submitVerify(_ request: Request, _ context: PendingSignInContext) async throws -> Response {
@@ -171,7 +185,7 @@ struct SignInController: Sendable {
             return try pages.verify(
                 csrf: context.csrfToken, phone: phone, resendWait: status.resendWait,
                 codeLifetime: signIn.policy.codeLifetime, triesLeft: error == .incorrectCode ? status.triesLeft : nil,
-                error: error)
+                delivery: delivery(status, phone), error: error)
         }
     }
 
@@ -188,12 +202,26 @@ struct SignInController: Sendable {
     }
 
     @Sendable func resend(_ request: Request, _ context: PendingSignInContext) async throws -> Response {
+        try await newCode(by: .sms, request, context)
+    }
+
+    /// "Call me with the code instead": a new code, read out on a call.
+    @Sendable func call(_ request: Request, _ context: PendingSignInContext) async throws -> Response {
+        try await newCode(by: .voice, request, context)
+    }
+
+    /// A new code by text or call, then Verify with the notice; refused, Verify says why.
+    private func newCode(by channel: DeliveryChannel, _ request: Request, _ context: PendingSignInContext)
+        async throws -> Response
+    {
         let (token, phone) = (context.session, context.phone)
         do {
-            _ = try await signIn.resendCode(session: token, client: request.client?.group)
+            _ = try await signIn.resendCode(session: token, client: request.client?.group, channel: channel)
             var response = Response.redirect(to: "/verify")
             response.setCookie(
-                Cookie(name: Self.noticeCookie, value: "resent", path: "/verify", maxAge: 60, secure: cookie.secure))
+                Cookie(
+                    name: Self.noticeCookie, value: channel == .voice ? "called" : "resent", path: "/verify",
+                    maxAge: 60, secure: cookie.secure))
             return response
         } catch SignInError.noPendingSignIn {
             return Redirect.toLoginExpired(secure: cookie.secure).response
@@ -205,7 +233,8 @@ struct SignInController: Sendable {
             let notice: String? = usable ? status.expiresIn.map(Self.stillWorks) : nil
             return try pages.verify(
                 csrf: context.csrfToken, phone: phone, resendWait: max(status.resendWait, error.retryAfter ?? 0),
-                codeLifetime: signIn.policy.codeLifetime, notice: notice, error: error)
+                codeLifetime: signIn.policy.codeLifetime, notice: notice, delivery: delivery(status, phone),
+                error: error)
         }
     }
 

@@ -158,12 +158,14 @@ final class TestServer: @unchecked Sendable {
         }
     }
 
-    /// The code in the last text sent to `e164`.
+    /// The code in the last text or call sent to `e164`: a text's last line (`@example.com
+    /// #123456`), or the first six digits a call reads out.
     func lastCode(to e164: String = "+15305550123") throws -> String {
-        guard let body = try outbox().last(where: { $0.to == e164 })?.body,
-            let code = body.split(separator: "#").last
-        else { throw TestFailure("no text was sent to \(e164)") }
-        return String(code)
+        guard let body = try outbox().last(where: { $0.to == e164 })?.body else {
+            throw TestFailure("no text or call was sent to \(e164)")
+        }
+        if body.contains("#"), let code = body.split(separator: "#").last { return String(code) }
+        return String(body.filter(\.isNumber).prefix(6))
     }
 }
 

@@ -1,0 +1,104 @@
+import AuthCore
+import Crypto
+import DeliveryCore
+import Foundation
+import HTTPLite
+import Logging
+import NIOHTTP1
+
+/// Where the SMS provider reports what happened to each text and call: `POST
+/// /callbacks/twilio/{reference}` (Twilio's status callbacks) and `POST
+/// /callbacks/webhook/{reference}` (our webhook provider's), only for the provider in use.
+///
+/// Each request's signature is checked before anything in it is believed: Twilio's
+/// `X-Twilio-Signature` over this send's own callback address and the form's fields, or the
+/// webhook's `X-Signature-256` over the exact body bytes. Unsigned or wrongly signed: 403, and
+/// nothing recorded. A body that is not a status: 400. A reference no send has (or another
+/// message's id): 404. A status only moves forward, so replays and late reports change nothing
+/// and are answered 204 like the first.
+struct DeliveryCallbackController: Sendable {
+    static let twilioPath = "/callbacks/twilio"
+    static let webhookPath = "/callbacks/webhook"
+
+    /// How the provider in use proves a callback is its own.
+    enum Provider: Sendable {
+        case twilio(authToken: String)
+        case webhook(secret: SymmetricKey)
+    }
+
+    let signIn: SignInService
+    let provider: Provider
+    /// This app's address (`--public-url`): Twilio signs the full callback address it was given.
+    let publicURL: String
+    let logger: Logger
+
+    func register(on router: Router<AppContext>) {
+        switch provider {
+        case .twilio: router.post(Self.twilioPath + "/:reference", use: twilio)
+        case .webhook: router.post(Self.webhookPath + "/:reference", use: webhook)
+        }
+    }
+
+    @Sendable func twilio(_ request: Request, _ context: AppContext) async throws -> Response {
+        guard case .twilio(let authToken) = provider else { throw HTTPError(.notFound) }
+        let reference = try Self.reference(context)
+        let fields = try request.formData().pairs.map { ($0.name, $0.value) }
+        guard let signature = request.headers.first(name: TwilioSignature.header),
+            TwilioSignature.isValid(
+                signature, url: publicURL + Self.twilioPath + "/" + reference.hex, parameters: fields,
+                authToken: authToken)
+        else { throw refusedSignature("Twilio") }
+        return try await record(try Self.parsed { () throws(StatusCallback.Refused) in
+            try StatusCallback.twilio(fields)
+        }, for: reference)
+    }
+
+    @Sendable func webhook(_ request: Request, _ context: AppContext) async throws -> Response {
+        guard case .webhook(let secret) = provider else { throw HTTPError(.notFound) }
+        let reference = try Self.reference(context)
+        let body = Data(request.body.readableBytesView)
+        guard let signature = request.headers.first(name: WebhookSignature.header),
+            WebhookSignature.isValid(signature, body: body, secret: secret)
+        else { throw refusedSignature("SMS webhook") }
+        return try await record(try Self.parsed { () throws(StatusCallback.Refused) in
+            try StatusCallback.webhook(body)
+        }, for: reference)
+    }
+
+    private func record(_ report: DeliveryReport, for reference: SendReference) async throws -> Response {
+        switch try await signIn.recordDelivery(report, for: reference) {
+        case .unknownSend, .otherMessage:
+            throw HTTPError(.notFound, message: "No such text or call.")
+        case .recorded(let send, let changed):
+            if changed {
+                logger.info(
+                    "Delivery reported",
+                    metadata: [
+                        "channel": "\(send.channel)", "status": "\(send.status)", "error_code": "\(send.errorCode ?? "")",
+                    ])
+            }
+            return Response(status: .noContent)
+        }
+    }
+
+    /// The path's reference; 404 unless it is one we could have made (32 lowercase hex digits).
+    private static func reference(_ context: AppContext) throws -> SendReference {
+        guard let text = context.parameters["reference"], let reference = SendReference(Substring(text)) else {
+            throw HTTPError(.notFound, message: "No such text or call.")
+        }
+        return reference
+    }
+
+    private static func parsed(_ parse: () throws(StatusCallback.Refused) -> DeliveryReport) throws -> DeliveryReport {
+        do {
+            return try parse()
+        } catch {
+            throw HTTPError(.badRequest, message: "Not a delivery status: \(error.description).")
+        }
+    }
+
+    private func refusedSignature(_ provider: String) -> HTTPError {
+        logger.warning("Delivery callback refused: missing or wrong signature", metadata: ["provider": "\(provider)"])
+        return HTTPError(.forbidden, message: "The request's signature is missing or wrong.")
+    }
+}

@@ -1,0 +1,53 @@
+import AuthCore
+import DeliveryCore
+import Foundation
+
+/// What Verify and the help page say about the last code's text or call, from what its provider
+/// reported.
+extension Pages {
+    /// The page's words for a delivery: a sentence, whether the code will not come this way
+    /// (the page then says so as a problem, and offers the other way at once), and whether a
+    /// call can be offered instead.
+    struct DeliveryWords: Equatable {
+        let sentence: String
+        let didNotArrive: Bool
+        /// The last send was a text that did not arrive and calls are offered: "Call me" first.
+        let callInstead: Bool
+        /// The last send was a call that did not get through: "Text me" first.
+        let textInstead: Bool
+    }
+
+    /// `nil` while nothing is known yet (the provider has not answered the send).
+    static func deliveryWords(_ delivery: SignInService.Delivery?, phone: PhoneNumber, offersCall: Bool)
+        -> DeliveryWords?
+    {
+        guard let delivery, delivery.status != .sending else { return nil }
+        let ago = delivery.reportedAgo.map { " " + Self.ago($0) } ?? ""
+        let number = phone.nationalFormat
+        let sentence: String
+        switch (delivery.channel, delivery.status) {
+        case (.sms, .sending), (.sms, .queued): sentence = "Your text is on its way."
+        case (.sms, .sent): sentence = "Your text was handed to your mobile carrier\(ago)."
+        case (.sms, .delivered): sentence = "Your phone received the text\(ago)."
+        case (.sms, .undelivered): sentence = "We couldn't deliver the text to \(number)."
+        case (.sms, .failed): sentence = "We couldn't send a text to \(number)."
+        case (.voice, .sending), (.voice, .queued): sentence = "We are about to call \(number)."
+        case (.voice, .sent): sentence = "We are calling \(number) now."
+        case (.voice, .delivered): sentence = "The call was answered\(ago)."
+        case (.voice, .undelivered): sentence = "Your phone did not answer our call."
+        case (.voice, .failed): sentence = "We couldn't call \(number)."
+        }
+        let lost = delivery.status.didNotArrive
+        return DeliveryWords(
+            sentence: sentence, didNotArrive: lost, callInstead: lost && delivery.channel == .sms && offersCall,
+            textInstead: lost && delivery.channel == .voice)
+    }
+
+    /// The template values every page about a pending code shares for its delivery.
+    static func deliveryValues(_ words: DeliveryWords?) -> [String: Any] {
+        [
+            "delivery": words?.sentence ?? "", "hasDelivery": words != nil,
+            "deliveryProblem": words?.didNotArrive ?? false, "callInstead": words?.callInstead ?? false,
+        ]
+    }
+}

@@ -1,0 +1,220 @@
+import DeliveryCore
+import Foundation
+import NIOHTTP1
+import SMSGateways
+import Testing
+
+@testable import WebApp
+
+/// Delivery status and calls end to end (issue 26, parts 2 and 3): the app on Twilio (a fake
+/// one that speaks its API and calls back signed as it does), with `--public-url` behind a proxy.
+@Suite("Delivery callbacks and calls, with a fake Twilio")
+struct DeliveryCallbackTests: SignInSteps {
+    static let publicURL = "https://login.example.com"
+
+    /// Runs `body` with the app sending through `twilio`, its callbacks under the public URL.
+    func withTwilio(
+        publicURL: String? = Self.publicURL, messagingServiceOnly: Bool = false,
+        _ body: (TestServer, FakeTwilio) async throws -> Void
+    ) async throws {
+        let twilio = try await FakeTwilio.start()
+        do {
+            try await withServer({ configuration in
+                configuration.sms = .twilio(
+                    TwilioSender.Configuration(
+                        accountSID: twilio.accountSID, authToken: twilio.authToken,
+                        sender: messagingServiceOnly ? .messagingService("MG1") : .number("+15005550006"),
+                        apiBase: twilio.baseURL, timeout: .seconds(5)))
+                configuration.publicURL = publicURL
+            }) { server in
+                twilio.deliverTo = server.baseURL
+                try await body(server, twilio)
+            }
+        } catch {
+            await twilio.stop()
+            throw error
+        }
+        await twilio.stop()
+    }
+
+    /// A browser that asked for a code on Login, and the text Twilio was asked to send.
+    func started(_ server: TestServer, _ twilio: FakeTwilio, _ phone: String = "(530) 555-0123") async throws
+        -> (Browser, FakeTwilio.Sent)
+    {
+        let browser = Browser(baseURL: server.baseURL)
+        #expect(try await login(browser, phone).location == "/verify")
+        return (browser, try #require(twilio.sent.last))
+    }
+
+    @Test("each text asks Twilio to report to its own address; the help page says what was reported")
+    func reported() async throws {
+        try await withTwilio { server, twilio in
+            let (browser, text) = try await started(server, twilio)
+            #expect(text.resource == "Messages")
+            let callback = try #require(text.field("StatusCallback"))
+            #expect(callback.hasPrefix(Self.publicURL + "/callbacks/twilio/"))
+            #expect(callback.count == (Self.publicURL + "/callbacks/twilio/").count + 32)
+
+            #expect(try await browser.get("/verify/help").body.contains(">Your text is on its way.</p>"))
+            #expect(try await twilio.report(text, status: "sent") == .noContent)
+            #expect(try await twilio.report(text, status: "delivered") == .noContent)
+            let help = try await browser.get("/verify/help")
+            #expect(help.body.contains(#"<p id="delivery-status" class="hint delivery">Your phone received the text less than a minute ago.</p>"#))
+            // A delivered text is no news on Verify.
+            #expect(!(try await browser.get("/verify")).body.contains("delivery-problem"))
+        }
+    }
+
+    @Test("a text reported undelivered: Verify says so and offers the call at once; the call's code signs in")
+    func undeliveredThenCall() async throws {
+        try await withTwilio { server, twilio in
+            let (browser, text) = try await started(server, twilio)
+            #expect(try await twilio.report(text, status: "undelivered", errorCode: "30003") == .noContent)
+
+            let verify = try await browser.get("/verify")
+            #expect(
+                verify.body.contains(
+                    #"<p class="error" id="delivery-status" role="alert">We couldn&#39;t deliver the text to (530) 555-0123.</p>"#))
+            #expect(verify.body.contains(#"<form method="post" action="/verify/call">"#))
+            let help = try await browser.get("/verify/help")
+            #expect(help.body.contains(#"class="error delivery">We couldn&#39;t deliver the text to (530) 555-0123.</p>"#))
+            #expect(help.body.contains(">If it still hasn&#39;t come, ask for a new one.</p>"))
+
+            // No cooldown after an undelivered text: the call goes out at once.
+            let called = try await browser.post("/verify/call")
+            #expect(called.location == "/verify")
+            let call = try #require(twilio.sent.last)
+            #expect(call.resource == "Calls")
+            #expect(call.field("To") == "+15305550123")
+            #expect(call.field("From") == "+15005550006")
+            let twiml = try #require(call.field("Twiml"))
+            let digits = try #require(twiml.firstMatch(of: /code is<\/Say><Pause length="1"\/>((?:<Say>\d<\/Say><Pause length="1"\/>){6})/))
+            let code = String(digits.1).matches(of: /<Say>(\d)<\/Say>/).map { String($0.1) }.joined()
+            #expect(code.count == 6)
+            #expect(call.fields.filter { $0.0 == "StatusCallbackEvent" }.count == 4)
+            #expect(try await browser.get("/verify").body.contains("We&#39;re calling (530) 555-0123 now to read you a new code."))
+            #expect(try await twilio.report(call, status: "ringing") == .noContent)
+            #expect(try await browser.get("/verify/help").body.contains("We called <span class=\"nowrap\">(530) 555-0123</span> with a code"))
+            #expect(try await browser.get("/verify/help").body.contains(">We are calling (530) 555-0123 now.</p>"))
+            #expect(try await submitCode(browser, code).location == "/home")
+
+            let metrics = try await browser.get("/metrics").body
+            #expect(
+                sample(metrics, "sign_in_deliveries_total", ["channel": "sms", "status": "undelivered", "error_code": "30003"])
+                    == 1)
+        }
+    }
+
+    @Test("a call that is not answered: Verify says so and the text is offered again at once")
+    func callNotAnswered() async throws {
+        try await withTwilio { server, twilio in
+            let (browser, text) = try await started(server, twilio)
+            _ = try await twilio.report(text, status: "failed", errorCode: "30006")
+            _ = try await browser.post("/verify/call")
+            let call = try #require(twilio.sent.last)
+            #expect(try await twilio.report(call, status: "no-answer") == .noContent)
+            let verify = try await browser.get("/verify")
+            #expect(verify.body.contains(">Your phone did not answer our call.</p>"))
+            #expect(!verify.body.contains(#"action="/verify/call""#))
+            #expect(try await browser.post("/verify/resend").location == "/verify")
+            #expect(twilio.sent.last?.resource == "Messages")
+        }
+    }
+
+    @Test("forged callbacks: unsigned, wrongly signed, signed for another address: 403, nothing recorded")
+    func forged() async throws {
+        try await withTwilio { server, twilio in
+            let (browser, text) = try await started(server, twilio)
+            let genuine = try twilio.callback(text, status: "undelivered", errorCode: "30003")
+            #expect(try await twilio.post(genuine.path, fields: genuine.fields, signature: nil) == .forbidden)
+            let otherToken = try twilio.callback(text, status: "undelivered", signingWith: "someone-elses-token")
+            #expect(try await twilio.post(otherToken.path, fields: otherToken.fields, signature: otherToken.signature) == .forbidden)
+            // The genuine signature with one field changed.
+            let changed = genuine.fields.map { $0.0 == "MessageStatus" ? ($0.0, "delivered") : $0 }
+            #expect(try await twilio.post(genuine.path, fields: changed, signature: genuine.signature) == .forbidden)
+            #expect(try await twilio.post(genuine.path, fields: genuine.fields, signature: "garbage") == .forbidden)
+            // A genuine callback replayed at another send's address.
+            _ = try await browser.post("/logout")
+            try await login(browser, "(530) 555-0199")
+            let other = try #require(twilio.sent.last)
+            let otherPath = try twilio.callback(other, status: "sent").path
+            #expect(try await twilio.post(otherPath, fields: genuine.fields, signature: genuine.signature) == .forbidden)
+
+            #expect(try await browser.get("/verify/help").body.contains(">Your text is on its way.</p>"))
+        }
+    }
+
+    @Test("replays and late reports never move a status back; unknown sends and other ids are 404")
+    func replaysAndUnknown() async throws {
+        try await withTwilio { server, twilio in
+            let (browser, text) = try await started(server, twilio)
+            #expect(try await twilio.report(text, status: "delivered") == .noContent)
+            for late in ["queued", "sent", "delivered", "undelivered", "failed"] {
+                #expect(try await twilio.report(text, status: late, errorCode: "30003") == .noContent, "\(late)")
+            }
+            #expect(try await browser.get("/verify/help").body.contains("Your phone received the text"))
+            #expect(!(try await browser.get("/verify")).body.contains("delivery-problem"))
+
+            // A send we never made, with a perfectly good signature for its address.
+            let unknown = FakeTwilio.Sent(
+                resource: "Messages", sid: "SMffff",
+                fields: [("StatusCallback", Self.publicURL + "/callbacks/twilio/" + SendReference.generate().hex)])
+            #expect(try await twilio.report(unknown, status: "delivered") == .notFound)
+            // This send's address and signature, another message's id.
+            let stranger = FakeTwilio.Sent(resource: "Messages", sid: "SM0000", fields: text.fields)
+            #expect(try await twilio.report(stranger, status: "failed") == .notFound)
+            // Not a reference at all.
+            for path in ["/callbacks/twilio/x", "/callbacks/twilio/" + String(repeating: "A", count: 32),
+                "/callbacks/twilio/../../login", "/callbacks/webhook/" + SendReference.generate().hex]
+            {
+                #expect(try await twilio.post(path, fields: [], signature: nil) == .notFound, "\(path)")
+            }
+        }
+    }
+
+    @Test("a signed callback that is no status is 400; a 1 MB body is refused before it is read")
+    func malformed() async throws {
+        try await withTwilio { server, twilio in
+            let (browser, text) = try await started(server, twilio)
+            let path = try twilio.callback(text, status: "sent").path
+            let url = Self.publicURL + path
+            for fields in [[("MessageSid", text.sid)], [("MessageSid", text.sid), ("MessageStatus", "exploded")],
+                [("MessageSid", text.sid), ("MessageStatus", "failed"), ("ErrorCode", "<script>")]]
+            {
+                let signature = TwilioSignature.compute(url: url, parameters: fields, authToken: twilio.authToken)
+                #expect(try await twilio.post(path, fields: fields, signature: signature) == .badRequest)
+            }
+            let huge = [("MessageStatus", String(repeating: "a", count: 1_048_576))]
+            #expect(try await twilio.post(path, fields: huge, signature: "x") == .payloadTooLarge)
+            #expect(try await browser.get("/verify/help").body.contains(">Your text is on its way.</p>"))
+        }
+    }
+
+    @Test("without --public-url no report is asked for and no callback address answers")
+    func withoutPublicURL() async throws {
+        try await withTwilio(publicURL: nil) { server, twilio in
+            let (_, text) = try await started(server, twilio)
+            #expect(text.field("StatusCallback") == nil)
+            let status = try await twilio.post(
+                "/callbacks/twilio/" + SendReference.generate().hex, fields: [("MessageStatus", "sent")], signature: nil)
+            // Nothing answers there: the pages' CSRF check refuses the POST before their 404.
+            #expect(status == .forbidden)
+        }
+    }
+
+    @Test("a Messaging Service alone places no calls: no call offered, and a forged call request is refused")
+    func noCalls() async throws {
+        try await withTwilio(messagingServiceOnly: true) { server, twilio in
+            let (browser, text) = try await started(server, twilio)
+            _ = try await twilio.report(text, status: "undelivered", errorCode: "30003")
+            let verify = try await browser.get("/verify")
+            #expect(verify.body.contains("We couldn&#39;t deliver the text"))
+            #expect(!verify.body.contains("/verify/call"))
+            #expect(!(try await browser.get("/verify/help")).body.contains("/verify/call"))
+            let forced = try await browser.post("/verify/call")
+            #expect(forced.status == .unprocessableEntity)
+            #expect(forced.body.contains("We can&#39;t call phones right now. We can text you a code instead."))
+            #expect(twilio.sent.allSatisfy { $0.resource == "Messages" })
+        }
+    }
+}

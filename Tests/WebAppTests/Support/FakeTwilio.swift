@@ -1,0 +1,124 @@
+import DeliveryCore
+import Foundation
+import HTTPLite
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// A stand-in for Twilio on 127.0.0.1: it speaks the two REST calls the app makes, the way
+/// Twilio's API answers them, and calls back the way Twilio does.
+///
+/// - `POST /2010-04-01/Accounts/{AccountSid}/Messages.json` and `…/Calls.json`, with HTTP basic
+///   auth (401 and Twilio's error JSON, code 20003, otherwise) and a form: `To`, and `From` or
+///   `MessagingServiceSid`, and `Body` (a message) or `Twiml` (a call); a missing field is 400
+///   with code 21604 or 21603. Answer: 201 and the new resource, `sid` (`SM…` or `CA…`, 34
+///   characters) and `status` `queued`.
+/// - ``report(_:status:errorCode:)`` posts a status callback to the `StatusCallback` address the
+///   send gave, with the fields Twilio sends and `X-Twilio-Signature` over that address and the
+///   fields, under the auth token. The address is the app's public one (a proxy in front, as in
+///   production); the fake delivers it to the app's real port (``deliverTo``).
+final class FakeTwilio: @unchecked Sendable {
+    struct Sent: Sendable {
+        let resource: String
+        let sid: String
+        let fields: [(String, String)]
+        func field(_ name: String) -> String? { fields.last { $0.0 == name }?.1 }
+    }
+
+    let accountSID = "AC0123456789abcdef0123456789abcdef"
+    let authToken = "fake-twilio-auth-token"
+    /// Where callbacks really go: the test server's base URL, set once it listens.
+    var deliverTo = ""
+
+    private let lock = NSLock()
+    private var received: [Sent] = []
+    private var server: HTTPServer<ClosureResponder<BasicRequestContext>>!
+    private(set) var baseURL = ""
+
+    var sent: [Sent] { lock.withLock { received } }
+
+    static func start() async throws -> FakeTwilio {
+        let fake = FakeTwilio()
+        var logger = Logger(label: "fake-twilio")
+        logger.logLevel = .critical
+        fake.server = HTTPServer(
+            responder: ClosureResponder { request, _ in fake.answer(request) },
+            configuration: ServerConfiguration(host: "127.0.0.1", port: 0), logger: logger)
+        let address = try await fake.server.start()
+        fake.baseURL = "http://127.0.0.1:\(address.port!)"
+        return fake
+    }
+
+    func stop() async { await server.shutdown() }
+
+    private func answer(_ request: Request) -> Response {
+        func error(_ status: HTTPResponseStatus, _ code: Int, _ message: String) -> Response {
+            Response(
+                status: status, headers: ["Content-Type": "application/json"],
+                body: ByteBuffer(
+                    string: #"{"code": \#(code), "message": "\#(message)", "more_info": "https://www.twilio.com/docs/errors/\#(code)", "status": \#(status.code)}"#
+                ))
+        }
+        let prefix = "/2010-04-01/Accounts/\(accountSID)/"
+        guard request.method == .POST, request.uri.hasPrefix(prefix),
+            let resource = ["Messages.json": "Messages", "Calls.json": "Calls"][String(request.uri.dropFirst(prefix.count))]
+        else { return error(.notFound, 20404, "The requested resource was not found") }
+        let credentials = Data("\(accountSID):\(authToken)".utf8).base64EncodedString()
+        guard request.headers.first(name: "Authorization") == "Basic \(credentials)" else {
+            return error(.unauthorized, 20003, "Authenticate")
+        }
+        guard let form = try? request.formData() else { return error(.badRequest, 20001, "Bad form") }
+        let fields = form.pairs.map { ($0.name, $0.value) }
+        guard form["To"] != nil else { return error(.badRequest, 21604, "A 'To' phone number is required.") }
+        guard form["From"] != nil || (resource == "Messages" && form["MessagingServiceSid"] != nil) else {
+            return error(.badRequest, 21603, "A 'From' phone number is required.")
+        }
+        guard resource == "Messages" ? form["Body"] != nil : form["Twiml"] != nil else {
+            return error(.badRequest, 21602, "Message body is required.")
+        }
+        let sid = (resource == "Messages" ? "SM" : "CA") + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        lock.withLock { received.append(Sent(resource: resource, sid: sid, fields: fields)) }
+        return Response(
+            status: .created, headers: ["Content-Type": "application/json"],
+            body: ByteBuffer(string: #"{"sid": "\#(sid)", "status": "queued", "to": "\#(form["To"]!)"}"#))
+    }
+
+    /// The status callback Twilio would post for `sent`: its fields, signed.
+    func callback(_ sent: Sent, status: String, errorCode: String? = nil, signingWith token: String? = nil)
+        throws -> (path: String, fields: [(String, String)], signature: String)
+    {
+        guard let url = sent.field("StatusCallback"), let components = URLComponents(string: url) else {
+            throw TestFailure("the send asked for no status callback")
+        }
+        var fields: [(String, String)] =
+            sent.resource == "Messages"
+            ? [
+                ("AccountSid", accountSID), ("ApiVersion", "2010-04-01"), ("From", sent.field("From") ?? ""),
+                ("MessageSid", sent.sid), ("MessageStatus", status), ("SmsSid", sent.sid), ("SmsStatus", status),
+                ("To", sent.field("To") ?? ""),
+            ]
+            : [
+                ("AccountSid", accountSID), ("ApiVersion", "2010-04-01"), ("CallSid", sent.sid),
+                ("CallStatus", status), ("Direction", "outbound-api"), ("From", sent.field("From") ?? ""),
+                ("To", sent.field("To") ?? ""),
+            ]
+        if let errorCode { fields.append(("ErrorCode", errorCode)) }
+        let signature = TwilioSignature.compute(url: url, parameters: fields, authToken: token ?? authToken)
+        return (components.path, fields, signature)
+    }
+
+    /// Posts the status callback for `sent`, as Twilio would; the app's HTTP status.
+    @discardableResult
+    func report(_ sent: Sent, status: String, errorCode: String? = nil) async throws -> HTTPResponseStatus {
+        let callback = try callback(sent, status: status, errorCode: errorCode)
+        return try await post(callback.path, fields: callback.fields, signature: callback.signature)
+    }
+
+    /// Posts a form to the app as a status callback, with whatever signature is given.
+    func post(_ path: String, fields: [(String, String)], signature: String?) async throws -> HTTPResponseStatus {
+        var headers: HTTPHeaders = ["Content-Type": "application/x-www-form-urlencoded"]
+        if let signature { headers.add(name: TwilioSignature.header, value: signature) }
+        let body = fields.map { "\(Browser.encode($0.0))=\(Browser.encode($0.1))" }.joined(separator: "&")
+        return try await Browser(baseURL: deliverTo).send(.POST, path, headers: headers, body: Data(body.utf8)).status
+    }
+}
