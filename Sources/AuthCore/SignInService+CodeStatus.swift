@@ -50,4 +50,33 @@ extension SignInService {
                     errorCode: send.errorCode)
             })
     }
+
+    /// What the JSON API's `GET /verifications/{verification_id}` answers: the code that id
+    /// holds, how it went out and what its provider reported.
+    public struct VerificationStatus: Sendable, Equatable {
+        public let phone: PhoneNumber
+        public let channel: DeliveryChannel
+        public let status: DeliveryStatus
+        public let errorCode: String?
+        public let sentAt: Date
+        public let expiresIn: Int
+        public let resendWait: Int
+    }
+
+    /// The code `verificationID` holds. An id that is malformed, unknown, or whose code is gone
+    /// (used, replaced or purged) is ``SignInError/codeRequestedElsewhere`` (404), the same for each.
+    public func verificationStatus(id verificationID: String) async throws -> VerificationStatus {
+        guard let id = SessionToken(verificationID),
+            let held = try await store.read(rules.heldCodeReads(holder: id.storageKey)).heldCode
+        else { throw SignInError.codeRequestedElsewhere }
+        guard let phone = try? PhoneNumber(parsing: held.phone) else {
+            throw StoredDataCorrupt("a code for a number that no longer parses")
+        }
+        let now = clock()
+        return VerificationStatus(
+            phone: phone, channel: held.code.send?.channel ?? .sms, status: held.code.send?.status ?? .sending,
+            errorCode: held.code.send?.errorCode, sentAt: Date(timeIntervalSince1970: held.code.sentAt),
+            expiresIn: wholeSeconds(from: now, to: Date(timeIntervalSince1970: held.code.expiresAt)),
+            resendWait: wholeSeconds(rules.resendWait(held.code, now: now)))
+    }
 }

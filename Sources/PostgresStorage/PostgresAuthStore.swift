@@ -90,21 +90,10 @@ public struct PostgresAuthStore: AuthStore {
         var found = AuthSnapshot()
         if let key = reads.session { found.session = try await session(connection, key, logger) }
         if let phone = reads.code {
-            found.code = try await connection.rows(
-                """
-                SELECT v.code_digest, v.sent_at, v.expires_at, v.failed_attempts, v.holder, v.last_wrong_digest,
-                       \(unescaped: sendColumns("s"))
-                FROM verifications v LEFT JOIN code_sends s ON s.reference = v.send_reference
-                WHERE v.phone = \(phone)
-                """,
-                logger
-            ).first.map { row in
-                let (digest, sentAt, expiresAt, failed, holder, lastWrong) = try row.decode(
-                    (Data, Double, Double, Int, Data?, Data?).self)
-                return StoredCode(
-                    digest: digest, sentAt: sentAt, expiresAt: expiresAt, failedAttempts: failed, holder: holder,
-                    lastWrongDigest: lastWrong, send: try send(row, from: 6))
-            }
+            found.code = try await code(connection, "v.phone = \(phone)", logger)?.code
+        }
+        if let holder = reads.heldCode {
+            found.heldCode = try await code(connection, "v.holder = \(holder)", logger)
         }
         if let reference = reads.send {
             found.send = try await connection.rows(
@@ -204,6 +193,29 @@ public struct PostgresAuthStore: AuthStore {
             ).first?.decode(Double.self)
         }
         return found
+    }
+
+    /// The code (with its number and its send) the condition on `v` finds: the condition's own
+    /// binds are the query's only ones.
+    private static func code(_ connection: PostgresConnection, _ condition: PostgresQuery, _ logger: Logger)
+        async throws -> HeldCode?
+    {
+        let query = PostgresQuery(
+            unsafeSQL: """
+                SELECT v.code_digest, v.sent_at, v.expires_at, v.failed_attempts, v.holder, v.last_wrong_digest,
+                       \(sendColumns("s")), v.phone
+                FROM verifications v LEFT JOIN code_sends s ON s.reference = v.send_reference
+                WHERE \(condition.sql)
+                """, binds: condition.binds)
+        return try await connection.rows(query, logger).first.map { row in
+            let (digest, sentAt, expiresAt, failed, holder, lastWrong) = try row.decode(
+                (Data, Double, Double, Int, Data?, Data?).self)
+            return HeldCode(
+                phone: try row.makeRandomAccess()[14].decode(String.self),
+                code: StoredCode(
+                    digest: digest, sentAt: sentAt, expiresAt: expiresAt, failedAttempts: failed, holder: holder,
+                    lastWrongDigest: lastWrong, send: try send(row, from: 6)))
+        }
     }
 
     /// A send's columns, in the order ``send(_:from:)`` reads them.

@@ -195,6 +195,7 @@ enum PostgresMigrations {
                 "CREATE UNIQUE INDEX code_sends_by_reference ON code_sends (reference)",
                 "DROP INDEX code_sends_by_time",
                 "CREATE INDEX code_sends_by_time ON code_sends (sent_at, cost)",
+                "CREATE INDEX verifications_by_holder ON verifications (holder)",
                 """
                 ALTER TABLE verifications ADD COLUMN send_reference text
                     CHECK (send_reference ~ '^[0-9a-f]{32}$')

@@ -73,23 +73,10 @@ public struct SQLiteAuthStore: AuthStore {
             }
         }
         if let phone = reads.code {
-            found.code = try Row.fetchOne(
-                try db.cachedStatement(
-                    sql:
-                        """
-                        SELECT v.code_digest, v.sent_at, v.expires_at, v.failed_attempts, v.holder, v.last_wrong_digest,
-                               s.reference, s.phone, s.channel, s.sent_at, s.provider_id, s.status, s.status_at,
-                               s.error_code
-                        FROM verifications v LEFT JOIN code_sends s ON s.reference = v.send_reference
-                        WHERE v.phone = ?
-                        """
-                ),
-                arguments: [phone]
-            ).map { row in
-                StoredCode(
-                    digest: row[0], sentAt: row[1], expiresAt: row[2], failedAttempts: row[3], holder: row[4],
-                    lastWrongDigest: row[5], send: try send(row, from: 6))
-            }
+            found.code = try code(db, where: "v.phone = ?", phone)?.code
+        }
+        if let holder = reads.heldCode {
+            found.heldCode = try code(db, where: "v.holder = ?", holder)
         }
         if let reference = reads.send {
             found.send = try Row.fetchOne(
@@ -174,6 +161,29 @@ public struct SQLiteAuthStore: AuthStore {
             "SELECT started_at FROM sign_in_starts WHERE client = ? AND started_at > ? ORDER BY started_at DESC LIMIT 1 OFFSET ?",
             reads.clientSignIns)
         return found
+    }
+
+    /// The code (with its number and its send) the condition on `v` finds.
+    private static func code(_ db: Database, where condition: String, _ value: some DatabaseValueConvertible)
+        throws -> HeldCode?
+    {
+        try Row.fetchOne(
+            try db.cachedStatement(
+                sql: """
+                    SELECT v.code_digest, v.sent_at, v.expires_at, v.failed_attempts, v.holder, v.last_wrong_digest,
+                           s.reference, s.phone, s.channel, s.sent_at, s.provider_id, s.status, s.status_at,
+                           s.error_code, v.phone
+                    FROM verifications v LEFT JOIN code_sends s ON s.reference = v.send_reference
+                    WHERE \(condition)
+                    """),
+            arguments: [value]
+        ).map { row in
+            HeldCode(
+                phone: row[14],
+                code: StoredCode(
+                    digest: row[0], sentAt: row[1], expiresAt: row[2], failedAttempts: row[3], holder: row[4],
+                    lastWrongDigest: row[5], send: try send(row, from: 6)))
+        }
     }
 
     /// The send in `row`'s columns from `start` on (reference, phone, channel, sent_at,

@@ -217,4 +217,110 @@ struct DeliveryCallbackTests: SignInSteps {
             #expect(twilio.sent.allSatisfy { $0.resource == "Messages" })
         }
     }
+
+    @Test("the webhook provider: each send carries its status_callback; signed statuses recorded, others 403")
+    func webhook() async throws {
+        let fake = try await FakeTwilio.start()
+        do {
+            try await withServer({ configuration in
+                configuration.sms = .webhook(
+                    try! WebhookSender.Configuration(url: fake.baseURL + fake.webhookPath, secret: fake.webhookSecret))
+                configuration.publicURL = Self.publicURL
+            }) { server in
+                fake.deliverTo = server.baseURL
+                let (browser, text) = try await started(server, fake)
+                #expect(text.field("channel") == "sms")
+                #expect(text.field("status_callback")?.hasPrefix(Self.publicURL + "/callbacks/webhook/") == true)
+                #expect(
+                    try await fake.reportByWebhook(text, json: #"{"status":"undelivered"}"#, secret: "not-the-shared-secret")
+                        == .forbidden)
+                #expect(try await fake.reportByWebhook(text, json: #"{"status":"nonsense"}"#) == .badRequest)
+                #expect(try await browser.get("/verify/help").body.contains(">Your text is on its way.</p>"))
+                #expect(
+                    try await fake.reportByWebhook(text, json: #"{"status":"undelivered","error_code":"E42"}"#)
+                        == .noContent)
+                #expect(try await browser.get("/verify").body.contains("We couldn&#39;t deliver the text"))
+                #expect(try await browser.post("/verify/call").location == "/verify")
+                #expect(fake.sent.last?.field("channel") == "voice")
+                #expect(fake.sent.last?.field("body")?.hasPrefix("Your verification code is ") == true)
+            }
+        } catch {
+            await fake.stop()
+            throw error
+        }
+        await fake.stop()
+    }
+}
+
+/// The JSON API's side of calls and delivery (issue 26, part 4), each answer checked against
+/// the OpenAPI document.
+@Suite("API: channel and delivery status")
+struct DeliveryAPITests {
+    @Test("channel call places a call; GET /verifications/{id} follows its status; its code signs in")
+    func call() async throws {
+        try await DeliveryCallbackTests().withTwilio { server, twilio in
+            let api = APIClient(server)
+            let sent = try await api.call(.POST, "/verifications", json: ["phone_number": "(530) 555-0123", "channel": "call"])
+            #expect(sent.status == 200)
+            #expect(sent.json["channel"] as? String == "call")
+            let id = try #require(sent.json["verification_id"] as? String)
+            let call = try #require(twilio.sent.last)
+            #expect(call.resource == "Calls")
+
+            let queued = try await api.call(.GET, "/verifications/\(id)")
+            #expect(queued.status == 200)
+            #expect(queued.json["status"] as? String == "queued")
+            #expect(queued.json["channel"] as? String == "call")
+            #expect(queued.json["phone_number"] as? String == "+15305550123")
+            #expect(queued.json["resend_after"] as? Int == 30)
+            #expect(queued.json["error_code"] == nil)
+
+            #expect(try await twilio.report(call, status: "busy") == .noContent)
+            let busy = try await api.call(.GET, "/verifications/\(id)")
+            #expect(busy.json["status"] as? String == "undelivered")
+            #expect(busy.json["resend_after"] as? Int == 0)
+
+            let twiml = try #require(call.field("Twiml"))
+            let code = twiml.matches(of: /<Say>(\d)<\/Say>/).prefix(6).map { String($0.1) }.joined()
+            let checked = try await api.check("+15305550123", code, id: id)
+            #expect(checked.status == 200)
+            // The code is used: the id names nothing any more.
+            #expect(try await api.call(.GET, "/verifications/\(id)").status == 404)
+        }
+    }
+
+    @Test("an unknown id or a bad channel is refused, and nothing is sent")
+    func refusals() async throws {
+        try await DeliveryCallbackTests().withTwilio { server, twilio in
+            let api = APIClient(server)
+            for id in ["nope", String(repeating: "A", count: 43), "%2E%2E"] {
+                let unknown = try await api.call(.GET, "/verifications/\(id)")
+                #expect(unknown.status == 404, "\(id)")
+                #expect(unknown.errorCode == "not_found")
+            }
+            for channel in ["voice", "SMS", ""] {
+                let bad = try await api.call(
+                    .POST, "/verifications", json: ["phone_number": "(530) 555-0123", "channel": channel])
+                #expect(bad.status == 400, "\(channel)")
+            }
+            let wrongType = try await api.call(
+                .POST, "/verifications", body: #"{"phone_number": "(530) 555-0123", "channel": 2}"#)
+            #expect(wrongType.status == 400)
+            let null = try await api.call(
+                .POST, "/verifications", body: #"{"phone_number": "(530) 555-0123", "channel": null}"#)
+            #expect(null.status == 400)
+            #expect(twilio.sent.isEmpty)
+        }
+    }
+
+    @Test("a provider that places no calls: channel call is 422 channel_unavailable")
+    func noCalls() async throws {
+        try await DeliveryCallbackTests().withTwilio(messagingServiceOnly: true) { server, twilio in
+            let refused = try await APIClient(server).call(
+                .POST, "/verifications", json: ["phone_number": "(530) 555-0123", "channel": "call"])
+            #expect(refused.status == 422)
+            #expect(refused.errorCode == "channel_unavailable")
+            #expect(twilio.sent.isEmpty)
+        }
+    }
 }

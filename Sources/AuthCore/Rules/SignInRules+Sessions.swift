@@ -35,6 +35,11 @@ extension SignInRules {
         }
     }
 
+    /// What ``SignInService/verificationStatus(id:)`` needs: the code its holder holds.
+    public func heldCodeReads(holder: Data) -> AuthReads {
+        AuthReads(heldCode: holder)
+    }
+
     /// What ``resendWait(_:now:)`` needs: the phone's code.
     public func resendWaitReads(_ phone: PhoneNumber) -> AuthReads {
         AuthReads(code: phone.e164)

@@ -24,6 +24,9 @@ public struct AuthReads: Sendable, Equatable {
     public var textsInDay: AllSends?
     /// The text or call with this reference, with its delivery (a provider's status callback).
     public var send: SendReference?
+    /// The code held by this holder (the digest of the API's `verification_id`), whatever its
+    /// number, with its send.
+    public var heldCode: Data?
     /// The n-th newest wrong code for a phone number since a time (the lock after failures).
     public var phoneFailures: RecentEvents?
     /// The n-th newest wrong code from a client since a time.
@@ -40,9 +43,11 @@ public struct AuthReads: Sendable, Equatable {
         phoneSends: RecentEvents? = nil,
         clientSends: RecentEvents? = nil, exchangeSends: RecentEvents? = nil, textsInHour: AllSends? = nil,
         textsInDay: AllSends? = nil, phoneFailures: RecentEvents? = nil, clientFailures: RecentEvents? = nil,
-        locks: [AuthLock] = [], clientSignIns: RecentEvents? = nil, send: SendReference? = nil
+        locks: [AuthLock] = [], clientSignIns: RecentEvents? = nil, send: SendReference? = nil,
+        heldCode: Data? = nil
     ) {
         self.send = send
+        self.heldCode = heldCode
         self.session = session
         self.code = code
         self.device = device
@@ -136,6 +141,8 @@ public struct AuthSnapshot: Sendable, Equatable {
     public var clientSignInAt: Double?
     /// The text or call ``AuthReads/send`` named, if it is on record.
     public var send: SendRecord?
+    /// The code ``AuthReads/heldCode`` named, and the number (E.164) it is for.
+    public var heldCode: HeldCode?
 
     public init(
         session: SessionRecord? = nil, code: StoredCode? = nil, device: DeviceRecord? = nil,
@@ -214,5 +221,16 @@ public struct StoredCode: Sendable, Equatable {
         self.failedAttempts = failedAttempts
         self.holder = holder
         self.lastWrongDigest = lastWrongDigest
+    }
+}
+
+/// A code found by its holder, with the number it is for (E.164).
+public struct HeldCode: Sendable, Equatable {
+    public var phone: String
+    public var code: StoredCode
+
+    public init(phone: String, code: StoredCode) {
+        self.phone = phone
+        self.code = code
     }
 }

@@ -182,6 +182,7 @@ enum SQLiteMigrations {
                     CREATE UNIQUE INDEX code_sends_by_reference ON code_sends(reference);
                     DROP INDEX code_sends_by_time;
                     CREATE INDEX code_sends_by_time ON code_sends(sent_at, cost);
+                    CREATE INDEX verifications_by_holder ON verifications(holder);
                     ALTER TABLE verifications ADD COLUMN send_reference TEXT CHECK (\(reference("send_reference")));
                     """)
         }

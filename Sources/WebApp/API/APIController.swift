@@ -1,4 +1,5 @@
 import AuthCore
+import DeliveryCore
 import Foundation
 import HTTPLite
 import NIOHTTP1
@@ -21,6 +22,7 @@ struct APIController: Sendable {
     func register(v1: RouteGroup<AppContext>, signedIn: RouteGroup<APIUserContext>) {
         v1.post("/verifications", use: sendCode)
         v1.post("/verifications/check", use: checkCode)
+        v1.get("/verifications/:verification_id", use: verification)
         v1.get("/openapi.json", use: openAPI)
         signedIn.get("/me", use: me)
         signedIn.post("/logout", use: logout)
@@ -28,7 +30,32 @@ struct APIController: Sendable {
 
     struct SendRequest: Decodable {
         let phone_number: String
+        /// `sms` (the default when absent) or `call`; `null` is refused like any other value.
+        let channel: String?
+
+        private enum CodingKeys: String, CodingKey { case phone_number, channel }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            phone_number = try container.decode(String.self, forKey: .phone_number)
+            if container.contains(.channel), try container.decodeNil(forKey: .channel) {
+                throw DecodingError.valueNotFound(
+                    String.self, .init(codingPath: [CodingKeys.channel], debugDescription: "channel is null"))
+            }
+            channel = try container.decodeIfPresent(String.self, forKey: .channel)
+        }
     }
+
+    /// The API's names for the channels: `sms` and `call`.
+    static func channel(named name: String?) throws -> DeliveryChannel {
+        switch name {
+        case nil, "sms": return .sms
+        case "call": return .voice
+        default: throw HTTPError(.badRequest, message: "The field channel must be sms or call.")
+        }
+    }
+
+    static func name(of channel: DeliveryChannel) -> String { channel == .voice ? "call" : "sms" }
 
     struct SendReply: Encodable {
         let phone_number: String
@@ -37,6 +64,20 @@ struct APIController: Sendable {
         let sent: Bool
         /// Needed to check the code; present only when `sent` is true.
         let verification_id: String?
+        let channel: String
+        let expires_in: Int
+        let resend_after: Int
+    }
+
+    struct StatusReply: Encodable {
+        let verification_id: String
+        let phone_number: String
+        let channel: String
+        /// What the provider last reported: `sending`, `queued`, `sent`, `delivered`,
+        /// `undelivered` or `failed`.
+        let status: String
+        let error_code: String?
+        let sent_at: String
         let expires_in: Int
         let resend_after: Int
     }
@@ -66,13 +107,32 @@ struct APIController: Sendable {
 
     @Sendable func sendCode(_ request: Request, _ context: AppContext) async throws -> Response {
         let body = try request.decodeJSON(SendRequest.self)
-        let sent = try await signIn.sendCode(phoneInput: body.phone_number, client: request.client?.group)
+        let channel = try Self.channel(named: body.channel)
+        let sent = try await signIn.sendCode(
+            phoneInput: body.phone_number, client: request.client?.group, channel: channel)
         let now = sent.decidedAt
         return try Self.reply(
             SendReply(
                 phone_number: sent.phone.e164, sent: sent.sent, verification_id: sent.verificationID?.value,
-                expires_in: wholeSeconds(from: now, to: sent.codeExpiresAt),
+                channel: Self.name(of: channel), expires_in: wholeSeconds(from: now, to: sent.codeExpiresAt),
                 resend_after: wholeSeconds(from: now, to: sent.resendAvailableAt)))
+    }
+
+    /// A code's channel and delivery, for the app that holds its `verification_id`.
+    @Sendable func verification(_ request: Request, _ context: AppContext) async throws -> Response {
+        let id = context.parameters["verification_id"] ?? ""
+        let found: SignInService.VerificationStatus
+        do {
+            found = try await signIn.verificationStatus(id: id)
+        } catch SignInError.codeRequestedElsewhere {
+            throw HTTPError(.notFound, message: "No code is out under this verification_id.")
+        }
+        let formatter = ISO8601DateFormatter()
+        return try Self.reply(
+            StatusReply(
+                verification_id: id, phone_number: found.phone.e164, channel: Self.name(of: found.channel),
+                status: found.status.rawValue, error_code: found.errorCode, sent_at: formatter.string(from: found.sentAt),
+                expires_in: found.expiresIn, resend_after: found.resendWait))
     }
 
     @Sendable func checkCode(_ request: Request, _ context: AppContext) async throws -> Response {

@@ -1,3 +1,4 @@
+import Crypto
 import DeliveryCore
 import Foundation
 import HTTPLite
@@ -51,7 +52,14 @@ final class FakeTwilio: @unchecked Sendable {
 
     func stop() async { await server.shutdown() }
 
+    /// The secret the webhook provider shares with the app (``webhookPath``).
+    let webhookSecret = "fake-webhook-secret-0123456789"
+    /// Where the fake also plays our webhook provider: it takes the signed JSON (401 unless the
+    /// signature is right) and keeps its fields as a send (`resource` `Webhook`).
+    let webhookPath = "/webhook"
+
     private func answer(_ request: Request) -> Response {
+        if request.uri == webhookPath { return webhook(request) }
         func error(_ status: HTTPResponseStatus, _ code: Int, _ message: String) -> Response {
             Response(
                 status: status, headers: ["Content-Type": "application/json"],
@@ -81,6 +89,32 @@ final class FakeTwilio: @unchecked Sendable {
         return Response(
             status: .created, headers: ["Content-Type": "application/json"],
             body: ByteBuffer(string: #"{"sid": "\#(sid)", "status": "queued", "to": "\#(form["To"]!)"}"#))
+    }
+
+    private func webhook(_ request: Request) -> Response {
+        let body = Data(request.body.readableBytesView)
+        guard let signature = request.headers.first(name: WebhookSignature.header),
+            WebhookSignature.isValid(signature, body: body, secret: SymmetricKey(data: Data(webhookSecret.utf8))),
+            let object = try? JSONSerialization.jsonObject(with: body) as? [String: String]
+        else { return Response(status: .unauthorized) }
+        lock.withLock {
+            received.append(Sent(resource: "Webhook", sid: "", fields: object.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))
+        }
+        return Response(status: .accepted)
+    }
+
+    /// Posts our webhook's status callback for `sent` to its `status_callback`, signed with
+    /// `secret` (the shared one unless given).
+    func reportByWebhook(_ sent: Sent, json: String, secret: String? = nil) async throws -> HTTPResponseStatus {
+        guard let url = sent.field("status_callback"), let path = URLComponents(string: url)?.path else {
+            throw TestFailure("the send gave no status_callback")
+        }
+        let body = Data(json.utf8)
+        let signature = WebhookSignature.compute(
+            body: body, secret: SymmetricKey(data: Data((secret ?? webhookSecret).utf8)))
+        return try await Browser(baseURL: deliverTo).send(
+            .POST, path, headers: ["Content-Type": "application/json", WebhookSignature.header: signature], body: body
+        ).status
     }
 
     /// The status callback Twilio would post for `sent`: its fields, signed.

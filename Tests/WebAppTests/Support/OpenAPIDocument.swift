@@ -22,9 +22,10 @@ struct OpenAPIDocument: Sendable {
         guard pathOnly.hasPrefix(basePath) else { return ["\(path) is outside \(basePath)"] }
         let key = String(pathOnly.dropFirst(basePath.count))
         let paths = document["paths"] as! [String: any Sendable]
-        // `/accounts/{id}` matches `/accounts/7`: segment by segment, `{…}` matching any one.
+        // `/accounts/{id}` matches `/accounts/7`: segment by segment, `{…}` matching any one; a
+        // path written out (`/verifications/check`) wins over a template that also matches it.
         let segments = key.split(separator: "/")
-        let template = paths.keys.first { template in
+        let template = paths[key] != nil ? key : paths.keys.first { template in
             let parts = template.split(separator: "/")
             return parts.count == segments.count
                 && zip(parts, segments).allSatisfy { $0.hasPrefix("{") && $0.hasSuffix("}") || $0 == $1 }
