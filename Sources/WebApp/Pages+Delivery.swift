@@ -17,6 +17,30 @@ extension Pages {
         let textInstead: Bool
     }
 
+    /// Everything a page says and does about the last code's delivery.
+    struct DeliveryView {
+        let words: DeliveryWords?
+        let delivery: SignInService.Delivery?
+        /// The provider places calls.
+        let offersCall: Bool
+        /// The provider reports deliveries (`--public-url` with Twilio or the webhook).
+        let reported: Bool
+
+        init(_ delivery: SignInService.Delivery?, phone: PhoneNumber, offersCall: Bool, reported: Bool) {
+            self.words = Pages.deliveryWords(delivery, phone: phone, offersCall: offersCall)
+            self.delivery = delivery
+            self.offersCall = offersCall
+            self.reported = reported
+        }
+
+        /// What `GET /verify/status` answers.
+        var reply: DeliveryReply {
+            DeliveryReply(
+                sentence: words?.sentence ?? "", final: delivery?.status.isFinal ?? false,
+                problem: words?.didNotArrive ?? false, callInstead: words?.callInstead ?? false)
+        }
+    }
+
     /// `nil` while nothing is known yet (the provider has not answered the send).
     static func deliveryWords(_ delivery: SignInService.Delivery?, phone: PhoneNumber, offersCall: Bool)
         -> DeliveryWords?
@@ -44,10 +68,28 @@ extension Pages {
     }
 
     /// The template values every page about a pending code shares for its delivery.
-    static func deliveryValues(_ words: DeliveryWords?) -> [String: Any] {
-        [
-            "delivery": words?.sentence ?? "", "hasDelivery": words != nil,
-            "deliveryProblem": words?.didNotArrive ?? false, "callInstead": words?.callInstead ?? false,
+    /// `watchesDelivery`: the provider reports deliveries and the last one is not final, so
+    /// `delivery.js` asks; Verify then carries its problem box and the call form hidden, for the
+    /// script to show once the text is reported undelivered (`mayCallInstead`).
+    static func deliveryValues(_ view: DeliveryView?) -> [String: Any] {
+        let (words, delivery) = (view?.words, view?.delivery)
+        let (offersCall, reported) = (view?.offersCall ?? false, view?.reported ?? false)
+        let problem = words?.didNotArrive ?? false
+        let callInstead = words?.callInstead ?? false
+        let watches = reported && delivery.map { !$0.status.isFinal } ?? false
+        return [
+            "delivery": words?.sentence ?? "", "hasDelivery": words != nil, "deliveryProblem": problem,
+            "callInstead": callInstead, "watchesDelivery": watches, "showsDeliveryProblem": problem || watches,
+            "mayCallInstead": callInstead || (watches && offersCall && delivery?.channel == .sms),
         ]
+    }
+
+    /// What `GET /verify/status` answers (`delivery.js`): the sentence, and whether it is final,
+    /// a problem, and a reason to offer the call.
+    struct DeliveryReply: Encodable {
+        let sentence: String
+        let final: Bool
+        let problem: Bool
+        let callInstead: Bool
     }
 }

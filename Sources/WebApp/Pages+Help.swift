@@ -8,7 +8,7 @@ extension Pages {
     /// resend wait said and counted down (`countdown.js`, from when the page came: the wait is
     /// short, and a phone's clock may be off by more) when it still runs.
     func verifyHelp(
-        csrf: String, phone: PhoneNumber, status: SignInService.CodeStatus, offersCall: Bool
+        csrf: String, phone: PhoneNumber, status: SignInService.CodeStatus, delivery: DeliveryView
     ) throws -> Response {
         let wait = status.resendWait
         let called = status.delivery?.channel == .voice
@@ -18,11 +18,9 @@ extension Pages {
             "resendWhen": wait > 0
                 ? "If it still hasn't come, you can try again in \(SignInError.duration(wait))."
                 : "If it still hasn't come, ask for a new one.",
-            "countsDown": wait > 0, "resendWait": wait, "offersCall": offersCall,
+            "countsDown": wait > 0, "resendWait": wait, "offersCall": delivery.offersCall,
         ]
-        values.merge(Self.deliveryValues(Self.deliveryWords(status.delivery, phone: phone, offersCall: offersCall))) {
-            $1
-        }
+        values.merge(Self.deliveryValues(delivery)) { $1 }
         return try page("verify-help", values, answering: nil)
     }
 

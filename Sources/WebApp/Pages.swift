@@ -18,7 +18,7 @@ struct Pages: Sendable {
     /// The static files pages link, by the name templates use (`{{asset.css}}`).
     static let assetNames = [
         "css": "app.css", "icon": "favicon.svg", "loginJS": "login.js", "verifyJS": "verify.js",
-        "countdownJS": "countdown.js", "backForwardJS": "back-forward.js",
+        "countdownJS": "countdown.js", "backForwardJS": "back-forward.js", "deliveryJS": "delivery.js",
     ]
     let renderer: PageRenderer
     /// SMS test mode: every page says at the top that every code is 123456, so nobody takes a
@@ -65,7 +65,7 @@ struct Pages: Sendable {
     ///     arrive is said at the top, with "Call me with the code instead" when calls are offered.
     func verify(
         csrf: String, phone: PhoneNumber, resendWait: Int, codeLifetime: Double = 600, triesLeft: Int? = nil,
-        notice: String? = nil, delivery: DeliveryWords? = nil, error: (any HTTPResponseError)? = nil
+        notice: String? = nil, delivery: DeliveryView? = nil, error: (any HTTPResponseError)? = nil
     ) throws -> Response {
         let digits: [[String: Any]] = (1...6).map { ["index": $0, "first": $0 == 1] }
         var values: [String: Any] = [
@@ -75,8 +75,9 @@ struct Pages: Sendable {
             "minutes": Int(codeLifetime / 60), "codeError": Self.isAboutTheCode(error),
             "dead": Self.leavesNothingToType(error), "locked": Self.isLock(error),
         ]
-        // Only a code that will not come is news worth the top of Verify; the rest is on the help page.
-        values.merge(Self.deliveryValues(delivery?.didNotArrive == true ? delivery : nil)) { $1 }
+        // Only a code that will not come is news worth the top of Verify (the template shows the
+        // sentence only then); the rest is on the help page.
+        values.merge(Self.deliveryValues(delivery)) { $1 }
         return try page("verify", values, answering: error)
     }
 

@@ -81,7 +81,8 @@ struct Routes {
         SignInController(
             signIn: signIn, pages: pages, cookie: sessionCookie,
             rememberedPhone: RememberedPhoneCookie(https: configuration.https),
-            device: deviceCookie, returnAddress: returnAddress, gatewayDomain: configuration.gateway?.domain.name
+            device: deviceCookie, returnAddress: returnAddress, gatewayDomain: configuration.gateway?.domain.name,
+            deliveriesReported: deliveryCallbacks != nil
         ).register(
             visitors: visitors, signedOut: visitors.group(context: SignedOutContext.self),
             signingIn: visitors.group(context: PendingSignInContext.self))
@@ -137,18 +138,23 @@ struct Routes {
     /// stands in for both), JSON errors. `nil` without `--public-url` or with a provider that
     /// reports nothing (the outbox, test mode).
     private func callbackRoutes() -> (any HTTPResponder<AppContext>)? {
-        guard let publicURL = configuration.publicURL ?? configuration.gateway?.publicURL else { return nil }
-        let provider: DeliveryCallbackController.Provider
-        switch configuration.sms {
-        case .twilio(let twilio): provider = .twilio(authToken: twilio.authToken)
-        case .webhook(let webhook): provider = .webhook(secret: webhook.secret)
-        case .outbox, .test: return nil
-        }
+        guard let (provider, publicURL) = deliveryCallbacks else { return nil }
         let router = Router<AppContext>()
         router.add(middleware: ErrorMiddleware.api)
         DeliveryCallbackController(signIn: signIn, provider: provider, publicURL: publicURL, logger: logger)
             .register(on: router)
         return router.buildResponder()
+    }
+
+    /// The provider whose reports the callbacks take, and this app's address they are under;
+    /// `nil` when nothing reports (no `--public-url`, or the outbox or test mode).
+    private var deliveryCallbacks: (DeliveryCallbackController.Provider, String)? {
+        guard let publicURL = configuration.publicURL ?? configuration.gateway?.publicURL else { return nil }
+        switch configuration.sms {
+        case .twilio(let twilio): return (.twilio(authToken: twilio.authToken), publicURL)
+        case .webhook(let webhook): return (.webhook(secret: webhook.secret), publicURL)
+        case .outbox, .test: return nil
+        }
     }
 
     /// Health, readiness and metrics: no sessions, no CSRF cookie, nothing written.

@@ -56,10 +56,21 @@ struct DeliveryCallbackTests: SignInSteps {
             #expect(callback.count == (Self.publicURL + "/callbacks/twilio/").count + 32)
 
             #expect(try await browser.get("/verify/help").body.contains(">Your text is on its way.</p>"))
+            // Where a provider reports, the pages keep asking (delivery.js) until the status is final.
+            let verify = try await browser.get("/verify")
+            #expect(verify.body.contains("/public/delivery."))
+            #expect(verify.body.contains(#"<div class="delivery-problem" id="delivery-problem" hidden>"#))
+            #expect(verify.body.contains(#"<form method="post" action="/verify/call" id="call-form" hidden>"#))
+            let asked = try await browser.get("/verify/status")
+            #expect(asked.header("Content-Type") == "application/json")
+            #expect(asked.header("Cache-Control") == "no-store")
+            #expect(
+                try JSONSerialization.jsonObject(with: Data(asked.body.utf8)) as? NSDictionary
+                    == ["sentence": "Your text is on its way.", "final": false, "problem": false, "callInstead": false])
             #expect(try await twilio.report(text, status: "sent") == .noContent)
             #expect(try await twilio.report(text, status: "delivered") == .noContent)
             let help = try await browser.get("/verify/help")
-            #expect(help.body.contains(#"<p id="delivery-status" class="hint delivery">Your phone received the text less than a minute ago.</p>"#))
+            #expect(help.body.contains(#"<p id="delivery-status" class="hint delivery" aria-live="polite">Your phone received the text less than a minute ago.</p>"#))
             // A delivered text is no news on Verify.
             #expect(!(try await browser.get("/verify")).body.contains("delivery-problem"))
         }
@@ -75,9 +86,18 @@ struct DeliveryCallbackTests: SignInSteps {
             #expect(
                 verify.body.contains(
                     #"<p class="error" id="delivery-status" role="alert">We couldn&#39;t deliver the text to (530) 555-0123.</p>"#))
-            #expect(verify.body.contains(#"<form method="post" action="/verify/call">"#))
+            #expect(verify.body.contains(#"<div class="delivery-problem" id="delivery-problem">"#))
+            #expect(!verify.body.contains("/public/delivery."))  // final: nothing more to ask
+            let asked = try JSONSerialization.jsonObject(with: Data(try await browser.get("/verify/status").body.utf8))
+            #expect(
+                asked as? NSDictionary
+                    == [
+                        "sentence": "We couldn't deliver the text to (530) 555-0123.", "final": true, "problem": true,
+                        "callInstead": true,
+                    ])
+            #expect(verify.body.contains(#"<form method="post" action="/verify/call" id="call-form">"#))
             let help = try await browser.get("/verify/help")
-            #expect(help.body.contains(#"class="error delivery">We couldn&#39;t deliver the text to (530) 555-0123.</p>"#))
+            #expect(help.body.contains(#"class="error delivery" aria-live="polite">We couldn&#39;t deliver the text to (530) 555-0123.</p>"#))
             #expect(help.body.contains(">If it still hasn&#39;t come, ask for a new one.</p>"))
 
             // No cooldown after an undelivered text: the call goes out at once.
@@ -190,11 +210,13 @@ struct DeliveryCallbackTests: SignInSteps {
         }
     }
 
-    @Test("without --public-url no report is asked for and no callback address answers")
+    @Test("without --public-url no report is asked for, no callback address answers, and the pages do not ask")
     func withoutPublicURL() async throws {
         try await withTwilio(publicURL: nil) { server, twilio in
-            let (_, text) = try await started(server, twilio)
+            let (browser, text) = try await started(server, twilio)
             #expect(text.field("StatusCallback") == nil)
+            #expect(!(try await browser.get("/verify")).body.contains("/public/delivery."))
+            #expect(!(try await browser.get("/verify/help")).body.contains("/public/delivery."))
             let status = try await twilio.post(
                 "/callbacks/twilio/" + SendReference.generate().hex, fields: [("MessageStatus", "sent")], signature: nil)
             // Nothing answers there: the pages' CSRF check refuses the POST before their 404.

@@ -58,7 +58,7 @@ public final class OutboxSender: CodeSender, @unchecked Sendable {
         logger.info(
             "Code written to outbox",
             metadata: ["to": "\(message.to.masked)", "channel": "\(message.channel)", "outbox": "\(path)"])
-        return DeliveryReport(providerID: nil, status: .sent)
+        return DeliveryReport(providerID: nil, status: .queued)
     }
 
     private static func append(_ data: Data, to path: String) throws {

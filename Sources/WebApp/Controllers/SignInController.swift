@@ -19,6 +19,9 @@ struct SignInController: Sendable {
     var returnAddress: ReturnAddressCookie? = nil
     /// Gateway mode: the domain whose apps all sign out with this one (said on `GET /logout`).
     var gatewayDomain: String? = nil
+    /// The provider reports each send's delivery (`--public-url` with Twilio or the webhook):
+    /// the pages then keep asking `/verify/status` until it is final.
+    var deliveriesReported = false
 
     /// Cookie that carries "a new code was sent" from the resend POST to the next GET /verify.
     static let noticeCookie = "notice"
@@ -42,6 +45,7 @@ struct SignInController: Sendable {
         signingIn.get("/verify", use: showVerify)
         signingIn.post("/verify", use: submitVerify)
         signingIn.get("/verify/help", use: showHelp)
+        signingIn.get("/verify/status", use: deliveryStatus)
         signingIn.post("/verify/resend", use: resend)
         signingIn.get("/verify/resend", use: reloadResend)
         signingIn.post("/verify/call", use: call)
@@ -157,14 +161,23 @@ struct SignInController: Sendable {
 
     /// "Didn't get a code?": what we know of the last text or call, and what to do next.
     @Sendable func showHelp(_ request: Request, _ context: PendingSignInContext) async throws -> Response {
-        try pages.verifyHelp(
-            csrf: context.csrfToken, phone: context.phone, status: try await signIn.codeStatus(for: context.phone),
-            offersCall: signIn.offersCalls)
+        let status = try await signIn.codeStatus(for: context.phone)
+        return try pages.verifyHelp(
+            csrf: context.csrfToken, phone: context.phone, status: status, delivery: delivery(status, context.phone))
     }
 
-    /// What Verify says of the last code's delivery.
-    private func delivery(_ status: SignInService.CodeStatus, _ phone: PhoneNumber) -> Pages.DeliveryWords? {
-        Pages.deliveryWords(status.delivery, phone: phone, offersCall: signIn.offersCalls)
+    /// The last code's delivery as `delivery.js` asks for it: JSON, never cached.
+    @Sendable func deliveryStatus(_ request: Request, _ context: PendingSignInContext) async throws -> Response {
+        let status = try await signIn.codeStatus(for: context.phone)
+        var response = try Response.json(delivery(status, context.phone).reply)
+        response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+        return response
+    }
+
+    /// What the pages say and do about the last code's delivery.
+    private func delivery(_ status: SignInService.CodeStatus, _ phone: PhoneNumber) -> Pages.DeliveryView {
+        Pages.DeliveryView(
+            status.delivery, phone: phone, offersCall: signIn.offersCalls, reported: deliveriesReported)
     }
 
     @Sendable func submitVerify(_ request: Request, _ context: PendingSignInContext) async throws -> Response {
