@@ -15,7 +15,11 @@
     if (report.sentence && status.textContent !== report.sentence) status.textContent = report.sentence;
     if (problem) {
       // Verify: only a code that will not come is worth the top of the page.
-      if (report.problem) problem.hidden = false;
+      if (report.problem && problem.hidden) {
+        problem.hidden = false;
+        // The server lifts the resend wait for a code that will not come (verify.js listens).
+        document.dispatchEvent(new Event("delivery:lost"));
+      }
       if (callForm) callForm.hidden = !report.callInstead;
     } else {
       status.className = (report.problem ? "error" : "hint") + " delivery";

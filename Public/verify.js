@@ -31,6 +31,11 @@
       }
     };
     tick();
+    // delivery.js: the text was reported undelivered, so the server lifted the wait.
+    document.addEventListener("delivery:lost", function () {
+      resendAt = Date.now();
+      tick();
+    });
   }
 
   var form = document.getElementById("verify-form");

@@ -47,7 +47,7 @@ extension Pages {
     {
         guard let delivery, delivery.status != .sending else { return nil }
         let ago = delivery.reportedAgo.map { " " + Self.ago($0) } ?? ""
-        let number = phone.nationalFormat
+        let number = Self.unbroken(phone.nationalFormat)
         let sentence: String
         switch (delivery.channel, delivery.status) {
         case (.sms, .sending), (.sms, .queued): sentence = "Your text is on its way."
@@ -91,5 +91,12 @@ extension Pages {
         let final: Bool
         let problem: Bool
         let callInstead: Bool
+    }
+
+    /// A number that never breaks across lines inside a sentence ("(530) 555-" / "0123"): its
+    /// space no-break, its hyphen the non-breaking one. (In markup the pages use a `.nowrap`
+    /// span instead; these sentences also travel as text, to `delivery.js`.)
+    static func unbroken(_ number: String) -> String {
+        number.replacingOccurrences(of: " ", with: "\u{00A0}").replacingOccurrences(of: "-", with: "\u{2011}")
     }
 }

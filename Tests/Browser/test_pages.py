@@ -47,10 +47,11 @@ IGNORED = (StaleElementReferenceException, NoSuchElementException, WebDriverExce
 class Server:
     """The real binary on 127.0.0.1 and a free port."""
 
-    def __init__(self, options=()):
-        """`options`: more command-line options (a lower limit, say)."""
+    def __init__(self, options=(), env=None, port=0):
+        """`options`: more command-line options (a lower limit, say); `env`: more environment
+        (an SMS provider's settings); `port`: a fixed one, for an app whose --public-url names it."""
         self.data = tempfile.mkdtemp(prefix="webapp-browser-")
-        arguments = [BINARY, "--port", "0", "--data-dir", self.data, "--log-level", "error", *options]
+        arguments = [BINARY, "--port", str(port), "--data-dir", self.data, "--log-level", "error", *options]
         self.schema = None
         if DATABASE_URL:
             self.schema = "b_" + os.urandom(8).hex()
@@ -58,7 +59,8 @@ class Server:
             separator = "&" if "?" in DATABASE_URL else "?"
             arguments += ["--db", DATABASE_URL + separator + "schema=" + self.schema]
         self.process = subprocess.Popen(
-            arguments, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            arguments, cwd=ROOT, env=dict(os.environ, **(env or {})), stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL, text=True)
         line = self.process.stdout.readline()
         match = re.search(r"Listening on (http://127\.0\.0\.1:\d+)", line)
         if not match:
@@ -75,7 +77,11 @@ class Server:
             return []
 
     def last_code(self):
-        return self.outbox()[-1]["body"].split("#")[-1]
+        """The code of the last text (its last line) or call (the first six digits it reads out)."""
+        last = self.outbox()[-1]
+        if last.get("channel") == "voice":
+            return "".join(c for c in last["body"] if c.isdigit())[:6]
+        return last["body"].split("#")[-1]
 
     def failed_attempts(self):
         if self.schema:

@@ -85,19 +85,19 @@ struct DeliveryCallbackTests: SignInSteps {
             let verify = try await browser.get("/verify")
             #expect(
                 verify.body.contains(
-                    #"<p class="error" id="delivery-status" role="alert">We couldn&#39;t deliver the text to (530) 555-0123.</p>"#))
+                    #"<p class="error" id="delivery-status" role="alert">We couldn&#39;t deliver the text to (530)\#u{00A0}555\#u{2011}0123.</p>"#))
             #expect(verify.body.contains(#"<div class="delivery-problem" id="delivery-problem">"#))
             #expect(!verify.body.contains("/public/delivery."))  // final: nothing more to ask
             let asked = try JSONSerialization.jsonObject(with: Data(try await browser.get("/verify/status").body.utf8))
             #expect(
                 asked as? NSDictionary
                     == [
-                        "sentence": "We couldn't deliver the text to (530) 555-0123.", "final": true, "problem": true,
+                        "sentence": "We couldn't deliver the text to (530)\u{00A0}555\u{2011}0123.", "final": true, "problem": true,
                         "callInstead": true,
                     ])
             #expect(verify.body.contains(#"<form method="post" action="/verify/call" id="call-form">"#))
             let help = try await browser.get("/verify/help")
-            #expect(help.body.contains(#"class="error delivery" aria-live="polite">We couldn&#39;t deliver the text to (530) 555-0123.</p>"#))
+            #expect(help.body.contains(#"class="error delivery" aria-live="polite">We couldn&#39;t deliver the text to (530)\#u{00A0}555\#u{2011}0123.</p>"#))
             #expect(help.body.contains(">If it still hasn&#39;t come, ask for a new one.</p>"))
 
             // No cooldown after an undelivered text: the call goes out at once.
@@ -115,7 +115,7 @@ struct DeliveryCallbackTests: SignInSteps {
             #expect(try await browser.get("/verify").body.contains("We&#39;re calling (530) 555-0123 now to read you a new code."))
             #expect(try await twilio.report(call, status: "ringing") == .noContent)
             #expect(try await browser.get("/verify/help").body.contains("We called <span class=\"nowrap\">(530) 555-0123</span> with a code"))
-            #expect(try await browser.get("/verify/help").body.contains(">We are calling (530) 555-0123 now.</p>"))
+            #expect(try await browser.get("/verify/help").body.contains(">We are calling (530)\u{00A0}555\u{2011}0123 now.</p>"))
             #expect(try await submitCode(browser, code).location == "/home")
 
             let metrics = try await browser.get("/metrics").body

@@ -1,0 +1,131 @@
+"""When the text doesn't come (issue 26), as a person meets it in both engines: a text reported
+undelivered shows up on Verify without a reload (delivery.js) and offers the call; without
+JavaScript a reload shows the same; the help page's call works from the outbox too.
+
+The app sends through the fake Twilio of Tests/Delivery (callbacks signed by twilio's own
+validator), with --public-url its own address.
+"""
+
+import os
+import sys
+import unittest
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+from selenium_axe_python import Axe
+
+import test_pages as base
+from engines import browser
+
+sys.path.insert(0, os.path.join(base.ROOT, "Tests", "Delivery"))
+import fake_twilio  # noqa: E402
+
+
+class DeliveryTests(unittest.TestCase):
+    def start(self, twilio=True, javascript=True):
+        if twilio:
+            self.twilio = fake_twilio.FakeTwilio()
+            self.addCleanup(self.twilio.stop)
+            port = fake_twilio.free_port()
+            self.server = base.Server(
+                options=["--sms", "twilio", "--public-url", "http://127.0.0.1:%d" % port],
+                env=self.twilio.environment(), port=port)
+        else:
+            self.server = base.Server()
+        self.addCleanup(self.server.stop)
+        self.driver = browser(javascript=javascript)
+        self.addCleanup(self.driver.quit)
+        self.wait = WebDriverWait(self.driver, 15, ignored_exceptions=base.IGNORED)
+
+    def go_to_verify(self):
+        self.driver.get(self.server.url + "/login")
+        self.driver.find_element(By.ID, "phone").send_keys("5305550123", Keys.ENTER)
+        self.wait.until(lambda d: d.current_url.endswith("/verify"))
+
+    def type_code(self, code):
+        for key in code:
+            self.driver.switch_to.active_element.send_keys(key)
+        self.wait.until(lambda d: d.current_url.endswith("/home"))
+
+    def axe_violations(self):
+        axe = Axe(self.driver)
+        axe.inject()
+        return [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in axe.run()["violations"]]
+
+    def test_an_undelivered_text_shows_on_verify_without_a_reload_and_the_call_signs_in(self):
+        self.start()
+        self.go_to_verify()
+        problem = self.driver.find_element(By.ID, "delivery-problem")
+        self.assertFalse(problem.is_displayed())
+        self.driver.find_element(By.ID, "d1").send_keys("1")  # a digit typed before the news
+        self.assertEqual(self.twilio.report(self.twilio.last(), "undelivered", "30003"), 204)
+        self.wait.until(lambda d: d.find_element(By.ID, "delivery-problem").is_displayed())
+        self.assertEqual(self.driver.find_element(By.ID, "delivery-status").text,
+                         "We couldn't deliver the text to (530) 555\u20110123.")
+        self.assertEqual(self.driver.find_element(By.ID, "d1").get_attribute("value"), "1")  # nothing lost
+        # The wait is lifted with it: a new text can be asked for at once too.
+        self.wait.until(lambda d: d.find_element(By.ID, "resend-button").is_enabled())
+        self.assertEqual(self.driver.find_element(By.ID, "resend-button").text, "Resend code")
+        call = self.driver.find_element(By.ID, "call-button")
+        self.assertTrue(call.is_displayed())
+        self.assertEqual(self.axe_violations(), [])
+        base.save_screenshot(self.driver, "verify-undelivered.png")
+        call.click()
+        self.wait.until(lambda d: "We're calling (530) 555-0123 now" in d.find_element(By.ID, "notice").text)
+        placed = self.twilio.last()
+        self.assertEqual(placed.resource, "Calls")
+        self.driver.find_element(By.ID, "d1").clear()
+        self.driver.find_element(By.ID, "d1").click()
+        self.type_code(placed.code())
+
+    def test_without_javascript_a_reload_shows_the_undelivered_text_and_the_call(self):
+        self.start(javascript=False)
+        self.go_to_verify()
+        self.assertEqual(self.twilio.report(self.twilio.last(), "failed", "30006"), 204)
+        self.driver.refresh()
+        self.wait.until(lambda d: d.find_element(By.ID, "delivery-problem").is_displayed())
+        self.assertEqual(self.driver.find_element(By.ID, "delivery-status").text,
+                         "We couldn't send a text to (530) 555\u20110123.")
+        # Keyboard Enter: chromedriver's click() hangs when scripts are off.
+        self.driver.find_element(By.ID, "call-button").send_keys(Keys.ENTER)
+        self.wait.until(lambda d: "We're calling" in d.find_element(By.ID, "notice").text)
+        self.assertEqual(self.twilio.last().resource, "Calls")
+
+    def test_the_help_page_says_what_twilio_reported_and_follows_it(self):
+        self.start()
+        self.go_to_verify()
+        self.driver.find_element(By.ID, "no-code").send_keys(Keys.ENTER)
+        self.wait.until(lambda d: d.current_url.endswith("/verify/help"))
+        self.assertEqual(self.driver.find_element(By.ID, "delivery-status").text, "Your text is on its way.")
+        self.assertEqual(self.twilio.report(self.twilio.last(), "delivered"), 204)
+        self.wait.until(lambda d: d.find_element(By.ID, "delivery-status").text.startswith(
+            "Your phone received the text"))
+        self.assertEqual(self.axe_violations(), [])
+        base.save_screenshot(self.driver, "verify-help-delivered.png")
+
+    def test_call_me_instead_from_the_help_page_with_the_outbox(self):
+        self.start(twilio=False)
+        self.go_to_verify()
+        self.driver.find_element(By.ID, "no-code").send_keys(Keys.ENTER)
+        self.wait.until(lambda d: d.current_url.endswith("/verify/help"))
+        self.assertEqual(self.driver.find_element(By.ID, "call-what").text,
+                         "We'll call (530) 555-0123 and read the new code out twice.")
+        # Tapped during the cooldown: Verify says how long to wait, and the text's code still works.
+        self.driver.find_element(By.ID, "call-button").click()
+        self.wait.until(lambda d: "before requesting a new code" in d.find_element(By.ID, "otp-error").text)
+        self.assertEqual(len(self.server.outbox()), 1)
+        # Once the wait is over, the call goes out and its code signs in.
+        self.driver.get(self.server.url + "/verify/help")
+        WebDriverWait(self.driver, 40, ignored_exceptions=base.IGNORED).until(
+            lambda d: d.find_element(By.ID, "resend-when").text == "If it still hasn't come, ask for a new one."
+            or "try again now" in d.find_element(By.ID, "resend-when").text)
+        self.driver.find_element(By.ID, "call-button").click()
+        self.wait.until(lambda d: "We're calling" in d.find_element(By.ID, "notice").text)
+        self.assertEqual(self.server.outbox()[-1]["channel"], "voice")
+        self.driver.find_element(By.ID, "d1").click()
+        self.type_code(self.server.last_code())
+
+
+if __name__ == "__main__":
+    unittest.main()
