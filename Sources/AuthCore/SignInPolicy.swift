@@ -43,6 +43,18 @@ public struct SignInPolicy: Sendable {
     /// minute (about $0.014; the call that reads a code twice lasts 25 to 35 seconds) and a text
     /// at about $0.0083 plus carrier fees, so a call costs about what two texts do.
     public var callCost = 2
+
+    /// The pumping breaker (Twilio Fraud Guard's idea, from our own data): when the numbers of one
+    /// exchange (`+1530555`) were sent at least ``breakerMinCodes`` codes that had their
+    /// ``codeLifetime`` to be used within the last ``breakerWindow``, and fewer than
+    /// ``breakerMinConversion`` of them were, sends to that exchange pause until the window no
+    /// longer holds that many. Honest sign-ins use most of their codes (a person asks for a code
+    /// to type it); SMS pumping sends codes nobody types, to blocks of numbers it owns. Defaults:
+    /// 10 settled codes in an hour with under 20% used: rare for real people (most exchanges see
+    /// a handful of sign-ins a day), certain for a pumping run, and numbers elsewhere are untouched.
+    public var breakerMinCodes = 10
+    public var breakerMinConversion = 0.2
+    public var breakerWindow: TimeInterval = 3600
     /// Failed codes per phone number per ``failuresPerPhoneWindow`` after which sign-in to that
     /// number is locked until the window passes: 100 per 24 hours (NIST SP 800-63B 5.2.2: at
     /// most 100). Codes are bound to whoever asked for them, so a stranger's wrong guesses do

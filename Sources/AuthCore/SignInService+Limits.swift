@@ -12,12 +12,17 @@ extension SignInService {
             case .phone: ("phone", .tooManyCodesForPhone(seconds: seconds))
             case .client: ("client", .tooManyCodesFromClient(seconds: seconds))
             case .exchange: ("exchange", .tooManyCodesForExchange(seconds: seconds))
+            case .exchangePaused: ("exchange_paused", .tooManyCodesForExchange(seconds: seconds))
             case .locked: ("failures", .phoneLocked(seconds: seconds))
             case .clientSignIns: ("client_sign_ins", .tooManySignInsFromClient(seconds: seconds))
             }
         metrics.limitHit(name)
         if limited.limit == .budget {
             logger.warning("SMS budget used up: no texts until it frees", metadata: ["seconds": "\(seconds)"])
+        } else if limited.limit == .exchangePaused {
+            logger.warning(
+                "Pumping breaker: sends to this exchange pause, its recent codes were hardly ever used",
+                metadata: ["exchange": "\(SignInRules.exchange(of: phone))", "seconds": "\(seconds)"])
         } else {
             logger.notice("Sending limit reached", metadata: ["to": "\(phone.masked)", "limit": "\(name)"])
         }

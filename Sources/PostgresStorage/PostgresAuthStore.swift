@@ -166,6 +166,21 @@ public struct PostgresAuthStore: AuthStore {
                 """, logger
             ).first?.decode(Double.self)
         }
+        if let window = reads.exchangeConversion {
+            let (low, high) = (window.prefix, window.prefix + ":")
+            let row = try await connection.rows(
+                """
+                SELECT count(*)::bigint, count(verified_at)::bigint, (
+                    SELECT sent_at FROM code_sends
+                    WHERE phone > \(low) AND phone < \(high) AND sent_at > \(window.since) AND sent_at <= \(window.settledBy)
+                    ORDER BY sent_at DESC LIMIT 1 OFFSET \(window.position))
+                FROM code_sends
+                WHERE phone > \(low) AND phone < \(high) AND sent_at > \(window.since) AND sent_at <= \(window.settledBy)
+                """, logger
+            ).first
+            let (sent, verified, at) = try row?.decode((Int, Int, Double?).self) ?? (0, 0, nil)
+            found.exchangeConversion = Conversion(sent: sent, verified: verified, atPosition: at)
+        }
         found.textsInHour = try await count(connection, reads.textsInHour, logger)
         found.textsInDay = try await count(connection, reads.textsInDay, logger)
         if let failures = reads.clientFailures {
@@ -275,6 +290,9 @@ public struct PostgresAuthStore: AuthStore {
                     INSERT INTO code_sends (phone, client, sent_at, channel, cost, reference)
                     VALUES (\(phone), \(client), \(at), \(channel.rawValue), \(cost), \(reference?.hex))
                     """, logger)
+            case .markVerified(let reference, let at):
+                try await connection.rows(
+                    "UPDATE code_sends SET verified_at = \(at) WHERE reference = \(reference.hex)", logger)
             case .recordDelivery(let reference, let report, let at):
                 try await connection.rows(
                     """

@@ -191,6 +191,7 @@ enum PostgresMigrations {
                     CHECK (status IN ('sending', 'queued', 'sent', 'delivered', 'undelivered', 'failed'))
                 """,
                 "ALTER TABLE code_sends ADD COLUMN status_at double precision",
+                "ALTER TABLE code_sends ADD COLUMN verified_at double precision",
                 "ALTER TABLE code_sends ADD COLUMN error_code text CHECK (error_code ~ '^[A-Za-z0-9_-]{1,16}$')",
                 "CREATE UNIQUE INDEX code_sends_by_reference ON code_sends (reference)",
                 "DROP INDEX code_sends_by_time",

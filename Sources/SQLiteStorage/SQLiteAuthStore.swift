@@ -146,6 +146,24 @@ public struct SQLiteAuthStore: AuthStore {
                         """),
                 arguments: [sends.subject, sends.subject + ":", sends.since, sends.position])
         }
+        if let window = reads.exchangeConversion {
+            let (low, high) = (window.prefix, window.prefix + ":")
+            let counts = try Row.fetchOne(
+                try db.cachedStatement(
+                    sql: """
+                        SELECT count(*), count(verified_at) FROM code_sends
+                        WHERE phone > ? AND phone < ? AND sent_at > ? AND sent_at <= ?
+                        """),
+                arguments: [low, high, window.since, window.settledBy])
+            let at = try Double.fetchOne(
+                try db.cachedStatement(
+                    sql: """
+                        SELECT sent_at FROM code_sends WHERE phone > ? AND phone < ? AND sent_at > ? AND sent_at <= ?
+                        ORDER BY sent_at DESC LIMIT 1 OFFSET ?
+                        """),
+                arguments: [low, high, window.since, window.settledBy, window.position])
+            found.exchangeConversion = Conversion(sent: counts?[0] ?? 0, verified: counts?[1] ?? 0, atPosition: at)
+        }
         found.textsInHour = try count(db, reads.textsInHour)
         found.textsInDay = try count(db, reads.textsInDay)
         found.phoneFailureAt = try recent(
@@ -243,6 +261,9 @@ public struct SQLiteAuthStore: AuthStore {
                 try db.cachedStatement(
                     sql: "INSERT INTO code_sends (phone, client, sent_at, channel, cost, reference) VALUES (?, ?, ?, ?, ?, ?)"
                 ).execute(arguments: [phone, client, at, channel.rawValue, cost, reference?.hex])
+            case .markVerified(let reference, let at):
+                try db.cachedStatement(sql: "UPDATE code_sends SET verified_at = ? WHERE reference = ?")
+                    .execute(arguments: [at, reference.hex])
             case .recordDelivery(let reference, let report, let at):
                 try db.cachedStatement(
                     sql: """

@@ -35,10 +35,24 @@ struct LimitOptions: ParsableArguments {
         help: "Failed codes per number in 24 hours before sign-in to it is locked.")
     var maxFailuresPerPhone = SignInPolicy().maxFailuresPerPhone
 
+    @Option(name: .customLong("call-cost"), help: "What a call counts in the texts budget.")
+    var callCost = SignInPolicy().callCost
+
+    @Option(
+        name: .customLong("breaker-min-codes"),
+        help: "Pumping breaker: codes to one exchange in an hour (each past its 10 minutes) before it may pause.")
+    var breakerMinCodes = SignInPolicy().breakerMinCodes
+
+    @Option(
+        name: .customLong("breaker-min-conversion"),
+        help: "Pumping breaker: the share of those codes that must have been used (0 to 1; 0 turns it off).")
+    var breakerMinConversion = SignInPolicy().breakerMinConversion
+
     /// The option names that may also come from `WEBAPP_*` variables.
     static let names = [
         "max-codes-per-phone", "max-codes-per-client", "max-texts-per-exchange", "max-texts-per-hour",
-        "max-texts-per-day", "max-sign-ins-per-client", "max-failures-per-phone",
+        "max-texts-per-day", "max-sign-ins-per-client", "max-failures-per-phone", "call-cost", "breaker-min-codes",
+        "breaker-min-conversion",
     ]
 
     func validate() throws {
@@ -46,9 +60,16 @@ struct LimitOptions: ParsableArguments {
             ("--max-codes-per-phone", maxCodesPerPhone), ("--max-codes-per-client", maxCodesPerClient),
             ("--max-texts-per-exchange", maxTextsPerExchange), ("--max-texts-per-hour", maxTextsPerHour),
             ("--max-texts-per-day", maxTextsPerDay), ("--max-sign-ins-per-client", maxSignInsPerClient),
-            ("--max-failures-per-phone", maxFailuresPerPhone),
+            ("--max-failures-per-phone", maxFailuresPerPhone), ("--call-cost", callCost),
+            ("--breaker-min-codes", breakerMinCodes),
         ] where value < 1 {
             throw ValidationError("\(name) must be at least 1.")
+        }
+        guard (0...1).contains(breakerMinConversion) else {
+            throw ValidationError("--breaker-min-conversion must be between 0 and 1.")
+        }
+        guard callCost <= maxTextsPerHour else {
+            throw ValidationError("--call-cost must not be more than --max-texts-per-hour, or no call could ever go out.")
         }
     }
 
@@ -61,5 +82,8 @@ struct LimitOptions: ParsableArguments {
         policy.maxTextsPerDay = maxTextsPerDay
         policy.maxSignInsPerClient = maxSignInsPerClient
         policy.maxFailuresPerPhone = maxFailuresPerPhone
+        policy.callCost = callCost
+        policy.breakerMinCodes = breakerMinCodes
+        policy.breakerMinConversion = breakerMinConversion
     }
 }

@@ -23,18 +23,21 @@ struct WebAppCommand: AsyncParsableCommand {
             WEBAPP_ASSERTION_KEY (a P-256 private key in PEM; give every instance the same one).
 
             SMS delivery (--sms):
-              outbox   log each text (without the code), append it to the outbox file
-                       (the default)
-              twilio   Twilio Programmable Messaging: set TWILIO_ACCOUNT_SID,
-                       TWILIO_AUTH_TOKEN and TWILIO_FROM_NUMBER or
+              outbox   log each text or call (without the code), append it to the
+                       outbox file (the default)
+              twilio   Twilio Messaging and Voice: set TWILIO_ACCOUNT_SID,
+                       TWILIO_AUTH_TOKEN and TWILIO_FROM_NUMBER (calls need it) or
                        TWILIO_MESSAGING_SERVICE_SID (TWILIO_API_BASE points it
                        elsewhere)
-              webhook  POST {"to","body"} as JSON to --sms-webhook-url, signed with
-                       X-Signature-256: sha256=HMAC-SHA256(body) under
+              webhook  POST {"to","channel","body",...} as JSON to --sms-webhook-url,
+                       signed with X-Signature-256: sha256=HMAC-SHA256(body) under
                        WEBAPP_SMS_WEBHOOK_SECRET
               test     send nothing, every code is 123456; refused unless --host is
                        a loopback address, and with --trust-proxy or --https;
                        answers only this machine, never through a proxy
+
+            With --public-url, Twilio and the webhook report each delivery to
+            /callbacks/twilio/... or /callbacks/webhook/... (signed).
 
             Every option can also come from the environment as WEBAPP_ and its name in \
             capitals with underscores: WEBAPP_HOST, WEBAPP_PORT, WEBAPP_DATA_DIR, WEBAPP_DB, \
@@ -42,7 +45,8 @@ struct WebAppCommand: AsyncParsableCommand {
             WEBAPP_PUBLIC, WEBAPP_SMS_DOMAIN, WEBAPP_APP_NAME, WEBAPP_HTTPS, WEBAPP_TRUST_PROXY, \
             WEBAPP_MAX_CODES_PER_PHONE, WEBAPP_MAX_CODES_PER_CLIENT, \
             WEBAPP_MAX_FAILURES_PER_PHONE, WEBAPP_MAX_TEXTS_PER_HOUR, WEBAPP_MAX_TEXTS_PER_DAY, \
-            WEBAPP_MAX_TEXTS_PER_EXCHANGE, WEBAPP_MAX_SIGN_INS_PER_CLIENT, WEBAPP_MAX_CONNECTIONS, \
+            WEBAPP_MAX_TEXTS_PER_EXCHANGE, WEBAPP_MAX_SIGN_INS_PER_CLIENT, WEBAPP_CALL_COST, \
+            WEBAPP_BREAKER_MIN_CODES, WEBAPP_BREAKER_MIN_CONVERSION, WEBAPP_MAX_CONNECTIONS, \
             WEBAPP_MAX_CONNECTIONS_PER_CLIENT, WEBAPP_IDLE_TIMEOUT, WEBAPP_OPS_PORT, \
             WEBAPP_PHONE_REGIONS, WEBAPP_PUBLIC_URL, WEBAPP_GATEWAY_DOMAIN, WEBAPP_GATEWAY_RULES, \
             WEBAPP_LOG_LEVEL (flags: true/1/yes). A flag on the command \

@@ -149,3 +149,64 @@ struct DeliveryRulesTests {
         #expect(rules.deliveryReads(reference) == AuthReads(locks: [.send(reference)], send: reference))
     }
 }
+
+/// The pumping breaker (issue 26, part 6), on hand-made snapshots.
+@Suite("Pumping breaker, without a database")
+struct BreakerRulesTests {
+    let rules = SignInRules(policy: SignInPolicy())
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    var seconds: Double { now.timeIntervalSince1970 }
+
+    func text(to number: String) -> CodeIssue {
+        CodeIssue(
+            phone: try! PhoneNumber(parsing: number), codeDigest: Data(repeating: 7, count: 32), existingSession: nil,
+            newSession: nil, attachSessionDuringCooldown: true, client: "10.0.0.1", now: now)
+    }
+
+    @Test("the reads name the exchange's settled codes: sent between an hour and a code's lifetime ago")
+    func reads() {
+        #expect(
+            rules.issueReads(text(to: "(530) 555-0123")).exchangeConversion
+                == SettledCodes(prefix: "+1530555", since: seconds - 3600, settledBy: seconds - 600, position: 9))
+    }
+
+    @Test(
+        "10 settled codes with fewer than 20% used pause the exchange until the window holds fewer than 10",
+        arguments: [
+            // sent, used, the 10th newest settled sent this long ago, paused for
+            (10, 1, 3000.0, 600.0 as Double?), (20, 3, 1200.0, 2400.0), (10, 2, 3000.0, nil), (9, 0, nil, nil),
+            (40, 8, 700.0, nil),
+        ] as [(Int, Int, Double?, Double?)])
+    func breaker(_ sent: Int, _ used: Int, _ tenthAgo: Double?, _ pausedFor: Double?) {
+        let found = AuthSnapshot(
+            exchangeConversion: Conversion(sent: sent, verified: used, atPosition: tenthAgo.map { seconds - $0 }))
+        let decision = rules.issue(text(to: "(530) 555-0123"), given: found)
+        if let pausedFor {
+            #expect(decision.outcome.limited == SendLimitReached(.exchangePaused, until: now.addingTimeInterval(pausedFor)))
+            #expect(decision.changes.isEmpty)
+        } else {
+            #expect(decision.outcome.limited == nil)
+        }
+    }
+
+    @Test("a right code marks its send used; one stored before sends had references marks nothing")
+    func markVerified() {
+        let reference = SendReference.generate()
+        let phone = try! PhoneNumber(parsing: "(530) 555-0123")
+        let hasher = CodeHasher(secret: .random())
+        let code = OneTimeCode("123456")!
+        func stored(_ send: SendRecord?) -> StoredCode {
+            StoredCode(
+                digest: hasher.digest(of: code, for: phone), sentAt: seconds - 60, expiresAt: seconds + 540,
+                failedAttempts: 0, send: send)
+        }
+        let request = CodeCheck(
+            session: nil, phone: phone, candidateDigest: hasher.digest(of: code, for: phone),
+            signedInSession: Data(repeating: 3, count: 32), now: now)
+        let send = SendRecord(reference: reference, phone: "+15305550123", channel: .sms, sentAt: seconds - 60)
+        let marked = rules.check(request, given: AuthSnapshot(code: stored(send)))
+        #expect(marked.changes.contains(.markVerified(reference: reference, at: seconds)))
+        let old = rules.check(request, given: AuthSnapshot(code: stored(nil)))
+        #expect(!old.changes.contains { if case .markVerified = $0 { true } else { false } })
+    }
+}

@@ -132,7 +132,9 @@ extension SignInRules {
         let absolute = now + policy.sessionLifetime
         return AuthDecision(
             .signedIn,
-            changes: [.deleteCode(phone: phone)] + (request.session.map { [.deleteSession(key: $0)] } ?? []) + [
+            changes: [.deleteCode(phone: phone)]
+                + (code.send.map { [.markVerified(reference: $0.reference, at: now)] } ?? [])
+                + (request.session.map { [.deleteSession(key: $0)] } ?? []) + [
                 .signIn(
                     phone: phone, session: request.signedInSession, at: now,
                     expiresAt: min(absolute, now + policy.sessionIdleTimeout), absoluteExpiresAt: absolute,

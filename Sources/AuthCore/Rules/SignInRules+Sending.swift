@@ -50,6 +50,8 @@ public enum SendLimit: Sendable, Equatable {
     case client
     /// Too many texts went to numbers of this exchange in the window.
     case exchange
+    /// The pumping breaker: the exchange's recent codes were hardly ever used.
+    case exchangePaused
     /// The spend budget (texts per hour or per day, for everyone) is used up.
     case budget
     /// Sign-in to this number is locked (too many failed codes in the window): a code sent now
@@ -140,7 +142,25 @@ extension SignInRules {
                 ? nil
                 : request.client.map {
                     Self.window($0, max: policy.maxSignInsPerClient, per: policy.signInsPerClientWindow, now: now)
-                })
+                },
+            exchangeConversion: settledCodes(Self.exchange(of: request.phone), now: now))
+    }
+
+    /// The window of settled codes (sent between ``SignInPolicy/breakerWindow`` and
+    /// ``SignInPolicy/codeLifetime`` ago) to numbers starting with `prefix`.
+    public func settledCodes(_ prefix: String, now: Double) -> SettledCodes {
+        SettledCodes(
+            prefix: prefix, since: now - policy.breakerWindow, settledBy: now - policy.codeLifetime,
+            position: max(0, policy.breakerMinCodes - 1))
+    }
+
+    /// Whether the pumping breaker holds the exchange, and until when: enough settled codes in
+    /// the window, too few used. It holds until the window no longer has that many.
+    func breakerUntil(_ conversion: Conversion?) -> Date? {
+        guard let conversion, conversion.sent >= policy.breakerMinCodes,
+            Double(conversion.verified) < policy.breakerMinConversion * Double(conversion.sent)
+        else { return nil }
+        return Self.windowFull(nthNewest: conversion.atPosition, window: policy.breakerWindow)
     }
 
     /// What a send costs against the budget, in texts.
@@ -262,6 +282,7 @@ extension SignInRules {
         if let until = Self.windowFull(nthNewest: found.exchangeSendAt, window: policy.textsPerExchangeWindow) {
             return SendLimitReached(.exchange, until: until)
         }
+        if let until = breakerUntil(found.exchangeConversion) { return SendLimitReached(.exchangePaused, until: until) }
         return nil
     }
 

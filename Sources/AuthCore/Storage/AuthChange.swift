@@ -14,6 +14,8 @@ public enum AuthChange: Sendable, Equatable {
     /// Records what the provider reported of a send: its status, and its id and error code when
     /// given (an id already on record is kept).
     case recordDelivery(reference: SendReference, report: DeliveryReport, at: Double)
+    /// Notes that the code the send carried signed someone in (conversion, the pumping breaker).
+    case markVerified(reference: SendReference, at: Double)
     /// Takes back the newest ``recordSend`` of the phone (the text never went out).
     case forgetNewestSend(phone: String)
     /// Stores the phone's code, replacing any older one (and its wrong tries).

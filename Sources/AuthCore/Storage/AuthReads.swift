@@ -24,6 +24,8 @@ public struct AuthReads: Sendable, Equatable {
     public var textsInDay: AllSends?
     /// The text or call with this reference, with its delivery (a provider's status callback).
     public var send: SendReference?
+    /// The exchange's settled codes (the pumping breaker).
+    public var exchangeConversion: SettledCodes?
     /// The code held by this holder (the digest of the API's `verification_id`), whatever its
     /// number, with its send.
     public var heldCode: Data?
@@ -44,8 +46,9 @@ public struct AuthReads: Sendable, Equatable {
         clientSends: RecentEvents? = nil, exchangeSends: RecentEvents? = nil, textsInHour: AllSends? = nil,
         textsInDay: AllSends? = nil, phoneFailures: RecentEvents? = nil, clientFailures: RecentEvents? = nil,
         locks: [AuthLock] = [], clientSignIns: RecentEvents? = nil, send: SendReference? = nil,
-        heldCode: Data? = nil
+        heldCode: Data? = nil, exchangeConversion: SettledCodes? = nil
     ) {
+        self.exchangeConversion = exchangeConversion
         self.send = send
         self.heldCode = heldCode
         self.session = session
@@ -143,15 +146,18 @@ public struct AuthSnapshot: Sendable, Equatable {
     public var send: SendRecord?
     /// The code ``AuthReads/heldCode`` named, and the number (E.164) it is for.
     public var heldCode: HeldCode?
+    /// What ``AuthReads/exchangeConversion`` counted.
+    public var exchangeConversion: Conversion?
 
     public init(
         session: SessionRecord? = nil, code: StoredCode? = nil, device: DeviceRecord? = nil,
         places: SignedInPlaces? = nil, phoneSendAt: Double? = nil,
         clientSendAt: Double? = nil, exchangeSendAt: Double? = nil, textsInHour: SendCount? = nil,
         textsInDay: SendCount? = nil, phoneFailureAt: Double? = nil, clientFailureAt: Double? = nil,
-        clientSignInAt: Double? = nil, send: SendRecord? = nil
+        clientSignInAt: Double? = nil, send: SendRecord? = nil, exchangeConversion: Conversion? = nil
     ) {
         self.send = send
+        self.exchangeConversion = exchangeConversion
         self.session = session
         self.code = code
         self.device = device
@@ -232,5 +238,39 @@ public struct HeldCode: Sendable, Equatable {
     public init(phone: String, code: StoredCode) {
         self.phone = phone
         self.code = code
+    }
+}
+
+/// "Of the codes sent to numbers starting with `prefix` after `since` and up to `settledBy` (so
+/// each had its lifetime to be used), how many were, and when was the one at `position` (0 = the
+/// newest) sent?": the pumping breaker's window, for an exchange (`+1530555`) or, with the
+/// prefix `+1`, for every number (the operators' conversion rate).
+public struct SettledCodes: Sendable, Equatable {
+    public var prefix: String
+    public var since: Double
+    public var settledBy: Double
+    public var position: Int
+
+    public init(prefix: String, since: Double, settledBy: Double, position: Int) {
+        self.prefix = prefix
+        self.since = since
+        self.settledBy = settledBy
+        self.position = position
+    }
+}
+
+/// What a store found for a ``SettledCodes``.
+public struct Conversion: Sendable, Equatable {
+    /// Codes sent in the window.
+    public var sent: Int
+    /// Of them, codes that signed someone in.
+    public var verified: Int
+    /// The time of the send at the asked position, if there were that many.
+    public var atPosition: Double?
+
+    public init(sent: Int, verified: Int, atPosition: Double? = nil) {
+        self.sent = sent
+        self.verified = verified
+        self.atPosition = atPosition
     }
 }

@@ -15,7 +15,7 @@ import GRDB
 /// | `wallet-v2-key-fingerprints` | each one-time key's request fingerprint (older keys have none) |
 /// | `v3-sign-in-starts` | `sign_in_starts`, the window of sign-ins each client started |
 /// | `v4-last-wrong-code` | each code's last wrong try |
-/// | `v5-delivery` | each send's channel, cost, reference and delivery status; each code's send |
+/// | `v5-delivery` | each send's channel, cost, reference, delivery status and whether its code was used; each code's send |
 enum SQLiteMigrations {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -178,6 +178,7 @@ enum SQLiteMigrations {
                     ALTER TABLE code_sends ADD COLUMN status TEXT NOT NULL DEFAULT 'sending'
                         CHECK (status IN ('sending', 'queued', 'sent', 'delivered', 'undelivered', 'failed'));
                     ALTER TABLE code_sends ADD COLUMN status_at REAL;
+                    ALTER TABLE code_sends ADD COLUMN verified_at REAL;
                     ALTER TABLE code_sends ADD COLUMN error_code TEXT CHECK (\(word("error_code", 16)));
                     CREATE UNIQUE INDEX code_sends_by_reference ON code_sends(reference);
                     DROP INDEX code_sends_by_time;
