@@ -25,6 +25,8 @@ public enum SignInError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooManyCodesFromClient(seconds: Int)
     /// Too many texts went to numbers like this one (its exchange) lately.
     case tooManyCodesForExchange(seconds: Int)
+    /// Too many calls went to this phone number in the window.
+    case tooManyCallsForPhone(seconds: Int)
     /// The spend budget for texts is used up: nobody gets a text until it frees.
     case textsUnavailable(seconds: Int)
     /// Too many wrong codes came from this network address lately.
@@ -61,6 +63,8 @@ public enum SignInError: Error, Equatable, Sendable, CustomStringConvertible {
             return "Too many codes were requested from your network. Please try again in \(Self.duration(seconds))."
         case .tooManyCodesForExchange(let seconds):
             return "We can't send a code to this number right now. Please try again in \(Self.duration(seconds))."
+        case .tooManyCallsForPhone(let seconds):
+            return "We have called this number too often. You can ask for a text now, or a call in \(Self.duration(seconds))."
         case .textsUnavailable:
             return "We can't send text messages right now. Please try again later."
         case .tooManyFailuresFromClient(let seconds):
@@ -84,7 +88,7 @@ public enum SignInError: Error, Equatable, Sendable, CustomStringConvertible {
     public var retryAfter: Int? {
         switch self {
         case .resendTooSoon(let seconds), .tooManyCodesForPhone(let seconds), .tooManyCodesFromClient(let seconds),
-            .tooManyCodesForExchange(let seconds), .textsUnavailable(let seconds),
+            .tooManyCodesForExchange(let seconds), .tooManyCallsForPhone(let seconds), .textsUnavailable(let seconds),
             .tooManyFailuresFromClient(let seconds), .phoneLocked(let seconds), .tooManySignInsFromClient(let seconds):
             return seconds
         default:

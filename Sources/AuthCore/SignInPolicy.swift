@@ -43,6 +43,11 @@ public struct SignInPolicy: Sendable {
     /// minute (about $0.014; the call that reads a code twice lasts 25 to 35 seconds) and a text
     /// at about $0.0083 plus carrier fees, so a call costs about what two texts do.
     public var callCost = 2
+    /// Most calls to one number per ``callsPerPhoneWindow``: 3 an hour. A call rings a phone
+    /// whoever asked for it, so calls get a limit of their own under the per-number one (which
+    /// they count towards too), against using "Call me" to harass a stranger.
+    public var maxCallsPerPhone = 3
+    public var callsPerPhoneWindow: TimeInterval = 3600
 
     /// The pumping breaker (Twilio Fraud Guard's idea, from our own data): when the numbers of one
     /// exchange (`+1530555`) were sent at least ``breakerMinCodes`` codes that had their

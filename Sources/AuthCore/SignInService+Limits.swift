@@ -13,6 +13,7 @@ extension SignInService {
             case .client: ("client", .tooManyCodesFromClient(seconds: seconds))
             case .exchange: ("exchange", .tooManyCodesForExchange(seconds: seconds))
             case .exchangePaused: ("exchange_paused", .tooManyCodesForExchange(seconds: seconds))
+            case .phoneCalls: ("phone_calls", .tooManyCallsForPhone(seconds: seconds))
             case .locked: ("failures", .phoneLocked(seconds: seconds))
             case .clientSignIns: ("client_sign_ins", .tooManySignInsFromClient(seconds: seconds))
             }

@@ -28,10 +28,14 @@ public enum StatusCallback {
             providerID: try providerID(id), status: status, errorCode: try errorCode(value("ErrorCode")))
     }
 
-    /// Our webhook provider's callback: JSON `{"status": "delivered", "provider_id": "…",
-    /// "error_code": "…"}`, `status` one of ``DeliveryStatus``'s names past `sending`.
-    public static func webhook(_ body: Data) throws(Refused) -> DeliveryReport {
+    /// Our webhook provider's callback: JSON `{"reference": "…", "status": "delivered",
+    /// "provider_id": "…", "error_code": "…"}`, `status` one of ``DeliveryStatus``'s names past
+    /// `sending`. The signature covers the body only, so the body names the send it is about
+    /// (the `reference` the send carried): the caller checks it is the address's, so a signed
+    /// report cannot be replayed at another send's address.
+    public static func webhook(_ body: Data) throws(Refused) -> (SendReference, DeliveryReport) {
         struct Body: Decodable {
+            let reference: String
             let status: String
             let provider_id: String?
             let error_code: String?
@@ -40,14 +44,18 @@ public enum StatusCallback {
         do {
             decoded = try JSONDecoder().decode(Body.self, from: body)
         } catch {
-            throw Refused("not a JSON object with a status")
+            throw Refused("not a JSON object with a reference and a status")
         }
+        guard let reference = SendReference(Substring(decoded.reference)) else { throw Refused("bad reference") }
         guard let status = DeliveryStatus(rawValue: decoded.status), status != .sending else {
             throw Refused("unknown status")
         }
-        return DeliveryReport(
-            providerID: try providerID(decoded.provider_id), status: status,
-            errorCode: try errorCode(decoded.error_code))
+        return (
+            reference,
+            DeliveryReport(
+                providerID: try providerID(decoded.provider_id), status: status,
+                errorCode: try errorCode(decoded.error_code))
+        )
     }
 
     /// Twilio's message statuses (Messaging API, "Message resource": `status`).

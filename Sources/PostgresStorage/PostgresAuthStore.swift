@@ -108,6 +108,15 @@ public struct PostgresAuthStore: AuthStore {
                 """, logger
             ).first?.decode(Double.self)
         }
+        if let calls = reads.phoneCalls {
+            found.phoneCallAt = try await connection.rows(
+                """
+                SELECT sent_at FROM code_sends
+                WHERE phone = \(calls.subject) AND sent_at > \(calls.since) AND channel = 'voice'
+                ORDER BY sent_at DESC LIMIT 1 OFFSET \(calls.position)
+                """, logger
+            ).first?.decode(Double.self)
+        }
         if let sends = reads.clientSends {
             found.clientSendAt = try await connection.rows(
                 """

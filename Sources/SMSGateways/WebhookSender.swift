@@ -11,7 +11,7 @@ import NIOHTTP1
 /// "reference": "…", "status_callback": "https://…"}` as JSON to a URL, signed with
 /// ``WebhookSignature`` (`X-Signature-256`), so the receiver can tell the request came from us.
 /// For a call, `channel` is `voice` and `body` the words to say. The receiver reports the
-/// delivery by POSTing `{"status": …}` to `status_callback`, signed the same way.
+/// delivery by POSTing `{"reference": …, "status": …}` to `status_callback`, signed the same way.
 public struct WebhookSender: CodeSender {
     public static let signatureHeader = WebhookSignature.header
 

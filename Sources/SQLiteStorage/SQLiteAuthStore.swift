@@ -91,6 +91,13 @@ public struct SQLiteAuthStore: AuthStore {
         found.phoneSendAt = try recent(
             db, "SELECT sent_at FROM code_sends WHERE phone = ? AND sent_at > ? ORDER BY sent_at DESC LIMIT 1 OFFSET ?",
             reads.phoneSends)
+        found.phoneCallAt = try recent(
+            db,
+            """
+            SELECT sent_at FROM code_sends WHERE phone = ? AND sent_at > ? AND channel = 'voice'
+            ORDER BY sent_at DESC LIMIT 1 OFFSET ?
+            """,
+            reads.phoneCalls)
         found.clientSendAt = try recent(
             db,
             "SELECT sent_at FROM code_sends WHERE client = ? AND sent_at > ? ORDER BY sent_at DESC LIMIT 1 OFFSET ?",

@@ -89,6 +89,27 @@ struct DeliveryRulesTests {
         }
     }
 
+    @Test("a call not answered keeps the cooldown; a call's reads name the number's calls")
+    func unansweredCall() {
+        var unanswered = code(sentAgo: 10, status: .undelivered)
+        unanswered.send?.channel = .voice
+        let decision = rules.issue(call(), given: AuthSnapshot(session: pending, code: unanswered))
+        #expect(decision.outcome.cooldownUntil == now.addingTimeInterval(20))
+        #expect(rules.issueReads(call()).phoneCalls == RecentEvents(subject: "+15305550123", since: seconds - 3600, position: 2))
+        var text = call()
+        text.channel = .sms
+        #expect(rules.issueReads(text).phoneCalls == nil)
+    }
+
+    @Test("the fourth call in an hour is refused until the first leaves it; a text is not")
+    func callLimit() {
+        let found = AuthSnapshot(session: pending, phoneCallAt: seconds - 600)
+        #expect(rules.issue(call(), given: found).outcome.limited == SendLimitReached(.phoneCalls, until: now.addingTimeInterval(3000)))
+        var text = call()
+        text.channel = .sms
+        #expect(rules.issue(text, given: found).outcome.limited == nil)
+    }
+
     @Test("a report moves the status forward and keeps the provider's id and error code")
     func forward() {
         let decision = rules.recordDelivery(

@@ -51,15 +51,21 @@ struct StatusCallbackTests {
         #expect(throws: StatusCallback.Refused.self) { try StatusCallback.twilio(fields) }
     }
 
-    @Test("the webhook's JSON: our status names, past sending")
+    @Test("the webhook's JSON: the send's reference and our status names, past sending")
     func webhook() throws {
+        let ref = "00112233445566778899aabbccddeeff"
+        let (reference, report) = try StatusCallback.webhook(
+            Data(#"{"reference":"\#(ref)","status":"undelivered","provider_id":"m-1","error_code":"E42"}"#.utf8))
+        #expect(reference.hex == ref)
+        #expect(report == DeliveryReport(providerID: "m-1", status: .undelivered, errorCode: "E42"))
         #expect(
-            try StatusCallback.webhook(Data(#"{"status":"undelivered","provider_id":"m-1","error_code":"E42"}"#.utf8))
-                == DeliveryReport(providerID: "m-1", status: .undelivered, errorCode: "E42"))
-        #expect(try StatusCallback.webhook(Data(#"{"status":"delivered"}"#.utf8)) == DeliveryReport(providerID: nil, status: .delivered))
+            try StatusCallback.webhook(Data(#"{"reference":"\#(ref)","status":"delivered"}"#.utf8)).1
+                == DeliveryReport(providerID: nil, status: .delivered))
         for bad in [
-            "", "[]", "null", #"{"status":"sending"}"#, #"{"status":"DELIVERED"}"#, #"{"status":1}"#,
-            #"{"status":"sent","provider_id":"a b"}"#, "{\"status\":\"sent\"", String(repeating: "[", count: 10_000),
+            "", "[]", "null", #"{"status":"delivered"}"#, #"{"reference":"x","status":"delivered"}"#,
+            #"{"reference":"\#(ref)","status":"sending"}"#, #"{"reference":"\#(ref)","status":"DELIVERED"}"#,
+            #"{"reference":"\#(ref)","status":1}"#, #"{"reference":"\#(ref)","status":"sent","provider_id":"a b"}"#,
+            "{\"status\":\"sent\"", String(repeating: "[", count: 10_000),
         ] {
             #expect(throws: StatusCallback.Refused.self, "\(bad.prefix(40))") { try StatusCallback.webhook(Data(bad.utf8)) }
         }

@@ -136,8 +136,33 @@ struct DeliveryCallbackTests: SignInSteps {
             let verify = try await browser.get("/verify")
             #expect(verify.body.contains(">Your phone did not answer our call.</p>"))
             #expect(!verify.body.contains(#"action="/verify/call""#))
+            // Unlike a text that did not arrive, an unanswered call keeps the wait: calling (or
+            // texting) again at once would ring a stranger's phone as fast as anyone can press.
+            let tooSoon = try await browser.post("/verify/call")
+            #expect(tooSoon.status == .tooManyRequests)
+            #expect(twilio.sent.last?.sid == call.sid)
+            server.clock.advance(by: 30)
             #expect(try await browser.post("/verify/resend").location == "/verify")
             #expect(twilio.sent.last?.resource == "Messages")
+        }
+    }
+
+    @Test("at most 3 calls an hour to one number, however the wait is spent; a text still goes")
+    func callLimit() async throws {
+        try await withTwilio { server, twilio in
+            let (browser, _) = try await started(server, twilio)
+            for _ in 1...3 {
+                server.clock.advance(by: 30)
+                #expect(try await browser.post("/verify/call").location == "/verify")
+            }
+            server.clock.advance(by: 30)
+            let fourth = try await browser.post("/verify/call")
+            #expect(fourth.status == .tooManyRequests)
+            #expect(
+                fourth.body.contains(
+                    "We have called this number too often. You can ask for a text now, or a call in 59 minutes."))
+            #expect(twilio.sent.filter { $0.resource == "Calls" }.count == 3)
+            #expect(try await browser.post("/verify/resend").location == "/verify")
         }
     }
 
@@ -253,13 +278,22 @@ struct DeliveryCallbackTests: SignInSteps {
                 let (browser, text) = try await started(server, fake)
                 #expect(text.field("channel") == "sms")
                 #expect(text.field("status_callback")?.hasPrefix(Self.publicURL + "/callbacks/webhook/") == true)
+                let ref = try #require(text.field("reference"))
                 #expect(
-                    try await fake.reportByWebhook(text, json: #"{"status":"undelivered"}"#, secret: "not-the-shared-secret")
+                    try await fake.reportByWebhook(
+                        text, json: #"{"reference":"\#(ref)","status":"undelivered"}"#, secret: "not-the-shared-secret")
                         == .forbidden)
-                #expect(try await fake.reportByWebhook(text, json: #"{"status":"nonsense"}"#) == .badRequest)
+                #expect(try await fake.reportByWebhook(text, json: #"{"reference":"\#(ref)","status":"nonsense"}"#) == .badRequest)
+                // A genuine report about another send, replayed at this send's address.
+                let (_, other) = try await started(server, fake, "(530) 555-0199")
+                let otherRef = try #require(other.field("reference"))
+                #expect(
+                    try await fake.reportByWebhook(text, json: #"{"reference":"\#(otherRef)","status":"undelivered"}"#)
+                        == .forbidden)
                 #expect(try await browser.get("/verify/help").body.contains(">Your text is on its way.</p>"))
                 #expect(
-                    try await fake.reportByWebhook(text, json: #"{"status":"undelivered","error_code":"E42"}"#)
+                    try await fake.reportByWebhook(
+                        text, json: #"{"reference":"\#(ref)","status":"undelivered","error_code":"E42"}"#)
                         == .noContent)
                 #expect(try await browser.get("/verify").body.contains("We couldn&#39;t deliver the text"))
                 #expect(try await browser.post("/verify/call").location == "/verify")
@@ -300,7 +334,7 @@ struct DeliveryAPITests {
             #expect(try await twilio.report(call, status: "busy") == .noContent)
             let busy = try await api.call(.GET, "/verifications/\(id)")
             #expect(busy.json["status"] as? String == "undelivered")
-            #expect(busy.json["resend_after"] as? Int == 0)
+            #expect(busy.json["resend_after"] as? Int == 30)  // an unanswered call keeps the wait
 
             let twiml = try #require(call.field("Twiml"))
             let code = twiml.matches(of: /<Say>(\d)<\/Say>/).prefix(6).map { String($0.1) }.joined()

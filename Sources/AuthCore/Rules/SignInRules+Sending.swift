@@ -52,6 +52,8 @@ public enum SendLimit: Sendable, Equatable {
     case exchange
     /// The pumping breaker: the exchange's recent codes were hardly ever used.
     case exchangePaused
+    /// Too many calls went to this phone number in the window.
+    case phoneCalls
     /// The spend budget (texts per hour or per day, for everyone) is used up.
     case budget
     /// Sign-in to this number is locked (too many failed codes in the window): a code sent now
@@ -143,7 +145,9 @@ extension SignInRules {
                 : request.client.map {
                     Self.window($0, max: policy.maxSignInsPerClient, per: policy.signInsPerClientWindow, now: now)
                 },
-            exchangeConversion: settledCodes(Self.exchange(of: request.phone), now: now))
+            exchangeConversion: settledCodes(Self.exchange(of: request.phone), now: now),
+            phoneCalls: request.channel == .voice
+                ? Self.window(phone, max: policy.maxCallsPerPhone, per: policy.callsPerPhoneWindow, now: now) : nil)
     }
 
     /// The window of settled codes (sent between ``SignInPolicy/breakerWindow`` and
@@ -217,7 +221,7 @@ extension SignInRules {
             guard request.attachSessionDuringCooldown else { return AuthDecision(outcome, changes: changes) }
             codeExpiresAt = code.expiresAt
         } else {
-            if let limited = sendLimit(found) {
+            if let limited = sendLimit(found, channel: request.channel) {
                 return AuthDecision(
                     IssueOutcome(
                         cooldownUntil: nil, codeExpiresAt: request.now, keptExistingSession: kept, limited: limited),
@@ -256,18 +260,19 @@ extension SignInRules {
     }
 
     /// When the resend cooldown of `code` ends, if it is still running at `now` (and the code
-    /// still valid); `nil` when a new code may be sent. A text or call its provider reported
-    /// undelivered or failed ends the cooldown at once: that code will never arrive. The
-    /// cooldown is one for texts and calls.
+    /// still valid); `nil` when a new code may be sent. A text its provider reported undelivered
+    /// or failed ends the cooldown at once: that code will never arrive, and a call (or another
+    /// text) may go now. A call not answered does not: calling again at once would ring a
+    /// stranger's phone as fast as anyone can press. The cooldown is one for texts and calls.
     func cooldownEnd(of code: StoredCode, now: Double) -> Double? {
-        if code.send?.status.didNotArrive == true { return nil }
+        if let send = code.send, send.channel == .sms, send.status.didNotArrive { return nil }
         let end = code.sentAt + policy.resendCooldown
         return now < end && code.expiresAt > now ? end : nil
     }
 
     /// Which sending limit, if any, refuses another code now, and until when: the spend
     /// budget first (nobody gets a text past it), then the number, the client, the exchange.
-    func sendLimit(_ found: AuthSnapshot) -> SendLimitReached? {
+    func sendLimit(_ found: AuthSnapshot, channel: DeliveryChannel) -> SendLimitReached? {
         let budget = [
             Self.windowFull(nthNewest: found.textsInHour?.reachedAt, window: 3600),
             Self.windowFull(nthNewest: found.textsInDay?.reachedAt, window: 86_400),
@@ -275,6 +280,11 @@ extension SignInRules {
         if let until = budget { return SendLimitReached(.budget, until: until) }
         if let until = Self.windowFull(nthNewest: found.phoneSendAt, window: policy.codesPerPhoneWindow) {
             return SendLimitReached(.phone, until: until)
+        }
+        if channel == .voice,
+            let until = Self.windowFull(nthNewest: found.phoneCallAt, window: policy.callsPerPhoneWindow)
+        {
+            return SendLimitReached(.phoneCalls, until: until)
         }
         if let until = Self.windowFull(nthNewest: found.clientSendAt, window: policy.codesPerClientWindow) {
             return SendLimitReached(.client, until: until)

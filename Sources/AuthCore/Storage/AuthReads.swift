@@ -26,6 +26,8 @@ public struct AuthReads: Sendable, Equatable {
     public var send: SendReference?
     /// The exchange's settled codes (the pumping breaker).
     public var exchangeConversion: SettledCodes?
+    /// The n-th newest call to a phone number since a time (the per-number call limit).
+    public var phoneCalls: RecentEvents?
     /// The code held by this holder (the digest of the API's `verification_id`), whatever its
     /// number, with its send.
     public var heldCode: Data?
@@ -46,8 +48,9 @@ public struct AuthReads: Sendable, Equatable {
         clientSends: RecentEvents? = nil, exchangeSends: RecentEvents? = nil, textsInHour: AllSends? = nil,
         textsInDay: AllSends? = nil, phoneFailures: RecentEvents? = nil, clientFailures: RecentEvents? = nil,
         locks: [AuthLock] = [], clientSignIns: RecentEvents? = nil, send: SendReference? = nil,
-        heldCode: Data? = nil, exchangeConversion: SettledCodes? = nil
+        heldCode: Data? = nil, exchangeConversion: SettledCodes? = nil, phoneCalls: RecentEvents? = nil
     ) {
+        self.phoneCalls = phoneCalls
         self.exchangeConversion = exchangeConversion
         self.send = send
         self.heldCode = heldCode
@@ -148,14 +151,18 @@ public struct AuthSnapshot: Sendable, Equatable {
     public var heldCode: HeldCode?
     /// What ``AuthReads/exchangeConversion`` counted.
     public var exchangeConversion: Conversion?
+    /// The time of the phone's call at the asked position, if there is one.
+    public var phoneCallAt: Double?
 
     public init(
         session: SessionRecord? = nil, code: StoredCode? = nil, device: DeviceRecord? = nil,
         places: SignedInPlaces? = nil, phoneSendAt: Double? = nil,
         clientSendAt: Double? = nil, exchangeSendAt: Double? = nil, textsInHour: SendCount? = nil,
         textsInDay: SendCount? = nil, phoneFailureAt: Double? = nil, clientFailureAt: Double? = nil,
-        clientSignInAt: Double? = nil, send: SendRecord? = nil, exchangeConversion: Conversion? = nil
+        clientSignInAt: Double? = nil, send: SendRecord? = nil, exchangeConversion: Conversion? = nil,
+        phoneCallAt: Double? = nil
     ) {
+        self.phoneCallAt = phoneCallAt
         self.send = send
         self.exchangeConversion = exchangeConversion
         self.session = session

@@ -59,6 +59,7 @@ struct APIError: HTTPResponseError, Equatable {
             case .codeExpired, .noPendingSignIn: "code_expired"
             case .tooManyAttempts: "too_many_attempts"
             case .resendTooSoon, .tooManyCodesForPhone, .tooManyCodesFromClient, .tooManyCodesForExchange,
+                .tooManyCallsForPhone,
                 .tooManyFailuresFromClient, .phoneLocked, .tooManySignInsFromClient:
                 "rate_limited"
             case .textsUnavailable: "sms_unavailable"

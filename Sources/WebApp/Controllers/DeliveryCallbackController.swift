@@ -12,7 +12,7 @@ import NIOHTTP1
 ///
 /// Each request's signature is checked before anything in it is believed: Twilio's
 /// `X-Twilio-Signature` over this send's own callback address and the form's fields, or the
-/// webhook's `X-Signature-256` over the exact body bytes. Unsigned or wrongly signed: 403, and
+/// webhook's `X-Signature-256` over the exact body bytes, which must name this send's reference. Unsigned or wrongly signed: 403, and
 /// nothing recorded. A body that is not a status: 400. A reference no send has (or another
 /// message's id): 404. A status only moves forward, so replays and late reports change nothing
 /// and are answered 204 like the first.
@@ -60,9 +60,16 @@ struct DeliveryCallbackController: Sendable {
         guard let signature = request.headers.first(name: WebhookSignature.header),
             WebhookSignature.isValid(signature, body: body, secret: secret)
         else { throw refusedSignature("SMS webhook") }
-        return try await record(try Self.parsed { () throws(StatusCallback.Refused) in
-            try StatusCallback.webhook(body)
-        }, for: reference)
+        let named: SendReference
+        let report: DeliveryReport
+        do {
+            (named, report) = try StatusCallback.webhook(body)
+        } catch {
+            throw HTTPError(.badRequest, message: "Not a delivery status: \(error.description).")
+        }
+        // The signature covers the body: one about another send is a replay at this address.
+        guard named == reference else { throw refusedSignature("SMS webhook") }
+        return try await record(report, for: reference)
     }
 
     private func record(_ report: DeliveryReport, for reference: SendReference) async throws -> Response {
