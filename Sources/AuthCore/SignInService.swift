@@ -147,11 +147,20 @@ public struct SignInService: Sendable {
     /// Whether codes can be delivered by call (the provider places calls).
     public var offersCalls: Bool { sms.channels.contains(.voice) }
 
+    /// Whether `phone` may be called with its code: the provider places calls, and the number is
+    /// in the US (`--phone-regions` may add other countries of code +1, whose calls can cost many
+    /// times as much and are a favourite of toll fraud).
+    public func offersCalls(to phone: PhoneNumber) -> Bool {
+        offersCalls && phone.region == "US"
+    }
+
     private func issue(
         to phone: PhoneNumber, session: SessionToken?, makeSession: Bool, attachDuringCooldown: Bool, client: String?,
         holder: Data? = nil, channel: DeliveryChannel = .sms, now: Date? = nil
     ) async throws -> PendingSignIn {
-        guard sms.channels.contains(channel) else { throw SignInError.channelUnavailable(channel) }
+        guard sms.channels.contains(channel), channel == .sms || offersCalls(to: phone) else {
+            throw SignInError.channelUnavailable(channel)
+        }
         let code = makeCode()
         let digest = hasher.digest(of: code, for: phone)
         let message = composer.message(for: code, to: phone, by: channel)

@@ -9,7 +9,12 @@ extension Pages {
     /// (the page then says so as a problem, and offers the other way at once), and whether a
     /// call can be offered instead.
     struct DeliveryWords: Equatable {
-        let sentence: String
+        /// The sentence in three parts, so the number can be kept on one line (a `.nowrap` span
+        /// on the page, one built the same way by `delivery.js`): before it, it, after it.
+        let before: String
+        let number: String
+        let after: String
+        var sentence: String { before + number + after }
         let didNotArrive: Bool
         /// The last send was a text that did not arrive and calls are offered: "Call me" first.
         let callInstead: Bool
@@ -36,7 +41,8 @@ extension Pages {
         /// What `GET /verify/status` answers.
         var reply: DeliveryReply {
             DeliveryReply(
-                sentence: words?.sentence ?? "", final: delivery?.status.isFinal ?? false,
+                sentence: words?.sentence ?? "", before: words?.before ?? "", number: words?.number ?? "",
+                after: words?.after ?? "", final: delivery?.status.isFinal ?? false,
                 problem: words?.didNotArrive ?? false, callInstead: words?.callInstead ?? false)
         }
     }
@@ -47,24 +53,24 @@ extension Pages {
     {
         guard let delivery, delivery.status != .sending else { return nil }
         let ago = delivery.reportedAgo.map { " " + Self.ago($0) } ?? ""
-        let number = Self.unbroken(phone.nationalFormat)
-        let sentence: String
+        let number = phone.nationalFormat
+        let parts: (String, String, String)
         switch (delivery.channel, delivery.status) {
-        case (.sms, .sending), (.sms, .queued): sentence = "Your text is on its way."
-        case (.sms, .sent): sentence = "Your text was handed to your mobile carrier\(ago)."
-        case (.sms, .delivered): sentence = "Your phone received the text\(ago)."
-        case (.sms, .undelivered): sentence = "We couldn't deliver the text to \(number)."
-        case (.sms, .failed): sentence = "We couldn't send a text to \(number)."
-        case (.voice, .sending), (.voice, .queued): sentence = "We are about to call \(number)."
-        case (.voice, .sent): sentence = "We are calling \(number) now."
-        case (.voice, .delivered): sentence = "The call was answered\(ago)."
-        case (.voice, .undelivered): sentence = "Your phone did not answer our call."
-        case (.voice, .failed): sentence = "We couldn't call \(number)."
+        case (.sms, .sending), (.sms, .queued): parts = ("Your text is on its way.", "", "")
+        case (.sms, .sent): parts = ("Your text was handed to your mobile carrier\(ago).", "", "")
+        case (.sms, .delivered): parts = ("Your phone received the text\(ago).", "", "")
+        case (.sms, .undelivered): parts = ("We couldn't deliver the text to ", number, ".")
+        case (.sms, .failed): parts = ("We couldn't send a text to ", number, ".")
+        case (.voice, .sending), (.voice, .queued): parts = ("We are about to call ", number, ".")
+        case (.voice, .sent): parts = ("We are calling ", number, " now.")
+        case (.voice, .delivered): parts = ("The call was answered\(ago).", "", "")
+        case (.voice, .undelivered): parts = ("Your phone did not answer our call.", "", "")
+        case (.voice, .failed): parts = ("We couldn't call ", number, ".")
         }
         let lost = delivery.status.didNotArrive
         return DeliveryWords(
-            sentence: sentence, didNotArrive: lost, callInstead: lost && delivery.channel == .sms && offersCall,
-            textInstead: lost && delivery.channel == .voice)
+            before: parts.0, number: parts.1, after: parts.2, didNotArrive: lost,
+            callInstead: lost && delivery.channel == .sms && offersCall, textInstead: lost && delivery.channel == .voice)
     }
 
     /// The template values every page about a pending code shares for its delivery.
@@ -79,6 +85,9 @@ extension Pages {
         let watches = reported && delivery.map { !$0.status.isFinal } ?? false
         return [
             "delivery": words?.sentence ?? "", "hasDelivery": words != nil, "deliveryProblem": problem,
+            "deliveryBefore": words?.before ?? "", "deliveryNumber": words?.number ?? "",
+            "deliveryHasNumber": !(words?.number.isEmpty ?? true), "deliveryAfter": words?.after ?? "",
+            "lastWasCall": delivery?.channel == .voice,
             "callInstead": callInstead, "watchesDelivery": watches, "showsDeliveryProblem": problem || watches,
             "mayCallInstead": callInstead || (watches && offersCall && delivery?.channel == .sms),
         ]
@@ -88,15 +97,12 @@ extension Pages {
     /// a problem, and a reason to offer the call.
     struct DeliveryReply: Encodable {
         let sentence: String
+        /// The sentence's parts around the number (`delivery.js` keeps the number on one line).
+        let before: String
+        let number: String
+        let after: String
         let final: Bool
         let problem: Bool
         let callInstead: Bool
-    }
-
-    /// A number that never breaks across lines inside a sentence ("(530) 555-" / "0123"): its
-    /// space no-break, its hyphen the non-breaking one. (In markup the pages use a `.nowrap`
-    /// span instead; these sentences also travel as text, to `delivery.js`.)
-    static func unbroken(_ number: String) -> String {
-        number.replacingOccurrences(of: " ", with: "\u{00A0}").replacingOccurrences(of: "-", with: "\u{2011}")
     }
 }

@@ -62,7 +62,7 @@ class DeliveryTests(unittest.TestCase):
         self.assertEqual(self.twilio.report(self.twilio.last(), "undelivered", "30003"), 204)
         self.wait.until(lambda d: d.find_element(By.ID, "delivery-problem").is_displayed())
         self.assertEqual(self.driver.find_element(By.ID, "delivery-status").text,
-                         "We couldn't deliver the text to (530) 555\u20110123.")
+                         "We couldn't deliver the text to (530) 555-0123.")
         self.assertEqual(self.driver.find_element(By.ID, "d1").get_attribute("value"), "1")  # nothing lost
         # The wait is lifted with it: a new text can be asked for at once too.
         self.wait.until(lambda d: d.find_element(By.ID, "resend-button").is_enabled())
@@ -86,7 +86,7 @@ class DeliveryTests(unittest.TestCase):
         self.driver.refresh()
         self.wait.until(lambda d: d.find_element(By.ID, "delivery-problem").is_displayed())
         self.assertEqual(self.driver.find_element(By.ID, "delivery-status").text,
-                         "We couldn't send a text to (530) 555\u20110123.")
+                         "We couldn't send a text to (530) 555-0123.")
         # Keyboard Enter: chromedriver's click() hangs when scripts are off.
         self.driver.find_element(By.ID, "call-button").send_keys(Keys.ENTER)
         self.wait.until(lambda d: "We're calling" in d.find_element(By.ID, "notice").text)
@@ -110,7 +110,7 @@ class DeliveryTests(unittest.TestCase):
         self.driver.find_element(By.ID, "no-code").send_keys(Keys.ENTER)
         self.wait.until(lambda d: d.current_url.endswith("/verify/help"))
         self.assertEqual(self.driver.find_element(By.ID, "call-what").text,
-                         "We'll call (530) 555-0123 and read the new code out twice.")
+                         "We'll call (530) 555-0123 and read a new code out twice. Any code we sent before will stop working.")
         # Tapped during the cooldown: Verify says how long to wait, and the text's code still works.
         self.driver.find_element(By.ID, "call-button").click()
         self.wait.until(lambda d: "before requesting a new code" in d.find_element(By.ID, "otp-error").text)

@@ -1,3 +1,4 @@
+import AuthCore
 import DeliveryCore
 import Foundation
 import NIOHTTP1
@@ -15,6 +16,7 @@ struct DeliveryCallbackTests: SignInSteps {
     /// Runs `body` with the app sending through `twilio`, its callbacks under the public URL.
     func withTwilio(
         publicURL: String? = Self.publicURL, messagingServiceOnly: Bool = false,
+        configure: (inout AppConfiguration) -> Void = { _ in },
         _ body: (TestServer, FakeTwilio) async throws -> Void
     ) async throws {
         let twilio = try await FakeTwilio.start()
@@ -26,6 +28,7 @@ struct DeliveryCallbackTests: SignInSteps {
                         sender: messagingServiceOnly ? .messagingService("MG1") : .number("+15005550006"),
                         apiBase: twilio.baseURL, timeout: .seconds(5)))
                 configuration.publicURL = publicURL
+                configure(&configuration)
             }) { server in
                 twilio.deliverTo = server.baseURL
                 try await body(server, twilio)
@@ -66,7 +69,10 @@ struct DeliveryCallbackTests: SignInSteps {
             #expect(asked.header("Cache-Control") == "no-store")
             #expect(
                 try JSONSerialization.jsonObject(with: Data(asked.body.utf8)) as? NSDictionary
-                    == ["sentence": "Your text is on its way.", "final": false, "problem": false, "callInstead": false])
+                    == [
+                        "sentence": "Your text is on its way.", "before": "Your text is on its way.", "number": "",
+                        "after": "", "final": false, "problem": false, "callInstead": false,
+                    ])
             #expect(try await twilio.report(text, status: "sent") == .noContent)
             #expect(try await twilio.report(text, status: "delivered") == .noContent)
             let help = try await browser.get("/verify/help")
@@ -85,19 +91,20 @@ struct DeliveryCallbackTests: SignInSteps {
             let verify = try await browser.get("/verify")
             #expect(
                 verify.body.contains(
-                    #"<p class="error" id="delivery-status" role="alert">We couldn&#39;t deliver the text to (530)\#u{00A0}555\#u{2011}0123.</p>"#))
+                    #"<p class="error" id="delivery-status" role="alert">We couldn&#39;t deliver the text to <span class="nowrap">(530) 555-0123</span>.</p>"#))
             #expect(verify.body.contains(#"<div class="delivery-problem" id="delivery-problem">"#))
             #expect(!verify.body.contains("/public/delivery."))  // final: nothing more to ask
             let asked = try JSONSerialization.jsonObject(with: Data(try await browser.get("/verify/status").body.utf8))
             #expect(
                 asked as? NSDictionary
                     == [
-                        "sentence": "We couldn't deliver the text to (530)\u{00A0}555\u{2011}0123.", "final": true, "problem": true,
-                        "callInstead": true,
+                        "sentence": "We couldn't deliver the text to (530) 555-0123.",
+                        "before": "We couldn't deliver the text to ", "number": "(530) 555-0123", "after": ".",
+                        "final": true, "problem": true, "callInstead": true,
                     ])
             #expect(verify.body.contains(#"<form method="post" action="/verify/call" id="call-form">"#))
             let help = try await browser.get("/verify/help")
-            #expect(help.body.contains(#"class="error delivery" aria-live="polite">We couldn&#39;t deliver the text to (530)\#u{00A0}555\#u{2011}0123.</p>"#))
+            #expect(help.body.contains(#"class="error delivery" aria-live="polite">We couldn&#39;t deliver the text to <span class="nowrap">(530) 555-0123</span>.</p>"#))
             #expect(help.body.contains(">If it still hasn&#39;t come, ask for a new one.</p>"))
 
             // No cooldown after an undelivered text: the call goes out at once.
@@ -112,10 +119,10 @@ struct DeliveryCallbackTests: SignInSteps {
             let code = String(digits.1).matches(of: /<Say>(\d)<\/Say>/).map { String($0.1) }.joined()
             #expect(code.count == 6)
             #expect(call.fields.filter { $0.0 == "StatusCallbackEvent" }.count == 4)
-            #expect(try await browser.get("/verify").body.contains("We&#39;re calling (530) 555-0123 now to read you a new code."))
+            #expect(try await browser.get("/verify").body.contains("We&#39;re calling (530) 555-0123 now to read you a new code. Any code we sent before no longer works."))
             #expect(try await twilio.report(call, status: "ringing") == .noContent)
             #expect(try await browser.get("/verify/help").body.contains("We called <span class=\"nowrap\">(530) 555-0123</span> with a code"))
-            #expect(try await browser.get("/verify/help").body.contains(">We are calling (530)\u{00A0}555\u{2011}0123 now.</p>"))
+            #expect(try await browser.get("/verify/help").body.contains(#">We are calling <span class="nowrap">(530) 555-0123</span> now.</p>"#))
             #expect(try await submitCode(browser, code).location == "/home")
 
             let metrics = try await browser.get("/metrics").body
@@ -144,6 +151,44 @@ struct DeliveryCallbackTests: SignInSteps {
             server.clock.advance(by: 30)
             #expect(try await browser.post("/verify/resend").location == "/verify")
             #expect(twilio.sent.last?.resource == "Messages")
+        }
+    }
+
+    @Test("after a call the help page speaks of calls and offers to call again; a locked number is offered no call")
+    func afterACallAndLocked() async throws {
+        try await withTwilio(configure: { $0.policy.maxFailuresPerPhone = 2 }) { server, twilio in
+            let (browser, text) = try await started(server, twilio)
+            _ = try await twilio.report(text, status: "undelivered", errorCode: "30003")
+            #expect(try await browser.post("/verify/call").location == "/verify")
+            let help = try await browser.get("/verify/help").body
+            #expect(help.contains(">Call me again</button>"))
+            #expect(help.contains("lets calls from unknown numbers ring"))
+            #expect(help.contains("Any code we sent before will stop working."))
+            _ = try await twilio.report(try #require(twilio.sent.last), status: "failed")
+            let twiml = try #require(twilio.sent.last?.field("Twiml"))
+            let called = twiml.matches(of: /<Say>(\d)<\/Say>/).prefix(6).map { String($0.1) }.joined()
+            var locked = try await submitCode(browser, anyWrongCode(for: called))
+            for _ in 1...3 where locked.status != .tooManyRequests {
+                locked = try await submitCode(browser, anyWrongCode(for: called))
+            }
+            #expect(locked.status == .tooManyRequests)
+            #expect(locked.body.contains("Sign-in to it is locked until"))
+            #expect(!locked.body.contains("delivery-problem"))
+            #expect(!locked.body.contains("/verify/call"))
+        }
+    }
+
+    @Test("calls go to US numbers only: a Puerto Rico number is offered none, and a forced one is refused")
+    func usOnly() async throws {
+        try await withTwilio(configure: { $0.policy.phoneRegions = try! PhoneRegions(parsing: "US,PR") }) {
+            server, twilio in
+            let (browser, text) = try await started(server, twilio, "(787) 234-5678")
+            _ = try await twilio.report(text, status: "undelivered", errorCode: "30003")
+            #expect(!(try await browser.get("/verify")).body.contains("/verify/call"))
+            #expect(!(try await browser.get("/verify/help")).body.contains("/verify/call"))
+            let forced = try await browser.post("/verify/call")
+            #expect(forced.status == .unprocessableEntity)
+            #expect(twilio.sent.allSatisfy { $0.resource == "Messages" })
         }
     }
 

@@ -137,7 +137,8 @@ struct SignInController: Sendable {
         let notice: String? =
             switch request.cookie(Self.noticeCookie) {
             case "resent": "A new code was sent to \(phone.nationalFormat)."
-            case "called": "We're calling \(phone.nationalFormat) now to read you a new code."
+            case "called":
+                "We're calling \(phone.nationalFormat) now to read you a new code. Any code we sent before no longer works."
             default: nil
             }
         // A code that took its last try or expired stays dead on reload: the page offers only a
@@ -177,7 +178,7 @@ struct SignInController: Sendable {
     /// What the pages say and do about the last code's delivery.
     private func delivery(_ status: SignInService.CodeStatus, _ phone: PhoneNumber) -> Pages.DeliveryView {
         Pages.DeliveryView(
-            status.delivery, phone: phone, offersCall: signIn.offersCalls, reported: deliveriesReported)
+            status.delivery, phone: phone, offersCall: signIn.offersCalls(to: phone), reported: deliveriesReported)
     }
 
     @Sendable func submitVerify(_ request: Request, _ context: PendingSignInContext) async throws -> Response {
