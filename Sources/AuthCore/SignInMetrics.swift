@@ -12,6 +12,10 @@ import Metrics
 ///   `failures`, `client_failures`;
 /// - `sign_in_deliveries_total{channel,status,error_code}`: texts and calls by the final status
 ///   their provider reported (`delivered`, `undelivered`, `failed`) and its error code (`none`);
+/// - `sign_in_conversion_ratio`, `sign_in_delivery_ratio`: the last hour's codes used / codes
+///   sent (those past their lifetime) and texts and calls delivered / with a final status, as of
+///   the last health check (not set below the sample size);
+/// - `sign_in_health_low{rate}`: 1 while `conversion` or `delivery` is below its mark, else 0;
 /// - `sms_budget_remaining{window}`: texts left in the spend budget for the `hour` and the `day`,
 ///   as of this instance's last text.
 public struct SignInMetrics: Sendable {
@@ -31,6 +35,17 @@ public struct SignInMetrics: Sendable {
         count(
             "sign_in_deliveries_total", ("channel", channel.rawValue), ("status", status.rawValue),
             ("error_code", errorCode ?? "none"))
+    }
+
+    func health(_ health: SignInHealth, conversionLow: Bool, deliveryLow: Bool) {
+        if let conversion = health.conversion {
+            Gauge(label: "sign_in_conversion_ratio", factory: factory).record(conversion)
+        }
+        if let delivery = health.delivery { Gauge(label: "sign_in_delivery_ratio", factory: factory).record(delivery) }
+        Gauge(label: "sign_in_health_low", dimensions: [("rate", "conversion")], factory: factory)
+            .record(conversionLow ? 1 : 0)
+        Gauge(label: "sign_in_health_low", dimensions: [("rate", "delivery")], factory: factory)
+            .record(deliveryLow ? 1 : 0)
     }
 
     func budgetRemaining(hour: Int, day: Int) {

@@ -60,6 +60,14 @@ public struct SignInPolicy: Sendable {
     public var breakerMinCodes = 10
     public var breakerMinConversion = 0.2
     public var breakerWindow: TimeInterval = 3600
+
+    /// Operators are warned (log and metric) when, over the last hour, fewer than this share of
+    /// the codes that had their lifetime to be used were (conversion: 50%), or fewer than this
+    /// share of the texts and calls with a final status were delivered (80%); judged only once
+    /// ``healthMinSample`` of them are in the hour, so a quiet night warns of nothing.
+    public var warnConversionBelow = 0.5
+    public var warnDeliveryBelow = 0.8
+    public var healthMinSample = 20
     /// Failed codes per phone number per ``failuresPerPhoneWindow`` after which sign-in to that
     /// number is locked until the window passes: 100 per 24 hours (NIST SP 800-63B 5.2.2: at
     /// most 100). Codes are bound to whoever asked for them, so a stranger's wrong guesses do

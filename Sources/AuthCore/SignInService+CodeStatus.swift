@@ -51,6 +51,18 @@ extension SignInService {
             })
     }
 
+    /// The last hour's conversion and delivery rates, into the metrics, and a warning in the log
+    /// for each below its mark (the operators' watch calls this every few minutes).
+    @discardableResult
+    public func checkHealth() async throws -> SignInHealth {
+        let health = rules.health(given: try await store.read(rules.healthReads(now: clock())))
+        metrics.health(
+            health, conversionLow: health.conversion.map { $0 < policy.warnConversionBelow } ?? false,
+            deliveryLow: health.delivery.map { $0 < policy.warnDeliveryBelow } ?? false)
+        for warning in health.warnings { logger.warning("Sign-in health: \(warning)") }
+        return health
+    }
+
     /// What the JSON API's `GET /verifications/{verification_id}` answers: the code that id
     /// holds, how it went out and what its provider reported.
     public struct VerificationStatus: Sendable, Equatable {

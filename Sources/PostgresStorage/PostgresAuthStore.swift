@@ -176,19 +176,19 @@ public struct PostgresAuthStore: AuthStore {
             ).first?.decode(Double.self)
         }
         if let window = reads.exchangeConversion {
-            let (low, high) = (window.prefix, window.prefix + ":")
+            found.exchangeConversion = try await settled(connection, window, logger)
+        }
+        if let window = reads.health {
+            found.conversion = try await settled(connection, window.codes, logger)
             let row = try await connection.rows(
                 """
-                SELECT count(*)::bigint, count(verified_at)::bigint, (
-                    SELECT sent_at FROM code_sends
-                    WHERE phone > \(low) AND phone < \(high) AND sent_at > \(window.since) AND sent_at <= \(window.settledBy)
-                    ORDER BY sent_at DESC LIMIT 1 OFFSET \(window.position))
-                FROM code_sends
-                WHERE phone > \(low) AND phone < \(high) AND sent_at > \(window.since) AND sent_at <= \(window.settledBy)
+                SELECT count(*) FILTER (WHERE status = 'delivered'),
+                       count(*) FILTER (WHERE status IN ('undelivered', 'failed'))
+                FROM code_sends WHERE sent_at > \(window.since)
                 """, logger
             ).first
-            let (sent, verified, at) = try row?.decode((Int, Int, Double?).self) ?? (0, 0, nil)
-            found.exchangeConversion = Conversion(sent: sent, verified: verified, atPosition: at)
+            let (delivered, notDelivered) = try row?.decode((Int, Int).self) ?? (0, 0)
+            found.deliveries = Deliveries(delivered: delivered, notDelivered: notDelivered)
         }
         found.textsInHour = try await count(connection, reads.textsInHour, logger)
         found.textsInDay = try await count(connection, reads.textsInDay, logger)
@@ -217,6 +217,27 @@ public struct PostgresAuthStore: AuthStore {
             ).first?.decode(Double.self)
         }
         return found
+    }
+
+    /// The settled codes to numbers starting with the window's prefix: how many, how many used,
+    /// and when the one at the asked position went (the prefix's numbers are a range of the
+    /// phone index, up to the prefix followed by ':', the character after '9').
+    private static func settled(_ connection: PostgresConnection, _ window: SettledCodes, _ logger: Logger)
+        async throws -> Conversion
+    {
+        let (low, high) = (window.prefix, window.prefix + ":")
+        let row = try await connection.rows(
+            """
+            SELECT count(*)::bigint, count(verified_at)::bigint, (
+                SELECT sent_at FROM code_sends
+                WHERE phone > \(low) AND phone < \(high) AND sent_at > \(window.since) AND sent_at <= \(window.settledBy)
+                ORDER BY sent_at DESC LIMIT 1 OFFSET \(window.position))
+            FROM code_sends
+            WHERE phone > \(low) AND phone < \(high) AND sent_at > \(window.since) AND sent_at <= \(window.settledBy)
+            """, logger
+        ).first
+        let (sent, verified, at) = try row?.decode((Int, Int, Double?).self) ?? (0, 0, nil)
+        return Conversion(sent: sent, verified: verified, atPosition: at)
     }
 
     /// The code (with its number and its send) the condition on `v` finds: the condition's own

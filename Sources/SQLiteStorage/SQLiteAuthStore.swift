@@ -153,23 +153,17 @@ public struct SQLiteAuthStore: AuthStore {
                         """),
                 arguments: [sends.subject, sends.subject + ":", sends.since, sends.position])
         }
-        if let window = reads.exchangeConversion {
-            let (low, high) = (window.prefix, window.prefix + ":")
+        if let window = reads.exchangeConversion { found.exchangeConversion = try settled(db, window) }
+        if let window = reads.health {
+            found.conversion = try settled(db, window.codes)
             let counts = try Row.fetchOne(
                 try db.cachedStatement(
                     sql: """
-                        SELECT count(*), count(verified_at) FROM code_sends
-                        WHERE phone > ? AND phone < ? AND sent_at > ? AND sent_at <= ?
+                        SELECT coalesce(sum(status = 'delivered'), 0), coalesce(sum(status IN ('undelivered', 'failed')), 0)
+                        FROM code_sends WHERE sent_at > ?
                         """),
-                arguments: [low, high, window.since, window.settledBy])
-            let at = try Double.fetchOne(
-                try db.cachedStatement(
-                    sql: """
-                        SELECT sent_at FROM code_sends WHERE phone > ? AND phone < ? AND sent_at > ? AND sent_at <= ?
-                        ORDER BY sent_at DESC LIMIT 1 OFFSET ?
-                        """),
-                arguments: [low, high, window.since, window.settledBy, window.position])
-            found.exchangeConversion = Conversion(sent: counts?[0] ?? 0, verified: counts?[1] ?? 0, atPosition: at)
+                arguments: [window.since])
+            found.deliveries = Deliveries(delivered: counts?[0] ?? 0, notDelivered: counts?[1] ?? 0)
         }
         found.textsInHour = try count(db, reads.textsInHour)
         found.textsInDay = try count(db, reads.textsInDay)
@@ -186,6 +180,28 @@ public struct SQLiteAuthStore: AuthStore {
             "SELECT started_at FROM sign_in_starts WHERE client = ? AND started_at > ? ORDER BY started_at DESC LIMIT 1 OFFSET ?",
             reads.clientSignIns)
         return found
+    }
+
+    /// The settled codes to numbers starting with the window's prefix: how many, how many used,
+    /// and when the one at the asked position went. (The prefix's numbers are a range of the
+    /// phone index: from the prefix up to the prefix followed by ':', the character after '9'.)
+    private static func settled(_ db: Database, _ window: SettledCodes) throws -> Conversion {
+        let (low, high) = (window.prefix, window.prefix + ":")
+        let counts = try Row.fetchOne(
+            try db.cachedStatement(
+                sql: """
+                    SELECT count(*), count(verified_at) FROM code_sends
+                    WHERE phone > ? AND phone < ? AND sent_at > ? AND sent_at <= ?
+                    """),
+            arguments: [low, high, window.since, window.settledBy])
+        let at = try Double.fetchOne(
+            try db.cachedStatement(
+                sql: """
+                    SELECT sent_at FROM code_sends WHERE phone > ? AND phone < ? AND sent_at > ? AND sent_at <= ?
+                    ORDER BY sent_at DESC LIMIT 1 OFFSET ?
+                    """),
+            arguments: [low, high, window.since, window.settledBy, window.position])
+        return Conversion(sent: counts?[0] ?? 0, verified: counts?[1] ?? 0, atPosition: at)
     }
 
     /// The code (with its number and its send) the condition on `v` finds.

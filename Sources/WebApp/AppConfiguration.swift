@@ -86,6 +86,8 @@ struct AppConfiguration: Sendable {
     var assertionKeys: AssertionKeys?
     /// How often expired sessions and codes are deleted.
     var purgeInterval: Duration = .seconds(600)
+    /// How often the last hour's conversion and delivery rates are checked (and warned of).
+    var healthInterval: Duration = .seconds(300)
 
     var resolvedDatabasePath: String {
         databasePath ?? (dataDirectory as NSString).appendingPathComponent("webapp.sqlite")

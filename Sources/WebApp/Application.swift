@@ -104,9 +104,15 @@ final class Application: Sendable {
         let readiness = StorageReadiness(prepare: storage.prepare)
         var services: [any Service] = [
             storage.service,
-            PurgeService(
-                signIn: signIn, wallet: wallet, interval: configuration.purgeInterval, storage: readiness,
-                logger: logger),
+            // Deletes what has expired: sessions, codes, wallet form keys older than a day.
+            RepeatingService(name: "Purge", interval: configuration.purgeInterval, storage: readiness, logger: logger) {
+                let removed = try await signIn.purgeExpired() + wallet.purgeKeys()
+                if removed > 0 { logger.info("Purged expired data", metadata: ["rows": "\(removed)"]) }
+            },
+            // The last hour's conversion and delivery rates, for /metrics and the log's warnings.
+            RepeatingService(
+                name: "Health check", interval: configuration.healthInterval, storage: readiness, logger: logger
+            ) { try await signIn.checkHealth() },
             HTTPService(server: server, storage: readiness, listening: listening, logger: logger),
         ]
         let (opsAddresses, opsListening) = AsyncStream.makeStream(of: SocketAddress.self)

@@ -48,11 +48,21 @@ struct LimitOptions: ParsableArguments {
         help: "Pumping breaker: the share of those codes that must have been used (0 to 1; 0 turns it off).")
     var breakerMinConversion = SignInPolicy().breakerMinConversion
 
+    @Option(
+        name: .customLong("warn-conversion-below"),
+        help: "Warn (log and metric) when under this share of the last hour's codes are used (0 to 1).")
+    var warnConversionBelow = SignInPolicy().warnConversionBelow
+
+    @Option(
+        name: .customLong("warn-delivery-below"),
+        help: "Warn when under this share of the last hour's texts and calls are delivered (0 to 1).")
+    var warnDeliveryBelow = SignInPolicy().warnDeliveryBelow
+
     /// The option names that may also come from `WEBAPP_*` variables.
     static let names = [
         "max-codes-per-phone", "max-codes-per-client", "max-texts-per-exchange", "max-texts-per-hour",
         "max-texts-per-day", "max-sign-ins-per-client", "max-failures-per-phone", "call-cost", "breaker-min-codes",
-        "breaker-min-conversion",
+        "breaker-min-conversion", "warn-conversion-below", "warn-delivery-below",
     ]
 
     func validate() throws {
@@ -65,8 +75,11 @@ struct LimitOptions: ParsableArguments {
         ] where value < 1 {
             throw ValidationError("\(name) must be at least 1.")
         }
-        guard (0...1).contains(breakerMinConversion) else {
-            throw ValidationError("--breaker-min-conversion must be between 0 and 1.")
+        for (name, value) in [
+            ("--breaker-min-conversion", breakerMinConversion), ("--warn-conversion-below", warnConversionBelow),
+            ("--warn-delivery-below", warnDeliveryBelow),
+        ] where !(0...1).contains(value) {
+            throw ValidationError("\(name) must be between 0 and 1.")
         }
         guard callCost <= maxTextsPerHour else {
             throw ValidationError("--call-cost must not be more than --max-texts-per-hour, or no call could ever go out.")
@@ -85,5 +98,7 @@ struct LimitOptions: ParsableArguments {
         policy.callCost = callCost
         policy.breakerMinCodes = breakerMinCodes
         policy.breakerMinConversion = breakerMinConversion
+        policy.warnConversionBelow = warnConversionBelow
+        policy.warnDeliveryBelow = warnDeliveryBelow
     }
 }

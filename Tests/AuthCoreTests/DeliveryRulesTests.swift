@@ -231,3 +231,39 @@ struct BreakerRulesTests {
         #expect(!old.changes.contains { if case .markVerified = $0 { true } else { false } })
     }
 }
+
+/// The operators' health check (issue 26, part 5), on hand-made snapshots.
+@Suite("Sign-in health, without a database")
+struct HealthRulesTests {
+    let rules = SignInRules(policy: SignInPolicy())
+
+    @Test("the reads: every number's settled codes in the hour, and the hour's final statuses")
+    func reads() {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        #expect(
+            rules.healthReads(now: now).health
+                == HealthWindow(
+                    codes: SettledCodes(prefix: "+1", since: 1_799_996_400, settledBy: 1_799_999_400, position: 9),
+                    since: 1_799_996_400))
+    }
+
+    @Test(
+        "rates below their marks warn once the hour holds 20 of what they count",
+        arguments: [
+            // sent, used, delivered, not delivered → conversion, delivery, warnings
+            (40, 30, 40, 2, 0.75 as Double?, 40.0 / 42 as Double?, 0), (40, 10, 10, 10, 0.25, 0.5, 2),
+            (19, 0, 10, 9, nil, nil, 0), (20, 9, 16, 4, 0.45, 0.8, 1),
+        ] as [(Int, Int, Int, Int, Double?, Double?, Int)])
+    func rates(
+        _ sent: Int, _ used: Int, _ delivered: Int, _ lost: Int, _ conversion: Double?, _ delivery: Double?,
+        _ warnings: Int
+    ) {
+        var found = AuthSnapshot()
+        found.conversion = Conversion(sent: sent, verified: used)
+        found.deliveries = Deliveries(delivered: delivered, notDelivered: lost)
+        let health = rules.health(given: found)
+        #expect(health.conversion == conversion)
+        #expect(health.delivery == delivery)
+        #expect(health.warnings.count == warnings)
+    }
+}

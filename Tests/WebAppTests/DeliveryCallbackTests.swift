@@ -192,6 +192,20 @@ struct DeliveryCallbackTests: SignInSteps {
         }
     }
 
+    @Test("/metrics carries the health check's gauges from the start")
+    func healthGauges() async throws {
+        try await withTwilio { server, _ in
+            let browser = Browser(baseURL: server.baseURL)
+            var metrics = ""
+            for _ in 0..<100 where !metrics.contains("sign_in_health_low") {
+                metrics = try await browser.get("/metrics").body
+                if !metrics.contains("sign_in_health_low") { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(sample(metrics, "sign_in_health_low", ["rate": "conversion"]) == 0)
+            #expect(sample(metrics, "sign_in_health_low", ["rate": "delivery"]) == 0)
+        }
+    }
+
     @Test("at most 3 calls an hour to one number, however the wait is spent; a text still goes")
     func callLimit() async throws {
         try await withTwilio { server, twilio in

@@ -28,6 +28,9 @@ public struct AuthReads: Sendable, Equatable {
     public var exchangeConversion: SettledCodes?
     /// The n-th newest call to a phone number since a time (the per-number call limit).
     public var phoneCalls: RecentEvents?
+    /// Every number's settled codes, and the final statuses of every send, since a time (the
+    /// operators' conversion and delivery rates).
+    public var health: HealthWindow?
     /// The code held by this holder (the digest of the API's `verification_id`), whatever its
     /// number, with its send.
     public var heldCode: Data?
@@ -48,8 +51,10 @@ public struct AuthReads: Sendable, Equatable {
         clientSends: RecentEvents? = nil, exchangeSends: RecentEvents? = nil, textsInHour: AllSends? = nil,
         textsInDay: AllSends? = nil, phoneFailures: RecentEvents? = nil, clientFailures: RecentEvents? = nil,
         locks: [AuthLock] = [], clientSignIns: RecentEvents? = nil, send: SendReference? = nil,
-        heldCode: Data? = nil, exchangeConversion: SettledCodes? = nil, phoneCalls: RecentEvents? = nil
+        heldCode: Data? = nil, exchangeConversion: SettledCodes? = nil, phoneCalls: RecentEvents? = nil,
+        health: HealthWindow? = nil
     ) {
+        self.health = health
         self.phoneCalls = phoneCalls
         self.exchangeConversion = exchangeConversion
         self.send = send
@@ -153,6 +158,9 @@ public struct AuthSnapshot: Sendable, Equatable {
     public var exchangeConversion: Conversion?
     /// The time of the phone's call at the asked position, if there is one.
     public var phoneCallAt: Double?
+    /// What ``AuthReads/health`` counted.
+    public var conversion: Conversion?
+    public var deliveries: Deliveries?
 
     public init(
         session: SessionRecord? = nil, code: StoredCode? = nil, device: DeviceRecord? = nil,
@@ -279,5 +287,28 @@ public struct Conversion: Sendable, Equatable {
         self.sent = sent
         self.verified = verified
         self.atPosition = atPosition
+    }
+}
+
+/// The operators' window: every number's settled codes (``SettledCodes`` with the prefix `+1`),
+/// and the sends since `since` whose status is final.
+public struct HealthWindow: Sendable, Equatable {
+    public var codes: SettledCodes
+    public var since: Double
+
+    public init(codes: SettledCodes, since: Double) {
+        self.codes = codes
+        self.since = since
+    }
+}
+
+/// The sends in a window whose provider gave a final status: delivered, or not.
+public struct Deliveries: Sendable, Equatable {
+    public var delivered: Int
+    public var notDelivered: Int
+
+    public init(delivered: Int, notDelivered: Int) {
+        self.delivered = delivered
+        self.notDelivered = notDelivered
     }
 }

@@ -1,17 +1,17 @@
-import AuthCore
 import Logging
 import ServiceLifecycle
-import WalletCore
 
-/// Deletes what has expired (sessions, codes, wallet form keys older than a day) every
-/// `interval` in the background, from when the database is ready until a graceful shutdown.
-struct PurgeService: Service {
-    let signIn: SignInService
-    let wallet: Wallet
+/// Background work done every `interval`, from when the database is ready until a graceful
+/// shutdown: the purge of what has expired, and the operators' health check. A round that
+/// fails is logged, and the next one comes as usual.
+struct RepeatingService: Service {
+    /// What the work is, for the log ("Purge", "Health check").
+    let name: String
     let interval: Duration
     /// The loop starts once the database is ready (migrated).
     let storage: StorageReadiness
     let logger: Logger
+    let work: @Sendable () async throws -> Void
 
     func run() async throws {
         // A database that never got ready is the HTTP service's error to report; this loop then
@@ -23,10 +23,9 @@ struct PurgeService: Service {
         try? await cancelWhenGracefulShutdown { [self] in
             while !Task.isCancelled {
                 do {
-                    let removed = try await signIn.purgeExpired() + wallet.purgeKeys()
-                    if removed > 0 { logger.info("Purged expired data", metadata: ["rows": "\(removed)"]) }
+                    try await work()
                 } catch {
-                    logger.error("Purge failed", metadata: ["error": "\(error)"])
+                    logger.error("\(name) failed", metadata: ["error": "\(error)"])
                 }
                 try await Task.sleep(for: interval)
             }
