@@ -177,7 +177,10 @@ struct TwilioTests {
             logger: log.logger, retryDelay: .milliseconds(10))
         let started = ContinuousClock.now
         await #expect(throws: DeliveryError.self) { try await sender.send(message) }
-        #expect(ContinuousClock.now - started < .seconds(10))  // two 500 ms deadlines, not a hang
+        // Two 500 ms deadlines, not a hang. The bound is loose on purpose: this is no timing test,
+        // and on two busy cores (the whole suite starting in parallel) the two attempts once took
+        // 12.7 s of wall time.
+        #expect(ContinuousClock.now - started < .seconds(60))
         #expect(log.text.contains("unreachable attempt=1"))
         #expect(log.text.contains("unreachable attempt=2"))
     }
