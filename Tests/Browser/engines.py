@@ -21,6 +21,7 @@ import tempfile
 import time
 
 from selenium import webdriver
+from selenium.common.exceptions import SessionNotCreatedException
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.chrome.options import Options as ChromiumOptions
 from selenium.webdriver.chrome.service import Service as ChromiumService
@@ -57,8 +58,16 @@ def browser(scheme="light", javascript=True, hold_back=(), proxy=None, test_cert
     `test_certificate`: accept the tests' own self-signed certificate (proxy.py's HTTPS front).
     `performance_log`: Chromium only, CDP's Network events for `get_log("performance")`.
     """
-    driver = _webkit(scheme, javascript, hold_back, proxy, test_certificate) if WEBKIT \
-        else _chromium(scheme, javascript, hold_back, proxy, test_certificate, performance_log)
+    if WEBKIT:
+        # WebKitWebDriver sometimes fails to open MiniBrowser's window when two cores are busy
+        # ("failed to create a new browsing context", seen once in CI): a second try is a new one.
+        try:
+            driver = _webkit(scheme, javascript, hold_back, proxy, test_certificate)
+        except SessionNotCreatedException:
+            time.sleep(1)
+            driver = _webkit(scheme, javascript, hold_back, proxy, test_certificate)
+    else:
+        driver = _chromium(scheme, javascript, hold_back, proxy, test_certificate, performance_log)
     driver.engine = ENGINE
     driver.scheme = scheme
     return driver

@@ -61,8 +61,9 @@ class DeliveryTests(unittest.TestCase):
         self.driver.find_element(By.ID, "d1").send_keys("1")  # a digit typed before the news
         self.assertEqual(self.twilio.report(self.twilio.last(), "undelivered", "30003"), 204)
         self.wait.until(lambda d: d.find_element(By.ID, "delivery-problem").is_displayed())
-        self.assertEqual(self.driver.find_element(By.ID, "delivery-status").text,
-                         "We couldn't deliver the text to (530) 555-0123.")
+        # The alert is filled just after its box is shown (so screen readers announce it).
+        self.wait.until(lambda d: d.find_element(By.ID, "delivery-status").text
+                        == "We couldn't deliver the text to (530) 555-0123.")
         self.assertEqual(self.driver.find_element(By.ID, "d1").get_attribute("value"), "1")  # nothing lost
         # The wait is lifted with it: a new text can be asked for at once too.
         self.wait.until(lambda d: d.find_element(By.ID, "resend-button").is_enabled())

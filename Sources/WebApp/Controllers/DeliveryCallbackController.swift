@@ -47,7 +47,16 @@ struct DeliveryCallbackController: Sendable {
             TwilioSignature.isValid(
                 signature, url: publicURL + Self.twilioPath + "/" + reference.hex, parameters: fields,
                 authToken: authToken)
-        else { throw refusedSignature("Twilio") }
+        else {
+            // A Twilio Webhooks Rule signs with its own SharedKey (HMAC-SHA256) and says so in this
+            // header; we check only the auth token's HMAC-SHA1, so say why everything is refused.
+            if request.headers.first(name: "X-Twilio-Webhooks-Signature-Settings") != nil {
+                logger.warning(
+                    "Twilio signed this callback with a Webhooks Rule's SharedKey, which is not supported: remove the rule for /callbacks/twilio/"
+                )
+            }
+            throw refusedSignature("Twilio")
+        }
         return try await record(try Self.parsed { () throws(StatusCallback.Refused) in
             try StatusCallback.twilio(fields)
         }, for: reference)
