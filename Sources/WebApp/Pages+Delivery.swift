@@ -18,8 +18,6 @@ extension Pages {
         let didNotArrive: Bool
         /// The last send was a text that did not arrive and calls are offered: "Call me" first.
         let callInstead: Bool
-        /// The last send was a call that did not get through: "Text me" first.
-        let textInstead: Bool
     }
 
     /// Everything a page says and does about the last code's delivery.
@@ -70,7 +68,7 @@ extension Pages {
         let lost = delivery.status.didNotArrive
         return DeliveryWords(
             before: parts.0, number: parts.1, after: parts.2, didNotArrive: lost,
-            callInstead: lost && delivery.channel == .sms && offersCall, textInstead: lost && delivery.channel == .voice)
+            callInstead: lost && delivery.channel == .sms && offersCall)
     }
 
     /// The template values every page about a pending code shares for its delivery.
@@ -84,7 +82,7 @@ extension Pages {
         let callInstead = words?.callInstead ?? false
         let watches = reported && delivery.map { !$0.status.isFinal } ?? false
         return [
-            "delivery": words?.sentence ?? "", "hasDelivery": words != nil, "deliveryProblem": problem,
+            "deliveryProblem": problem,
             "deliveryBefore": words?.before ?? "", "deliveryNumber": words?.number ?? "",
             "deliveryHasNumber": !(words?.number.isEmpty ?? true), "deliveryAfter": words?.after ?? "",
             "lastWasCall": delivery?.channel == .voice,

@@ -69,12 +69,8 @@ struct DeliveryCallbackController: Sendable {
         guard let signature = request.headers.first(name: WebhookSignature.header),
             WebhookSignature.isValid(signature, body: body, secret: secret)
         else { throw refusedSignature("SMS webhook") }
-        let named: SendReference
-        let report: DeliveryReport
-        do {
-            (named, report) = try StatusCallback.webhook(body)
-        } catch {
-            throw HTTPError(.badRequest, message: "Not a delivery status: \(error.description).")
+        let (named, report) = try Self.parsed { () throws(StatusCallback.Refused) in
+            try StatusCallback.webhook(body)
         }
         // The signature covers the body: one about another send is a replay at this address.
         guard named == reference else { throw refusedSignature("SMS webhook") }
@@ -105,7 +101,8 @@ struct DeliveryCallbackController: Sendable {
         return reference
     }
 
-    private static func parsed(_ parse: () throws(StatusCallback.Refused) -> DeliveryReport) throws -> DeliveryReport {
+    /// A callback's body parsed, or 400 saying why not.
+    private static func parsed<Parsed>(_ parse: () throws(StatusCallback.Refused) -> Parsed) throws -> Parsed {
         do {
             return try parse()
         } catch {
