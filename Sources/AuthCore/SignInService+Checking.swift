@@ -52,7 +52,7 @@ extension SignInService {
             signedInSession: signedInToken.storageKey, holder: holder, client: client,
             rememberDevice: device?.storageKey, userAgent: userAgent, now: clock())
         let rules = self.rules
-        let applied = try await store.transaction(reading: rules.checkReads(request)) { found in
+        let applied = try await store.transaction(rules.checkReads(request)) { found in
             rules.check(request, given: found)
         }
         switch applied.outcome {

@@ -35,7 +35,7 @@ extension SignInService {
     /// The status of the code out for `phone`, so a wrong try can be answered with the tries
     /// left ("You have 3 tries left.") as the best sign-in pages do.
     public func codeStatus(for phone: PhoneNumber) async throws -> CodeStatus {
-        let code = try await store.read(rules.resendWaitReads(phone)).code
+        let code = try await store.read(rules.resendWaitReads(phone))
         let now = clock()
         let triesLeft = rules.triesLeft(code, now: now)
         return CodeStatus(
@@ -79,7 +79,7 @@ extension SignInService {
     /// (used, replaced or purged) is ``SignInError/codeRequestedElsewhere`` (404), the same for each.
     public func verificationStatus(id verificationID: String) async throws -> VerificationStatus {
         guard let id = SessionToken(verificationID),
-            let held = try await store.read(rules.heldCodeReads(holder: id.storageKey)).heldCode
+            let held = try await store.read(rules.heldCodeReads(holder: id.storageKey))
         else { throw SignInError.codeRequestedElsewhere }
         guard let phone = try? PhoneNumber(parsing: held.phone) else {
             throw StoredDataCorrupt("a code for a number that no longer parses")

@@ -19,7 +19,7 @@ extension SignInService {
             session: signedInToken.storageKey, replacedSession: session?.storageKey, userAgent: userAgent,
             now: clock())
         let rules = self.rules
-        let applied = try await store.transaction(reading: rules.rememberedSignInReads(request)) { found in
+        let applied = try await store.transaction(rules.rememberedSignInReads(request)) { found in
             rules.rememberedSignIn(request, given: found)
         }
         guard applied.outcome else { return nil }
@@ -33,8 +33,7 @@ extension SignInService {
 
     /// Where `user` is signed in now: live sessions and remembered devices, most recent first.
     public func places(of user: User) async throws -> SignedInPlaces {
-        try await store.read(rules.placesReads(user: user.id, now: clock())).places
-            ?? SignedInPlaces(sessions: [], devices: [])
+        try await store.read(rules.placesReads(user: user.id, now: clock()))
     }
 
     /// Ends one of `user`'s sessions at once (on every instance); `false` if it has no such one.
@@ -61,10 +60,10 @@ extension SignInService {
 
     /// One "Your devices" decision: `user`'s places read and `decide` applied in one transaction.
     private func onPlaces<Outcome: Sendable>(
-        of user: User, _ decide: @escaping @Sendable (SignInRules, AuthSnapshot) -> AuthDecision<Outcome>
+        of user: User, _ decide: @escaping @Sendable (SignInRules, SignedInPlaces) -> AuthDecision<Outcome>
     ) async throws -> Outcome {
         let rules = self.rules
-        return try await store.transaction(reading: rules.placesReads(user: user.id, now: clock())) { found in
+        return try await store.transaction(rules.placesReads(user: user.id, now: clock())) { found in
             decide(rules, found)
         }.outcome
     }

@@ -171,7 +171,7 @@ public struct SignInService: Sendable {
             newSession: makeSession ? newToken.storageKey : nil, attachSessionDuringCooldown: attachDuringCooldown,
             client: client, holder: holder, channel: channel, reference: message.reference, now: now)
         let rules = self.rules
-        let outcome = try await store.transaction(reading: rules.issueReads(request)) { found in
+        let outcome = try await store.transaction(rules.issueReads(request)) { found in
             rules.issue(request, given: found)
         }.outcome
         if let limited = outcome.limited { throw limitReached(limited, phone: phone, now: now) }
@@ -200,7 +200,7 @@ public struct SignInService: Sendable {
             // keeps its session, which was already pending for the number.
             let madePending = makeSession && attachDuringCooldown ? token.storageKey : nil
             let keepCount = (error as? DeliveryError)?.mayHaveBeenSent ?? false
-            _ = try await store.transaction(reading: rules.withdrawReads(phone: phone, pendingSession: madePending)) {
+            _ = try await store.transaction(rules.withdrawReads(phone: phone, pendingSession: madePending)) {
                 found in
                 rules.withdraw(
                     phone: phone, codeDigest: digest, pendingSession: madePending, keepCount: keepCount, given: found)
@@ -222,7 +222,7 @@ public struct SignInService: Sendable {
     {
         let rules = self.rules
         let now = clock()
-        let recorded = try await store.transaction(reading: rules.deliveryReads(reference)) { found in
+        let recorded = try await store.transaction(rules.deliveryReads(reference)) { found in
             rules.recordDelivery(report, for: reference, at: now, given: found)
         }.outcome
         if case .recorded(let send, changed: true) = recorded, send.status.isFinal {
@@ -245,7 +245,7 @@ public struct SignInService: Sendable {
     /// session seen again after a while has its idle timer refreshed.
     public func state(of session: SessionToken) async throws -> SessionState? {
         let key = session.storageKey
-        return try await state(of: key, found: try await store.read(rules.sessionReads(key)).session)
+        return try await state(of: key, found: try await store.read(rules.sessionReads(key)))
     }
 
     /// What a session row read elsewhere (with other data in the same round trip, as Home does)

@@ -6,7 +6,7 @@ import PostgresNIO
 /// ``AuthStore`` on PostgreSQL, shared by every app instance: reads what the rules name and
 /// writes what they decided, one statement each.
 ///
-/// A transaction first takes the locks its ``AuthReads`` names (`pg_advisory_xact_lock` on the
+/// A transaction first takes the locks its ``ReadList`` names (`pg_advisory_xact_lock` on the
 /// phone number and the client address, released at commit), so a code's attempt count, the
 /// resend cooldown and the sending limits hold however many requests run at once on however
 /// many instances; requests for different numbers never wait for each other.
@@ -18,12 +18,12 @@ public struct PostgresAuthStore: AuthStore {
     }
 
     public func transaction<Outcome: Sendable>(
-        reading reads: AuthReads, decide: @escaping @Sendable (AuthSnapshot) throws -> AuthDecision<Outcome>
+        reading list: ReadList, decide: @escaping @Sendable ([AuthAnswer]) throws -> AuthDecision<Outcome>
     ) async throws -> Applied<Outcome> {
         let logger = database.logger
         return try await database.transaction { connection in
             try await connection.lock(
-                reads.locks.map { lock in
+                list.locks.map { lock in
                     switch lock {
                     case .phone(let phone): "phone:" + phone
                     case .client(let client): "client:" + client
@@ -31,15 +31,15 @@ public struct PostgresAuthStore: AuthStore {
                     case .send(let reference): "send:" + reference.hex
                     }
                 }, logger)
-            let decision = try decide(try await Self.read(connection, reads, logger))
+            let decision = try decide(try await Self.answers(connection, list.reads, logger))
             let user = try await Self.apply(connection, decision.changes, logger)
             return Applied(decision.outcome, signedInUserID: user)
         }
     }
 
-    public func read(_ reads: AuthReads) async throws -> AuthSnapshot {
+    public func read(_ reads: [AuthRead]) async throws -> [AuthAnswer] {
         let logger = database.logger
-        return try await database.withConnection { connection in try await Self.read(connection, reads, logger) }
+        return try await database.withConnection { connection in try await Self.answers(connection, reads, logger) }
     }
 
     public func apply(_ changes: [AuthChange]) async throws {
@@ -83,140 +83,117 @@ public struct PostgresAuthStore: AuthStore {
         }
     }
 
-    /// Everything `reads` names, one statement each.
-    private static func read(_ connection: PostgresConnection, _ reads: AuthReads, _ logger: Logger) async throws
-        -> AuthSnapshot
+    /// What the database holds for each of `reads`, in order.
+    private static func answers(_ connection: PostgresConnection, _ reads: [AuthRead], _ logger: Logger)
+        async throws -> [AuthAnswer]
     {
-        var found = AuthSnapshot()
-        if let key = reads.session { found.session = try await session(connection, key, logger) }
-        if let phone = reads.code {
-            found.code = try await code(connection, "v.phone = \(phone)", logger)?.code
-        }
-        if let holder = reads.heldCode {
-            found.heldCode = try await code(connection, "v.holder = \(holder)", logger)
-        }
-        if let reference = reads.send {
-            found.send = try await connection.rows(
-                "SELECT \(unescaped: sendColumns("s")) FROM code_sends s WHERE s.reference = \(reference.hex)", logger
-            ).first.flatMap { row in try send(row, from: 0) }
-        }
-        if let sends = reads.phoneSends {
-            found.phoneSendAt = try await connection.rows(
-                """
-                SELECT sent_at FROM code_sends WHERE phone = \(sends.subject) AND sent_at > \(sends.since)
-                ORDER BY sent_at DESC LIMIT 1 OFFSET \(sends.position)
-                """, logger
-            ).first?.decode(Double.self)
-        }
-        if let calls = reads.phoneCalls {
-            found.phoneCallAt = try await connection.rows(
-                """
-                SELECT sent_at FROM code_sends
-                WHERE phone = \(calls.subject) AND sent_at > \(calls.since) AND channel = 'voice'
-                ORDER BY sent_at DESC LIMIT 1 OFFSET \(calls.position)
-                """, logger
-            ).first?.decode(Double.self)
-        }
-        if let sends = reads.clientSends {
-            found.clientSendAt = try await connection.rows(
-                """
-                SELECT sent_at FROM code_sends WHERE client = \(sends.subject) AND sent_at > \(sends.since)
-                ORDER BY sent_at DESC LIMIT 1 OFFSET \(sends.position)
-                """, logger
-            ).first?.decode(Double.self)
-        }
-        if let key = reads.device {
-            found.device = try await connection.rows(
-                """
-                SELECT d.id, d.user_id, u.phone, d.created_at, d.expires_at, d.session_key
-                FROM devices d JOIN users u ON u.id = d.user_id WHERE d.key = \(key)
-                """, logger
-            ).first.map { row in
-                let (id, user, phone, created, expires, session) = try row.decode(
-                    (Int64, Int64, String, Double, Double, Data?).self)
-                return DeviceRecord(
-                    id: id, userID: user, phone: phone, createdAt: created, expiresAt: expires, session: session)
-            }
-        }
-        if let places = reads.signedInPlaces {
-            let sessions = try await connection.rows(
-                """
-                SELECT key, user_agent, api, created_at, last_seen_at, expires_at FROM sessions
-                WHERE user_id = \(places.user) AND expires_at > \(places.now) ORDER BY last_seen_at DESC
-                """, logger
-            ).map { row in
-                let (key, agent, api, created, seen, expires) = try row.decode(
-                    (Data, String?, Bool, Double, Double, Double).self)
-                return SignedInPlaces.Session(
-                    key: key, userAgent: agent, api: api, signedInAt: created, lastSeenAt: seen, expiresAt: expires)
-            }
-            let devices = try await connection.rows(
-                """
-                SELECT id, key, user_agent, created_at, last_used_at, expires_at, session_key FROM devices
-                WHERE user_id = \(places.user) AND expires_at > \(places.now) ORDER BY last_used_at DESC
-                """, logger
-            ).map { row in
-                let (id, key, agent, created, used, expires, session) = try row.decode(
-                    (Int64, Data, String?, Double, Double, Double, Data?).self)
-                return SignedInPlaces.Device(
-                    id: id, key: key, userAgent: agent, rememberedAt: created, lastUsedAt: used, expiresAt: expires,
-                    session: session)
-            }
-            found.places = SignedInPlaces(sessions: sessions, devices: devices)
-        }
-        // The exchange's numbers are a range of the phone index: from the prefix up to the
-        // prefix followed by ':' (the character after '9').
-        if let sends = reads.exchangeSends {
-            found.exchangeSendAt = try await connection.rows(
-                """
-                SELECT sent_at FROM code_sends
-                WHERE phone > \(sends.subject) AND phone < \(sends.subject + ":") AND sent_at > \(sends.since)
-                ORDER BY sent_at DESC LIMIT 1 OFFSET \(sends.position)
-                """, logger
-            ).first?.decode(Double.self)
-        }
-        if let window = reads.exchangeConversion {
-            found.exchangeConversion = try await settled(connection, window, logger)
-        }
-        if let window = reads.health {
-            found.conversion = try await settled(connection, window.codes, logger)
+        var answers: [AuthAnswer] = []
+        answers.reserveCapacity(reads.count)
+        for read in reads { answers.append(try await answer(connection, read, logger)) }
+        return answers
+    }
+
+    /// What the database holds for `read`, in one statement (two for a user's places).
+    private static func answer(_ connection: PostgresConnection, _ read: AuthRead, _ logger: Logger) async throws
+        -> AuthAnswer
+    {
+        switch read {
+        case .session(let key): return .session(try await session(connection, key, logger))
+        case .code(let phone): return .code(try await code(connection, "v.phone = \(phone)", logger)?.code)
+        case .heldCode(let holder): return .heldCode(try await code(connection, "v.holder = \(holder)", logger))
+        case .device(let key):
+            return .device(
+                try await connection.rows(
+                    """
+                    SELECT d.id, d.user_id, u.phone, d.created_at, d.expires_at, d.session_key
+                    FROM devices d JOIN users u ON u.id = d.user_id WHERE d.key = \(key)
+                    """, logger
+                ).first.map { row in
+                    let (id, user, phone, created, expires, session) = try row.decode(
+                        (Int64, Int64, String, Double, Double, Data?).self)
+                    return DeviceRecord(
+                        id: id, userID: user, phone: phone, createdAt: created, expiresAt: expires, session: session)
+                })
+        case .signedInPlaces(let places): return .signedInPlaces(try await signedInPlaces(connection, places, logger))
+        case .send(let reference):
+            return .send(
+                try await connection.rows(
+                    "SELECT \(unescaped: sendColumns("s")) FROM code_sends s WHERE s.reference = \(reference.hex)",
+                    logger
+                ).first.flatMap { row in try send(row, from: 0) })
+        case .events(let events): return .events(at: try await newest(connection, events, logger))
+        case .cost(let sends): return .cost(try await count(connection, sends, logger))
+        case .settledCodes(let window): return .settledCodes(try await settled(connection, window, logger))
+        case .deliveries(let since):
             let row = try await connection.rows(
                 """
                 SELECT count(*) FILTER (WHERE status = 'delivered'),
                        count(*) FILTER (WHERE status IN ('undelivered', 'failed'))
-                FROM code_sends WHERE sent_at > \(window.since)
+                FROM code_sends WHERE sent_at > \(since)
                 """, logger
             ).first
             let (delivered, notDelivered) = try row?.decode((Int, Int).self) ?? (0, 0)
-            found.deliveries = Deliveries(delivered: delivered, notDelivered: notDelivered)
+            return .deliveries(Deliveries(delivered: delivered, notDelivered: notDelivered))
         }
-        found.textsInHour = try await count(connection, reads.textsInHour, logger)
-        found.textsInDay = try await count(connection, reads.textsInDay, logger)
-        if let failures = reads.clientFailures {
-            found.clientFailureAt = try await connection.rows(
-                """
-                SELECT failed_at FROM failed_checks WHERE client = \(failures.subject) AND failed_at > \(failures.since)
-                ORDER BY failed_at DESC LIMIT 1 OFFSET \(failures.position)
-                """, logger
-            ).first?.decode(Double.self)
+    }
+
+    private static func signedInPlaces(_ connection: PostgresConnection, _ places: PlacesRead, _ logger: Logger)
+        async throws -> SignedInPlaces
+    {
+        let sessions = try await connection.rows(
+            """
+            SELECT key, user_agent, api, created_at, last_seen_at, expires_at FROM sessions
+            WHERE user_id = \(places.user) AND expires_at > \(places.now) ORDER BY last_seen_at DESC
+            """, logger
+        ).map { row in
+            let (key, agent, api, created, seen, expires) = try row.decode(
+                (Data, String?, Bool, Double, Double, Double).self)
+            return SignedInPlaces.Session(
+                key: key, userAgent: agent, api: api, signedInAt: created, lastSeenAt: seen, expiresAt: expires)
         }
-        if let failures = reads.phoneFailures {
-            found.phoneFailureAt = try await connection.rows(
-                """
-                SELECT failed_at FROM failed_checks WHERE phone = \(failures.subject) AND failed_at > \(failures.since)
-                ORDER BY failed_at DESC LIMIT 1 OFFSET \(failures.position)
-                """, logger
-            ).first?.decode(Double.self)
+        let devices = try await connection.rows(
+            """
+            SELECT id, key, user_agent, created_at, last_used_at, expires_at, session_key FROM devices
+            WHERE user_id = \(places.user) AND expires_at > \(places.now) ORDER BY last_used_at DESC
+            """, logger
+        ).map { row in
+            let (id, key, agent, created, used, expires, session) = try row.decode(
+                (Int64, Data, String?, Double, Double, Double, Data?).self)
+            return SignedInPlaces.Device(
+                id: id, key: key, userAgent: agent, rememberedAt: created, lastUsedAt: used, expiresAt: expires,
+                session: session)
         }
-        if let starts = reads.clientSignIns {
-            found.clientSignInAt = try await connection.rows(
-                """
-                SELECT started_at FROM sign_in_starts WHERE client = \(starts.subject) AND started_at > \(starts.since)
-                ORDER BY started_at DESC LIMIT 1 OFFSET \(starts.position)
-                """, logger
-            ).first?.decode(Double.self)
-        }
-        return found
+        return SignedInPlaces(sessions: sessions, devices: devices)
+    }
+
+    /// The time of the event at `events.position` (0 = the newest) among the subject's events
+    /// after `events.since`, through the (subject, time) index: one row read however many events
+    /// there are. Every sliding-window limit is this one statement on its own table and column.
+    private static func newest(_ connection: PostgresConnection, _ events: RecentEvents, _ logger: Logger)
+        async throws -> Double?
+    {
+        // (table, time column, condition on the subject $1); an exchange's numbers are a range
+        // of the phone index: from the prefix up to the prefix followed by ':' (after '9').
+        let (table, time, subject): (String, String, String) =
+            switch events.kind {
+            case .phoneSends: ("code_sends", "sent_at", "phone = $1")
+            case .phoneCalls: ("code_sends", "sent_at", "phone = $1 AND channel = 'voice'")
+            case .clientSends: ("code_sends", "sent_at", "client = $1")
+            case .exchangeSends: ("code_sends", "sent_at", "phone > $1 AND phone < ($1 || ':')")
+            case .phoneFailures: ("failed_checks", "failed_at", "phone = $1")
+            case .clientFailures: ("failed_checks", "failed_at", "client = $1")
+            case .clientSignIns: ("sign_in_starts", "started_at", "client = $1")
+            }
+        var binds = PostgresBindings(capacity: 3)
+        binds.append(events.subject)
+        binds.append(events.since)
+        binds.append(events.position)
+        let query = PostgresQuery(
+            unsafeSQL: """
+                SELECT \(time) FROM \(table) WHERE \(subject) AND \(time) > $2
+                ORDER BY \(time) DESC LIMIT 1 OFFSET $3
+                """, binds: binds)
+        return try await connection.rows(query, logger).first?.decode(Double.self)
     }
 
     /// The settled codes to numbers starting with the window's prefix: how many, how many used,
@@ -285,10 +262,9 @@ public struct PostgresAuthStore: AuthStore {
     /// index until the sum reaches `reaching` (every send costs at least 1, so the LIMIT stops
     /// the walk there: it never reads more rows than the budget allows), and the send at which
     /// it did, if it did.
-    private static func count(_ connection: PostgresConnection, _ sends: AllSends?, _ logger: Logger) async throws
-        -> SendCount?
+    private static func count(_ connection: PostgresConnection, _ sends: AllSends, _ logger: Logger) async throws
+        -> SendCount
     {
-        guard let sends else { return nil }
         let row = try await connection.rows(
             """
             SELECT coalesce(max(running), 0)::bigint, max(sent_at) FILTER (WHERE running >= \(sends.reaching)) FROM (

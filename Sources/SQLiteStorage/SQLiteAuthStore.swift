@@ -7,7 +7,7 @@ import GRDB
 ///
 /// A transaction is one GRDB `write`; SQLite runs write transactions one at a time, so the
 /// limits and attempt counts ``SignInRules`` decides hold under any concurrency (the locks an
-/// ``AuthReads`` names are implied). Plain reads run on a worker thread, never on an event loop.
+/// ``ReadList`` names are implied). Plain reads run on a worker thread, never on an event loop.
 public struct SQLiteAuthStore: AuthStore {
     private let writer: any DatabaseWriter
 
@@ -16,16 +16,16 @@ public struct SQLiteAuthStore: AuthStore {
     }
 
     public func transaction<Outcome: Sendable>(
-        reading reads: AuthReads, decide: @escaping @Sendable (AuthSnapshot) throws -> AuthDecision<Outcome>
+        reading list: ReadList, decide: @escaping @Sendable ([AuthAnswer]) throws -> AuthDecision<Outcome>
     ) async throws -> Applied<Outcome> {
         try await writer.translatedWrite { db in
-            let decision = try decide(try Self.read(db, reads))
+            let decision = try decide(try list.reads.map { try Self.answer(db, $0) })
             return Applied(decision.outcome, signedInUserID: try Self.apply(db, decision.changes))
         }
     }
 
-    public func read(_ reads: AuthReads) async throws -> AuthSnapshot {
-        try await writer.readOnWorkerThread { db in try Self.read(db, reads) }
+    public func read(_ reads: [AuthRead]) async throws -> [AuthAnswer] {
+        try await writer.readOnWorkerThread { db in try reads.map { try Self.answer(db, $0) } }
     }
 
     public func apply(_ changes: [AuthChange]) async throws {
@@ -52,134 +52,127 @@ public struct SQLiteAuthStore: AuthStore {
 
     // MARK: Reading
 
-    /// Everything `reads` names, one statement each.
-    static func read(_ db: Database, _ reads: AuthReads) throws -> AuthSnapshot {
-        var found = AuthSnapshot()
-        if let key = reads.session {
-            found.session = try Row.fetchOne(
-                try db.cachedStatement(
-                    sql: """
-                        SELECT s.pending_phone, s.last_seen_at, s.expires_at, s.absolute_expires_at,
-                               u.id AS user_id, u.phone AS user_phone
-                        FROM sessions s LEFT JOIN users u ON u.id = s.user_id
-                        WHERE s.key = ?
-                        """),
-                arguments: [key]
-            ).map { row in
-                // By position, as selected: a name lookup costs a string comparison per column.
-                SessionRecord(
-                    pendingPhone: row[0], userID: row[4], userPhone: row[5], lastSeenAt: row[1], expiresAt: row[2],
-                    absoluteExpiresAt: row[3])
+    /// What the database holds for `read`, in one statement (two for a user's places).
+    static func answer(_ db: Database, _ read: AuthRead) throws -> AuthAnswer {
+        switch read {
+        case .session(let key): .session(try session(db, key))
+        case .code(let phone): .code(try code(db, where: "v.phone = ?", phone)?.code)
+        case .heldCode(let holder): .heldCode(try code(db, where: "v.holder = ?", holder))
+        case .device(let key): .device(try device(db, key))
+        case .signedInPlaces(let places): .signedInPlaces(try signedInPlaces(db, places))
+        case .send(let reference):
+            .send(
+                try Row.fetchOne(
+                    try db.cachedStatement(
+                        sql: """
+                            SELECT reference, phone, channel, sent_at, provider_id, status, status_at, error_code
+                            FROM code_sends WHERE reference = ?
+                            """),
+                    arguments: [reference.hex]
+                ).flatMap { row in try send(row, from: 0) })
+        case .events(let events): .events(at: try newest(db, events))
+        case .cost(let sends): .cost(try count(db, sends))
+        case .settledCodes(let window): .settledCodes(try settled(db, window))
+        case .deliveries(let since): .deliveries(try deliveries(db, since: since))
+        }
+    }
+
+    /// The session row with this key, with its user's phone.
+    static func session(_ db: Database, _ key: Data) throws -> SessionRecord? {
+        try Row.fetchOne(
+            try db.cachedStatement(
+                sql: """
+                    SELECT s.pending_phone, s.last_seen_at, s.expires_at, s.absolute_expires_at,
+                           u.id AS user_id, u.phone AS user_phone
+                    FROM sessions s LEFT JOIN users u ON u.id = s.user_id
+                    WHERE s.key = ?
+                    """),
+            arguments: [key]
+        ).map { row in
+            // By position, as selected: a name lookup costs a string comparison per column.
+            SessionRecord(
+                pendingPhone: row[0], userID: row[4], userPhone: row[5], lastSeenAt: row[1], expiresAt: row[2],
+                absoluteExpiresAt: row[3])
+        }
+    }
+
+    private static func device(_ db: Database, _ key: Data) throws -> DeviceRecord? {
+        try Row.fetchOne(
+            try db.cachedStatement(
+                sql: """
+                    SELECT d.id, d.user_id, u.phone, d.created_at, d.expires_at, d.session_key
+                    FROM devices d JOIN users u ON u.id = d.user_id WHERE d.key = ?
+                    """),
+            arguments: [key]
+        ).map { row in
+            DeviceRecord(
+                id: row[0], userID: row[1], phone: row[2], createdAt: row[3], expiresAt: row[4], session: row[5])
+        }
+    }
+
+    private static func signedInPlaces(_ db: Database, _ places: PlacesRead) throws -> SignedInPlaces {
+        let sessions = try Row.fetchAll(
+            try db.cachedStatement(
+                sql: """
+                    SELECT key, user_agent, api, created_at, last_seen_at, expires_at FROM sessions
+                    WHERE user_id = ? AND expires_at > ? ORDER BY last_seen_at DESC
+                    """),
+            arguments: [places.user, places.now]
+        ).map { row in
+            SignedInPlaces.Session(
+                key: row[0], userAgent: row[1], api: row[2], signedInAt: row[3], lastSeenAt: row[4],
+                expiresAt: row[5])
+        }
+        let devices = try Row.fetchAll(
+            try db.cachedStatement(
+                sql: """
+                    SELECT id, key, user_agent, created_at, last_used_at, expires_at, session_key FROM devices
+                    WHERE user_id = ? AND expires_at > ? ORDER BY last_used_at DESC
+                    """),
+            arguments: [places.user, places.now]
+        ).map { row in
+            SignedInPlaces.Device(
+                id: row[0], key: row[1], userAgent: row[2], rememberedAt: row[3], lastUsedAt: row[4],
+                expiresAt: row[5], session: row[6])
+        }
+        return SignedInPlaces(sessions: sessions, devices: devices)
+    }
+
+    /// The sends since `since` whose status is final.
+    private static func deliveries(_ db: Database, since: Double) throws -> Deliveries {
+        let counts = try Row.fetchOne(
+            try db.cachedStatement(
+                sql: """
+                    SELECT coalesce(sum(status = 'delivered'), 0), coalesce(sum(status IN ('undelivered', 'failed')), 0)
+                    FROM code_sends WHERE sent_at > ?
+                    """),
+            arguments: [since])
+        return Deliveries(delivered: counts?[0] ?? 0, notDelivered: counts?[1] ?? 0)
+    }
+
+    /// The time of the event at `events.position` (0 = the newest) among the subject's events
+    /// after `events.since`, through the (subject, time) index: one row read however many events
+    /// there are. Every sliding-window limit is this one statement on its own table and column.
+    private static func newest(_ db: Database, _ events: RecentEvents) throws -> Double? {
+        // (table, time column, condition on the subject); an exchange's numbers are a range of
+        // the phone index: from the prefix up to the prefix followed by ':' (after '9').
+        let (table, time, subject): (String, String, String) =
+            switch events.kind {
+            case .phoneSends: ("code_sends", "sent_at", "phone = ?1")
+            case .phoneCalls: ("code_sends", "sent_at", "phone = ?1 AND channel = 'voice'")
+            case .clientSends: ("code_sends", "sent_at", "client = ?1")
+            case .exchangeSends: ("code_sends", "sent_at", "phone > ?1 AND phone < (?1 || ':')")
+            case .phoneFailures: ("failed_checks", "failed_at", "phone = ?1")
+            case .clientFailures: ("failed_checks", "failed_at", "client = ?1")
+            case .clientSignIns: ("sign_in_starts", "started_at", "client = ?1")
             }
-        }
-        if let phone = reads.code {
-            found.code = try code(db, where: "v.phone = ?", phone)?.code
-        }
-        if let holder = reads.heldCode {
-            found.heldCode = try code(db, where: "v.holder = ?", holder)
-        }
-        if let reference = reads.send {
-            found.send = try Row.fetchOne(
-                try db.cachedStatement(
-                    sql: """
-                        SELECT reference, phone, channel, sent_at, provider_id, status, status_at, error_code
-                        FROM code_sends WHERE reference = ?
-                        """),
-                arguments: [reference.hex]
-            ).flatMap { row in try send(row, from: 0) }
-        }
-        found.phoneSendAt = try recent(
-            db, "SELECT sent_at FROM code_sends WHERE phone = ? AND sent_at > ? ORDER BY sent_at DESC LIMIT 1 OFFSET ?",
-            reads.phoneSends)
-        found.phoneCallAt = try recent(
-            db,
-            """
-            SELECT sent_at FROM code_sends WHERE phone = ? AND sent_at > ? AND channel = 'voice'
-            ORDER BY sent_at DESC LIMIT 1 OFFSET ?
-            """,
-            reads.phoneCalls)
-        found.clientSendAt = try recent(
-            db,
-            "SELECT sent_at FROM code_sends WHERE client = ? AND sent_at > ? ORDER BY sent_at DESC LIMIT 1 OFFSET ?",
-            reads.clientSends)
-        if let key = reads.device {
-            found.device = try Row.fetchOne(
-                try db.cachedStatement(
-                    sql: """
-                        SELECT d.id, d.user_id, u.phone, d.created_at, d.expires_at, d.session_key
-                        FROM devices d JOIN users u ON u.id = d.user_id WHERE d.key = ?
-                        """),
-                arguments: [key]
-            ).map { row in
-                DeviceRecord(
-                    id: row[0], userID: row[1], phone: row[2], createdAt: row[3], expiresAt: row[4], session: row[5])
-            }
-        }
-        if let places = reads.signedInPlaces {
-            let sessions = try Row.fetchAll(
-                try db.cachedStatement(
-                    sql: """
-                        SELECT key, user_agent, api, created_at, last_seen_at, expires_at FROM sessions
-                        WHERE user_id = ? AND expires_at > ? ORDER BY last_seen_at DESC
-                        """),
-                arguments: [places.user, places.now]
-            ).map { row in
-                SignedInPlaces.Session(
-                    key: row[0], userAgent: row[1], api: row[2], signedInAt: row[3], lastSeenAt: row[4],
-                    expiresAt: row[5])
-            }
-            let devices = try Row.fetchAll(
-                try db.cachedStatement(
-                    sql: """
-                        SELECT id, key, user_agent, created_at, last_used_at, expires_at, session_key FROM devices
-                        WHERE user_id = ? AND expires_at > ? ORDER BY last_used_at DESC
-                        """),
-                arguments: [places.user, places.now]
-            ).map { row in
-                SignedInPlaces.Device(
-                    id: row[0], key: row[1], userAgent: row[2], rememberedAt: row[3], lastUsedAt: row[4],
-                    expiresAt: row[5], session: row[6])
-            }
-            found.places = SignedInPlaces(sessions: sessions, devices: devices)
-        }
-        // The exchange's numbers are a range of the phone index: from the prefix up to the
-        // prefix followed by ':' (the character after '9').
-        if let sends = reads.exchangeSends {
-            found.exchangeSendAt = try Double.fetchOne(
-                try db.cachedStatement(
-                    sql: """
-                        SELECT sent_at FROM code_sends WHERE phone > ? AND phone < ? AND sent_at > ?
-                        ORDER BY sent_at DESC LIMIT 1 OFFSET ?
-                        """),
-                arguments: [sends.subject, sends.subject + ":", sends.since, sends.position])
-        }
-        if let window = reads.exchangeConversion { found.exchangeConversion = try settled(db, window) }
-        if let window = reads.health {
-            found.conversion = try settled(db, window.codes)
-            let counts = try Row.fetchOne(
-                try db.cachedStatement(
-                    sql: """
-                        SELECT coalesce(sum(status = 'delivered'), 0), coalesce(sum(status IN ('undelivered', 'failed')), 0)
-                        FROM code_sends WHERE sent_at > ?
-                        """),
-                arguments: [window.since])
-            found.deliveries = Deliveries(delivered: counts?[0] ?? 0, notDelivered: counts?[1] ?? 0)
-        }
-        found.textsInHour = try count(db, reads.textsInHour)
-        found.textsInDay = try count(db, reads.textsInDay)
-        found.phoneFailureAt = try recent(
-            db,
-            "SELECT failed_at FROM failed_checks WHERE phone = ? AND failed_at > ? ORDER BY failed_at DESC LIMIT 1 OFFSET ?",
-            reads.phoneFailures)
-        found.clientFailureAt = try recent(
-            db,
-            "SELECT failed_at FROM failed_checks WHERE client = ? AND failed_at > ? ORDER BY failed_at DESC LIMIT 1 OFFSET ?",
-            reads.clientFailures)
-        found.clientSignInAt = try recent(
-            db,
-            "SELECT started_at FROM sign_in_starts WHERE client = ? AND started_at > ? ORDER BY started_at DESC LIMIT 1 OFFSET ?",
-            reads.clientSignIns)
-        return found
+        return try Double.fetchOne(
+            try db.cachedStatement(
+                sql: """
+                    SELECT \(time) FROM \(table) WHERE \(subject) AND \(time) > ?2
+                    ORDER BY \(time) DESC LIMIT 1 OFFSET ?3
+                    """),
+            arguments: [events.subject, events.since, events.position])
     }
 
     /// The settled codes to numbers starting with the window's prefix: how many, how many used,
@@ -244,8 +237,7 @@ public struct SQLiteAuthStore: AuthStore {
     /// co-routine, 3.6 times the cost per row of a plain aggregate on the covering index (50,000
     /// sends: 1,376 against 379 µs), and the window never holds more than the budget anyway,
     /// since the rules refuse a send once it is full and every send holds one lock.
-    private static func count(_ db: Database, _ sends: AllSends?) throws -> SendCount? {
-        guard let sends else { return nil }
+    private static func count(_ db: Database, _ sends: AllSends) throws -> SendCount {
         let count =
             try Int.fetchOne(
                 try db.cachedStatement(sql: "SELECT coalesce(sum(cost), 0) FROM code_sends WHERE sent_at > ?"),
@@ -263,14 +255,6 @@ public struct SQLiteAuthStore: AuthStore {
         return SendCount(count: count, reachedAt: at)
     }
 
-    /// The time of the event at `events.position` (through the (subject, time) index: one row
-    /// read however many events there are).
-    private static func recent(_ db: Database, _ sql: String, _ events: RecentEvents?) throws -> Double? {
-        guard let events else { return nil }
-        return try Double.fetchOne(
-            try db.cachedStatement(sql: sql), arguments: [events.subject, events.since, events.position])
-    }
-
     // MARK: Writing
 
     /// Applies `changes` in order; returns the id of the user a sign-in wrote, if one did.
@@ -282,7 +266,8 @@ public struct SQLiteAuthStore: AuthStore {
                 try db.cachedStatement(sql: "DELETE FROM sessions WHERE key = ?").execute(arguments: [key])
             case .recordSend(let phone, let client, let at, let channel, let cost, let reference):
                 try db.cachedStatement(
-                    sql: "INSERT INTO code_sends (phone, client, sent_at, channel, cost, reference) VALUES (?, ?, ?, ?, ?, ?)"
+                    sql:
+                        "INSERT INTO code_sends (phone, client, sent_at, channel, cost, reference) VALUES (?, ?, ?, ?, ?, ?)"
                 ).execute(arguments: [phone, client, at, channel.rawValue, cost, reference?.hex])
             case .markVerified(let reference, let at):
                 try db.cachedStatement(sql: "UPDATE code_sends SET verified_at = ? WHERE reference = ?")

@@ -23,7 +23,7 @@ public struct SQLiteWalletStore: WalletStore {
         session: SessionRecord?, overview: StoredOverview?
     ) {
         try await writer.readOnWorkerThread { db in
-            let session = try SQLiteAuthStore.read(db, AuthReads(session: key)).session
+            let session = try SQLiteAuthStore.session(db, key)
             return (session, try session?.userID.map { try Self.overview(db, user: $0) })
         }
     }

@@ -54,7 +54,10 @@ public enum WalletRules {
         case .setDisplayName(let name):
             writes = [.setDisplayName(name)]
         case .addAccount(let typed):
-            guard found.accountCount < maxAccountsPerPerson else { throw WalletError.accountLimit }
+            // An unread count fails closed: a store (or a `reads` change) that forgot it must
+            // not let a person grow past the limit.
+            guard let count = found.accountCount else { throw StoredDataCorrupt("the account count was not read") }
+            guard count < maxAccountsPerPerson else { throw WalletError.accountLimit }
             writes = [.insertAccount(name: typed ?? firstFreeAccountName(taken: found.accountNames), at: at)]
             account = .inserted
         case .rename(let id, let name):

@@ -73,12 +73,13 @@ public struct WalletSnapshot: Sendable, Equatable {
     /// Those of the asked accounts that are the person's, by id.
     public var accounts: [Int64: Account]
     public var accountNames: [String]
-    /// How many accounts the person has (when asked).
-    public var accountCount: Int
+    /// How many accounts the person has; `nil` when not read, which the account limit refuses
+    /// rather than reading as none.
+    public var accountCount: Int?
 
     public init(
         userExists: Bool, keyReceipt: Receipt? = nil, keyFingerprint: Data? = nil, accounts: [Int64: Account] = [:],
-        accountNames: [String] = [], accountCount: Int = 0
+        accountNames: [String] = [], accountCount: Int? = nil
     ) {
         self.accountCount = accountCount
         self.userExists = userExists

@@ -41,12 +41,13 @@ struct DeliveryRulesTests {
 
     @Test("a call costs callCost texts: the budget's reads leave room for it, and its use counts it")
     func callCost() {
-        let reads = rules.issueReads(call())
-        #expect(reads.textsInHour == AllSends(since: seconds - 3600, reaching: 499))
-        #expect(reads.textsInDay == AllSends(since: seconds - 86_400, reaching: 1999))
+        #expect(
+            rules.issueReads(call()).list.budgets == [
+                AllSends(since: seconds - 3600, reaching: 499), AllSends(since: seconds - 86_400, reaching: 1999),
+            ])
         let decision = rules.issue(
             call(),
-            given: AuthSnapshot(
+            given: Stored(
                 session: pending, textsInHour: SendCount(count: 10, reachedAt: nil),
                 textsInDay: SendCount(count: 20, reachedAt: nil)))
         #expect(decision.outcome.budget == BudgetUse(textsInHour: 12, textsInDay: 22, cost: 2))
@@ -60,7 +61,7 @@ struct DeliveryRulesTests {
     @Test("a budget with room for a text but not a call refuses the call")
     func callOverBudget() {
         let decision = rules.issue(
-            call(), given: AuthSnapshot(session: pending, textsInHour: SendCount(count: 499, reachedAt: seconds - 600)))
+            call(), given: Stored(session: pending, textsInHour: SendCount(count: 499, reachedAt: seconds - 600)))
         #expect(decision.outcome.limited == SendLimitReached(.budget, until: now.addingTimeInterval(3000)))
         #expect(decision.changes.isEmpty)
     }
@@ -77,7 +78,7 @@ struct DeliveryRulesTests {
         arguments: DeliveryStatus.allCases)
     func cooldown(_ status: DeliveryStatus) {
         let decision = rules.issue(
-            call(), given: AuthSnapshot(session: pending, code: code(sentAgo: 10, status: status)))
+            call(), given: Stored(session: pending, code: code(sentAgo: 10, status: status)))
         if status.didNotArrive {
             #expect(decision.outcome.cooldownUntil == nil)
             #expect(decision.outcome.budget != nil)
@@ -93,18 +94,22 @@ struct DeliveryRulesTests {
     func unansweredCall() {
         var unanswered = code(sentAgo: 10, status: .undelivered)
         unanswered.send?.channel = .voice
-        let decision = rules.issue(call(), given: AuthSnapshot(session: pending, code: unanswered))
+        let decision = rules.issue(call(), given: Stored(session: pending, code: unanswered))
         #expect(decision.outcome.cooldownUntil == now.addingTimeInterval(20))
-        #expect(rules.issueReads(call()).phoneCalls == RecentEvents(subject: "+15305550123", since: seconds - 3600, position: 2))
+        #expect(
+            rules.issueReads(call()).list.window(.phoneCalls)
+                == RecentEvents(kind: .phoneCalls, subject: "+15305550123", since: seconds - 3600, position: 2))
         var text = call()
         text.channel = .sms
-        #expect(rules.issueReads(text).phoneCalls == nil)
+        #expect(rules.issueReads(text).list.window(.phoneCalls) == nil)
     }
 
     @Test("the fourth call in an hour is refused until the first leaves it; a text is not")
     func callLimit() {
-        let found = AuthSnapshot(session: pending, phoneCallAt: seconds - 600)
-        #expect(rules.issue(call(), given: found).outcome.limited == SendLimitReached(.phoneCalls, until: now.addingTimeInterval(3000)))
+        let found = Stored(session: pending, events: [.phoneCalls: seconds - 600])
+        #expect(
+            rules.issue(call(), given: found).outcome.limited
+                == SendLimitReached(.phoneCalls, until: now.addingTimeInterval(3000)))
         var text = call()
         text.channel = .sms
         #expect(rules.issue(text, given: found).outcome.limited == nil)
@@ -114,7 +119,7 @@ struct DeliveryRulesTests {
     func forward() {
         let decision = rules.recordDelivery(
             DeliveryReport(providerID: "SM1", status: .undelivered, errorCode: "30003"), for: reference, at: now,
-            given: AuthSnapshot(send: send(.queued)))
+            given: Stored(send: send(.queued)))
         #expect(
             decision.outcome == .recorded(send(.undelivered, at: seconds, error: "30003"), changed: true))
         #expect(
@@ -130,7 +135,7 @@ struct DeliveryRulesTests {
         let onRecord = send(.delivered, at: seconds - 5)
         let decision = rules.recordDelivery(
             DeliveryReport(providerID: "SM1", status: reported), for: reference, at: now,
-            given: AuthSnapshot(send: onRecord))
+            given: Stored(send: onRecord))
         #expect(decision.outcome == .recorded(onRecord, changed: false))
         #expect(decision.changes.isEmpty)
     }
@@ -138,8 +143,8 @@ struct DeliveryRulesTests {
     @Test("an unknown send is 404; a report naming another message is refused and writes nothing")
     func unknownAndOther() {
         let report = DeliveryReport(providerID: "SM2", status: .delivered)
-        #expect(rules.recordDelivery(report, for: reference, at: now, given: AuthSnapshot()).outcome == .unknownSend)
-        let other = rules.recordDelivery(report, for: reference, at: now, given: AuthSnapshot(send: send(.queued)))
+        #expect(rules.recordDelivery(report, for: reference, at: now, given: Stored()).outcome == .unknownSend)
+        let other = rules.recordDelivery(report, for: reference, at: now, given: Stored(send: send(.queued)))
         #expect(other.outcome == .otherMessage)
         #expect(other.changes.isEmpty)
     }
@@ -148,26 +153,29 @@ struct DeliveryRulesTests {
     func callbackFirst() {
         let first = rules.recordDelivery(
             DeliveryReport(providerID: "SM9", status: .delivered), for: reference, at: now,
-            given: AuthSnapshot(send: send(.sending, id: nil)))
+            given: Stored(send: send(.sending, id: nil)))
         #expect(first.outcome == .recorded(send(.delivered, id: "SM9", at: seconds), changed: true))
         let answer = rules.recordDelivery(
             DeliveryReport(providerID: "SM9", status: .queued), for: reference, at: now.addingTimeInterval(1),
-            given: AuthSnapshot(send: send(.delivered, id: "SM9", at: seconds)))
+            given: Stored(send: send(.delivered, id: "SM9", at: seconds)))
         #expect(answer.changes.isEmpty)
         let idLate = rules.recordDelivery(
             DeliveryReport(providerID: "SM9", status: .queued), for: reference, at: now,
-            given: AuthSnapshot(send: send(.failed, id: nil, at: seconds - 3, error: "30008")))
+            given: Stored(send: send(.failed, id: nil, at: seconds - 3, error: "30008")))
         #expect(
             idLate.changes == [
                 .recordDelivery(
-                    reference: reference, report: DeliveryReport(providerID: "SM9", status: .failed, errorCode: "30008"),
+                    reference: reference,
+                    report: DeliveryReport(providerID: "SM9", status: .failed, errorCode: "30008"),
                     at: seconds - 3)
             ])
     }
 
     @Test("the reads name the send and lock it")
     func reads() {
-        #expect(rules.deliveryReads(reference) == AuthReads(locks: [.send(reference)], send: reference))
+        let reads = rules.deliveryReads(reference).list
+        #expect(reads.reads == [.send(reference)])
+        #expect(reads.locks == [.send(reference)])
     }
 }
 
@@ -187,8 +195,9 @@ struct BreakerRulesTests {
     @Test("the reads name the exchange's settled codes: sent between an hour and a code's lifetime ago")
     func reads() {
         #expect(
-            rules.issueReads(text(to: "(530) 555-0123")).exchangeConversion
-                == SettledCodes(prefix: "+1530555", since: seconds - 3600, settledBy: seconds - 600, position: 9))
+            rules.issueReads(text(to: "(530) 555-0123")).list.settled == [
+                SettledCodes(prefix: "+1530555", since: seconds - 3600, settledBy: seconds - 600, position: 9)
+            ])
     }
 
     @Test(
@@ -199,11 +208,12 @@ struct BreakerRulesTests {
             (40, 8, 700.0, nil),
         ] as [(Int, Int, Double?, Double?)])
     func breaker(_ sent: Int, _ used: Int, _ tenthAgo: Double?, _ pausedFor: Double?) {
-        let found = AuthSnapshot(
-            exchangeConversion: Conversion(sent: sent, verified: used, atPosition: tenthAgo.map { seconds - $0 }))
+        let found = Stored(
+            conversion: Conversion(sent: sent, verified: used, atPosition: tenthAgo.map { seconds - $0 }))
         let decision = rules.issue(text(to: "(530) 555-0123"), given: found)
         if let pausedFor {
-            #expect(decision.outcome.limited == SendLimitReached(.exchangePaused, until: now.addingTimeInterval(pausedFor)))
+            #expect(
+                decision.outcome.limited == SendLimitReached(.exchangePaused, until: now.addingTimeInterval(pausedFor)))
             #expect(decision.changes.isEmpty)
         } else {
             #expect(decision.outcome.limited == nil)
@@ -225,9 +235,9 @@ struct BreakerRulesTests {
             session: nil, phone: phone, candidateDigest: hasher.digest(of: code, for: phone),
             signedInSession: Data(repeating: 3, count: 32), now: now)
         let send = SendRecord(reference: reference, phone: "+15305550123", channel: .sms, sentAt: seconds - 60)
-        let marked = rules.check(request, given: AuthSnapshot(code: stored(send)))
+        let marked = rules.check(request, given: Stored(code: stored(send)))
         #expect(marked.changes.contains(.markVerified(reference: reference, at: seconds)))
-        let old = rules.check(request, given: AuthSnapshot(code: stored(nil)))
+        let old = rules.check(request, given: Stored(code: stored(nil)))
         #expect(!old.changes.contains { if case .markVerified = $0 { true } else { false } })
     }
 }
@@ -241,10 +251,11 @@ struct HealthRulesTests {
     func reads() {
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         #expect(
-            rules.healthReads(now: now).health
-                == HealthWindow(
-                    codes: SettledCodes(prefix: "+1", since: 1_799_996_400, settledBy: 1_799_999_400, position: 9),
-                    since: 1_799_996_400))
+            rules.healthReads(now: now).list.reads == [
+                .settledCodes(
+                    SettledCodes(prefix: "+1", since: 1_799_996_400, settledBy: 1_799_999_400, position: 9)),
+                .deliveries(since: 1_799_996_400),
+            ])
     }
 
     @Test(
@@ -258,10 +269,10 @@ struct HealthRulesTests {
         _ sent: Int, _ used: Int, _ delivered: Int, _ lost: Int, _ conversion: Double?, _ delivery: Double?,
         _ warnings: Int
     ) {
-        var found = AuthSnapshot()
+        var found = Stored()
         found.conversion = Conversion(sent: sent, verified: used)
         found.deliveries = Deliveries(delivered: delivered, notDelivered: lost)
-        let health = rules.health(given: found)
+        let health = rules.health(at: Date(timeIntervalSince1970: 1_800_000_000), given: found)
         #expect(health.conversion == conversion)
         #expect(health.delivery == delivery)
         #expect(health.warnings.count == warnings)

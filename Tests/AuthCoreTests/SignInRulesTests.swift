@@ -37,16 +37,29 @@ struct SignInRulesTests {
 
     @Test("the reads name every sending window (number, client, exchange, hour and day budget) and lock every send")
     func issueReads() {
-        let reads = rules.issueReads(issue())
-        #expect(reads.session == existing)
-        #expect(reads.code == "+15305550123")
-        #expect(reads.phoneSends == RecentEvents(subject: "+15305550123", since: seconds - 600, position: 4))
-        #expect(reads.clientSends == RecentEvents(subject: "10.0.0.1", since: seconds - 3600, position: 19))
-        #expect(reads.exchangeSends == RecentEvents(subject: "+1530555", since: seconds - 3600, position: 29))
-        #expect(reads.textsInHour == AllSends(since: seconds - 3600, reaching: 500))
-        #expect(reads.textsInDay == AllSends(since: seconds - 86_400, reaching: 2000))
+        let reads = rules.issueReads(issue()).list
+        #expect(reads.reads.contains(.session(key: existing)))
+        #expect(reads.reads.contains(.code(phone: "+15305550123")))
+        #expect(
+            reads.window(.phoneSends)
+                == RecentEvents(kind: .phoneSends, subject: "+15305550123", since: seconds - 600, position: 4))
+        #expect(
+            reads.window(.clientSends)
+                == RecentEvents(kind: .clientSends, subject: "10.0.0.1", since: seconds - 3600, position: 19))
+        #expect(
+            reads.window(.exchangeSends)
+                == RecentEvents(kind: .exchangeSends, subject: "+1530555", since: seconds - 3600, position: 29))
+        #expect(
+            reads.budgets == [
+                AllSends(since: seconds - 3600, reaching: 500), AllSends(since: seconds - 86_400, reaching: 2000),
+            ])
         #expect(reads.locks == [.allSends, .phone("+15305550123")])
-        #expect(rules.issueReads(issue(client: nil)).clientSends == nil)
+        #expect(rules.issueReads(issue(client: nil)).list.window(.clientSends) == nil)
+        // A text reads no call window; a browser with no session cookie reads no session.
+        #expect(reads.window(.phoneCalls) == nil)
+        var noCookie = issue()
+        noCookie.existingSession = nil
+        #expect(!rules.issueReads(noCookie).list.reads.contains { if case .session = $0 { true } else { false } })
     }
 
     @Test(
@@ -56,8 +69,8 @@ struct SignInRulesTests {
             (1800.0, nil, false, 1800.0), (nil, 80_000.0, false, 6400.0), (3000.0, nil, true, 600.0),
         ] as [(Double?, Double?, Bool, Double)])
     func budget(_ hourAgo: Double?, _ dayAgo: Double?, _ phoneFull: Bool, _ wait: Double) {
-        let found = AuthSnapshot(
-            session: live(), phoneSendAt: phoneFull ? seconds - 100 : nil,
+        let found = Stored(
+            session: live(), events: [.phoneSends: phoneFull ? seconds - 100 : nil],
             textsInHour: hourAgo.map { SendCount(count: 500, reachedAt: seconds - $0) },
             textsInDay: dayAgo.map { SendCount(count: 2000, reachedAt: seconds - $0) })
         let decision = rules.issue(issue(), given: found)
@@ -67,14 +80,14 @@ struct SignInRulesTests {
 
     @Test("a full exchange refuses the text until its hour frees a place")
     func exchange() {
-        let decision = rules.issue(issue(), given: AuthSnapshot(session: live(), exchangeSendAt: seconds - 3500))
+        let decision = rules.issue(issue(), given: Stored(session: live(), events: [.exchangeSends: seconds - 3500]))
         #expect(decision.outcome.limited == SendLimitReached(.exchange, until: now.addingTimeInterval(100)))
         #expect(decision.changes.isEmpty)
     }
 
     @Test("a text counts towards the budget, and the 80% and 100% marks are each crossed once")
     func budgetUse() {
-        let found = AuthSnapshot(
+        let found = Stored(
             textsInHour: SendCount(count: 399, reachedAt: nil), textsInDay: SendCount(count: 1000, reachedAt: nil))
         let use = rules.issue(issue(), given: found).outcome.budget
         #expect(use == BudgetUse(textsInHour: 400, textsInDay: 1001))
@@ -90,7 +103,7 @@ struct SignInRulesTests {
 
     @Test("a text that may have gone out (its send timed out) stays counted when its code is taken back")
     func withdrawAfterTimeout() {
-        let found = AuthSnapshot(code: code(sentAgo: 0))
+        let found = Stored(code: code(sentAgo: 0))
         let phone = try! PhoneNumber(parsing: "5305550123")
         let kept = rules.withdraw(phone: phone, codeDigest: digest, pendingSession: nil, keepCount: true, given: found)
         #expect(kept.changes == [.deleteCode(phone: "+15305550123")])
@@ -101,7 +114,7 @@ struct SignInRulesTests {
     @Test("no code yet: the code is stored, the send counted, the live session made pending")
     func firstCode() {
         let request = issue()
-        let decision = rules.issue(request, given: AuthSnapshot(session: live()))
+        let decision = rules.issue(request, given: Stored(session: live()))
         #expect(
             decision.outcome
                 == IssueOutcome(
@@ -124,7 +137,7 @@ struct SignInRulesTests {
 
     @Test("an expired session is deleted, never revived: the new key is used")
     func expiredSession() {
-        let decision = rules.issue(issue(), given: AuthSnapshot(session: live(expiresIn: 0)))
+        let decision = rules.issue(issue(), given: Stored(session: live(expiresIn: 0)))
         #expect(!decision.outcome.keptExistingSession)
         #expect(decision.changes.first == .deleteSession(key: existing))
         #expect(
@@ -139,17 +152,18 @@ struct SignInRulesTests {
     )
     func signInsPerClient() {
         #expect(
-            rules.issueReads(issue()).clientSignIns
-                == RecentEvents(subject: "10.0.0.1", since: seconds - 3600, position: 29))
+            rules.issueReads(issue()).list.window(.clientSignIns)
+                == RecentEvents(kind: .clientSignIns, subject: "10.0.0.1", since: seconds - 3600, position: 29))
         var api = issue()
         api.existingSession = nil
         api.newSession = nil
-        #expect(rules.issueReads(api).clientSignIns == nil)
-        #expect(rules.issueReads(issue(client: nil)).clientSignIns == nil)
+        #expect(rules.issueReads(api).list.window(.clientSignIns) == nil)
+        #expect(rules.issueReads(issue(client: nil)).list.window(.clientSignIns) == nil)
 
         // The 30th newest start was 1000 s ago: full for another 2600 s, and nothing but the
         // expired session's deletion is written.
-        let full = AuthSnapshot(session: live(expiresIn: 0), code: code(sentAgo: 10), clientSignInAt: seconds - 1000)
+        let full = Stored(
+            session: live(expiresIn: 0), code: code(sentAgo: 10), events: [.clientSignIns: seconds - 1000])
         let refused = rules.issue(issue(), given: full)
         #expect(refused.outcome.limited == SendLimitReached(.clientSignIns, until: now + 2600))
         #expect(refused.changes == [.deleteSession(key: existing)])
@@ -164,7 +178,7 @@ struct SignInRulesTests {
 
     @Test("within the cooldown no code is sent; a login joins the code, a resend is refused", arguments: [true, false])
     func cooldown(attach: Bool) {
-        let decision = rules.issue(issue(attach: attach), given: AuthSnapshot(session: live(), code: code(sentAgo: 10)))
+        let decision = rules.issue(issue(attach: attach), given: Stored(session: live(), code: code(sentAgo: 10)))
         #expect(decision.outcome.cooldownUntil == now + 20)
         #expect(decision.outcome.codeExpiresAt == now + 590)
         let joined: [AuthChange] = [
@@ -193,9 +207,12 @@ struct SignInRulesTests {
     func limits(phoneOffset: Double?, clientOffset: Double?, limit: SendLimit?, freesIn: Double) {
         let decision = rules.issue(
             issue(),
-            given: AuthSnapshot(
-                session: live(), phoneSendAt: phoneOffset.map { seconds - 600 + $0 },
-                clientSendAt: clientOffset.map { seconds - 3600 + $0 }))
+            given: Stored(
+                session: live(),
+                events: [
+                    .phoneSends: phoneOffset.map { seconds - 600 + $0 },
+                    .clientSends: clientOffset.map { seconds - 3600 + $0 },
+                ]))
         #expect(decision.outcome.limited == limit.map { SendLimitReached($0, until: now + freesIn) })
         #expect(decision.changes.isEmpty == (limit != nil))
     }
@@ -205,11 +222,11 @@ struct SignInRulesTests {
         arguments: [true, false])
     func lockedNumber(attach: Bool) {
         #expect(
-            rules.issueReads(issue()).phoneFailures
-                == RecentEvents(subject: "+15305550123", since: seconds - 86_400, position: 99))
+            rules.issueReads(issue()).list.window(.phoneFailures)
+                == RecentEvents(kind: .phoneFailures, subject: "+15305550123", since: seconds - 86_400, position: 99))
         // The 100th newest failure an hour ago: the lock ends in 23 hours; a code is in its cooldown.
-        let found = AuthSnapshot(
-            session: live(), code: code(sentAgo: 10), phoneFailureAt: seconds - 3600)
+        let found = Stored(
+            session: live(), code: code(sentAgo: 10), events: [.phoneFailures: seconds - 3600])
         let decision = rules.issue(issue(attach: attach), given: found)
         #expect(decision.outcome.limited == SendLimitReached(.locked, until: now + 82_800))
         #expect(decision.outcome.cooldownUntil == nil)
@@ -220,7 +237,7 @@ struct SignInRulesTests {
     func withdraw() {
         let mine = rules.withdraw(
             phone: phone, codeDigest: digest, pendingSession: existing,
-            given: AuthSnapshot(session: live(pending: "+15305550123"), code: code(sentAgo: 0)))
+            given: Stored(session: live(pending: "+15305550123"), code: code(sentAgo: 0)))
         #expect(
             mine.changes == [
                 .deleteSession(key: existing), .deleteCode(phone: "+15305550123"),
@@ -228,10 +245,10 @@ struct SignInRulesTests {
             ])
         let replaced = rules.withdraw(
             phone: phone, codeDigest: digest, pendingSession: nil,
-            given: AuthSnapshot(code: code(sentAgo: 0, digest: Data(repeating: 9, count: 32))))
+            given: Stored(code: code(sentAgo: 0, digest: Data(repeating: 9, count: 32))))
         #expect(replaced.changes.isEmpty)
         let signedIn = rules.withdraw(
-            phone: phone, codeDigest: digest, pendingSession: existing, given: AuthSnapshot(session: live(userID: 4)))
+            phone: phone, codeDigest: digest, pendingSession: existing, given: Stored(session: live(userID: 4)))
         #expect(signedIn.changes.isEmpty)
     }
 
@@ -245,7 +262,7 @@ struct SignInRulesTests {
     @Test("the right code is used up and the session swapped for a fresh signed-in one")
     func rightCode() {
         let decision = rules.check(
-            check(), given: AuthSnapshot(session: live(pending: "+15305550123"), code: code(sentAgo: 60)))
+            check(), given: Stored(session: live(pending: "+15305550123"), code: code(sentAgo: 60)))
         #expect(decision.outcome == .signedIn)
         #expect(
             decision.changes == [
@@ -271,9 +288,9 @@ struct SignInRulesTests {
         _ name: String, pending: String, sentAgo: Double, failed: Int, failureAt: Double?, wrong: Bool,
         outcome: CheckOutcome
     ) {
-        let found = AuthSnapshot(
+        let found = Stored(
             session: live(pending: pending), code: sentAgo < 0 ? nil : code(sentAgo: sentAgo, failed: failed),
-            phoneFailureAt: failureAt.map { seconds - 86_400 + $0 })
+            events: [.phoneFailures: failureAt.map { seconds - 86_400 + $0 }])
         let decision = rules.check(check(candidate: wrong ? Data(repeating: 3, count: 32) : nil), given: found)
         #expect(decision.outcome == outcome, "\(name)")
         let counted: [AuthChange] = [
@@ -285,12 +302,13 @@ struct SignInRulesTests {
         #expect(decision.changes == (wrong ? counted : []), "\(name)")
     }
 
-    @Test("the wrong code tried last, sent again (a reload that posts the form again), is answered alike and not counted")
+    @Test(
+        "the wrong code tried last, sent again (a reload that posts the form again), is answered alike and not counted")
     func sameWrongCodeAgain() {
         let wrong = Data(repeating: 3, count: 32)
         var stored = code(sentAgo: 60, failed: 1)
         stored.lastWrongDigest = SignInRules.wrongTry(wrong, against: stored)
-        let found = AuthSnapshot(session: live(pending: "+15305550123"), code: stored)
+        let found = Stored(session: live(pending: "+15305550123"), code: stored)
         let again = rules.check(check(candidate: wrong), given: found)
         #expect(again.outcome == .incorrect(remainingAttempts: 4))
         #expect(again.changes.isEmpty)
@@ -303,7 +321,7 @@ struct SignInRulesTests {
         var otherCode = code(sentAgo: 60, failed: 1, digest: Data(repeating: 8, count: 32))
         otherCode.lastWrongDigest = SignInRules.wrongTry(wrong, against: stored)
         let carried = rules.check(
-            check(candidate: wrong), given: AuthSnapshot(session: live(pending: "+15305550123"), code: otherCode))
+            check(candidate: wrong), given: Stored(session: live(pending: "+15305550123"), code: otherCode))
         #expect(carried.outcome == .incorrect(remainingAttempts: 3))
         #expect(carried.changes.count == 2)
     }
@@ -317,9 +335,9 @@ struct SignInRulesTests {
     func malformedCode(failed: Int, sentAgo: Double, failureAt: Double?, outcome: CheckOutcome) {
         var request = check()
         request.candidateDigest = nil
-        let found = AuthSnapshot(
+        let found = Stored(
             session: live(pending: "+15305550123"), code: code(sentAgo: sentAgo, failed: failed),
-            phoneFailureAt: failureAt.map { seconds - 86_400 + $0 })
+            events: [.phoneFailures: failureAt.map { seconds - 86_400 + $0 }])
         let decision = rules.check(request, given: found)
         #expect(decision.outcome == outcome)
         #expect(decision.changes.isEmpty)
@@ -332,7 +350,7 @@ struct SignInRulesTests {
         bound.holder = holder
         var request = check(session: nil)
         request.holder = holder
-        let decision = rules.check(request, given: AuthSnapshot(code: bound))
+        let decision = rules.check(request, given: Stored(code: bound))
         #expect(decision.outcome == .signedIn)
         #expect(!decision.changes.contains(.deleteSession(key: existing)))
     }
@@ -349,7 +367,7 @@ struct SignInRulesTests {
         bound.holder = Data(repeating: 9, count: 32)
         var request = check(session: session, candidate: Data(repeating: 3, count: 32))
         request.holder = holder
-        let decision = rules.check(request, given: AuthSnapshot(session: live(pending: "+15305550123"), code: bound))
+        let decision = rules.check(request, given: Stored(session: live(pending: "+15305550123"), code: bound))
         #expect(decision.outcome == .notYours)
         #expect(decision.changes.isEmpty)
     }
@@ -359,11 +377,12 @@ struct SignInRulesTests {
         var request = check(candidate: Data(repeating: 3, count: 32))
         request.client = "2001:db8:1:2::/64"
         #expect(
-            rules.checkReads(request).clientFailures
-                == RecentEvents(subject: "2001:db8:1:2::/64", since: seconds - 3600, position: 29))
-        let found = AuthSnapshot(session: live(pending: "+15305550123"), code: code(sentAgo: 60))
+            rules.checkReads(request).list.window(.clientFailures)
+                == RecentEvents(
+                    kind: .clientFailures, subject: "2001:db8:1:2::/64", since: seconds - 3600, position: 29))
+        let found = Stored(session: live(pending: "+15305550123"), code: code(sentAgo: 60))
         var limited = found
-        limited.clientFailureAt = seconds - 3000
+        limited.events[.clientFailures] = seconds - 3000
         #expect(rules.check(request, given: limited).outcome == .clientLimited(until: now.addingTimeInterval(600)))
         #expect(rules.check(request, given: limited).changes.isEmpty)
         #expect(
@@ -381,8 +400,9 @@ struct SignInRulesTests {
         let rotated = Data(repeating: 6, count: 32)
         let request = RememberedSignIn(
             phone: self.phone, device: device, newDevice: rotated, session: fresh, replacedSession: existing, now: now)
-        #expect(rules.rememberedSignInReads(request) == AuthReads(device: device, locks: [.phone("+15305550123")]))
-        let found = AuthSnapshot(
+        #expect(rules.rememberedSignInReads(request).list.reads == [.device(key: device)])
+        #expect(rules.rememberedSignInReads(request).list.locks == [.phone("+15305550123")])
+        let found = Stored(
             device: DeviceRecord(
                 id: 1, userID: 4, phone: phone, createdAt: seconds - 1000, expiresAt: seconds + expiresIn))
         let decision = rules.rememberedSignIn(request, given: found)
@@ -400,11 +420,12 @@ struct SignInRulesTests {
         var request = check()
         request.rememberDevice = Data(repeating: 7, count: 32)
         let decision = rules.check(
-            request, given: AuthSnapshot(session: live(pending: "+15305550123"), code: code(sentAgo: 60)))
+            request, given: Stored(session: live(pending: "+15305550123"), code: code(sentAgo: 60)))
         #expect(
             decision.changes.last
                 == .rememberDevice(
-                    key: Data(repeating: 7, count: 32), phone: "+15305550123", at: seconds, until: seconds + 30 * 86_400,
+                    key: Data(repeating: 7, count: 32), phone: "+15305550123", at: seconds,
+                    until: seconds + 30 * 86_400,
                     session: fresh))
     }
 

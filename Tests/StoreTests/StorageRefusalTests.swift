@@ -25,7 +25,7 @@ struct StorageRefusalTests {
                 }
             }
             await #expect(throws: SchemaCheckFailed.self) {
-                try await database.auth.transaction(reading: AuthReads()) { _ in
+                try await database.auth.transaction(reading: ReadList()) { _ in
                     AuthDecision(
                         (),
                         changes: [
@@ -48,7 +48,7 @@ struct StorageRefusalTests {
             try await database.execute("PRAGMA max_page_count = \(pages)")
             let sends = (0..<2_000).map { _ in AuthChange.recordSend(phone: "+15305550123", client: "client", at: 1) }
             await #expect(throws: StorageUnavailable.self) {
-                try await database.auth.transaction(reading: AuthReads()) { _ in AuthDecision((), changes: sends) }
+                try await database.auth.transaction(reading: ReadList()) { _ in AuthDecision((), changes: sends) }
             }
             #expect(try await database.count("code_sends") == 0)
         }

@@ -17,7 +17,8 @@ struct WalletRulesTests {
     {
         WalletSnapshot(
             userExists: true, keyReceipt: key, keyFingerprint: fingerprint,
-            accounts: Dictionary(uniqueKeysWithValues: accounts.map { ($0.id, $0) }), accountNames: names)
+            accounts: Dictionary(uniqueKeysWithValues: accounts.map { ($0.id, $0) }), accountNames: names,
+            accountCount: accounts.count)
     }
 
     /// A one-time key sent with the request whose fingerprint is `request` repeated.
@@ -133,6 +134,9 @@ struct WalletRulesTests {
         #expect(throws: WalletError.accountLimit) { try decide(.addAccount(name: nil), full) }
         full.accountCount = 99
         #expect(try decide(.addAccount(name: "Bills"), full).writes == [.insertAccount(name: "Bills", at: at)])
+        // A count that was not read is not "none": the request fails instead of passing the limit.
+        full.accountCount = nil
+        #expect(throws: StoredDataCorrupt.self) { try decide(.addAccount(name: "Bills"), full) }
     }
 
     @Test("amounts and stored balances at Int64's edges are typed errors, never a trap")

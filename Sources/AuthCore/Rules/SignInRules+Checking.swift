@@ -67,19 +67,9 @@ public enum CheckOutcome: Sendable, Equatable {
 }
 
 extension SignInRules {
-    /// What ``check(_:given:)`` needs: the session, the phone's code, its failures in the lock
-    /// window and the client's in its window; the phone (and the client) are locked.
-    public func checkReads(_ request: CodeCheck) -> AuthReads {
-        let phone = request.phone.e164
-        let now = request.now.timeIntervalSince1970
-        return AuthReads(
-            session: request.session, code: phone,
-            phoneFailures: Self.window(
-                phone, max: policy.maxFailuresPerPhone, per: policy.failuresPerPhoneWindow, now: now),
-            clientFailures: request.client.map {
-                Self.window($0, max: policy.maxFailuresPerClient, per: policy.failuresPerClientWindow, now: now)
-            },
-            locks: [.phone(phone)] + (request.client.map { [.client($0)] } ?? []))
+    /// What ``check(_:given:)`` reads (``CheckReads``).
+    public func checkReads(_ request: CodeCheck) -> CheckReads {
+        CheckReads(request, policy: policy)
     }
 
     /// Judges a typed code: the session must be pending for the phone and hold its code (or
@@ -87,7 +77,7 @@ extension SignInRules {
     /// the code's attempts, its lifetime, the code's format, and the digests (compared in
     /// constant time). A malformed code counts nothing; a wrong one counts a try and a failure; the right one is used up, and the session is replaced
     /// by a fresh signed-in one.
-    public func check(_ request: CodeCheck, given found: AuthSnapshot) -> AuthDecision<CheckOutcome> {
+    public func check(_ request: CodeCheck, given found: CheckFound) -> AuthDecision<CheckOutcome> {
         let now = request.now.timeIntervalSince1970
         let phone = request.phone.e164
         if request.session != nil {
@@ -101,10 +91,10 @@ extension SignInRules {
                 return AuthDecision(.notYours)
             }
         }
-        if let until = Self.windowFull(nthNewest: found.clientFailureAt, window: policy.failuresPerClientWindow) {
+        if let until = found.clientFailures.fullUntil {
             return AuthDecision(.clientLimited(until: until))
         }
-        if let until = Self.windowFull(nthNewest: found.phoneFailureAt, window: policy.failuresPerPhoneWindow) {
+        if let until = found.phoneFailures.fullUntil {
             return AuthDecision(.locked(until: until))
         }
         if code.failedAttempts >= policy.maxAttemptsPerCode { return AuthDecision(.tooManyAttempts) }
@@ -118,7 +108,8 @@ extension SignInRules {
             // answered as before and not counted twice.
             let wrongTry = Self.wrongTry(candidate, against: code)
             if let last = code.lastWrongDigest, constantTimeEquals(last, wrongTry) {
-                return AuthDecision(.incorrect(remainingAttempts: max(0, policy.maxAttemptsPerCode - code.failedAttempts)))
+                return AuthDecision(
+                    .incorrect(remainingAttempts: max(0, policy.maxAttemptsPerCode - code.failedAttempts)))
             }
             return AuthDecision(
                 .incorrect(remainingAttempts: max(0, policy.maxAttemptsPerCode - code.failedAttempts - 1)),
@@ -135,11 +126,11 @@ extension SignInRules {
             changes: [.deleteCode(phone: phone)]
                 + (code.send.map { [.markVerified(reference: $0.reference, at: now)] } ?? [])
                 + (request.session.map { [.deleteSession(key: $0)] } ?? []) + [
-                .signIn(
-                    phone: phone, session: request.signedInSession, at: now,
-                    expiresAt: min(absolute, now + policy.sessionIdleTimeout), absoluteExpiresAt: absolute,
-                    userAgent: request.userAgent, api: request.session == nil)
-            ]
+                    .signIn(
+                        phone: phone, session: request.signedInSession, at: now,
+                        expiresAt: min(absolute, now + policy.sessionIdleTimeout), absoluteExpiresAt: absolute,
+                        userAgent: request.userAgent, api: request.session == nil)
+                ]
                 + (request.rememberDevice.map {
                     [
                         rememberDevice(

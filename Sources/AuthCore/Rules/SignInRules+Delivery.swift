@@ -18,8 +18,8 @@ extension SignInRules {
 
     /// What ``recordDelivery(_:for:at:given:)`` needs: the send, locked so that two reports of it
     /// are decided one after the other.
-    public func deliveryReads(_ reference: SendReference) -> AuthReads {
-        AuthReads(locks: [.send(reference)], send: reference)
+    public func deliveryReads(_ reference: SendReference) -> SingleRead<SendRecord?> {
+        SingleRead(locks: [.send(reference)]) { $0.send(reference) }
     }
 
     /// Records what a provider reported of the send named `reference`, only ever moving its
@@ -27,9 +27,9 @@ extension SignInRules {
     /// after a later one, changes nothing. The provider's id, once known, must match every later
     /// report's.
     public func recordDelivery(
-        _ report: DeliveryReport, for reference: SendReference, at now: Date, given found: AuthSnapshot
+        _ report: DeliveryReport, for reference: SendReference, at now: Date, given found: SendRecord?
     ) -> AuthDecision<DeliveryRecorded> {
-        guard var send = found.send else { return AuthDecision(.unknownSend) }
+        guard var send = found else { return AuthDecision(.unknownSend) }
         if let known = send.providerID, let given = report.providerID, known != given {
             return AuthDecision(.otherMessage)
         }

@@ -32,8 +32,8 @@ public struct RememberedSignIn: Sendable {
 extension SignInRules {
     /// What ``rememberedSignIn(_:given:)`` needs: the device; the phone is locked (a code
     /// check for it waits).
-    public func rememberedSignInReads(_ request: RememberedSignIn) -> AuthReads {
-        AuthReads(device: request.device, locks: [.phone(request.phone.e164)])
+    public func rememberedSignInReads(_ request: RememberedSignIn) -> SingleRead<DeviceRecord?> {
+        SingleRead(locks: [.phone(request.phone.e164)]) { $0.device(request.device) }
     }
 
     /// Signs in without a code when this device is remembered for exactly this number and its
@@ -41,9 +41,9 @@ extension SignInRules {
     /// nothing counted. The phone's failure lock does not apply: no code is tried, so someone
     /// else's wrong codes cannot keep the owner out. Anything else (another number, an expired
     /// or forgotten device): `false`, and the normal code flow follows.
-    public func rememberedSignIn(_ request: RememberedSignIn, given found: AuthSnapshot) -> AuthDecision<Bool> {
+    public func rememberedSignIn(_ request: RememberedSignIn, given found: DeviceRecord?) -> AuthDecision<Bool> {
         let now = request.now.timeIntervalSince1970
-        guard let device = found.device, device.phone == request.phone.e164, device.expiresAt > now else {
+        guard let device = found, device.phone == request.phone.e164, device.expiresAt > now else {
             return AuthDecision(false)
         }
         let absolute = now + policy.sessionLifetime
@@ -72,36 +72,36 @@ extension SignInRules {
     // MARK: Your devices
 
     /// What the "Your devices" decisions need: the user's live sessions and remembered devices.
-    public func placesReads(user: Int64, now: Date) -> AuthReads {
-        AuthReads(signedInPlaces: PlacesRead(user: user, now: now.timeIntervalSince1970))
+    public func placesReads(user: Int64, now: Date) -> SingleRead<SignedInPlaces> {
+        SingleRead { $0.signedInPlaces(PlacesRead(user: user, now: now.timeIntervalSince1970)) }
     }
 
     /// Signs out one of the user's sessions, named by its public id, and forgets the phone
     /// remembered by the same browser (else it would sign straight back in); `false` when the
     /// user has no such session (someone else's is the same as none).
-    public func signOut(sessionID: String, given found: AuthSnapshot) -> AuthDecision<Bool> {
-        guard let session = found.places?.sessions.first(where: { SignedInPlaces.publicID(of: $0.key) == sessionID })
+    public func signOut(sessionID: String, given found: SignedInPlaces) -> AuthDecision<Bool> {
+        guard let session = found.sessions.first(where: { SignedInPlaces.publicID(of: $0.key) == sessionID })
         else { return AuthDecision(false) }
-        let devices = (found.places?.devices ?? []).filter { $0.session == session.key }
+        let devices = found.devices.filter { $0.session == session.key }
         return AuthDecision(
             true, changes: [.deleteSession(key: session.key)] + devices.map { .forgetDevice(key: $0.key) })
     }
 
     /// "Sign out everywhere else": every session but `current` ends, and every remembered device
     /// but `currentDevice` is forgotten (else it would sign in again without a code).
-    public func signOutEverywhereElse(current: Data, currentDevice: Data?, given found: AuthSnapshot)
+    public func signOutEverywhereElse(current: Data, currentDevice: Data?, given found: SignedInPlaces)
         -> AuthDecision<Int>
     {
-        let sessions = (found.places?.sessions ?? []).filter { $0.key != current }
-        let devices = (found.places?.devices ?? []).filter { $0.key != currentDevice }
+        let sessions = found.sessions.filter { $0.key != current }
+        let devices = found.devices.filter { $0.key != currentDevice }
         return AuthDecision(
             sessions.count + devices.count,
             changes: sessions.map { .deleteSession(key: $0.key) } + devices.map { .forgetDevice(key: $0.key) })
     }
 
     /// Forgets one of the user's remembered devices; `false` when the user has no such device.
-    public func forgetDevice(id: Int64, given found: AuthSnapshot) -> AuthDecision<Bool> {
-        guard let device = found.places?.devices.first(where: { $0.id == id }) else { return AuthDecision(false) }
+    public func forgetDevice(id: Int64, given found: SignedInPlaces) -> AuthDecision<Bool> {
+        guard let device = found.devices.first(where: { $0.id == id }) else { return AuthDecision(false) }
         return AuthDecision(true, changes: [.forgetDevice(key: device.key)])
     }
 }

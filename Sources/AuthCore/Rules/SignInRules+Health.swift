@@ -20,35 +20,37 @@ public struct SignInHealth: Sendable, Equatable {
 extension SignInRules {
     // MARK: Operators' health
 
-    /// What ``health(given:)`` needs: the last hour's settled codes for every number, and the
-    /// final statuses of the sends in it.
-    public func healthReads(now: Date) -> AuthReads {
-        let now = now.timeIntervalSince1970
-        return AuthReads(health: HealthWindow(codes: settledCodes("+1", now: now), since: now - policy.breakerWindow))
+    /// What ``health(given:)`` reads (``HealthReads``).
+    public func healthReads(now: Date) -> HealthReads {
+        HealthReads(now: now.timeIntervalSince1970, rules: self)
     }
 
     /// The conversion and delivery rates, and a warning for each below its mark
     /// (``SignInPolicy/warnConversionBelow``, ``SignInPolicy/warnDeliveryBelow``) once the hour
     /// holds ``SignInPolicy/healthMinSample`` of what it counts.
-    public func health(given found: AuthSnapshot) -> SignInHealth {
+    public func health(given found: HealthFound) -> SignInHealth {
         var warnings: [String] = []
         var conversion: Double?
-        if let codes = found.conversion, codes.sent >= policy.healthMinSample {
+        let codes = found.conversion
+        if codes.sent >= policy.healthMinSample {
             let rate = Double(codes.verified) / Double(codes.sent)
             conversion = rate
             if rate < policy.warnConversionBelow {
                 warnings.append(
-                    "Only \(codes.verified) of the last hour's \(codes.sent) codes were used (under \(Self.percent(policy.warnConversionBelow))): pumping, or codes that do not arrive")
+                    "Only \(codes.verified) of the last hour's \(codes.sent) codes were used (under \(Self.percent(policy.warnConversionBelow))): pumping, or codes that do not arrive"
+                )
             }
         }
         var delivery: Double?
-        if let sends = found.deliveries, sends.delivered + sends.notDelivered >= policy.healthMinSample {
+        let sends = found.deliveries
+        if sends.delivered + sends.notDelivered >= policy.healthMinSample {
             let final = sends.delivered + sends.notDelivered
             let rate = Double(sends.delivered) / Double(final)
             delivery = rate
             if rate < policy.warnDeliveryBelow {
                 warnings.append(
-                    "Only \(sends.delivered) of the last hour's \(final) texts and calls were delivered (under \(Self.percent(policy.warnDeliveryBelow))): see the providers' error codes in sign_in_deliveries_total")
+                    "Only \(sends.delivered) of the last hour's \(final) texts and calls were delivered (under \(Self.percent(policy.warnDeliveryBelow))): see the providers' error codes in sign_in_deliveries_total"
+                )
             }
         }
         return SignInHealth(conversion: conversion, delivery: delivery, warnings: warnings)

@@ -2,8 +2,8 @@ import Foundation
 
 extension SignInRules {
     /// What ``session(_:now:)`` needs: the session row (with its user's phone).
-    public func sessionReads(_ key: Data) -> AuthReads {
-        AuthReads(session: key)
+    public func sessionReads(_ key: Data) -> SingleRead<SessionRecord?> {
+        SingleRead { $0.session(key) }
     }
 
     /// What a stored session stands for at `now` (`nil` when there is none or it expired), and
@@ -36,13 +36,13 @@ extension SignInRules {
     }
 
     /// What ``SignInService/verificationStatus(id:)`` needs: the code its holder holds.
-    public func heldCodeReads(holder: Data) -> AuthReads {
-        AuthReads(heldCode: holder)
+    public func heldCodeReads(holder: Data) -> SingleRead<HeldCode?> {
+        SingleRead { $0.heldCode(holder) }
     }
 
     /// What ``resendWait(_:now:)`` needs: the phone's code.
-    public func resendWaitReads(_ phone: PhoneNumber) -> AuthReads {
-        AuthReads(code: phone.e164)
+    public func resendWaitReads(_ phone: PhoneNumber) -> SingleRead<StoredCode?> {
+        SingleRead { $0.code(phone.e164) }
     }
 
     /// Seconds until the phone may be sent another code (0 when it may now), given its code: the

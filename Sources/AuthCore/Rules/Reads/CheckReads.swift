@@ -1,0 +1,43 @@
+import Foundation
+
+/// What ``SignInRules/check(_:given:)`` reads: the session, the phone's code, the phone's
+/// failures in the lock window and the client's in its window; the phone (and the client) are
+/// locked.
+public struct CheckReads: ReadPlan {
+    public let list: ReadList
+    private let session: Read<SessionRecord?>
+    private let code: Read<StoredCode?>
+    private let phoneFailures: Read<LimitWindow>
+    private let clientFailures: Read<LimitWindow>
+
+    init(_ request: CodeCheck, policy: SignInPolicy) {
+        let phone = request.phone.e164
+        let now = request.now.timeIntervalSince1970
+        var list = ReadList(locks: [.phone(phone)] + (request.client.map { [.client($0)] } ?? []))
+        session = list.session(request.session)
+        code = list.code(phone)
+        phoneFailures = list.limit(
+            .phoneFailures, of: phone, max: policy.maxFailuresPerPhone, per: policy.failuresPerPhoneWindow, now: now)
+        clientFailures =
+            request.client.map {
+                list.limit(
+                    .clientFailures, of: $0, max: policy.maxFailuresPerClient, per: policy.failuresPerClientWindow,
+                    now: now)
+            } ?? .known(.notCounted)
+        self.list = list
+    }
+
+    public func found(in answers: Answers) throws -> CheckFound {
+        CheckFound(
+            session: try answers[session], code: try answers[code], phoneFailures: try answers[phoneFailures],
+            clientFailures: try answers[clientFailures])
+    }
+}
+
+/// What ``CheckReads`` found.
+public struct CheckFound: Sendable, Equatable {
+    var session: SessionRecord?
+    var code: StoredCode?
+    var phoneFailures: LimitWindow
+    var clientFailures: LimitWindow
+}

@@ -1,0 +1,56 @@
+import DeliveryCore
+import Foundation
+
+/// One thing a sign-in decision reads. A store answers each with one plain statement, in the
+/// order given, and knows no limit or window itself; the rules name what to read through a
+/// ``ReadList``, which pairs each read with the typed value the decision gets from its answer.
+public enum AuthRead: Sendable, Equatable {
+    /// The session with this storage key (with its user's phone when signed in).
+    case session(key: Data)
+    /// The code stored for this phone number (E.164), with its send.
+    case code(phone: String)
+    /// The code held by this holder (the digest of the API's `verification_id`), whatever its
+    /// number, with its send.
+    case heldCode(holder: Data)
+    /// The remembered device with this storage key (the SHA-256 of its cookie's token).
+    case device(key: Data)
+    /// Every live session and remembered device of a user ("Your devices").
+    case signedInPlaces(PlacesRead)
+    /// The text or call with this reference, with its delivery.
+    case send(SendReference)
+    /// The time of the n-th newest event of a kind for a subject since a time: a sliding-window
+    /// limit.
+    case events(RecentEvents)
+    /// What the texts and calls to anyone since a time cost (the spend budget).
+    case cost(AllSends)
+    /// Settled codes to the numbers with a prefix: how many, how many used.
+    case settledCodes(SettledCodes)
+    /// The sends since a time (seconds since 1970) whose status is final: delivered, or not.
+    case deliveries(since: Double)
+}
+
+/// What a store found for one ``AuthRead``, of the same case; times are seconds since 1970.
+public enum AuthAnswer: Sendable, Equatable {
+    case session(SessionRecord?)
+    case code(StoredCode?)
+    case heldCode(HeldCode?)
+    case device(DeviceRecord?)
+    case signedInPlaces(SignedInPlaces)
+    case send(SendRecord?)
+    /// The time of the event at the asked position; `nil` when there are fewer events.
+    case events(at: Double?)
+    case cost(SendCount)
+    case settledCodes(Conversion)
+    case deliveries(Deliveries)
+}
+
+/// A lock a transaction holds until it ends.
+public enum AuthLock: Sendable, Equatable {
+    case phone(String)
+    case client(String)
+    /// Every send: the budget is one count shared by all numbers and clients, so sends run one
+    /// after another (each transaction is a few statements; the text goes out after it).
+    case allSends
+    /// One text or call's delivery: two reports of it are decided one after the other.
+    case send(SendReference)
+}
