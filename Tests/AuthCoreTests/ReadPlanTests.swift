@@ -16,7 +16,7 @@ struct ReadPlanTests {
             candidateDigest: nil, signedInSession: Data(repeating: 2, count: 32), client: client, now: now)
     }
 
-    @Test("a store that skips a read fails the request with StoredDataCorrupt, whichever read it skipped")
+    @Test("a store that skips a read, or answers one too many, fails the request with StoredDataCorrupt")
     func missingAnswer() throws {
         let plan = rules.checkReads(check(client: "10.0.0.1"))
         let answers = plan.list.reads.map(Stored().answer)
@@ -25,6 +25,10 @@ struct ReadPlanTests {
             var short = answers
             short.remove(at: skipped)
             #expect(throws: StoredDataCorrupt.self) { try plan.found(in: try Answers(short, to: plan.list)) }
+        }
+        // One answer too many is a store answering some other list: refused too.
+        #expect(throws: StoredDataCorrupt.self) {
+            try plan.found(in: try Answers(answers + [.events(at: nil)], to: plan.list))
         }
         _ = try plan.found(in: try Answers(answers, to: plan.list))
     }
