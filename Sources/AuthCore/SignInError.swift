@@ -29,6 +29,8 @@ public enum SignInError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooManyCallsForPhone(seconds: Int)
     /// The spend budget for texts is used up: nobody gets a text until it frees.
     case textsUnavailable(seconds: Int)
+    /// The spend budget has no room for a call (which counts as several texts).
+    case callsUnavailable(seconds: Int)
     /// Too many wrong codes came from this network address lately.
     case tooManyFailuresFromClient(seconds: Int)
     /// The code out for this number was asked for elsewhere (another browser or API caller).
@@ -64,9 +66,12 @@ public enum SignInError: Error, Equatable, Sendable, CustomStringConvertible {
         case .tooManyCodesForExchange(let seconds):
             return "We can't send a code to this number right now. Please try again in \(Self.duration(seconds))."
         case .tooManyCallsForPhone(let seconds):
-            return "We have called this number too often. You can ask for a text now, or a call in \(Self.duration(seconds))."
+            return
+                "We have called this number too often. You can ask for a text now, or a call in \(Self.duration(seconds))."
         case .textsUnavailable:
             return "We can't send text messages right now. Please try again later."
+        case .callsUnavailable:
+            return "We can't call phones right now. Please try again later."
         case .tooManyFailuresFromClient(let seconds):
             return
                 "Too many incorrect codes were tried from your network. Please try again in \(Self.duration(seconds))."
@@ -89,6 +94,7 @@ public enum SignInError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .resendTooSoon(let seconds), .tooManyCodesForPhone(let seconds), .tooManyCodesFromClient(let seconds),
             .tooManyCodesForExchange(let seconds), .tooManyCallsForPhone(let seconds), .textsUnavailable(let seconds),
+            .callsUnavailable(let seconds),
             .tooManyFailuresFromClient(let seconds), .phoneLocked(let seconds), .tooManySignInsFromClient(let seconds):
             return seconds
         default:

@@ -16,6 +16,9 @@ extension SignInService {
         /// How the last code went (text or call) and what its provider reported; `nil` when no
         /// code is on record (or its send record is purged).
         public var delivery: Delivery? = nil
+        /// Seconds until sign-in to the number unlocks, when too many wrong codes locked it; no
+        /// new code (text or call) goes to it meanwhile.
+        public var lockedFor: Int? = nil
     }
 
     /// What is known of the last code's text or call.
@@ -35,8 +38,9 @@ extension SignInService {
     /// The status of the code out for `phone`, so a wrong try can be answered with the tries
     /// left ("You have 3 tries left.") as the best sign-in pages do.
     public func codeStatus(for phone: PhoneNumber) async throws -> CodeStatus {
-        let code = try await store.read(rules.resendWaitReads(phone))
         let now = clock()
+        let found = try await store.read(rules.codeStatusReads(phone, now: now))
+        let code = found.code
         let triesLeft = rules.triesLeft(code, now: now)
         return CodeStatus(
             resendWait: wholeSeconds(rules.resendWait(code, now: now)), triesLeft: triesLeft,
@@ -48,7 +52,8 @@ extension SignInService {
                     channel: send.channel, status: send.status,
                     reportedAgo: send.statusAt.map { max(0, Int(now.timeIntervalSince1970 - $0)) },
                     errorCode: send.errorCode)
-            })
+            },
+            lockedFor: rules.lockedUntil(given: found).map { max(1, wholeSeconds(from: now, to: $0)) })
     }
 
     /// The last hour's conversion and delivery rates, into the metrics, and a warning in the log

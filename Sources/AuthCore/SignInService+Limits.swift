@@ -1,14 +1,21 @@
+import DeliveryCore
 import Foundation
 
 /// What the service says and counts when a sending limit refuses a code, and how it watches the
 /// spend budget.
 extension SignInService {
     /// The error, log line and metric for a sending limit that refused a code.
-    func limitReached(_ limited: SendLimitReached, phone: PhoneNumber, now: Date) -> SignInError {
+    func limitReached(_ limited: SendLimitReached, phone: PhoneNumber, channel: DeliveryChannel, now: Date)
+        -> SignInError
+    {
         let seconds = max(1, wholeSeconds(from: now, to: limited.until))
         let (name, error): (String, SignInError) =
             switch limited.limit {
-            case .budget: ("budget", .textsUnavailable(seconds: seconds))
+            case .budget:
+                (
+                    "budget",
+                    channel == .voice ? .callsUnavailable(seconds: seconds) : .textsUnavailable(seconds: seconds)
+                )
             case .phone: ("phone", .tooManyCodesForPhone(seconds: seconds))
             case .client: ("client", .tooManyCodesFromClient(seconds: seconds))
             case .exchange: ("exchange", .tooManyCodesForExchange(seconds: seconds))

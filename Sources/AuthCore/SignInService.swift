@@ -18,6 +18,8 @@ public struct SignInService: Sendable {
         public let codeExpiresAt: Date
         /// When another code may be asked for.
         public let resendAvailableAt: Date
+        /// How the code to type went out (a text, or a call).
+        public var channel: DeliveryChannel = .sms
     }
 
     /// Result of ``sendCode(phoneInput:client:)``: like ``PendingSignIn``, with no session.
@@ -33,6 +35,9 @@ public struct SignInService: Sendable {
         public let resendAvailableAt: Date
         /// The service's time when it decided (for "expires in N seconds").
         public let decidedAt: Date
+        /// How the code to type went out: during the cooldown, the earlier code's channel,
+        /// whatever was asked now.
+        public let channel: DeliveryChannel
     }
 
     /// Result of a right code.
@@ -107,7 +112,8 @@ public struct SignInService: Sendable {
             client: client, holder: verificationID.storageKey, channel: channel, now: now)
         return CodeSent(
             phone: request.phone, sent: request.sent, verificationID: request.sent ? verificationID : nil,
-            codeExpiresAt: request.codeExpiresAt, resendAvailableAt: request.resendAvailableAt, decidedAt: now)
+            codeExpiresAt: request.codeExpiresAt, resendAvailableAt: request.resendAvailableAt, decidedAt: now,
+            channel: request.channel)
     }
 
     /// A typed number that is valid and one we text; checked before anything is read, stored
@@ -174,7 +180,7 @@ public struct SignInService: Sendable {
         let outcome = try await store.transaction(rules.issueReads(request)) { found in
             rules.issue(request, given: found)
         }.outcome
-        if let limited = outcome.limited { throw limitReached(limited, phone: phone, now: now) }
+        if let limited = outcome.limited { throw limitReached(limited, phone: phone, channel: channel, now: now) }
         // The store kept the caller's session if it was still live, else it used the new key.
         // (Without `makeSession` the new token was never stored and is dropped by the caller.)
         let token = outcome.keptExistingSession ? (session ?? newToken) : newToken
@@ -186,7 +192,8 @@ public struct SignInService: Sendable {
                 throw SignInError.resendTooSoon(seconds: max(1, wholeSeconds(from: now, to: until)))
             }
             return PendingSignIn(
-                session: token, phone: phone, sent: false, codeExpiresAt: expiresAt, resendAvailableAt: until)
+                session: token, phone: phone, sent: false, codeExpiresAt: expiresAt, resendAvailableAt: until,
+                channel: outcome.channel)
         }
         if let budget = outcome.budget { watch(budget) }
         let report: DeliveryReport
@@ -212,7 +219,7 @@ public struct SignInService: Sendable {
         await record(report, for: message.reference)
         return PendingSignIn(
             session: token, phone: phone, sent: true, codeExpiresAt: expiresAt,
-            resendAvailableAt: now.addingTimeInterval(policy.resendCooldown))
+            resendAvailableAt: now.addingTimeInterval(policy.resendCooldown), channel: channel)
     }
 
     /// Records what a provider reported of the send named `reference` (its answer to the send, or

@@ -40,10 +40,12 @@ struct DeliveryTests {
                 return
             }
             #expect(send.status == .undelivered)
-            for late in [DeliveryReport(providerID: "SM1", status: .sent), undelivered,
-                DeliveryReport(providerID: "SM1", status: .delivered)]
-            {
-                guard case .recorded(let kept, changed: false) = try await f.service.recordDelivery(late, for: reference)
+            for late in [
+                DeliveryReport(providerID: "SM1", status: .sent), undelivered,
+                DeliveryReport(providerID: "SM1", status: .delivered),
+            ] {
+                guard
+                    case .recorded(let kept, changed: false) = try await f.service.recordDelivery(late, for: reference)
                 else {
                     Issue.record("\(late) changed the send")
                     continue
@@ -51,7 +53,8 @@ struct DeliveryTests {
                 #expect(kept.status == .undelivered)
             }
             #expect(
-                try await f.service.recordDelivery(DeliveryReport(providerID: "SM2", status: .delivered), for: reference)
+                try await f.service.recordDelivery(
+                    DeliveryReport(providerID: "SM2", status: .delivered), for: reference)
                     == .otherMessage)
             #expect(
                 try await f.service.recordDelivery(undelivered, for: SendReference.generate()) == .unknownSend)
@@ -104,7 +107,7 @@ struct DeliveryTests {
             _ = try await f.service.sendCode(phoneInput: "(530) 555-0101", channel: .voice)
             _ = try await f.service.sendCode(phoneInput: "(530) 555-0102")
             _ = try await f.service.sendCode(phoneInput: "(530) 555-0103")
-            await #expect(throws: SignInError.textsUnavailable(seconds: 3600)) {
+            await #expect(throws: SignInError.callsUnavailable(seconds: 3600)) {
                 _ = try await f.service.sendCode(phoneInput: "(530) 555-0104", channel: .voice)
             }
             _ = try await f.service.sendCode(phoneInput: "(530) 555-0105")
@@ -230,7 +233,8 @@ struct BreakerTests {
 /// The operators' health check on every backend (issue 26, part 5).
 @Suite("Sign-in health")
 struct HealthTests {
-    @Test("the last hour's conversion and delivery rates, with a warning for each below its mark", arguments: Backend.all)
+    @Test(
+        "the last hour's conversion and delivery rates, with a warning for each below its mark", arguments: Backend.all)
     func rates(_ backend: Backend) async throws {
         try await withDatabase(backend) { database in
             let f = ServiceFixture(database)
@@ -258,7 +262,8 @@ struct HealthTests {
             #expect(health.conversion == 8.0 / 24)
             #expect(health.delivery == 0.6)
             #expect(health.warnings.count == 2)
-            #expect(health.warnings.first?.hasPrefix("Only 8 of the last hour's 24 codes were used (under 50%)") == true)
+            #expect(
+                health.warnings.first?.hasPrefix("Only 8 of the last hour's 24 codes were used (under 50%)") == true)
             // An hour on, nothing is left to judge.
             f.clock.advance(by: 3600)
             #expect(try await f.service.checkHealth() == SignInHealth(conversion: nil, delivery: nil, warnings: []))

@@ -76,7 +76,10 @@ struct DeliveryCallbackTests: SignInSteps {
             #expect(try await twilio.report(text, status: "sent") == .noContent)
             #expect(try await twilio.report(text, status: "delivered") == .noContent)
             let help = try await browser.get("/verify/help")
-            #expect(help.body.contains(#"<p id="delivery-status" class="hint delivery" aria-live="polite">Your phone received the text less than a minute ago.</p>"#))
+            #expect(
+                help.body.contains(
+                    #"<p id="delivery-status" class="hint delivery" aria-live="polite">Your phone received the text less than a minute ago.</p>"#
+                ))
             // A delivered text is no news on Verify.
             #expect(!(try await browser.get("/verify")).body.contains("delivery-problem"))
         }
@@ -91,7 +94,8 @@ struct DeliveryCallbackTests: SignInSteps {
             let verify = try await browser.get("/verify")
             #expect(
                 verify.body.contains(
-                    #"<p class="error" id="delivery-status" role="alert">We couldn&#39;t deliver the text to <span class="nowrap">(530) 555-0123</span>.</p>"#))
+                    #"<p class="error" id="delivery-status" role="alert">We couldn&#39;t deliver the text to <span class="nowrap">(530) 555-0123</span>.</p>"#
+                ))
             #expect(verify.body.contains(#"<div class="delivery-problem" id="delivery-problem">"#))
             #expect(!verify.body.contains("/public/delivery."))  // final: nothing more to ask
             let asked = try JSONSerialization.jsonObject(with: Data(try await browser.get("/verify/status").body.utf8))
@@ -104,7 +108,10 @@ struct DeliveryCallbackTests: SignInSteps {
                     ])
             #expect(verify.body.contains(#"<form method="post" action="/verify/call" id="call-form">"#))
             let help = try await browser.get("/verify/help")
-            #expect(help.body.contains(#"class="error delivery" aria-live="polite">We couldn&#39;t deliver the text to <span class="nowrap">(530) 555-0123</span>.</p>"#))
+            #expect(
+                help.body.contains(
+                    #"class="error delivery" aria-live="polite">We couldn&#39;t deliver the text to <span class="nowrap">(530) 555-0123</span>.</p>"#
+                ))
             #expect(help.body.contains(">If it still hasn&#39;t come, ask for a new one.</p>"))
 
             // No cooldown after an undelivered text: the call goes out at once.
@@ -115,19 +122,29 @@ struct DeliveryCallbackTests: SignInSteps {
             #expect(call.field("To") == "+15305550123")
             #expect(call.field("From") == "+15005550006")
             let twiml = try #require(call.field("Twiml"))
-            let digits = try #require(twiml.firstMatch(of: /code is<\/Say><Pause length="1"\/>((?:<Say>\d<\/Say><Pause length="1"\/>){6})/))
+            let digits = try #require(
+                twiml.firstMatch(of: /code is<\/Say><Pause length="1"\/>((?:<Say>\d<\/Say><Pause length="1"\/>){6})/))
             let code = String(digits.1).matches(of: /<Say>(\d)<\/Say>/).map { String($0.1) }.joined()
             #expect(code.count == 6)
             #expect(call.fields.filter { $0.0 == "StatusCallbackEvent" }.count == 4)
-            #expect(try await browser.get("/verify").body.contains("We&#39;re calling (530) 555-0123 now to read you a new code. Any code we sent before no longer works."))
+            #expect(
+                try await browser.get("/verify").body.contains(
+                    "We&#39;re calling (530) 555-0123 now to read you a new code. Any code we sent before no longer works."
+                ))
             #expect(try await twilio.report(call, status: "ringing") == .noContent)
-            #expect(try await browser.get("/verify/help").body.contains("We called <span class=\"nowrap\">(530) 555-0123</span> with a code"))
-            #expect(try await browser.get("/verify/help").body.contains(#">We are calling <span class="nowrap">(530) 555-0123</span> now.</p>"#))
+            #expect(
+                try await browser.get("/verify/help").body.contains(
+                    "We called <span class=\"nowrap\">(530) 555-0123</span> with a code"))
+            #expect(
+                try await browser.get("/verify/help").body.contains(
+                    #">We are calling <span class="nowrap">(530) 555-0123</span> now.</p>"#))
             #expect(try await submitCode(browser, code).location == "/home")
 
             let metrics = try await browser.get("/metrics").body
             #expect(
-                sample(metrics, "sign_in_deliveries_total", ["channel": "sms", "status": "undelivered", "error_code": "30003"])
+                sample(
+                    metrics, "sign_in_deliveries_total",
+                    ["channel": "sms", "status": "undelivered", "error_code": "30003"])
                     == 1)
         }
     }
@@ -175,6 +192,12 @@ struct DeliveryCallbackTests: SignInSteps {
             #expect(locked.body.contains("Sign-in to it is locked until"))
             #expect(!locked.body.contains("delivery-problem"))
             #expect(!locked.body.contains("/verify/call"))
+            // A reload, the help page and the status JSON say the same: no call for a locked number.
+            let reloaded = try await browser.get("/verify")
+            #expect(reloaded.body.contains("Sign-in to it is locked until"))
+            #expect(!reloaded.body.contains("/verify/call"))
+            #expect(!(try await browser.get("/verify/help").body.contains("/verify/call")))
+            #expect(!(try await browser.get("/verify/status").body.contains(#""callInstead":true"#)))
         }
     }
 
@@ -232,7 +255,9 @@ struct DeliveryCallbackTests: SignInSteps {
             let genuine = try twilio.callback(text, status: "undelivered", errorCode: "30003")
             #expect(try await twilio.post(genuine.path, fields: genuine.fields, signature: nil) == .forbidden)
             let otherToken = try twilio.callback(text, status: "undelivered", signingWith: "someone-elses-token")
-            #expect(try await twilio.post(otherToken.path, fields: otherToken.fields, signature: otherToken.signature) == .forbidden)
+            #expect(
+                try await twilio.post(otherToken.path, fields: otherToken.fields, signature: otherToken.signature)
+                    == .forbidden)
             // The genuine signature with one field changed.
             let changed = genuine.fields.map { $0.0 == "MessageStatus" ? ($0.0, "delivered") : $0 }
             #expect(try await twilio.post(genuine.path, fields: changed, signature: genuine.signature) == .forbidden)
@@ -242,7 +267,8 @@ struct DeliveryCallbackTests: SignInSteps {
             try await login(browser, "(530) 555-0199")
             let other = try #require(twilio.sent.last)
             let otherPath = try twilio.callback(other, status: "sent").path
-            #expect(try await twilio.post(otherPath, fields: genuine.fields, signature: genuine.signature) == .forbidden)
+            #expect(
+                try await twilio.post(otherPath, fields: genuine.fields, signature: genuine.signature) == .forbidden)
 
             #expect(try await browser.get("/verify/help").body.contains(">Your text is on its way.</p>"))
         }
@@ -268,9 +294,10 @@ struct DeliveryCallbackTests: SignInSteps {
             let stranger = FakeTwilio.Sent(resource: "Messages", sid: "SM0000", fields: text.fields)
             #expect(try await twilio.report(stranger, status: "failed") == .notFound)
             // Not a reference at all.
-            for path in ["/callbacks/twilio/x", "/callbacks/twilio/" + String(repeating: "A", count: 32),
-                "/callbacks/twilio/../../login", "/callbacks/webhook/" + SendReference.generate().hex]
-            {
+            for path in [
+                "/callbacks/twilio/x", "/callbacks/twilio/" + String(repeating: "A", count: 32),
+                "/callbacks/twilio/../../login", "/callbacks/webhook/" + SendReference.generate().hex,
+            ] {
                 #expect(try await twilio.post(path, fields: [], signature: nil) == .notFound, "\(path)")
             }
         }
@@ -282,9 +309,10 @@ struct DeliveryCallbackTests: SignInSteps {
             let (browser, text) = try await started(server, twilio)
             let path = try twilio.callback(text, status: "sent").path
             let url = Self.publicURL + path
-            for fields in [[("MessageSid", text.sid)], [("MessageSid", text.sid), ("MessageStatus", "exploded")],
-                [("MessageSid", text.sid), ("MessageStatus", "failed"), ("ErrorCode", "<script>")]]
-            {
+            for fields in [
+                [("MessageSid", text.sid)], [("MessageSid", text.sid), ("MessageStatus", "exploded")],
+                [("MessageSid", text.sid), ("MessageStatus", "failed"), ("ErrorCode", "<script>")],
+            ] {
                 let signature = TwilioSignature.compute(url: url, parameters: fields, authToken: twilio.authToken)
                 #expect(try await twilio.post(path, fields: fields, signature: signature) == .badRequest)
             }
@@ -302,7 +330,8 @@ struct DeliveryCallbackTests: SignInSteps {
             #expect(!(try await browser.get("/verify")).body.contains("/public/delivery."))
             #expect(!(try await browser.get("/verify/help")).body.contains("/public/delivery."))
             let status = try await twilio.post(
-                "/callbacks/twilio/" + SendReference.generate().hex, fields: [("MessageStatus", "sent")], signature: nil)
+                "/callbacks/twilio/" + SendReference.generate().hex, fields: [("MessageStatus", "sent")], signature: nil
+            )
             // Nothing answers there: the pages' CSRF check refuses the POST before their 404.
             #expect(status == .forbidden)
         }
@@ -342,7 +371,9 @@ struct DeliveryCallbackTests: SignInSteps {
                     try await fake.reportByWebhook(
                         text, json: #"{"reference":"\#(ref)","status":"undelivered"}"#, secret: "not-the-shared-secret")
                         == .forbidden)
-                #expect(try await fake.reportByWebhook(text, json: #"{"reference":"\#(ref)","status":"nonsense"}"#) == .badRequest)
+                #expect(
+                    try await fake.reportByWebhook(text, json: #"{"reference":"\#(ref)","status":"nonsense"}"#)
+                        == .badRequest)
                 // A genuine report about another send, replayed at this send's address.
                 let (_, other) = try await started(server, fake, "(530) 555-0199")
                 let otherRef = try #require(other.field("reference"))
@@ -375,7 +406,8 @@ struct DeliveryAPITests {
     func call() async throws {
         try await DeliveryCallbackTests().withTwilio { server, twilio in
             let api = APIClient(server)
-            let sent = try await api.call(.POST, "/verifications", json: ["phone_number": "(530) 555-0123", "channel": "call"])
+            let sent = try await api.call(
+                .POST, "/verifications", json: ["phone_number": "(530) 555-0123", "channel": "call"])
             #expect(sent.status == 200)
             #expect(sent.json["channel"] as? String == "call")
             let id = try #require(sent.json["verification_id"] as? String)
@@ -401,6 +433,21 @@ struct DeliveryAPITests {
             #expect(checked.status == 200)
             // The code is used: the id names nothing any more.
             #expect(try await api.call(.GET, "/verifications/\(id)").status == 404)
+        }
+    }
+
+    @Test("a call asked for in a text's cooldown places nothing and says the code out is the text's")
+    func callInCooldown() async throws {
+        try await DeliveryCallbackTests().withTwilio { server, twilio in
+            let api = APIClient(server)
+            let text = try await api.call(.POST, "/verifications", json: ["phone_number": "(530) 555-0123"])
+            #expect(text.json["channel"] as? String == "sms")
+            let asked = try await api.call(
+                .POST, "/verifications", json: ["phone_number": "(530) 555-0123", "channel": "call"])
+            #expect(asked.status == 200)
+            #expect(asked.json["sent"] as? Bool == false)
+            #expect(asked.json["channel"] as? String == "sms")
+            #expect(twilio.sent.map(\.resource) == ["Messages"])
         }
     }
 

@@ -93,11 +93,15 @@ public struct IssueOutcome: Sendable, Equatable {
     public var limited: SendLimitReached?
     /// Set when a text is to go out: the budget used, this text included.
     public var budget: BudgetUse?
+    /// How the code now valid went out: the asked channel for a new code, the earlier code's
+    /// during the cooldown (a call asked for in a text's cooldown is no call).
+    public var channel: DeliveryChannel
 
     public init(
         cooldownUntil: Date?, codeExpiresAt: Date, keptExistingSession: Bool, limited: SendLimitReached? = nil,
-        budget: BudgetUse? = nil
+        budget: BudgetUse? = nil, channel: DeliveryChannel = .sms
     ) {
+        self.channel = channel
         self.cooldownUntil = cooldownUntil
         self.codeExpiresAt = codeExpiresAt
         self.keptExistingSession = keptExistingSession

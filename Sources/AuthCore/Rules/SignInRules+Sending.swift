@@ -74,7 +74,8 @@ extension SignInRules {
         if let code = found.code, let cooldownEnd = cooldownEnd(of: code, now: now) {
             outcome = IssueOutcome(
                 cooldownUntil: Date(timeIntervalSince1970: cooldownEnd),
-                codeExpiresAt: Date(timeIntervalSince1970: code.expiresAt), keptExistingSession: kept)
+                codeExpiresAt: Date(timeIntervalSince1970: code.expiresAt), keptExistingSession: kept,
+                channel: code.send?.channel ?? .sms)
             guard request.attachSessionDuringCooldown else { return AuthDecision(outcome, changes: changes) }
             codeExpiresAt = code.expiresAt
         } else {
@@ -102,7 +103,8 @@ extension SignInRules {
                 keptExistingSession: kept,
                 budget: BudgetUse(
                     textsInHour: found.budgetHour.count.count + cost(request),
-                    textsInDay: found.budgetDay.count.count + cost(request), cost: cost(request)))
+                    textsInDay: found.budgetDay.count.count + cost(request), cost: cost(request)),
+                channel: request.channel)
         }
         // A pending sign-in lives as long as its code plus a short grace (in which it can only
         // be told the code expired and ask for a new one). Any signed-in state this browser had

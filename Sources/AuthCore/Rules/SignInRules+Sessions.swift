@@ -40,9 +40,14 @@ extension SignInRules {
         SingleRead { $0.heldCode(holder) }
     }
 
-    /// What ``resendWait(_:now:)`` needs: the phone's code.
-    public func resendWaitReads(_ phone: PhoneNumber) -> SingleRead<StoredCode?> {
-        SingleRead { $0.code(phone.e164) }
+    /// What a number's code status reads (``CodeStatusReads``): its code and its lock window.
+    public func codeStatusReads(_ phone: PhoneNumber, now: Date) -> CodeStatusReads {
+        CodeStatusReads(phone, now: now.timeIntervalSince1970, policy: policy)
+    }
+
+    /// When sign-in to the number is locked until (too many wrong codes in the window), if it is.
+    public func lockedUntil(given found: CodeStatusFound) -> Date? {
+        found.phoneFailures.fullUntil
     }
 
     /// Seconds until the phone may be sent another code (0 when it may now), given its code: the

@@ -114,7 +114,7 @@ struct APIController: Sendable {
         return try Self.reply(
             SendReply(
                 phone_number: sent.phone.e164, sent: sent.sent, verification_id: sent.verificationID?.value,
-                channel: Self.name(of: channel), expires_in: wholeSeconds(from: now, to: sent.codeExpiresAt),
+                channel: Self.name(of: sent.channel), expires_in: wholeSeconds(from: now, to: sent.codeExpiresAt),
                 resend_after: wholeSeconds(from: now, to: sent.resendAvailableAt)))
     }
 
@@ -131,7 +131,8 @@ struct APIController: Sendable {
         return try Self.reply(
             StatusReply(
                 verification_id: id, phone_number: found.phone.e164, channel: Self.name(of: found.channel),
-                status: found.status.rawValue, error_code: found.errorCode, sent_at: formatter.string(from: found.sentAt),
+                status: found.status.rawValue, error_code: found.errorCode,
+                sent_at: formatter.string(from: found.sentAt),
                 expires_in: found.expiresIn, resend_after: found.resendWait))
     }
 

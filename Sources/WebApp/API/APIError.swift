@@ -62,7 +62,8 @@ struct APIError: HTTPResponseError, Equatable {
                 .tooManyCallsForPhone,
                 .tooManyFailuresFromClient, .phoneLocked, .tooManySignInsFromClient:
                 "rate_limited"
-            case .textsUnavailable: "sms_unavailable"
+            // One budget: a call past it is refused with the same code.
+            case .textsUnavailable, .callsUnavailable: "sms_unavailable"
             case .codeRequestedElsewhere: "verification_not_found"
             case .deliveryFailed: "sms_failed"
             case .callFailed: "call_failed"

@@ -122,7 +122,7 @@ struct SignInController: Sendable {
     {
         switch error {
         case .resendTooSoon, .tooManyCodesForPhone, .tooManyCodesFromClient, .tooManyCodesForExchange,
-            .textsUnavailable, .deliveryFailed:
+            .textsUnavailable, .callsUnavailable, .deliveryFailed:
             guard let pending = context.pendingPhone, (try? PhoneNumber(parsing: typed)) == pending else { return nil }
             let status = try await signIn.codeStatus(for: pending)
             guard let triesLeft = status.triesLeft, triesLeft > 0 else { return nil }
@@ -141,14 +141,18 @@ struct SignInController: Sendable {
                 "We're calling \(phone.nationalFormat) now to read you a new code. Any code we sent before no longer works."
             default: nil
             }
-        // A code that took its last try or expired stays dead on reload: the page offers only a
-        // new code, as it did when the POST said so.
+        // A locked number, or a code that took its last try or expired, stays so on reload: the
+        // page says what the POST said, and offers only what it offered.
         let status = try await signIn.codeStatus(for: phone)
         let dead: SignInError? =
-            switch status.triesLeft {
-            case 0: .tooManyAttempts
-            case nil: .codeExpired
-            default: nil
+            if let seconds = status.lockedFor {
+                .phoneLocked(seconds: seconds)
+            } else {
+                switch status.triesLeft {
+                case 0: .tooManyAttempts
+                case nil: .codeExpired
+                default: nil
+                }
             }
         var response = try pages.verify(
             csrf: context.csrfToken, phone: phone, resendWait: status.resendWait,
@@ -175,10 +179,12 @@ struct SignInController: Sendable {
         return response
     }
 
-    /// What the pages say and do about the last code's delivery.
+    /// What the pages say and do about the last code's delivery; a locked number is offered no
+    /// call (it would be refused).
     private func delivery(_ status: SignInService.CodeStatus, _ phone: PhoneNumber) -> Pages.DeliveryView {
         Pages.DeliveryView(
-            status.delivery, phone: phone, offersCall: signIn.offersCalls(to: phone), reported: deliveriesReported)
+            status.delivery, phone: phone, offersCall: signIn.offersCalls(to: phone) && status.lockedFor == nil,
+            reported: deliveriesReported)
     }
 
     @Sendable func submitVerify(_ request: Request, _ context: PendingSignInContext) async throws -> Response {

@@ -14,6 +14,7 @@ extension SignInError: HTTPResponseError {
     /// was typed (422).
     public var status: HTTPResponseStatus {
         if case .textsUnavailable = self { return .serviceUnavailable }
+        if case .callsUnavailable = self { return .serviceUnavailable }
         if self == .deliveryFailed || self == .callFailed { return .serviceUnavailable }
         return retryAfter == nil ? .unprocessableEntity : .tooManyRequests
     }
