@@ -7,10 +7,8 @@ tests see exactly what a person would. Run by ./scripts/test (see ./scripts/brow
 import json
 import os
 import re
-import shutil
 import sqlite3
-import subprocess
-import tempfile
+import sys
 import time
 import unittest
 
@@ -23,18 +21,13 @@ import engines
 from engines import browser, WEBKIT
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BINARY = os.environ.get("WEBAPP_BINARY", os.path.join(ROOT, ".build", "debug", "webapp"))
 ARTIFACTS = os.path.join(ROOT, "test-artifacts")
 # With a PostgreSQL URL (scripts/test's throwaway server), each server gets a schema of its own
 # there instead of a SQLite file.
 DATABASE_URL = os.environ.get("BROWSER_DATABASE_URL") or None
 
-
-def psql(sql):
-    """One statement on DATABASE_URL; its first value, if any."""
-    out = subprocess.run(["psql", DATABASE_URL, "-tAq", "-v", "ON_ERROR_STOP=1", "-c", sql],
-                         check=True, capture_output=True, text=True).stdout.strip()
-    return out or None
+sys.path.insert(0, os.path.join(ROOT, "Tests", "PythonSupport"))
+from webapp_process import WebappProcess  # noqa: E402
 
 
 # A page being replaced by the next one makes found elements stale: a wait just looks again.
@@ -44,30 +37,13 @@ def psql(sql):
 IGNORED = (StaleElementReferenceException, NoSuchElementException, WebDriverException)
 
 
-class Server:
+class Server(WebappProcess):
     """The real binary on 127.0.0.1 and a free port."""
 
     def __init__(self, options=(), env=None, port=0):
         """`options`: more command-line options (a lower limit, say); `env`: more environment
         (an SMS provider's settings); `port`: a fixed one, for an app whose --public-url names it."""
-        self.data = tempfile.mkdtemp(prefix="webapp-browser-")
-        arguments = [BINARY, "--port", str(port), "--data-dir", self.data, "--log-level", "error", *options]
-        self.schema = None
-        if DATABASE_URL:
-            self.schema = "b_" + os.urandom(8).hex()
-            psql("CREATE SCHEMA %s" % self.schema)
-            separator = "&" if "?" in DATABASE_URL else "?"
-            arguments += ["--db", DATABASE_URL + separator + "schema=" + self.schema]
-        self.process = subprocess.Popen(
-            arguments, cwd=ROOT, env=dict(os.environ, **(env or {})), stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, text=True)
-        line = self.process.stdout.readline()
-        match = re.search(r"Listening on (http://127\.0\.0\.1:\d+)", line)
-        if not match:
-            self.stop()
-            raise RuntimeError("webapp did not start: %r" % line)
-        self.url = match.group(1)
-        self.port = int(self.url.rsplit(":", 1)[1])
+        super().__init__(options, env=env, port=port, database_url=DATABASE_URL, prefix="webapp-browser-")
 
     def outbox(self):
         try:
@@ -85,22 +61,11 @@ class Server:
 
     def failed_attempts(self):
         if self.schema:
-            value = psql("SELECT failed_attempts FROM %s.verifications" % self.schema)
+            value = self.psql("SELECT failed_attempts FROM %s.verifications" % self.schema)
             return int(value) if value is not None else None
         with sqlite3.connect(os.path.join(self.data, "webapp.sqlite")) as db:
             row = db.execute("SELECT failed_attempts FROM verifications").fetchone()
             return row[0] if row else None
-
-    def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-        self.process.stdout.close()
-        shutil.rmtree(self.data, ignore_errors=True)
-        if self.schema:
-            psql("DROP SCHEMA %s CASCADE" % self.schema)
 
 
 def save_screenshot(driver, name):

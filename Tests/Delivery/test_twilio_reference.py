@@ -7,9 +7,7 @@ on PostgreSQL).
 import json
 import os
 import re
-import shutil
-import subprocess
-import tempfile
+import sys
 import unittest
 import urllib.error
 import urllib.parse
@@ -20,35 +18,21 @@ from twilio.request_validator import RequestValidator
 import fake_twilio
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BINARY = os.path.join(ROOT, ".build", "debug", "webapp")
 DATABASE_URL = os.environ.get("DELIVERY_DATABASE_URL") or None
 
+sys.path.insert(0, os.path.join(ROOT, "Tests", "PythonSupport"))
+from webapp_process import WebappProcess  # noqa: E402
 
-def psql(sql):
-    subprocess.run(["psql", DATABASE_URL, "-tAq", "-v", "ON_ERROR_STOP=1", "-c", sql], check=True, capture_output=True)
 
-
-class App:
+class App(WebappProcess):
     """The real binary, sending through `twilio`, its --public-url its own address."""
 
     def __init__(self, twilio, messaging_service=False):
-        self.data = tempfile.mkdtemp(prefix="webapp-delivery-")
         port = fake_twilio.free_port()
-        self.url = "http://127.0.0.1:%d" % port
-        arguments = [BINARY, "--port", str(port), "--data-dir", self.data, "--log-level", "error",
-                     "--sms", "twilio", "--public-url", self.url]
-        self.schema = None
-        if DATABASE_URL:
-            self.schema = "d_" + os.urandom(8).hex()
-            psql("CREATE SCHEMA %s" % self.schema)
-            arguments += ["--db", DATABASE_URL + ("&" if "?" in DATABASE_URL else "?") + "schema=" + self.schema]
-        env = dict(os.environ, **twilio.environment(messaging_service))
-        self.process = subprocess.Popen(arguments, cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                                        stderr=subprocess.DEVNULL, text=True)
-        line = self.process.stdout.readline()
-        if "Listening on" not in line:
-            self.stop()
-            raise RuntimeError("webapp did not start: %r" % line)
+        url = "http://127.0.0.1:%d" % port
+        super().__init__(
+            ["--sms", "twilio", "--public-url", url], env=twilio.environment(messaging_service), port=port,
+            database_url=DATABASE_URL, prefix="webapp-delivery-")
 
     def api(self, method, path, body=None):
         request = urllib.request.Request(
@@ -60,17 +44,6 @@ class App:
                 return response.status, json.loads(response.read() or b"null")
         except urllib.error.HTTPError as error:
             return error.code, json.loads(error.read() or b"null")
-
-    def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-        self.process.stdout.close()
-        shutil.rmtree(self.data, ignore_errors=True)
-        if self.schema:
-            psql("DROP SCHEMA %s CASCADE" % self.schema)
 
 
 class TwilioReferenceTests(unittest.TestCase):
