@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "HTMLRender", targets: ["HTMLRender"]),
         .library(name: "AuthCore", targets: ["AuthCore"]),
         .library(name: "DeliveryCore", targets: ["DeliveryCore"]),
+        .library(name: "Wording", targets: ["Wording"]),
         .library(name: "SMSGateways", targets: ["SMSGateways"]),
         .library(name: "WalletCore", targets: ["WalletCore"]),
         .library(name: "SQLiteStorage", targets: ["SQLiteStorage"]),
@@ -36,6 +37,7 @@ let package = Package(
         .target(
             name: "HTTPLite",
             dependencies: [
+                "Wording",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -48,15 +50,18 @@ let package = Package(
         .target(
             name: "HTMLRender",
             dependencies: [
-                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Mustache", package: "swift-mustache")
             ]
         ),
+        // Every word people read or hear, per language: the catalogs in Locales/, the language an
+        // Accept-Language header prefers, plurals, and the check that every language has every key.
+        .target(name: "Wording"),
         // Texts and calls as providers see them: channels, delivery statuses that only move
         // forward, signed status callbacks (Twilio's and our webhook's), what a call says. No HTTP, no storage.
         .target(
             name: "DeliveryCore",
             dependencies: [
-                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Crypto", package: "swift-crypto")
             ]
         ),
         // The sign-in rules: decides, and imports no storage and no NIO.
@@ -64,6 +69,7 @@ let package = Package(
             name: "AuthCore",
             dependencies: [
                 "DeliveryCore",
+                "Wording",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -72,7 +78,9 @@ let package = Package(
         // The wallet of the original app: accounts and money, no HTTP, no storage.
         .target(
             name: "WalletCore",
-            dependencies: ["AuthCore"]
+            dependencies: [
+                "Wording", "AuthCore",
+            ]
         ),
         // Sign-in and wallet storage in one SQLite file (GRDB): reads and writes what the rules decide.
         .target(
@@ -130,6 +138,7 @@ let package = Package(
                 "HTMLRender",
                 "AuthCore",
                 "DeliveryCore",
+                "Wording",
                 "GatewayCore",
                 "SMSGateways",
                 "WalletCore",
@@ -152,6 +161,7 @@ let package = Package(
             name: "TestSupport",
             dependencies: [
                 "PostgresStorage",
+                "Wording",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -165,6 +175,7 @@ let package = Package(
                 "DeliveryCore",
                 "WalletCore",
                 "TestSupport",
+                "Wording",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -181,7 +192,7 @@ let package = Package(
         .testTarget(
             name: "StoreTests",
             dependencies: [
-                "AuthCore", "DeliveryCore", "WalletCore", "SQLiteStorage", "PostgresStorage", "TestSupport",
+                "AuthCore", "DeliveryCore", "WalletCore", "SQLiteStorage", "PostgresStorage", "TestSupport", "Wording",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -208,6 +219,10 @@ let package = Package(
         .testTarget(
             name: "WalletCoreTests",
             dependencies: ["WalletCore", "AuthCore", "TestSupport"]
+        ),
+        .testTarget(
+            name: "WordingTests",
+            dependencies: ["Wording", "TestSupport"]
         ),
         .testTarget(
             name: "DeliveryCoreTests",

@@ -64,7 +64,8 @@
     if (button) {
       button.disabled = true;
       button.setAttribute("aria-busy", "true");
-      button.textContent = "Sending…";
+      // The page hands its script its words, in the page's language.
+      button.textContent = button.getAttribute("data-busy") || button.textContent;
     }
   });
 })();

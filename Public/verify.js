@@ -67,6 +67,9 @@
     boxes[next].focus();
   }
 
+  // The page hands its script its words, in the page's language, on the Verify button.
+  function say(name) { return (button && button.getAttribute("data-" + name)) || ""; }
+
   function showError(sentence) {
     if (error) error.textContent = sentence;
     boxes.forEach(function (box) {
@@ -78,7 +81,7 @@
   // round trip. Returns whether the form may go.
   function wellFormed() {
     if (/^\d{6}$/.test(code())) return true;
-    showError("Enter the 6-digit code");
+    showError(say("enter-code"));
     focusNext();
     return false;
   }
@@ -89,7 +92,7 @@
     if (button) {
       button.disabled = true;
       button.setAttribute("aria-busy", "true");
-      button.textContent = "Verifying\u2026";
+      button.textContent = say("busy") || button.textContent;
     }
   }
 
@@ -132,9 +135,7 @@
     var whole = codeIn(text);
     if (whole === null || whole === false) {
       boxes.forEach(function (box) { box.value = ""; });
-      showError(whole === null
-        ? "That text has more than one code in it. Please type the 6-digit code."
-        : "That number is longer than the 6-digit code. Please type the 6-digit code.");
+      showError(say(whole === null ? "many-codes" : "too-long"));
       focusNext();
       return;
     }

@@ -1,6 +1,7 @@
 import DeliveryCore
 import Foundation
 import Logging
+import Wording
 
 /// Sign-in with a phone number and a texted code: the rules, with no HTTP in them.
 ///
@@ -90,26 +91,27 @@ public struct SignInService: Sendable {
     /// If a code went to the same number less than the cooldown ago (the person went back and
     /// submitted again), no second message is sent: the session joins the code already out.
     /// `client` is the address the request came from, for the per-client sending limit.
-    public func requestCode(phoneInput: String, session: SessionToken?, client: String? = nil) async throws
-        -> PendingSignIn
-    {
+    /// The text goes out in `language`: the one the person was reading when they asked.
+    public func requestCode(
+        phoneInput: String, session: SessionToken?, client: String? = nil, language: Language = .english
+    ) async throws -> PendingSignIn {
         try await issue(
             to: try phone(phoneInput), session: session, makeSession: true, attachDuringCooldown: true,
-            client: client)
+            client: client, language: language)
     }
 
     /// The JSON API's send step: validates the number and texts it a code. No session is made
     /// pending: the app later checks the code together with the number
     /// (``verify(phoneInput:codeInput:)``). Asked again during the cooldown, it sends nothing
     /// and reports the code already out, like ``requestCode(phoneInput:session:client:)``.
-    public func sendCode(phoneInput: String, client: String? = nil, channel: DeliveryChannel = .sms) async throws
-        -> CodeSent
-    {
+    public func sendCode(
+        phoneInput: String, client: String? = nil, channel: DeliveryChannel = .sms, language: Language = .english
+    ) async throws -> CodeSent {
         let now = clock()
         let verificationID = SessionToken.generate()
         let request = try await issue(
             to: try phone(phoneInput), session: nil, makeSession: false, attachDuringCooldown: true,
-            client: client, holder: verificationID.storageKey, channel: channel, now: now)
+            client: client, holder: verificationID.storageKey, channel: channel, language: language, now: now)
         return CodeSent(
             phone: request.phone, sent: request.sent, verificationID: request.sent ? verificationID : nil,
             codeExpiresAt: request.codeExpiresAt, resendAvailableAt: request.resendAvailableAt, decidedAt: now,
@@ -140,14 +142,14 @@ public struct SignInService: Sendable {
     /// the number this session is signing in with, replacing the old code; refused while the
     /// cooldown (one for texts and calls) runs, and refused for a number no longer texted
     /// (``SignInPolicy/phoneRegions`` narrowed since the first code).
-    public func resendCode(session: SessionToken, client: String? = nil, channel: DeliveryChannel = .sms)
-        async throws -> PendingSignIn
-    {
+    public func resendCode(
+        session: SessionToken, client: String? = nil, channel: DeliveryChannel = .sms, language: Language = .english
+    ) async throws -> PendingSignIn {
         guard case .pending(let phone) = try await state(of: session) else { throw SignInError.noPendingSignIn }
         try texted(phone)
         return try await issue(
             to: phone, session: session, makeSession: true, attachDuringCooldown: false, client: client,
-            channel: channel)
+            channel: channel, language: language)
     }
 
     /// Whether codes can be delivered by call (the provider places calls).
@@ -162,14 +164,14 @@ public struct SignInService: Sendable {
 
     private func issue(
         to phone: PhoneNumber, session: SessionToken?, makeSession: Bool, attachDuringCooldown: Bool, client: String?,
-        holder: Data? = nil, channel: DeliveryChannel = .sms, now: Date? = nil
+        holder: Data? = nil, channel: DeliveryChannel = .sms, language: Language = .english, now: Date? = nil
     ) async throws -> PendingSignIn {
         guard sms.channels.contains(channel), channel == .sms || offersCalls(to: phone) else {
             throw SignInError.channelUnavailable(channel)
         }
         let code = makeCode()
         let digest = hasher.digest(of: code, for: phone)
-        let message = composer.message(for: code, to: phone, by: channel)
+        let message = composer.message(for: code, to: phone, by: channel, in: language)
         let newToken = SessionToken.generate()
         let now = now ?? clock()
         let request = CodeIssue(

@@ -1,4 +1,5 @@
 import NIOHTTP1
+import Wording
 
 /// Answers every error thrown further in: an ``HTTPResponseError`` is rendered with its own
 /// status, sentence and headers, anything else becomes a logged 500 that reveals nothing (the
@@ -10,7 +11,7 @@ import NIOHTTP1
 /// request metrics): a thrown error passes them by, a returned answer does not.
 public struct ErrorMiddleware<Context: RequestContext>: Middleware {
     private let unexplained: any HTTPResponseError & Sendable
-    private let render: @Sendable (any HTTPResponseError) throws -> Response
+    private let render: @Sendable (any HTTPResponseError, Context) throws -> Response
 
     /// - Parameters:
     ///   - unexplained: what an error that does not know its answer is answered as.
@@ -18,7 +19,7 @@ public struct ErrorMiddleware<Context: RequestContext>: Middleware {
     ///     told otherwise.
     public init(
         unexplained: any HTTPResponseError & Sendable = HTTPError.internalServerError,
-        render: @escaping @Sendable (any HTTPResponseError) throws -> Response = { $0.response }
+        render: @escaping @Sendable (any HTTPResponseError, Context) throws -> Response = { error, _ in error.response }
     ) {
         self.unexplained = unexplained
         self.render = render
@@ -34,10 +35,10 @@ public struct ErrorMiddleware<Context: RequestContext>: Middleware {
                 context.logger.error(
                     "Request failed", metadata: ["status": "\(error.status.code)", "error": "\(error)"])
             }
-            return try render(error)
+            return try render(error, context)
         } catch {
             context.logger.error("Request failed", metadata: ["error": "\(String(reflecting: error))"])
-            return try render(unexplained)
+            return try render(unexplained, context)
         }
     }
 }
@@ -45,7 +46,7 @@ public struct ErrorMiddleware<Context: RequestContext>: Middleware {
 extension HTTPError {
     /// An error nobody explained: says only that it was our fault.
     public static let internalServerError = HTTPError(
-        .internalServerError, message: "Something went wrong on our side.")
+        .internalServerError, Phrase("http.internal"), message: "Something went wrong on our side.")
 }
 
 /// The answer the server gives an unexplained error that escaped every middleware.

@@ -1,4 +1,5 @@
 import NIOHTTP1
+import Wording
 
 /// An error that is only an HTTP status and a sentence; thrown by routing (404, 405 with
 /// `Allow`), form and JSON decoding (400, 415) and handlers.
@@ -10,11 +11,19 @@ public struct HTTPError: HTTPResponseError, Sendable, CustomStringConvertible {
     public var message: String
     /// Headers the response must carry, e.g. `Allow` on 405 or `Retry-After` on 429.
     public var headers: HTTPHeaders
+    /// What people are told, in their language.
+    public var phrase: Phrase?
 
     public init(_ status: HTTPResponseStatus, message: String? = nil, headers: HTTPHeaders = [:]) {
         self.status = status
         self.message = message ?? status.reasonPhrase
         self.headers = headers
+    }
+
+    /// An error people are told `phrase`; `message` is for the log.
+    public init(_ status: HTTPResponseStatus, _ phrase: Phrase, message: String, headers: HTTPHeaders = [:]) {
+        self.init(status, message: message, headers: headers)
+        self.phrase = phrase
     }
 
     public var description: String { "HTTPError(\(status.code) \(message))" }

@@ -1,4 +1,5 @@
 import NIOHTTP1
+import Wording
 
 /// An error that knows its answer: the status, the headers the answer must carry (`Allow` on
 /// 405, `Retry-After` on 429 and 503) and a sentence that is safe to show.
@@ -11,8 +12,11 @@ public protocol HTTPResponseError: Error {
     var status: HTTPResponseStatus { get }
     /// Headers the answer must carry whatever its body.
     var headers: HTTPHeaders { get }
-    /// The sentence shown to the person; it never echoes request data unescaped.
+    /// The sentence for the log (and the last-resort plain answer); it never echoes request data
+    /// unescaped.
     var message: String { get }
+    /// What people are told, in their language (`nil`: the app says something of its own).
+    var phrase: Phrase? { get }
     /// The whole answer when nobody renders the error their own way: plain text by default.
     var response: Response { get }
 }
@@ -20,6 +24,7 @@ public protocol HTTPResponseError: Error {
 /// Most errors need no headers, and a plain-text answer is the server's last resort.
 extension HTTPResponseError {
     public var headers: HTTPHeaders { [:] }
+    public var phrase: Phrase? { nil }
 
     public var response: Response {
         var response = Response.text(message + "\n", status: status)

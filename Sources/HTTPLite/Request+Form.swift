@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import Wording
 
 extension Request {
     /// The body as an url-encoded form.
@@ -11,12 +12,14 @@ extension Request {
             .split(separator: ";", maxSplits: 1).first?
             .trimmingCharacters(in: .whitespaces).lowercased()
         guard type == "application/x-www-form-urlencoded" else {
-            throw HTTPError(.unsupportedMediaType, message: "Forms must be sent as application/x-www-form-urlencoded.")
+            throw HTTPError(
+                .unsupportedMediaType, Phrase("http.formType"),
+                message: "Forms must be sent as application/x-www-form-urlencoded.")
         }
         do {
             return try URLEncodedForm(parsing: body.readableBytesView)
         } catch {
-            throw HTTPError(.badRequest, message: "The form could not be read.")
+            throw HTTPError(.badRequest, Phrase("http.formUnreadable"), message: "The form could not be read.")
         }
     }
 }

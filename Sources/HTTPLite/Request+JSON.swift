@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
+import Wording
 
 extension Request {
     /// The body decoded as JSON into `T`.
@@ -13,19 +14,23 @@ extension Request {
             .split(separator: ";", maxSplits: 1).first?
             .trimmingCharacters(in: .whitespaces).lowercased()
         guard mediaType == "application/json" else {
-            throw HTTPError(.unsupportedMediaType, message: "Send the request body as application/json.")
+            throw HTTPError(
+                .unsupportedMediaType, Phrase("http.jsonType"), message: "Send the request body as application/json.")
         }
         do {
             return try JSONDecoder().decode(T.self, from: Data(body.readableBytesView))
         } catch DecodingError.keyNotFound(let key, _) {
-            throw HTTPError(.badRequest, message: "The field \(key.stringValue) is missing.")
+            throw HTTPError(
+                .badRequest, Phrase("http.jsonMissingField", ["field": .text(key.stringValue)]),
+                message: "The field \(key.stringValue) is missing.")
         } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context) {
             let field = context.codingPath.map(\.stringValue).joined(separator: ".")
             throw HTTPError(
                 .badRequest,
+                field.isEmpty ? Phrase("http.jsonNotObject") : Phrase("http.jsonWrongType", ["field": .text(field)]),
                 message: field.isEmpty ? "The body must be a JSON object." : "The field \(field) has the wrong type.")
         } catch {
-            throw HTTPError(.badRequest, message: "The body is not valid JSON.")
+            throw HTTPError(.badRequest, Phrase("http.jsonInvalid"), message: "The body is not valid JSON.")
         }
     }
 }

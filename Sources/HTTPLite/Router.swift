@@ -1,4 +1,5 @@
 import NIOHTTP1
+import Wording
 
 /// Routes by method and path, with `:name` path parameters, and runs middleware around them.
 ///
@@ -88,7 +89,9 @@ struct RouteTable<Context: RequestContext>: HTTPResponder {
     let patternRoutes: [(pattern: [PathComponent], handlers: [String: Handler])]
 
     func respond(to request: Request, context: Context) async throws -> Response {
-        guard let segments = request.pathSegments else { throw HTTPError(.badRequest, message: "Malformed path.") }
+        guard let segments = request.pathSegments else {
+            throw HTTPError(.badRequest, Phrase("http.malformedPath"), message: "Malformed path.")
+        }
         var context = context
         let handlers: [String: Handler]
         let route: String
@@ -101,14 +104,15 @@ struct RouteTable<Context: RequestContext>: HTTPResponder {
             route = PathComponent.text(of: pattern)
             context.parameters = parameters
         } else {
-            throw HTTPError(.notFound, message: "There is no page at this address.")
+            throw HTTPError(.notFound, Phrase("http.noPage"), message: "There is no page at this address.")
         }
         let method = request.method
         guard let handler = handlers[method.rawValue] ?? (method == .HEAD ? handlers["GET"] : nil) else {
             var allowed = Array(handlers.keys)
             if handlers["GET"] != nil, handlers["HEAD"] == nil { allowed.append("HEAD") }
             throw HTTPError(
-                .methodNotAllowed, message: "This address does not accept \(method.rawValue) requests.",
+                .methodNotAllowed, Phrase("http.methodNotAllowed", ["method": .text(method.rawValue)]),
+                message: "This address does not accept \(method.rawValue) requests.",
                 headers: ["Allow": allowed.sorted().joined(separator: ", ")])
         }
         context.matchedRoute.pattern = route

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import Wording
 
 /// Serves files from a folder (our `Public/`) under a URL prefix (`/public`), from memory
 /// (``StaticAssets``: read once, re-scanned when it may have changed).
@@ -45,12 +46,12 @@ public struct StaticFiles<Context: RequestContext>: Middleware {
         }
         guard let segments = request.pathSegments, segments.count > prefix.count,
             segments.dropFirst(prefix.count).allSatisfy(Self.isSafeSegment)
-        else { throw HTTPError(.notFound, message: "There is no file at this address.") }
+        else { throw HTTPError(.notFound, Phrase("http.noFile"), message: "There is no file at this address.") }
 
         assets.refreshIfStale()
         let relative = segments.dropFirst(prefix.count).joined(separator: "/")
         guard let (asset, immutable) = assets.lookup(relative) else {
-            throw HTTPError(.notFound, message: "There is no file at this address.")
+            throw HTTPError(.notFound, Phrase("http.noFile"), message: "There is no file at this address.")
         }
         let cacheControl = immutable ? immutableCacheControl : plainCacheControl
         // The gzip copy made with the snapshot, for a GET that accepts it (HEAD describes the

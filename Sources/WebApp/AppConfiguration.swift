@@ -61,6 +61,8 @@ struct AppConfiguration: Sendable {
     var secret: ServerSecret?
     /// Where `*.mustache` page templates are.
     var templatesDirectory = "Templates"
+    /// The catalogs of every language's words.
+    var localesDirectory = "Locales"
     /// Where the static files served under `/public/` are.
     var publicDirectory = "Public"
     /// Name in the text message ("123456 is your NAME verification code."); none by default.

@@ -3,6 +3,7 @@ import GatewayCore
 import HTTPLite
 import Logging
 import WalletCore
+import Wording
 
 /// Per-request state of this app: HTTPLite's part plus the session the cookie named.
 struct AppContext: RootRequestContext {
@@ -26,6 +27,8 @@ struct AppContext: RootRequestContext {
     /// Gateway mode: where a protected app sent this person from (Login's `rd=`), to send them
     /// back to once signed in (``ReturnAddressMiddleware``).
     var returnAddress: ReturnAddress?
+    /// The language the answer is in (``LanguageChoice``).
+    var language: Language = .english
 
     init(source: RequestContextSource) {
         self.logger = source.logger

@@ -10,6 +10,7 @@ import SMSGateways
 import ServiceLifecycle
 import UnixSignals
 import WalletCore
+import Wording
 
 /// The whole app, assembled in one place from an ``AppConfiguration``: the `webapp` command and
 /// the end-to-end tests both build it with ``make(configuration:logger:sms:clock:gracefulShutdownSignals:)``
@@ -43,6 +44,20 @@ final class Application: Sendable {
     ///
     /// - Parameter gracefulShutdownSignals: the signals that shut the app down gracefully (the
     ///   command's SIGTERM and SIGINT; none in tests, which call ``shutdown()``).
+    /// The catalogs of `Locales/`, checked: every language has every key, and every key a
+    /// template names exists (a start that would show a person a key stops here instead).
+    static func wording(_ configuration: AppConfiguration) throws -> Wording {
+        let wording = try Wording(directory: configuration.localesDirectory)
+        var templates: [String: String] = [:]
+        for name in Pages.templateNames {
+            let path = (configuration.templatesDirectory as NSString).appendingPathComponent(name + ".mustache")
+            templates[name] = try String(contentsOfFile: path, encoding: .utf8)
+        }
+        let missing = wording.missingKeys(inTemplates: templates)
+        if !missing.isEmpty { throw Wording.Problems(problems: missing.map { "no word for \($0)" }) }
+        return wording
+    }
+
     static func make(
         configuration: AppConfiguration, logger: Logger, sms: (any CodeSender)? = nil,
         clock: @escaping @Sendable () -> Date = { Date() }, gracefulShutdownSignals: [UnixSignal] = []
@@ -54,6 +69,7 @@ final class Application: Sendable {
         let secret = try configuration.secret ?? ServerSecret.loadOrCreate(at: configuration.secretPath)
         let renderer = try await PageRenderer(
             directory: configuration.templatesDirectory, required: Pages.templateNames)
+        let wording = try Self.wording(configuration)
         let storage = try Storage.open(configuration, logger: logger)
         // Public/ in memory, shared by the pages (for its content-hashed addresses) and the server.
         let assets = StaticAssets(folder: configuration.publicDirectory)
@@ -65,7 +81,8 @@ final class Application: Sendable {
         if configuration.sms.isTestMode { makeCode = { .testMode } } else { makeCode = { .random() } }
         let signIn = SignInService(
             store: storage.auth, sms: sender, hasher: CodeHasher(secret: secret),
-            composer: MessageComposer(appName: configuration.appName, domain: configuration.smsDomain),
+            composer: MessageComposer(
+                appName: configuration.appName, domain: configuration.smsDomain, wording: wording),
             policy: configuration.policy, logger: logger, clock: clock,
             makeCode: makeCode, metrics: SignInMetrics(factory: metrics))
 
@@ -77,7 +94,9 @@ final class Application: Sendable {
             assetOrigin: configuration.gateway?.publicURL)
         var routes = Routes(
             configuration: configuration, secret: secret,
-            pages: Pages(renderer: renderer, testMode: configuration.sms.isTestMode, clock: clock, assets: assets),
+            pages: Pages(
+                renderer: renderer, wording: wording, testMode: configuration.sms.isTestMode, clock: clock,
+                assets: assets),
             signIn: signIn, assets: assets,
             wallet: wallet, storage: storage, requestMetrics: requestMetrics, securityHeaders: securityHeaders,
             registry: registry, clock: clock, logger: logger)

@@ -2,6 +2,7 @@ import AuthCore
 import HTTPLite
 import Logging
 import WalletCore
+import Wording
 
 // Who may see a page, said once: each route group's handlers take one of these contexts, made
 // from the ``AppContext`` after the group's session lookup. A context that cannot be made (a
@@ -26,6 +27,8 @@ extension AppChildContext {
     var matchedRoute: MatchedRoute { app.matchedRoute }
     /// The CSRF token every form on the page must carry.
     var csrfToken: String { app.csrfToken }
+    /// The language the answer is in.
+    var language: Language { app.language }
 }
 
 /// Login: for anyone not signed in (a sign-in may be in progress); a signed-in person goes to

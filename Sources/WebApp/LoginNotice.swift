@@ -1,5 +1,6 @@
 import AuthCore
 import HTTPLite
+import Wording
 
 /// Why the person is on Login, said there once: "Your sign-in expired. Please enter your phone
 /// number again." Carried from the redirect that sends them there in a short-lived cookie that
@@ -13,10 +14,10 @@ enum LoginNotice: String, Sendable {
     /// Long enough for the redirect to be followed on a slow network.
     static let maxAge = 60
 
-    /// The sentence Login shows.
-    var sentence: String {
+    /// What Login says.
+    var saying: Phrase {
         switch self {
-        case .expired: SignInError.noPendingSignIn.description
+        case .expired: SignInError.noPendingSignIn.saying
         }
     }
 

@@ -1,6 +1,7 @@
 import AuthCore
 import DeliveryCore
 import Foundation
+import Wording
 
 /// What Verify and the help page say about the last code's text or call, from what its provider
 /// reported.
@@ -29,8 +30,10 @@ extension Pages {
         /// The provider reports deliveries (`--public-url` with Twilio or the webhook).
         let reported: Bool
 
-        init(_ delivery: SignInService.Delivery?, phone: PhoneNumber, offersCall: Bool, reported: Bool) {
-            self.words = Pages.deliveryWords(delivery, phone: phone, offersCall: offersCall)
+        init(
+            _ delivery: SignInService.Delivery?, phone: PhoneNumber, offersCall: Bool, reported: Bool, words: Catalog
+        ) {
+            self.words = Pages.deliveryWords(delivery, phone: phone, offersCall: offersCall, words: words)
             self.delivery = delivery
             self.offersCall = offersCall
             self.reported = reported
@@ -46,25 +49,30 @@ extension Pages {
     }
 
     /// `nil` while nothing is known yet (the provider has not answered the send).
-    static func deliveryWords(_ delivery: SignInService.Delivery?, phone: PhoneNumber, offersCall: Bool)
-        -> DeliveryWords?
-    {
+    static func deliveryWords(
+        _ delivery: SignInService.Delivery?, phone: PhoneNumber, offersCall: Bool, words: Catalog
+    ) -> DeliveryWords? {
         guard let delivery, delivery.status != .sending else { return nil }
-        let ago = delivery.reportedAgo.map { " " + Self.ago($0) } ?? ""
-        let number = phone.nationalFormat
-        let parts: (String, String, String)
+        let ago = delivery.reportedAgo.map { words("delivery.ago", ["ago": Self.ago($0, words)]) } ?? ""
+        let key: String
         switch (delivery.channel, delivery.status) {
-        case (.sms, .sending), (.sms, .queued): parts = ("Your text is on its way.", "", "")
-        case (.sms, .sent): parts = ("Your text was handed to your mobile carrier\(ago).", "", "")
-        case (.sms, .delivered): parts = ("Your phone received the text\(ago).", "", "")
-        case (.sms, .undelivered): parts = ("We couldn't deliver the text to ", number, ".")
-        case (.sms, .failed): parts = ("We couldn't send a text to ", number, ".")
-        case (.voice, .sending), (.voice, .queued): parts = ("We are about to call ", number, ".")
-        case (.voice, .sent): parts = ("We are calling ", number, " now.")
-        case (.voice, .delivered): parts = ("The call was answered\(ago).", "", "")
-        case (.voice, .undelivered): parts = ("Your phone did not answer our call.", "", "")
-        case (.voice, .failed): parts = ("We couldn't call ", number, ".")
+        case (.sms, .sending), (.sms, .queued): key = "delivery.textOnItsWay"
+        case (.sms, .sent): key = "delivery.textSent"
+        case (.sms, .delivered): key = "delivery.textDelivered"
+        case (.sms, .undelivered): key = "delivery.textUndelivered"
+        case (.sms, .failed): key = "delivery.textFailed"
+        case (.voice, .sending), (.voice, .queued): key = "delivery.callQueued"
+        case (.voice, .sent): key = "delivery.callSent"
+        case (.voice, .delivered): key = "delivery.callAnswered"
+        case (.voice, .undelivered): key = "delivery.callUnanswered"
+        case (.voice, .failed): key = "delivery.callFailed"
         }
+        // Split around the number, so the page can keep it on one line.
+        let sentence = words(key, ["ago": ago, "phone": "\u{0}"])
+        let pieces = sentence.split(separator: "\u{0}", maxSplits: 1, omittingEmptySubsequences: false)
+        let parts =
+            pieces.count == 2
+            ? (String(pieces[0]), phone.nationalFormat, String(pieces[1])) : (sentence, "", "")
         let lost = delivery.status.didNotArrive
         return DeliveryWords(
             before: parts.0, number: parts.1, after: parts.2, didNotArrive: lost,

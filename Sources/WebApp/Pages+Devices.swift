@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import HTTPLite
+import Wording
 
 extension Pages {
     /// "Your devices": the person's live sessions and remembered phones, the current ones marked.
@@ -9,18 +10,30 @@ extension Pages {
         notice: String? = nil
     ) throws -> Response {
         let sessions: [[String: Any]] = places.sessions.map { session in
-            [
+            let (description, signedIn) = (
+                UserAgentDescription.describe(session, words), Self.when(session.signedInAt, words)
+            )
+            return [
                 "id": SignedInPlaces.publicID(of: session.key),
-                "description": UserAgentDescription.describe(session),
-                "signedInAt": Self.when(session.signedInAt), "lastSeenAt": Self.when(session.lastSeenAt),
+                "description": UserAgentDescription.describe(session, words),
+                "signedInAt": Self.when(session.signedInAt, words), "lastSeenAt": Self.when(session.lastSeenAt, words),
                 "current": session.key == currentSession,
+                "times": words(
+                    "devices.sessionTimes", ["signedIn": signedIn, "lastSeen": Self.when(session.lastSeenAt, words)]),
+                "label": words("devices.signOutLabel", ["device": description, "when": signedIn]),
             ]
         }
         let devices: [[String: Any]] = places.devices.map { device in
-            [
-                "id": String(device.id), "description": UserAgentDescription.describe(device.userAgent),
-                "rememberedAt": Self.when(device.rememberedAt), "expiresAt": Self.when(device.expiresAt),
+            let (description, remembered) = (
+                UserAgentDescription.describe(device.userAgent, words), Self.when(device.rememberedAt, words)
+            )
+            return [
+                "id": String(device.id), "description": UserAgentDescription.describe(device.userAgent, words),
+                "rememberedAt": Self.when(device.rememberedAt, words), "expiresAt": Self.when(device.expiresAt, words),
                 "current": device.key == currentDevice,
+                "times": words(
+                    "devices.deviceTimes", ["remembered": remembered, "until": Self.when(device.expiresAt, words)]),
+                "label": words("devices.forgetLabel", ["device": description, "when": remembered]),
             ]
         }
         return try page(
@@ -28,13 +41,15 @@ extension Pages {
             [
                 "csrf": csrf, "phone": user.phone.nationalFormat, "sessions": sessions, "devices": devices,
                 "hasOthers": places.sessions.contains { $0.key != currentSession }, "notice": notice ?? "",
+                "pageAddress": "/devices",
             ], answering: nil)
     }
 
     /// "23 Nov 2026, 07:50 UTC": the server does not know the reader's time zone, so it says which.
-    static func when(_ seconds: Double) -> String {
-        Date(timeIntervalSince1970: seconds).formatted(
+    static func when(_ seconds: Double, _ words: Catalog) -> String {
+        let date = Date(timeIntervalSince1970: seconds).formatted(
             Date.FormatStyle(date: .abbreviated, time: .shortened, timeZone: TimeZone(identifier: "UTC")!)
-                .locale(Locale(identifier: "en_GB"))) + " UTC"
+                .locale(Locale(identifier: words.language == .spanish ? "es_US" : "en_GB")))
+        return words("time.utc", ["when": date])
     }
 }

@@ -22,7 +22,10 @@ extension Pages {
     func logout(csrf: String, user: User, domain: String?) throws -> Response {
         try page(
             "logout",
-            ["csrf": csrf, "phone": user.phone.nationalFormat, "gateway": domain != nil, "domain": domain ?? ""],
+            [
+                "csrf": csrf, "phone": user.phone.nationalFormat, "gateway": domain != nil, "domain": domain ?? "",
+                "pageAddress": "/logout",
+            ],
             answering: nil)
     }
 }

@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import HTTPLite
+import Wording
 
 extension Pages {
     /// "Didn't get a code?" (GOV.UK's "Not received a text message?"): where the last code went
@@ -14,10 +15,11 @@ extension Pages {
         let called = status.delivery?.channel == .voice
         var values: [String: Any] = [
             "csrf": csrf, "phone": phone.nationalFormat, "sent": status.sentAgo != nil, "called": called,
-            "sentAgo": status.sentAgo.map(Self.ago) ?? "",
+            "sentAgo": status.sentAgo.map { Self.ago($0, words) } ?? "", "pageAddress": "/verify/help",
             "resendWhen": wait > 0
-                ? "If it still hasn't come, you can try again in \(SignInError.duration(wait))."
-                : "If it still hasn't come, ask for a new one.",
+                ? words("help.tryAgainIn", ["wait": words.wait(seconds: wait)])
+                : words("help.askForNew"),
+            "waitPhrase": wait > 0 ? words.wait(seconds: wait) : "",
             "countsDown": wait > 0, "resendWait": wait, "offersCall": delivery.offersCall,
         ]
         values.merge(Self.deliveryValues(delivery)) { $1 }
@@ -25,12 +27,11 @@ extension Pages {
     }
 
     /// "less than a minute ago", "1 minute ago", "25 minutes ago", "over an hour ago".
-    static func ago(_ seconds: Int) -> String {
+    static func ago(_ seconds: Int, _ words: Catalog) -> String {
         switch seconds {
-        case ..<60: "less than a minute ago"
-        case ..<120: "1 minute ago"
-        case ..<3600: "\(seconds / 60) minutes ago"
-        default: "over an hour ago"
+        case ..<60: words("time.lessThanAMinuteAgo")
+        case ..<3600: words.plural("time.minutesAgo", count: seconds / 60)
+        default: words("time.overAnHourAgo")
         }
     }
 }

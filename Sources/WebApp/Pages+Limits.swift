@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import HTTPLite
+import Wording
 
 /// Limits said in the person's words on Login and Verify: a lock says until when and what else
 /// can be done, and a wait in minutes carries the time it ends so the page can count it down.
@@ -8,10 +9,12 @@ extension Pages {
     /// The sentence for `error`; a locked number's says when the lock ends (in UTC: the server
     /// does not know the person's time zone) and what they can do meanwhile.
     func sentence(for error: any HTTPResponseError) -> String {
-        guard case .phoneLocked(let seconds) = error as? SignInError else { return error.message }
-        return "Too many incorrect codes for this number. Sign-in to it is locked until "
-            + Self.lockEnd(clock().addingTimeInterval(Double(seconds)))
-            + ". Until then you can sign in with another number, or on a phone you chose to remember."
+        guard case .phoneLocked(let seconds) = error as? SignInError else {
+            return error.phrase.map { words($0) } ?? error.message
+        }
+        return words(
+            "signIn.phoneLockedUntil",
+            ["until": Self.lockEnd(clock().addingTimeInterval(Double(seconds)), words.language)])
     }
 
     /// When a limit's wait ends, in seconds since 1970, for the sentences that say "try again
@@ -26,9 +29,9 @@ extension Pages {
     }
 
     /// "24 Nov, 08:15 UTC", rounded up to the minute so the lock has ended by then.
-    private static func lockEnd(_ date: Date) -> String {
+    private static func lockEnd(_ date: Date, _ language: Language) -> String {
         let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.locale = locale(language)
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "d MMM, HH:mm 'UTC'"
         return formatter.string(from: Date(timeIntervalSince1970: (date.timeIntervalSince1970 / 60).rounded(.up) * 60))

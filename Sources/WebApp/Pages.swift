@@ -4,6 +4,7 @@ import HTMLRender
 import HTTPLite
 import NIOHTTP1
 import WalletCore
+import Wording
 
 /// The app's pages: one method per template, taking typed values, returning a response with
 /// `Cache-Control: no-store` (every page depends on the session, so the back button must not
@@ -21,6 +22,12 @@ struct Pages: Sendable {
         "countdownJS": "countdown.js", "backForwardJS": "back-forward.js", "deliveryJS": "delivery.js",
     ]
     let renderer: PageRenderer
+    /// Every word of every page, in every language (`Locales/`).
+    let wording: Wording
+    /// The language of the pages this value renders (``in(_:)``).
+    private(set) var words: Catalog
+    /// Each language's catalog as the templates read it (`{{t.login.title}}`), made once.
+    private let templateWords: TemplateWords
     /// SMS test mode: every page says at the top that every code is 123456, so nobody takes a
     /// test server for the real one (or leaves one running unnoticed).
     var testMode = false
@@ -31,6 +38,27 @@ struct Pages: Sendable {
 
     /// Longest typed phone text echoed back into the form.
     private static let maxEchoedInput = 64
+
+    init(
+        renderer: PageRenderer, wording: Wording, testMode: Bool = false,
+        clock: @escaping @Sendable () -> Date = { Date() },
+        assets: StaticAssets? = nil
+    ) {
+        self.renderer = renderer
+        self.wording = wording
+        self.words = wording[.english]
+        self.templateWords = TemplateWords(wording)
+        self.testMode = testMode
+        self.clock = clock
+        self.assets = assets
+    }
+
+    /// These pages in `language`.
+    func `in`(_ language: Language) -> Pages {
+        var pages = self
+        pages.words = wording[language]
+        return pages
+    }
 
     /// - Parameter remembered: `phone` is the number that last signed in on this browser
     ///   (the page offers "Not you?").
@@ -49,7 +77,7 @@ struct Pages: Sendable {
                 "error": error.map(sentence(for:)) ?? "", "hasError": error != nil, "notice": notice ?? "",
                 "retryAt": retryAt(error).map(String.init) ?? "", "countsDown": retryAt(error) != nil,
                 "offersSentCode": sentCodeExpiry != nil, "sentCodeExpiry": sentCodeExpiry ?? "",
-                "continuingTo": continuingTo ?? "", "continues": continuingTo != nil,
+                "continuingTo": continuingTo ?? "", "continues": continuingTo != nil, "pageAddress": "/login",
             ], answering: error)
         // Login reflects what the address says (a return address, `rd=`): next to a phone number
         // (remembered, or the one being signed in), its compressed size could give the number away
@@ -72,7 +100,8 @@ struct Pages: Sendable {
             "csrf": csrf, "phone": phone.nationalFormat, "digits": digits, "resendWait": resendWait,
             "notice": notice ?? "", "error": sentence(error, triesLeft: triesLeft), "hasError": error != nil,
             "retryAt": retryAt(error).map(String.init) ?? "", "countsDown": retryAt(error) != nil,
-            "minutes": Int(codeLifetime / 60), "codeError": Self.isAboutTheCode(error),
+            "minutes": Int(codeLifetime / 60), "codeError": Self.isAboutTheCode(error), "pageAddress": "/verify",
+            "expiresIn": words.plural("verify.expiresIn", count: Int(codeLifetime / 60)),
             "dead": Self.leavesNothingToType(error), "locked": Self.isLock(error),
         ]
         // Only a code that will not come is news worth the top of Verify (the template shows the
@@ -86,7 +115,7 @@ struct Pages: Sendable {
     private func sentence(_ error: (any HTTPResponseError)?, triesLeft: Int?) -> String {
         guard let error else { return "" }
         guard let triesLeft, triesLeft > 0 else { return sentence(for: error) }
-        return "\(error.message). You have \(triesLeft) tr\(triesLeft == 1 ? "y" : "ies") left."
+        return words.plural("verify.triesLeft", count: triesLeft, ["error": sentence(for: error)])
     }
 
     /// A code that was typed wrong (or not six digits): the boxes are marked invalid.
@@ -125,10 +154,11 @@ struct Pages: Sendable {
             [
                 "csrf": csrf, "phone": user.phone.nationalFormat, "name": overview.displayName, "accounts": accounts,
                 "total": try overview.total.description, "nextNumber": overview.accounts.count + 1,
-                "atAccountLimit": overview.accounts.count >= WalletRules.maxAccountsPerPerson,
+                "atAccountLimit": overview.accounts.count >= WalletRules.maxAccountsPerPerson, "pageAddress": "/home",
                 "accountLimit": WalletRules.maxAccountsPerPerson,
+                "accountLimitSentence": words("home.accountLimit", ["count": String(WalletRules.maxAccountsPerPerson)]),
                 "addKey": Wallet.newKey(), "nameKey": Wallet.newKey(), "notice": notice ?? "",
-            ].merging(Self.values(of: error)) { $1 }, answering: error?.error)
+            ].merging(values(of: error)) { $1 }, answering: error?.error)
     }
 
     /// One account: balance, the money forms (typed amounts echoed back after an error), the
@@ -137,15 +167,15 @@ struct Pages: Sendable {
         csrf: String, account: Account, others: [Account], history: [WalletCore.Operation], notice: String? = nil,
         error: WalletFormError? = nil, amounts: [String: String] = [:]
     ) throws -> Response {
-        let when = Self.historyDate()
+        let when = Self.historyDate(words.language)
         let lines: [[String: Any]] = history.map { operation in
-            let other = operation.counterpartyName ?? "a deleted account"
+            let other = operation.counterpartyName ?? words("account.line.deletedAccount")
             let label =
                 switch operation.kind {
-                case .deposit: "Deposit"
-                case .withdrawal: "Withdrawal"
-                case .transferIn: "Transfer from \(other)"
-                case .transferOut: "Transfer to \(other)"
+                case .deposit: words("account.line.deposit")
+                case .withdrawal: words("account.line.withdrawal")
+                case .transferIn: words("account.line.transferIn", ["account": other])
+                case .transferOut: words("account.line.transferOut", ["account": other])
                 }
             let sign = operation.kind == .deposit || operation.kind == .transferIn ? "+" : "−"
             return [
@@ -161,24 +191,24 @@ struct Pages: Sendable {
             [
                 "csrf": csrf, "id": String(account.id), "name": account.name, "balance": account.balance.description,
                 "others": others.map { ["id": String($0.id), "name": $0.name, "balance": $0.balance.description] },
-                "hasOthers": !others.isEmpty, "history": lines, "keys": keys,
+                "hasOthers": !others.isEmpty, "history": lines, "keys": keys, "pageAddress": "/accounts/\(account.id)",
                 "amounts": amounts.mapValues { String($0.prefix(Self.maxEchoedInput)) },
                 "notice": notice ?? "",
-            ].merging(Self.values(of: error)) { $1 }, answering: error?.error)
+            ].merging(values(of: error)) { $1 }, answering: error?.error)
     }
 
     /// A wallet page's error values: where the sentence goes, and "Error: " in the title.
-    private static func values(of error: WalletFormError?) -> [String: Any] {
+    private func values(of error: WalletFormError?) -> [String: Any] {
         guard let error else { return [:] }
-        return error.templateValues.merging(["hasError": true]) { $1 }
+        return error.templateValues(words).merging(["hasError": true]) { $1 }
     }
 
     /// How the history dates an operation: "23 Nov 2026, 07:41 UTC". The server does not know
     /// the person's time zone, so it says which one it uses; the `<time>` element carries the
     /// exact instant. (A formatter is made per page: `DateFormatter` is not `Sendable`.)
-    private static func historyDate() -> DateFormatter {
+    private static func historyDate(_ language: Language) -> DateFormatter {
         let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.locale = locale(language)
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "d MMM yyyy, HH:mm 'UTC'"
         return formatter
@@ -186,7 +216,18 @@ struct Pages: Sendable {
 
     /// The page for an error no form shows: its status's name and its sentence.
     func error(_ error: any HTTPResponseError) throws -> Response {
-        try page("error", ["reason": error.status.reasonPhrase, "message": error.message], answering: error)
+        let status = "status.\(error.status.code)"
+        return try page(
+            "error",
+            [
+                "reason": words.has(status) ? words(status) : error.status.reasonPhrase,
+                "message": error.phrase.map { words($0) } ?? error.message,
+            ], answering: error)
+    }
+
+    /// Dates in `language`'s words (month names), the same layout in both.
+    static func locale(_ language: Language) -> Locale {
+        Locale(identifier: language == .spanish ? "es_US" : "en_US_POSIX")
     }
 
     /// Renders `name`; with `error`, the response has the error's status and headers.
@@ -197,6 +238,31 @@ struct Pages: Sendable {
     ) throws -> Response {
         var values = values
         values["testMode"] = testMode
+        values["t"] = templateWords[words.language]
+        if values["countsDown"] as? Bool == true {
+            // countdown.js's words for the wait it counts down, and the part of the sentence
+            // that says it now.
+            let (seconds, minutes, hours) = (
+                words.forms("time.seconds"), words.forms("time.minutes"), words.forms("time.hours")
+            )
+            values["waitWords"] = [
+                "in": words("time.in", ["duration": "{duration}"]), "now": words("time.now"),
+                "secondOne": seconds.one, "secondOther": seconds.other, "minuteOne": minutes.one,
+                "minuteOther": minutes.other, "hourOne": hours.one, "hourOther": hours.other,
+            ]
+            if values["waitPhrase"] == nil, let seconds = (error as? SignInError)?.retryAfter {
+                values["waitPhrase"] = words.wait(seconds: seconds)
+            }
+        }
+        values["lang"] = words.language.code
+        // The link to the other language: back to this page's own address, which the language
+        // middleware remembers and returns to.
+        let other: Language = words.language == .english ? .spanish : .english
+        values["otherLang"] = other.code
+        // A page with no address of its own here (the gateway's 403 on another host) has none.
+        if let address = values["pageAddress"] as? String ?? (name == "error" ? "" : nil) {
+            values["switchHref"] = address + "?lang=" + other.code
+        }
         values["asset"] = Self.assetNames.reduce(into: [String: String]()) { names, file in
             names[file.key] = assetOrigin + "/public/" + (assets?.versioned(file.value) ?? file.value)
         }
@@ -205,4 +271,16 @@ struct Pages: Sendable {
         response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
         return response
     }
+}
+
+/// Each language's catalog in the templates' shape, made once at start-up: a page render only
+/// looks it up. (Template values are `Any`, which is not `Sendable`; these are never changed.)
+final class TemplateWords: @unchecked Sendable {
+    private let values: [Language: [String: Any]]
+
+    init(_ wording: Wording) {
+        values = Dictionary(uniqueKeysWithValues: Language.allCases.map { ($0, wording[$0].templateValues) })
+    }
+
+    subscript(_ language: Language) -> [String: Any] { values[language] ?? [:] }
 }

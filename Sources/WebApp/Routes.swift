@@ -67,6 +67,8 @@ struct Routes {
     /// session, and its context says who may see its pages.
     private func pageRoutes() -> any HTTPResponder<AppContext> {
         let router = Router<AppContext>()
+        // First: the error pages are in the person's language too.
+        router.add(middleware: LanguageChoice(secure: configuration.https))
         router.add(middleware: ErrorMiddleware.pages(pages))
         router.add(middleware: StaticFiles<AppContext>(assets: assets, urlPrefix: "/public"))
         router.add(
@@ -107,6 +109,7 @@ struct Routes {
     private func gatewayRoutes() -> (any HTTPResponder<AppContext>)? {
         guard let gateway = configuration.gateway, let signer else { return nil }
         let router = Router<AppContext>()
+        router.add(middleware: LanguageChoice(secure: configuration.https, headerOnly: true))
         let visitors = router.group().add(middleware: SessionMiddleware(signIn: signIn, cookie: sessionCookie))
         GatewayController(gateway: gateway, signer: signer, wallet: wallet, pages: pages).register(
             visitors: visitors, keys: router)
@@ -121,7 +124,8 @@ struct Routes {
     /// calls that need a caller in a group with the bearer token.
     private func apiRoutes() throws -> any HTTPResponder<AppContext> {
         let router = Router<AppContext>()
-        router.add(middleware: ErrorMiddleware.api)
+        router.add(middleware: LanguageChoice(secure: configuration.https, headerOnly: true))
+        router.add(middleware: ErrorMiddleware.api(pages.wording))
         let v1 = router.group("api/v1")
         let signedIn = v1.group().add(middleware: BearerAuthentication(signIn: signIn))
             .group(context: APIUserContext.self)
@@ -130,7 +134,7 @@ struct Routes {
             openAPIDocument: try Data(contentsOf: URL(fileURLWithPath: configuration.openAPIDocumentPath))
         ).register(v1: v1, signedIn: signedIn)
         WalletAPIController(wallet: wallet).register(signedIn: signedIn)
-        SessionsAPIController(signIn: signIn).register(signedIn: signedIn)
+        SessionsAPIController(signIn: signIn, wording: pages.wording).register(signedIn: signedIn)
         return router.buildResponder()
     }
 
@@ -140,7 +144,7 @@ struct Routes {
     private func callbackRoutes() -> (any HTTPResponder<AppContext>)? {
         guard let (provider, publicURL) = deliveryCallbacks else { return nil }
         let router = Router<AppContext>()
-        router.add(middleware: ErrorMiddleware.api)
+        router.add(middleware: ErrorMiddleware.api(pages.wording))
         DeliveryCallbackController(signIn: signIn, provider: provider, publicURL: publicURL, logger: logger)
             .register(on: router)
         return router.buildResponder()

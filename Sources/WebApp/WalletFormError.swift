@@ -1,4 +1,5 @@
 import WalletCore
+import Wording
 
 /// A refused wallet change and the form it came from, so the page shows the sentence next to
 /// that form's field instead of above the Deposit form, whatever was sent.
@@ -28,7 +29,7 @@ struct WalletFormError: Sendable {
 
     /// What the templates read: `errors.<form>.message` next to the form, `invalid.<field>` on
     /// the input.
-    var templateValues: [String: Any] {
-        ["errors": [form.rawValue: ["message": error.message]], "invalid": field.map { [$0: true] } ?? [:]]
+    func templateValues(_ words: Catalog) -> [String: Any] {
+        ["errors": [form.rawValue: ["message": words(error.saying)]], "invalid": field.map { [$0: true] } ?? [:]]
     }
 }

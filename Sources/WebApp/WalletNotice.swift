@@ -1,5 +1,6 @@
 import HTTPLite
 import WalletCore
+import Wording
 
 /// The sentence shown once after a wallet change ("Deposited $12.34."), carried from the POST's
 /// 303 to the next page in a short-lived cookie that the page clears, so a reload or Back never
@@ -24,24 +25,27 @@ struct WalletNotice: Sendable {
     var cleared: Cookie { Cookie.expired(name: Self.cookieName, path: "/", secure: secure) }
 
     /// The sentence the request's cookie carries, if any (an unknown value says nothing).
-    func sentence(in request: Request) -> String? {
+    func saying(in request: Request) -> Phrase? {
         guard let value = request.cookie(Self.cookieName) else { return nil }
         let parts = value.split(separator: ".", maxSplits: 1).map(String.init)
         guard let action = parts.first.flatMap(Receipt.Action.init(rawValue:)) else { return nil }
         let amount = parts.count == 2 ? Int64(parts[1]).map { Money(cents: $0).description } : nil
-        return Self.sentence(action, amount: amount)
+        return Self.saying(action, amount: amount)
     }
 
     /// "Deposited $12.34.", or without an amount "Deposit made.".
-    static func sentence(_ action: Receipt.Action, amount: String?) -> String {
-        switch action {
-        case .addAccount: "Account added."
-        case .setName: "Name saved."
-        case .deposit: amount.map { "Deposited \($0)." } ?? "Deposit made."
-        case .withdraw: amount.map { "Withdrew \($0)." } ?? "Withdrawal made."
-        case .transfer: amount.map { "Transferred \($0)." } ?? "Transfer made."
-        case .rename: "Account renamed."
-        case .delete: "Account deleted."
+    static func saying(_ action: Receipt.Action, amount: String?) -> Phrase {
+        func with(_ key: String, or plain: String) -> Phrase {
+            amount.map { Phrase(key, ["amount": .text($0)]) } ?? Phrase(plain)
+        }
+        return switch action {
+        case .addAccount: Phrase("wallet.notice.addAccount")
+        case .setName: Phrase("wallet.notice.setName")
+        case .deposit: with("wallet.notice.deposited", or: "wallet.notice.deposit")
+        case .withdraw: with("wallet.notice.withdrew", or: "wallet.notice.withdraw")
+        case .transfer: with("wallet.notice.transferred", or: "wallet.notice.transfer")
+        case .rename: Phrase("wallet.notice.rename")
+        case .delete: Phrase("wallet.notice.delete")
         }
     }
 }

@@ -63,6 +63,7 @@ extension WebAppCommand {
         configuration.outboxPath = outboxPath
         configuration.sms = try smsDelivery(environment: environment)
         configuration.templatesDirectory = templatesDirectory
+        configuration.localesDirectory = localesDirectory
         configuration.publicDirectory = publicDirectory
         configuration.smsDomain = smsDomain
         configuration.appName = appName

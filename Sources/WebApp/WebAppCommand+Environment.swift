@@ -8,7 +8,7 @@ extension WebAppCommand {
     /// The options that may come from `WEBAPP_*` variables, and the flags among them.
     static let environmentOptions =
         [
-            "host", "port", "data-dir", "db", "sms", "sms-webhook-url", "sms-outbox", "templates", "public",
+            "host", "port", "data-dir", "db", "sms", "sms-webhook-url", "sms-outbox", "templates", "locales", "public",
             "sms-domain", "app-name", "phone-regions", "log-level",
         ] + LimitOptions.names + ConnectionOptions.names + GatewayOptions.names
     static let environmentFlags = ["https", "trust-proxy"]

@@ -41,7 +41,7 @@ struct WebAppCommand: AsyncParsableCommand {
 
             Every option can also come from the environment as WEBAPP_ and its name in \
             capitals with underscores: WEBAPP_HOST, WEBAPP_PORT, WEBAPP_DATA_DIR, WEBAPP_DB, \
-            WEBAPP_SMS, WEBAPP_SMS_WEBHOOK_URL, WEBAPP_SMS_OUTBOX, WEBAPP_TEMPLATES, \
+            WEBAPP_SMS, WEBAPP_SMS_WEBHOOK_URL, WEBAPP_SMS_OUTBOX, WEBAPP_TEMPLATES, WEBAPP_LOCALES, \
             WEBAPP_PUBLIC, WEBAPP_SMS_DOMAIN, WEBAPP_APP_NAME, WEBAPP_HTTPS, WEBAPP_TRUST_PROXY, \
             WEBAPP_MAX_CODES_PER_PHONE, WEBAPP_MAX_CODES_PER_CLIENT, \
             WEBAPP_MAX_FAILURES_PER_PHONE, WEBAPP_MAX_TEXTS_PER_HOUR, WEBAPP_MAX_TEXTS_PER_DAY, \
@@ -85,6 +85,11 @@ struct WebAppCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("templates"), help: "Folder with the page templates.")
     var templatesDirectory = "Templates"
+
+    @Option(
+        name: .customLong("locales"),
+        help: "Folder with the words of every language: en.json and es.json.")
+    var localesDirectory = "Locales"
 
     @Option(name: .customLong("public"), help: "Folder with the static files served under /public/.")
     var publicDirectory = "Public"

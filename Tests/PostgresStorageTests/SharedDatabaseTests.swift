@@ -7,6 +7,7 @@ import PostgresNIO
 import TestSupport
 import Testing
 import WalletCore
+import Wording
 
 @testable import PostgresStorage
 
@@ -54,7 +55,7 @@ struct SharedDatabaseTests {
                 signIn: SignInService(
                     store: PostgresAuthStore(database: backend), sms: sender,
                     hasher: CodeHasher(secret: secret),
-                    composer: MessageComposer(appName: nil, domain: "example.com"),
+                    composer: MessageComposer(appName: nil, domain: "example.com", wording: .forTests),
                     policy: policy, logger: Logger(label: "test"), makeCode: { .testMode }),
                 wallet: Wallet(store: PostgresWalletStore(database: backend)))
         }

@@ -14,7 +14,12 @@ let reference = SendReference(Substring("0123456789abcdef0123456789abcdef"))!
 let message = CodeMessage(to: try! PhoneNumber(parsing: "(530) 555-0123"), content: .text(body), reference: reference)
 let call = CodeMessage(
     to: try! PhoneNumber(parsing: "(530) 555-0123"),
-    content: .call(CallScript(opening: "Your Phone Login verification code is", digits: "123456")),
+    content: .call(
+        CallScript(
+            CallScript.Words(
+                opening: "Your Phone Login verification code is", again: "Again.", againWritten: "Again:",
+                closing: "Goodbye.", voice: ""),
+            digits: "123456")),
     reference: reference)
 
 @Suite("Twilio")
@@ -91,7 +96,9 @@ struct TwilioTests {
             #expect(twiml.components(separatedBy: "<Say>1</Say>").count == 3)
             #expect(twiml.hasSuffix("<Hangup/></Response>"))
             #expect(
-                sent.filter { $0.0 == "StatusCallbackEvent" }.map(\.1) == ["initiated", "ringing", "answered", "completed"])
+                sent.filter { $0.0 == "StatusCallbackEvent" }.map(\.1) == [
+                    "initiated", "ringing", "answered", "completed",
+                ])
             #expect(!log.text.contains("123456"))
             #expect(log.text.contains("CA77"))
         }
@@ -234,7 +241,8 @@ struct WebhookTests {
             let json = try JSONSerialization.jsonObject(with: Data(request.body.utf8)) as! [String: String]
             #expect(
                 json == [
-                    "to": "+15305550123", "channel": "sms", "body": body, "reference": "0123456789abcdef0123456789abcdef",
+                    "to": "+15305550123", "channel": "sms", "body": body,
+                    "reference": "0123456789abcdef0123456789abcdef",
                 ])
             // The receiver's check, written independently of the sender's code.
             let expected = HMAC<SHA256>.authenticationCode(

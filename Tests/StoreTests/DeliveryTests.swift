@@ -86,7 +86,7 @@ struct DeliveryTests {
                 Issue.record("not a call")
                 return
             }
-            #expect(script.words.hasPrefix("Your verification code is "))
+            #expect(script.written.hasPrefix("Your verification code is "))
             #expect(try await f.service.codeStatus(for: phone).delivery?.channel == .voice)
             // The call started the cooldown again, for texts too.
             await #expect(throws: SignInError.resendTooSoon(seconds: 30)) {

@@ -1,6 +1,8 @@
 import DeliveryCore
 import Foundation
 import Logging
+import TestSupport
+import Wording
 
 @testable import AuthCore
 
@@ -66,7 +68,7 @@ struct ServiceFixture {
         let clock = self.clock
         service = SignInService(
             store: database.auth, sms: sms, hasher: CodeHasher(secret: .random()),
-            composer: MessageComposer(appName: nil, domain: "example.com"), policy: policy,
+            composer: MessageComposer(appName: nil, domain: "example.com", wording: .forTests), policy: policy,
             logger: Logger(label: "test"), clock: { clock.now })
     }
 

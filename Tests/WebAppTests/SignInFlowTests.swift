@@ -22,7 +22,8 @@ struct SignInFlowTests: SignInSteps {
             #expect(loginPage.header("Cache-Control") == "no-store")
             #expect(loginPage.body.contains(#"name="phone" type="tel""#))
             #expect(loginPage.body.contains(#"autocomplete="tel-national""#))
-            #expect(loginPage.body.contains(#"<button type="submit" id="next-button">Next</button>"#))
+            #expect(
+                loginPage.body.contains(#"<button type="submit" id="next-button" data-busy="Sending…">Next</button>"#))
             // An anonymous visit creates no session.
             #expect(loginPage.setCookie("session") == nil)
 
@@ -46,7 +47,9 @@ struct SignInFlowTests: SignInSteps {
             let verifyPage = try await browser.get("/verify")
             #expect(verifyPage.status == .ok)
             #expect(verifyPage.header("Cache-Control") == "no-store")
-            #expect(verifyPage.body.contains(#"Enter the 6-digit code we sent to<span class="nowrap"> (530) 555-0123</span>"#))
+            #expect(
+                verifyPage.body.contains(
+                    #"Enter the 6-digit code we sent to <span class="nowrap">(530) 555-0123</span>"#))
             for index in 1...6 {
                 #expect(verifyPage.body.contains(#"name="d\#(index)" type="text" inputmode="numeric""#))
             }

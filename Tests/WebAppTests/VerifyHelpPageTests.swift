@@ -14,19 +14,22 @@ struct VerifyHelpPageTests: SignInSteps {
             let browser = Browser(baseURL: server.baseURL)
             try await login(browser)
             let verify = try await browser.get("/verify")
-            #expect(verify.body.contains(#"<a href="/verify/help" id="no-code">Didn't get a code?</a>"#))
+            #expect(verify.body.contains(#"<a href="/verify/help" id="no-code">Didn&#39;t get a code?</a>"#))
 
             let help = try await browser.get("/verify/help")
             #expect(help.status == .ok)
             #expect(help.header("Cache-Control") == "no-store")
-            #expect(help.body.contains("<title>Didn't get a code? · Phone Login</title>"))
+            #expect(help.body.contains("<title>Didn&#39;t get a code? · Phone Login</title>"))
             #expect(
                 help.body.contains(
                     #"We texted a code to <span class="nowrap">(530) 555-0123</span> less than a minute ago."#))
             #expect(help.body.contains(#"<a href="/login" id="change-number">"#))
             #expect(help.body.contains("cannot receive texts"))
             // The resend wait is said, and counted down by countdown.js from when the page came.
-            #expect(help.body.contains(#"data-retry-in="30">If it still hasn&#39;t come, you can try again in 30 seconds."#))
+            #expect(
+                help.body.contains(
+                    #"data-retry-in="30" data-said="in 30 seconds">If it still hasn&#39;t come, you can try again in 30 seconds."#
+                ))
             #expect(help.body.contains("/public/countdown."))
             #expect(help.body.contains(#"<form method="post" action="/verify/resend""#))
 

@@ -1,5 +1,6 @@
 import DeliveryCore
 import Foundation
+import Wording
 
 /// One code to deliver: by text, or by a call that reads it out.
 public struct CodeMessage: Sendable, Equatable {
@@ -35,7 +36,7 @@ public struct CodeMessage: Sendable, Equatable {
     public var words: String {
         switch content {
         case .text(let body): body
-        case .call(let script): script.words
+        case .call(let script): script.written
         }
     }
 }
@@ -83,29 +84,43 @@ public struct MessageComposer: Sendable {
     public let appName: String?
     /// The web origin's host, e.g. `login.example.com`.
     public let domain: String
+    /// The words of texts and calls, in every language.
+    public let wording: Wording
 
-    public init(appName: String? = nil, domain: String = "localhost") {
+    public init(appName: String? = nil, domain: String = "localhost", wording: Wording) {
         self.appName = appName.flatMap { $0.isEmpty ? nil : $0 }
         self.domain = domain
+        self.wording = wording
     }
 
-    /// The text message body for `code`.
-    public func body(for code: OneTimeCode) -> String {
-        let name = appName.map { " \($0)" } ?? ""
-        return "\(code.digits) is your\(name) verification code.\n\n@\(domain) #\(code.digits)"
+    /// The text message body for `code`, in `language`; its last line (`@domain #code`) is the
+    /// same in every language, as the origin-bound format requires.
+    public func body(for code: OneTimeCode, in language: Language = .english) -> String {
+        let words = wording[language]
+        let first =
+            appName.map { words("sms.bodyNamed", ["code": code.digits, "app": $0]) }
+            ?? words("sms.body", ["code": code.digits])
+        return "\(first)\n\n@\(domain) #\(code.digits)"
     }
 
-    /// What a call says for `code`: the digits one at a time, twice.
-    public func call(for code: OneTimeCode) -> CallScript {
-        let name = appName.map { " \($0)" } ?? ""
-        return CallScript(opening: "Your\(name) verification code is", digits: code.digits)
+    /// What a call says for `code`, in `language`: the digits one at a time, twice.
+    public func call(for code: OneTimeCode, in language: Language = .english) -> CallScript {
+        let words = wording[language]
+        return CallScript(
+            CallScript.Words(
+                opening: appName.map { words("call.openingNamed", ["app": $0]) } ?? words("call.opening"),
+                again: words("call.again"), againWritten: words("call.againWords"), closing: words("call.goodbye"),
+                voice: words("call.voice")),
+            digits: code.digits)
     }
 
-    /// The message for `code` on `channel`.
-    public func message(for code: OneTimeCode, to phone: PhoneNumber, by channel: DeliveryChannel) -> CodeMessage {
+    /// The message for `code` on `channel`, in `language`.
+    public func message(
+        for code: OneTimeCode, to phone: PhoneNumber, by channel: DeliveryChannel, in language: Language = .english
+    ) -> CodeMessage {
         switch channel {
-        case .sms: CodeMessage(to: phone, content: .text(body(for: code)))
-        case .voice: CodeMessage(to: phone, content: .call(call(for: code)))
+        case .sms: CodeMessage(to: phone, content: .text(body(for: code, in: language)))
+        case .voice: CodeMessage(to: phone, content: .call(call(for: code, in: language)))
         }
     }
 }

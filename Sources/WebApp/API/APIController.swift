@@ -3,6 +3,7 @@ import DeliveryCore
 import Foundation
 import HTTPLite
 import NIOHTTP1
+import Wording
 
 /// The JSON API under `/api/v1`, for app clients: the original app's
 /// `sendVerificationCode(phoneNumber:)` and `verifyCode(phoneNumber:code:)`, then bearer-token
@@ -51,7 +52,7 @@ struct APIController: Sendable {
         switch name {
         case nil, "sms": return .sms
         case "call": return .voice
-        default: throw HTTPError(.badRequest, message: "The field channel must be sms or call.")
+        default: throw HTTPError(.badRequest, Phrase("api.channel"), message: "The field channel must be sms or call.")
         }
     }
 
@@ -125,7 +126,8 @@ struct APIController: Sendable {
         do {
             found = try await signIn.verificationStatus(id: id)
         } catch SignInError.codeRequestedElsewhere {
-            throw HTTPError(.notFound, message: "No code is out under this verification_id.")
+            throw HTTPError(
+                .notFound, Phrase("api.noVerification"), message: "No code is out under this verification_id.")
         }
         let formatter = ISO8601DateFormatter()
         return try Self.reply(

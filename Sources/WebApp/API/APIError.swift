@@ -2,6 +2,7 @@ import AuthCore
 import HTTPLite
 import NIOHTTP1
 import WalletCore
+import Wording
 
 /// An API error: `{"error": {"code": …, "message": …}}` with an HTTP status.
 ///
@@ -14,16 +15,21 @@ struct APIError: HTTPResponseError, Equatable {
     var message: String
     /// `Retry-After` on `rate_limited` and `unavailable`, `Allow` on `method_not_allowed`.
     var headers: HTTPHeaders = [:]
+    /// The `message` people's apps show, in the `Accept-Language` language; `nil` for an error
+    /// with no words of ours (the status's name, in English, stays the message).
+    var phrase: Phrase?
 
     static let unauthorized = APIError(
         status: .unauthorized, code: "unauthorized",
-        message: "Send a valid token as Authorization: Bearer TOKEN; sign in again if it expired.")
+        message: "Send a valid token as Authorization: Bearer TOKEN; sign in again if it expired.",
+        phrase: Phrase("api.bearer"))
 
-    init(status: HTTPResponseStatus, code: String, message: String, headers: HTTPHeaders = [:]) {
+    init(status: HTTPResponseStatus, code: String, message: String, headers: HTTPHeaders = [:], phrase: Phrase? = nil) {
         self.status = status
         self.code = code
         self.message = message
         self.headers = headers
+        self.phrase = phrase
     }
 
     /// The API's face of any error that knows its answer: the error's status, headers and
@@ -34,17 +40,17 @@ struct APIError: HTTPResponseError, Equatable {
             self = error
             return
         }
-        self.init(status: error.status, code: Self.code(of: error), message: error.message, headers: error.headers)
+        self.init(
+            status: error.status, code: Self.code(of: error), message: error.message, headers: error.headers,
+            phrase: error.phrase)
         switch error {
-        case SignInError.phone: message = "Your phone number is invalid"
-        case SignInError.noPendingSignIn: message = "Your code expired"
+        case SignInError.phone: phrase = Phrase("api.invalidPhone")
+        case SignInError.noPendingSignIn: phrase = Phrase("api.codeExpired")
         case WalletError.invalidOperationKey:
             // A header the client sent malformed, not a form to show again.
             status = .badRequest
-            message = "Idempotency-Key must be 16 to 64 characters of A-Z, a-z, 0-9, - and _."
-        case WalletError.operationKeyReused:
-            message =
-                "This Idempotency-Key was already used for a different request (method, path or body); nothing was done."
+            phrase = Phrase("api.idempotencyKey")
+        case WalletError.operationKeyReused: phrase = Phrase("api.idempotencyReused")
         default: break
         }
     }
@@ -97,7 +103,11 @@ struct APIError: HTTPResponseError, Equatable {
         }
     }
 
-    var response: Response {
+    var response: Response { response(in: nil) }
+
+    /// The JSON answer, its `message` in `words`' language (`code` is the same in every one).
+    func response(in words: Catalog?) -> Response {
+        let message = words.flatMap { words in phrase.map { words($0) } } ?? self.message
         struct Body: Encodable {
             struct Detail: Encodable {
                 let code: String
@@ -118,9 +128,9 @@ struct APIError: HTTPResponseError, Equatable {
 extension ErrorMiddleware where Context == AppContext {
     /// Everything thrown under `/api` in the JSON error shape (``APIError/init(_:)``); an error
     /// that does not know its answer is a logged 500 (`internal_error`) that reveals nothing.
-    static var api: Self {
+    static func api(_ wording: Wording) -> Self {
         ErrorMiddleware(
             unexplained: HTTPError.unexplained,
-            render: { APIError($0).response })
+            render: { error, context in APIError(error).response(in: wording[context.language]) })
     }
 }

@@ -1,12 +1,15 @@
 import AuthCore
 import Foundation
 import HTTPLite
+import Wording
 
 /// "Your devices" in the API: `GET /api/v1/sessions` lists where the caller is signed in (API
 /// tokens are `"kind": "api"`), `DELETE /api/v1/sessions/{id}` ends one at once (204; someone
 /// else's or an unknown id: 404).
 struct SessionsAPIController: Sendable {
     let signIn: SignInService
+    /// The words of `description` ("Safari on iPhone"), in the `Accept-Language` language.
+    let wording: Wording
 
     func register(signedIn: RouteGroup<APIUserContext>) {
         signedIn.get("/sessions", use: list)
@@ -35,7 +38,7 @@ struct SessionsAPIController: Sendable {
                 sessions: places.sessions.map { session in
                     SessionReply(
                         id: SignedInPlaces.publicID(of: session.key), kind: session.api ? "api" : "browser",
-                        description: UserAgentDescription.describe(session),
+                        description: UserAgentDescription.describe(session, wording[context.language]),
                         signed_in_at: formatter.string(from: Date(timeIntervalSince1970: session.signedInAt)),
                         last_seen_at: formatter.string(from: Date(timeIntervalSince1970: session.lastSeenAt)),
                         current: session.key == current)
@@ -44,7 +47,7 @@ struct SessionsAPIController: Sendable {
 
     @Sendable func end(_ request: Request, _ context: APIUserContext) async throws -> Response {
         guard let id = context.parameters["id"], try await signIn.signOut(sessionID: id, of: context.user) else {
-            throw HTTPError(.notFound, message: "There is no such session.")
+            throw HTTPError(.notFound, Phrase("http.noSuchSession"), message: "There is no such session.")
         }
         return Response(status: .noContent, headers: ["Cache-Control": "no-store"])
     }

@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import HTTPLite
+import Wording
 
 /// "Your devices" (`/devices`, linked from Home): where the person is signed in and which phones
 /// are remembered, each with a button that ends it at once (on every instance: the rows go).
@@ -24,14 +25,14 @@ struct DevicesController: Sendable {
 
     @Sendable func show(_ request: Request, _ context: SignedInContext) async throws -> Response {
         guard let current = context.app.sessionToken else { throw Redirect.toLogin }
-        return try pages.devices(
+        return try pages.in(context.language).devices(
             csrf: context.csrfToken, user: context.user, places: try await signIn.places(of: context.user),
             currentSession: current.storageKey, currentDevice: device.token(in: request)?.storageKey)
     }
 
     @Sendable func signOutSession(_ request: Request, _ context: SignedInContext) async throws -> Response {
         guard let id = context.parameters["id"], try await signIn.signOut(sessionID: id, of: context.user) else {
-            throw HTTPError(.notFound, message: "There is no such sign-in.")
+            throw HTTPError(.notFound, Phrase("http.noSuchSignIn"), message: "There is no such sign-in.")
         }
         return .redirect(to: "/devices")
     }
@@ -46,7 +47,7 @@ struct DevicesController: Sendable {
     @Sendable func forget(_ request: Request, _ context: SignedInContext) async throws -> Response {
         guard let id = context.parameters["id"].flatMap(Int64.init),
             try await signIn.forgetDevice(id: id, of: context.user)
-        else { throw HTTPError(.notFound, message: "There is no such device.") }
+        else { throw HTTPError(.notFound, Phrase("http.noSuchDevice"), message: "There is no such device.") }
         return .redirect(to: "/devices")
     }
 }

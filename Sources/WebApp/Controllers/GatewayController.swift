@@ -54,7 +54,7 @@ struct GatewayController: Sendable {
             response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
             return response
         case .notAllowed(let user, let host):
-            return try pages.notAllowed(
+            return try pages.in(context.language).notAllowed(
                 phone: user.phone, host: host.name, signOut: gateway.publicURL + "/logout", publicURL: gateway.publicURL
             )
         case .refused(let refusal):

@@ -2,6 +2,7 @@ import AuthCore
 import DeliveryCore
 import Foundation
 import HTTPLite
+import Wording
 
 /// Login, Verify and logout: the pages around ``SignInService``.
 ///
@@ -60,20 +61,23 @@ struct SignInController: Sendable {
         let continuing = context.app.returnAddress?.host.name
         // Back from Verify: show the number the code went to, so it can be corrected.
         if let pending = context.pendingPhone {
-            return try pages.login(csrf: context.csrfToken, phone: pending.nationalFormat, continuingTo: continuing)
+            return try pages.in(context.language).login(
+                csrf: context.csrfToken, phone: pending.nationalFormat, continuingTo: continuing)
         }
         // Sent here from Verify because the sign-in ended: say so, once.
         if let notice = LoginNotice(in: request) {
-            var page = try pages.login(csrf: context.csrfToken, notice: notice.sentence, continuingTo: continuing)
+            let words = pages.in(context.language).words
+            var page = try pages.in(context.language).login(
+                csrf: context.csrfToken, notice: words(notice.saying), continuingTo: continuing)
             page.setCookie(LoginNotice.cleared(secure: cookie.secure))
             return page
         }
         // Otherwise the number that last signed in on this browser, with "Not you?".
         if let remembered = rememberedPhone.phone(in: request) {
-            return try pages.login(
+            return try pages.in(context.language).login(
                 csrf: context.csrfToken, phone: remembered.nationalFormat, remembered: true, continuingTo: continuing)
         }
-        return try pages.login(csrf: context.csrfToken, continuingTo: continuing)
+        return try pages.in(context.language).login(csrf: context.csrfToken, continuingTo: continuing)
     }
 
     /// "Not you?": forgets the remembered number on this browser and shows an empty Login.
@@ -101,14 +105,16 @@ struct SignInController: Sendable {
                 return signedInResponse(signedIn, context.app)
             }
             let result = try await signIn.requestCode(
-                phoneInput: phoneInput, session: context.sessionToken, client: request.client?.group)
+                phoneInput: phoneInput, session: context.sessionToken, client: request.client?.group,
+                language: context.language)
             var response = Response.redirect(to: "/verify")
             if result.session != context.sessionToken { response.setCookie(cookie.pending(result.session)) }
             return response
         } catch let error as SignInError {
             let offer = try await sentCodeStillWorks(after: error, typed: phoneInput, context)
-            return try pages.login(
-                csrf: context.csrfToken, phone: phoneInput, sentCodeExpiry: offer.map(Self.expiry),
+            return try pages.in(context.language).login(
+                csrf: context.csrfToken, phone: phoneInput,
+                sentCodeExpiry: offer.map { Self.expiry(seconds: $0, pages.in(context.language).words) },
                 continuingTo: context.app.returnAddress?.host.name, error: error)
         }
     }
@@ -134,11 +140,11 @@ struct SignInController: Sendable {
 
     @Sendable func showVerify(_ request: Request, _ context: PendingSignInContext) async throws -> Response {
         let phone = context.phone
+        let words = pages.in(context.language).words
         let notice: String? =
             switch request.cookie(Self.noticeCookie) {
-            case "resent": "A new code was sent to \(phone.nationalFormat)."
-            case "called":
-                "We're calling \(phone.nationalFormat) now to read you a new code. Any code we sent before no longer works."
+            case "resent": words("verify.notice.resent", ["phone": phone.nationalFormat])
+            case "called": words("verify.notice.called", ["phone": phone.nationalFormat])
             default: nil
             }
         // A locked number, or a code that took its last try or expired, stays so on reload: the
@@ -154,10 +160,10 @@ struct SignInController: Sendable {
                 default: nil
                 }
             }
-        var response = try pages.verify(
+        var response = try pages.in(context.language).verify(
             csrf: context.csrfToken, phone: phone, resendWait: status.resendWait,
             codeLifetime: signIn.policy.codeLifetime, notice: dead == nil ? notice : nil,
-            delivery: delivery(status, phone), error: dead)
+            delivery: delivery(status, phone, context.language), error: dead)
         if request.cookie(Self.noticeCookie) != nil {
             response.setCookie(Cookie.expired(name: Self.noticeCookie, path: "/verify", secure: cookie.secure))
         }
@@ -167,24 +173,27 @@ struct SignInController: Sendable {
     /// "Didn't get a code?": what we know of the last text or call, and what to do next.
     @Sendable func showHelp(_ request: Request, _ context: PendingSignInContext) async throws -> Response {
         let status = try await signIn.codeStatus(for: context.phone)
-        return try pages.verifyHelp(
-            csrf: context.csrfToken, phone: context.phone, status: status, delivery: delivery(status, context.phone))
+        return try pages.in(context.language).verifyHelp(
+            csrf: context.csrfToken, phone: context.phone, status: status,
+            delivery: delivery(status, context.phone, context.language))
     }
 
     /// The last code's delivery as `delivery.js` asks for it: JSON, never cached.
     @Sendable func deliveryStatus(_ request: Request, _ context: PendingSignInContext) async throws -> Response {
         let status = try await signIn.codeStatus(for: context.phone)
-        var response = try Response.json(delivery(status, context.phone).reply)
+        var response = try Response.json(delivery(status, context.phone, context.language).reply)
         response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
         return response
     }
 
     /// What the pages say and do about the last code's delivery; a locked number is offered no
     /// call (it would be refused).
-    private func delivery(_ status: SignInService.CodeStatus, _ phone: PhoneNumber) -> Pages.DeliveryView {
+    private func delivery(_ status: SignInService.CodeStatus, _ phone: PhoneNumber, _ language: Language)
+        -> Pages.DeliveryView
+    {
         Pages.DeliveryView(
             status.delivery, phone: phone, offersCall: signIn.offersCalls(to: phone) && status.lockedFor == nil,
-            reported: deliveriesReported)
+            reported: deliveriesReported, words: pages.in(language).words)
     }
 
     @Sendable func submitVerify(_ request: Request, _ context: PendingSignInContext) async throws -> Response {
@@ -202,10 +211,10 @@ struct SignInController: Sendable {
             return Redirect.toLoginExpired(secure: cookie.secure).response
         } catch let error as SignInError {
             let status = try await signIn.codeStatus(for: phone)
-            return try pages.verify(
+            return try pages.in(context.language).verify(
                 csrf: context.csrfToken, phone: phone, resendWait: status.resendWait,
                 codeLifetime: signIn.policy.codeLifetime, triesLeft: error == .incorrectCode ? status.triesLeft : nil,
-                delivery: delivery(status, phone), error: error)
+                delivery: delivery(status, phone, context.language), error: error)
         }
     }
 
@@ -236,7 +245,8 @@ struct SignInController: Sendable {
     {
         let (token, phone) = (context.session, context.phone)
         do {
-            _ = try await signIn.resendCode(session: token, client: request.client?.group, channel: channel)
+            _ = try await signIn.resendCode(
+                session: token, client: request.client?.group, channel: channel, language: context.language)
             var response = Response.redirect(to: "/verify")
             response.setCookie(
                 Cookie(
@@ -250,23 +260,25 @@ struct SignInController: Sendable {
             // Refused a new code while the one already sent still works: say so, so the
             // person types that one instead of waiting.
             let usable = status.triesLeft.map { $0 > 0 } ?? false
-            let notice: String? = usable ? status.expiresIn.map(Self.stillWorks) : nil
-            return try pages.verify(
+            let words = pages.in(context.language).words
+            let notice: String? =
+                usable ? status.expiresIn.map { Self.stillWorks(seconds: $0, words) } : nil
+            return try pages.in(context.language).verify(
                 csrf: context.csrfToken, phone: phone, resendWait: max(status.resendWait, error.retryAfter ?? 0),
-                codeLifetime: signIn.policy.codeLifetime, notice: notice, delivery: delivery(status, phone),
+                codeLifetime: signIn.policy.codeLifetime, notice: notice,
+                delivery: delivery(status, phone, context.language),
                 error: error)
         }
     }
 
     /// "Enter the code we already sent. It expires in 7 minutes." (rounded up, like the limits).
-    static func stillWorks(seconds: Int) -> String {
-        "Enter the code we already sent. " + expiry(seconds: seconds)
+    static func stillWorks(seconds: Int, _ words: Catalog) -> String {
+        words("verify.stillWorks", ["expiry": expiry(seconds: seconds, words)])
     }
 
     /// "It expires in 7 minutes." (rounded up, like the limits).
-    static func expiry(seconds: Int) -> String {
-        let minutes = max(1, (seconds + 59) / 60)
-        return "It expires in \(minutes) minute\(minutes == 1 ? "" : "s")."
+    static func expiry(seconds: Int, _ words: Catalog) -> String {
+        words.plural("verify.itExpiresIn", count: max(1, (seconds + 59) / 60))
     }
 
     /// Reload or Back on the page a refused resend answered (the browser asks for its address
@@ -288,6 +300,6 @@ struct SignInController: Sendable {
     /// The sign-out page a protected app can link to; signed out, Login.
     @Sendable func showLogout(_ request: Request, _ context: AppContext) async throws -> Response {
         guard let user = context.user else { return .redirect(to: "/login") }
-        return try pages.logout(csrf: context.csrfToken, user: user, domain: gatewayDomain)
+        return try pages.in(context.language).logout(csrf: context.csrfToken, user: user, domain: gatewayDomain)
     }
 }

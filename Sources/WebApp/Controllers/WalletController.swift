@@ -39,7 +39,10 @@ struct WalletController: Sendable {
     }
 
     @Sendable func home(_ request: Request, _ context: SignedInContext) async throws -> Response {
-        showingNotice(request, try await homePage(context.user, context, notice: notice.sentence(in: request)))
+        showingNotice(
+            request,
+            try await homePage(
+                context.user, context, notice: notice.saying(in: request).map { pages.in(context.language).words($0) }))
     }
 
     /// Drops the notice cookie once its page is shown, so a reload does not say it again.
@@ -72,7 +75,8 @@ struct WalletController: Sendable {
 
     @Sendable func showAccount(_ request: Request, _ context: SignedInContext) async throws -> Response {
         let page = try await accountPage(
-            context.user, context, id: try accountID(context), notice: notice.sentence(in: request))
+            context.user, context, id: try accountID(context),
+            notice: notice.saying(in: request).map { pages.in(context.language).words($0) })
         return showingNotice(request, page)
     }
 
@@ -168,7 +172,8 @@ struct WalletController: Sendable {
         } else {
             overview = try await wallet.overview(user: user.id, defaultName: user.phone.nationalFormat)
         }
-        return try pages.home(csrf: context.csrfToken, user: user, overview: overview, notice: notice, error: error)
+        return try pages.in(context.language).home(
+            csrf: context.csrfToken, user: user, overview: overview, notice: notice, error: error)
     }
 
     private func accountPage(
@@ -178,7 +183,7 @@ struct WalletController: Sendable {
         let account = try await wallet.account(user: user.id, id: id)
         let others = try await wallet.overview(user: user.id, defaultName: "").accounts.filter { $0.id != id }
         let history = try await wallet.history(user: user.id, account: id)
-        return try pages.account(
+        return try pages.in(context.language).account(
             csrf: context.csrfToken, account: account, others: others, history: history, notice: notice, error: error,
             amounts: amounts)
     }

@@ -2,6 +2,7 @@ import AuthCore
 import HTTPLite
 import NIOHTTP1
 import WalletCore
+import Wording
 
 // What each domain error answers over HTTP, said once: its status, the headers it must carry
 // and the sentence for the person. Pages (``ErrorPages``, the forms shown again) and the JSON
@@ -25,6 +26,7 @@ extension SignInError: HTTPResponseError {
     }
 
     public var message: String { description }
+    public var phrase: Phrase? { saying }
 }
 
 /// A wallet refusal: the Home or account form comes back with it, or the API's JSON.
@@ -36,6 +38,7 @@ extension WalletError: HTTPResponseError {
     }
 
     public var message: String { description }
+    public var phrase: Phrase? { saying }
 }
 
 /// A database that did not answer in time: the same 503 on pages and in the API.
@@ -46,6 +49,7 @@ extension StorageUnavailable: HTTPResponseError {
     public var headers: HTTPHeaders { ["Retry-After": Self.retryAfter] }
 
     public var message: String { Self.message }
+    public var phrase: Phrase? { Phrase("http.unavailable") }
 }
 
 /// A value the database's CHECK constraints refused after the rules let it through: what was
@@ -54,6 +58,7 @@ extension SchemaCheckFailed: HTTPResponseError {
     public var status: HTTPResponseStatus { .unprocessableEntity }
 
     public var message: String { "That cannot be saved. Please check what you entered and try again." }
+    public var phrase: Phrase? { Phrase("http.cannotSave") }
 }
 
 /// Sends the browser elsewhere with 303: what a page answers when it does not apply to this
@@ -83,6 +88,7 @@ struct Redirect: HTTPResponseError {
         return headers
     }
     var message: String { "See \(location)." }
+    var phrase: Phrase? { Phrase("http.seeOther", ["location": .text(location)]) }
     var response: Response {
         var response = Response.redirect(to: location)
         for cookie in cookies { response.setCookie(cookie) }
@@ -94,5 +100,5 @@ struct Redirect: HTTPResponseError {
 /// reveals nothing.
 extension HTTPError {
     static let unexplained = HTTPError(
-        .internalServerError, message: "Something went wrong on our side. Please try again.")
+        .internalServerError, Phrase("http.internal"), message: "Something went wrong on our side. Please try again.")
 }

@@ -1,6 +1,7 @@
 import AuthCore
 import HTTPLite
 import NIOHTTP1
+import Wording
 
 /// Refuses forged form posts with 403 before they reach a route.
 ///
@@ -32,7 +33,7 @@ struct CSRFProtection: Middleware {
         if request.method == .POST {
             if let site = request.headers.first(name: "Sec-Fetch-Site"), site != "same-origin", site != "none" {
                 context.logger.notice("Refused cross-site request", metadata: ["sec-fetch-site": "\(site)"])
-                throw HTTPError(.forbidden, message: Self.rejection)
+                throw HTTPError(.forbidden, Phrase("http.csrf"), message: Self.rejection)
             }
             if let origin = request.headers.first(name: "Origin"),
                 !Self.origin(origin, matchesHost: request.headers.first(name: "Host"))

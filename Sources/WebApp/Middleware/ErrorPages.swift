@@ -8,6 +8,6 @@ extension ErrorMiddleware where Context == AppContext {
     static func pages(_ pages: Pages) -> Self {
         ErrorMiddleware(
             unexplained: HTTPError.unexplained,
-            render: { try pages.error($0) })
+            render: { error, context in try pages.in(context.language).error(error) })
     }
 }

@@ -1,5 +1,6 @@
 import HTTPLite
 import NIOCore
+import Wording
 
 /// In SMS test mode every code is 123456, so whoever reaches the app can sign in as anyone:
 /// only this machine may use it. A request from a peer that is not a loopback address, or one
@@ -15,7 +16,7 @@ struct TestModeGuard: Middleware {
     /// Headers a proxy adds; their presence means the request did not start on this machine.
     static let proxyHeaders = ["Forwarded", "X-Forwarded-For", "X-Real-IP"]
     static let refusal = HTTPError(
-        .forbidden,
+        .forbidden, Phrase("http.testMode"),
         message:
             "This server runs in SMS test mode (every code is 123456) and answers only this machine, not requests through a proxy."
     )

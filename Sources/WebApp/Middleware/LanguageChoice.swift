@@ -1,0 +1,57 @@
+import Foundation
+import HTTPLite
+import Wording
+
+/// Which language a page is in (issue 29): the one the person chose with the link every page
+/// carries ("Español" / "English", remembered in the `lang` cookie for a year), else the one
+/// their browser's `Accept-Language` prefers, else English.
+///
+/// The link is `?lang=es` on the page's own address: this middleware remembers the choice and
+/// sends the browser back to the same address without it (303), so the person stays on the
+/// same page and step, and a pending sign-in is not touched. Only GET and HEAD switch; the
+/// choice changes nothing but words, so it needs no CSRF token.
+struct LanguageChoice: Middleware {
+    typealias Context = AppContext
+
+    static let cookieName = "lang"
+    static let maxAge = 365 * 86_400
+    let secure: Bool
+    /// The JSON API: `Accept-Language` only (its clients keep no cookies of ours).
+    var headerOnly = false
+
+    func handle(
+        _ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response
+    ) async throws -> Response {
+        var context = context
+        if !headerOnly, request.method == .GET || request.method == .HEAD, request.rawQuery.contains("lang=") {
+            let query = request.query
+            if let asked = query["lang"], let language = Language(rawValue: asked) {
+                var response = Response.redirect(to: Self.address(request.path, keeping: query))
+                response.setCookie(
+                    Cookie(name: Self.cookieName, value: language.code, maxAge: Self.maxAge, secure: secure))
+                return response
+            }
+        }
+        context.language =
+            (headerOnly ? nil : request.cookie(Self.cookieName).flatMap(Language.init(rawValue:)))
+            ?? Language.preferred(by: request.headers.first(name: "Accept-Language"))
+        var response = try await next(request, context)
+        response.headers.replaceOrAdd(name: "Content-Language", value: context.language.code)
+        return response
+    }
+
+    /// `path` with the query's other parameters (Login's `rd=`, say), `lang` left out. The path is
+    /// this server's own (it starts with one `/`), so the redirect cannot leave the site.
+    static func address(_ path: String, keeping query: URLEncodedForm) -> String {
+        let safePath = path.hasPrefix("/") && !path.hasPrefix("//") ? path : "/"
+        let kept = query.pairs.filter { $0.name != "lang" }
+        guard !kept.isEmpty else { return safePath }
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        let encoded = kept.map {
+            ($0.name.addingPercentEncoding(withAllowedCharacters: allowed) ?? "") + "="
+                + ($0.value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
+        }
+        return safePath + "?" + encoded.joined(separator: "&")
+    }
+}
