@@ -25,7 +25,10 @@ extension SignInService {
             case .clientSignIns: ("client_sign_ins", .tooManySignInsFromClient(seconds: seconds))
             }
         metrics.limitHit(name)
-        if limited.limit == .budget {
+        if limited.limit == .budget, channel == .voice {
+            logger.notice(
+                "SMS budget has no room for a call (texts may still fit)", metadata: ["seconds": "\(seconds)"])
+        } else if limited.limit == .budget {
             logger.warning("SMS budget used up: no texts until it frees", metadata: ["seconds": "\(seconds)"])
         } else if limited.limit == .exchangePaused {
             logger.warning(

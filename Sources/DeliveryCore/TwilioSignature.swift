@@ -26,13 +26,29 @@ public enum TwilioSignature {
 
     private static func key(_ authToken: String) -> SymmetricKey { SymmetricKey(data: Data(authToken.utf8)) }
 
+    /// The URL, then each name with each of its values, names and values sorted and made
+    /// distinct by their Unicode code points, as Twilio's reference (Python's `sorted` and
+    /// `set` over `str`) does: Swift's `String` compares canonically equivalent text as equal
+    /// ("é" as one scalar or as "e" and an accent), which would sign other bytes than Twilio did.
     private static func signed(_ url: String, _ parameters: [(String, String)]) -> Data {
-        var values: [String: Set<String>] = [:]
-        for (name, value) in parameters { values[name, default: []].insert(value) }
-        var text = url
+        var values: [Scalars: Set<Scalars>] = [:]
+        for (name, value) in parameters { values[Scalars(name), default: []].insert(Scalars(value)) }
+        var text = String.UnicodeScalarView(url.unicodeScalars)
         for name in values.keys.sorted() {
-            for value in values[name]!.sorted() { text += name + value }
+            for value in values[name]!.sorted() {
+                text.append(contentsOf: name.scalars)
+                text.append(contentsOf: value.scalars)
+            }
         }
-        return Data(text.utf8)
+        return Data(String(text).utf8)
+    }
+
+    /// Text compared and ordered by its code points alone.
+    private struct Scalars: Hashable, Comparable {
+        let scalars: [Unicode.Scalar]
+        init(_ text: String) { scalars = Array(text.unicodeScalars) }
+        static func < (a: Scalars, b: Scalars) -> Bool {
+            a.scalars.lexicographicallyPrecedes(b.scalars) { $0.value < $1.value }
+        }
     }
 }

@@ -34,6 +34,16 @@ struct SignatureTests {
                 authToken: "12345"))
     }
 
+    @Test("text that looks the same but is other code points is signed as Twilio's reference signs it")
+    func twilioCodePoints() {
+        // Computed with PyPI twilio 9.13's RequestValidator: "é" as one scalar and as "e" and an
+        // accent are two values, and "Åx" sorts after "Åa" by code point, not as Swift's String.
+        let parameters = [("Body", "\u{e9}"), ("Body", "e\u{301}"), ("\u{c5}x", "1"), ("A\u{30a}a", "2")]
+        #expect(
+            TwilioSignature.compute(url: "https://example.com/cb", parameters: parameters, authToken: "12345")
+                == "mJ+FXh9XFmdHgnBDRZh3hXWxW3E=")
+    }
+
     @Test("a Twilio signature fails for another token, URL, field, value, or a mangled header")
     func twilioRefusals() {
         let good = "wB7UQcpuQI16YHs5egsPoFWGr00="
@@ -66,7 +76,9 @@ struct SignatureTests {
         #expect(signature == "sha256=" + expected)
         #expect(WebhookSignature.isValid(signature, body: body, secret: secret))
         #expect(!WebhookSignature.isValid(signature, body: body + Data(" ".utf8), secret: secret))
-        #expect(!WebhookSignature.isValid(signature, body: body, secret: SymmetricKey(data: Data("other-secret-0123".utf8))))
+        #expect(
+            !WebhookSignature.isValid(signature, body: body, secret: SymmetricKey(data: Data("other-secret-0123".utf8)))
+        )
         for mangled in [
             "", "sha256=", expected, "sha1=" + expected, "sha256=" + expected.dropLast(), "sha256=" + expected + "00",
             "sha256=+" + expected.dropFirst(), "sha256=" + expected.uppercased() + "zz",

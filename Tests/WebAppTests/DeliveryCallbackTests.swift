@@ -201,6 +201,22 @@ struct DeliveryCallbackTests: SignInSteps {
         }
     }
 
+    @Test(
+        "a double tap on Call me places one call and answers both taps as the call; a later tap in the cooldown is refused"
+    )
+    func doubleTapCall() async throws {
+        try await withTwilio { server, twilio in
+            let (browser, text) = try await started(server, twilio)
+            _ = try await twilio.report(text, status: "undelivered", errorCode: "30003")
+            #expect(try await browser.post("/verify/call").location == "/verify")
+            #expect(try await browser.post("/verify/call").location == "/verify")
+            #expect(twilio.sent.filter { $0.resource == "Calls" }.count == 1)
+            server.clock.advance(by: 10)
+            #expect(try await browser.post("/verify/call").status == .tooManyRequests)
+            #expect(twilio.sent.filter { $0.resource == "Calls" }.count == 1)
+        }
+    }
+
     @Test("calls go to US numbers only: a Puerto Rico number is offered none, and a forced one is refused")
     func usOnly() async throws {
         try await withTwilio(configure: { $0.policy.phoneRegions = try! PhoneRegions(parsing: "US,PR") }) {

@@ -42,6 +42,8 @@ struct DeliveryCallbackController: Sendable {
     @Sendable func twilio(_ request: Request, _ context: AppContext) async throws -> Response {
         guard case .twilio(let authToken) = provider else { throw HTTPError(.notFound) }
         let reference = try Self.reference(context)
+        // No signature at all is refused before the body is read (whatever its type).
+        guard request.headers.first(name: TwilioSignature.header) != nil else { throw refusedSignature("Twilio") }
         let fields = try request.formData().pairs.map { ($0.name, $0.value) }
         guard let signature = request.headers.first(name: TwilioSignature.header),
             TwilioSignature.isValid(
@@ -57,9 +59,10 @@ struct DeliveryCallbackController: Sendable {
             }
             throw refusedSignature("Twilio")
         }
-        return try await record(try Self.parsed { () throws(StatusCallback.Refused) in
-            try StatusCallback.twilio(fields)
-        }, for: reference)
+        return try await record(
+            try Self.parsed { () throws(StatusCallback.Refused) in
+                try StatusCallback.twilio(fields)
+            }, for: reference)
     }
 
     @Sendable func webhook(_ request: Request, _ context: AppContext) async throws -> Response {
@@ -86,7 +89,8 @@ struct DeliveryCallbackController: Sendable {
                 logger.info(
                     "Delivery reported",
                     metadata: [
-                        "channel": "\(send.channel)", "status": "\(send.status)", "error_code": "\(send.errorCode ?? "")",
+                        "channel": "\(send.channel)", "status": "\(send.status)",
+                        "error_code": "\(send.errorCode ?? "")",
                     ])
             }
             return Response(status: .noContent)

@@ -247,16 +247,19 @@ struct SignInController: Sendable {
         do {
             _ = try await signIn.resendCode(
                 session: token, client: request.client?.group, channel: channel, language: context.language)
-            var response = Response.redirect(to: "/verify")
-            response.setCookie(
-                Cookie(
-                    name: Self.noticeCookie, value: channel == .voice ? "called" : "resent", path: "/verify",
-                    maxAge: 60, secure: cookie.secure))
-            return response
+            return sent(by: channel)
         } catch SignInError.noPendingSignIn {
             return Redirect.toLoginExpired(secure: cookie.secure).response
         } catch let error as SignInError {
             let status = try await signIn.codeStatus(for: phone)
+            // A second tap on the same button (a slow network, a double tap): the first one's
+            // text or call is still on its way, so this one answers as that one did, not as a
+            // refusal. (One reported unanswered or undelivered is no double tap.)
+            if case .resendTooSoon = error, let delivery = status.delivery, delivery.channel == channel,
+                !delivery.status.isFinal, (status.sentAgo ?? .max) < 5
+            {
+                return sent(by: channel)
+            }
             // Refused a new code while the one already sent still works: say so, so the
             // person types that one instead of waiting.
             let usable = status.triesLeft.map { $0 > 0 } ?? false
@@ -269,6 +272,16 @@ struct SignInController: Sendable {
                 delivery: delivery(status, phone, context.language),
                 error: error)
         }
+    }
+
+    /// Verify, saying a new code was sent or that we are calling.
+    private func sent(by channel: DeliveryChannel) -> Response {
+        var response = Response.redirect(to: "/verify")
+        response.setCookie(
+            Cookie(
+                name: Self.noticeCookie, value: channel == .voice ? "called" : "resent", path: "/verify",
+                maxAge: 60, secure: cookie.secure))
+        return response
     }
 
     /// "Enter the code we already sent. It expires in 7 minutes." (rounded up, like the limits).
