@@ -98,6 +98,10 @@ struct DeliveryCallbackTests: SignInSteps {
                 ))
             #expect(verify.body.contains(#"<div class="delivery-problem" id="delivery-problem">"#))
             #expect(!verify.body.contains("/public/delivery."))  // final: nothing more to ask
+            // The help page does not tell them to wait for a text that was reported lost.
+            let lostHelp = try await browser.get("/verify/help").body
+            #expect(!lostHelp.contains("a minute or two"))
+            #expect(lostHelp.contains("cannot receive texts"))
             let asked = try JSONSerialization.jsonObject(with: Data(try await browser.get("/verify/status").body.utf8))
             #expect(
                 asked as? NSDictionary
@@ -181,6 +185,7 @@ struct DeliveryCallbackTests: SignInSteps {
             #expect(help.contains(">Call me again</button>"))
             #expect(help.contains("lets calls from unknown numbers ring"))
             #expect(help.contains("Any code we sent before will stop working."))
+            #expect(!help.contains("Ask us to call you"))  // we just did
             _ = try await twilio.report(try #require(twilio.sent.last), status: "failed")
             let twiml = try #require(twilio.sent.last?.field("Twiml"))
             let called = twiml.matches(of: /<Say>(\d)<\/Say>/).prefix(6).map { String($0.1) }.joined()
