@@ -184,7 +184,7 @@ let package = Package(
         .testTarget(
             name: "AuthCoreTests",
             dependencies: [
-                "AuthCore", "DeliveryCore", "TestSupport", .product(name: "Logging", package: "swift-log"),
+                "AuthCore", "DeliveryCore", "TestSupport", "Wording", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

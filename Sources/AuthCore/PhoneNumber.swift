@@ -27,13 +27,8 @@ public struct PhoneNumber: Hashable, Sendable, CustomStringConvertible {
         /// Something was typed, but it is not a valid number of country code 1.
         case invalid
 
-        /// The message shown to the person.
-        public var description: String {
-            switch self {
-            case .empty: return "Please enter your phone number."
-            case .invalid: return "Your phone number is invalid."
-            }
-        }
+        /// The key of what people are told (``saying``): for the log.
+        public var description: String { saying.description }
     }
 
     /// Longest input we try to read: anything longer is not a phone number someone typed.

@@ -1,7 +1,7 @@
 import DeliveryCore
 import Foundation
 
-/// Why a sign-in step did not go through. Each case carries the sentence shown to the person.
+/// Why a sign-in step did not go through. What people are told is ``saying``, in their language.
 public enum SignInError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The typed phone number was empty or invalid.
     case phone(PhoneNumber.ParseError)
@@ -48,46 +48,8 @@ public enum SignInError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The provider cannot deliver on this channel (calls with a Twilio Messaging Service only).
     case channelUnavailable(DeliveryChannel)
 
-    public var description: String {
-        switch self {
-        case .phone(let error): return error.description
-        case .phoneNotTexted(let usOnly):
-            return usOnly ? "We can only send codes to US phone numbers." : "We can't send codes to this phone number."
-        case .malformedCode: return "Enter the 6-digit code"
-        case .incorrectCode: return "Incorrect verification code"
-        case .codeExpired: return "Your code expired"
-        case .tooManyAttempts: return "Too many incorrect codes. Please request a new code."
-        case .resendTooSoon(let seconds):
-            return "Please wait \(seconds) second\(seconds == 1 ? "" : "s") before requesting a new code."
-        case .tooManyCodesForPhone(let seconds):
-            return "Too many codes were sent to this number. Please try again in \(Self.duration(seconds))."
-        case .tooManyCodesFromClient(let seconds):
-            return "Too many codes were requested from your network. Please try again in \(Self.duration(seconds))."
-        case .tooManyCodesForExchange(let seconds):
-            return "We can't send a code to this number right now. Please try again in \(Self.duration(seconds))."
-        case .tooManyCallsForPhone(let seconds):
-            return
-                "We have called this number too often. You can ask for a text now, or a call in \(Self.duration(seconds))."
-        case .textsUnavailable:
-            return "We can't send text messages right now. Please try again later."
-        case .callsUnavailable:
-            return "We can't call phones right now. Please try again later."
-        case .tooManyFailuresFromClient(let seconds):
-            return
-                "Too many incorrect codes were tried from your network. Please try again in \(Self.duration(seconds))."
-        case .codeRequestedElsewhere:
-            return "The code for this number was requested somewhere else. Please ask for a new code here."
-        case .phoneLocked(let seconds):
-            return "Too many incorrect codes for this number. Sign-in is locked for \(Self.duration(seconds))."
-        case .tooManySignInsFromClient(let seconds):
-            return "Too many sign-ins were started from your network. Please try again in \(Self.duration(seconds))."
-        case .noPendingSignIn: return "Your sign-in expired. Please enter your phone number again."
-        case .deliveryFailed: return "We couldn't send the text message. Please try again."
-        case .callFailed: return "We couldn't call your phone. Please try again."
-        case .channelUnavailable(.voice): return "We can't call phones right now. We can text you a code instead."
-        case .channelUnavailable(.sms): return "We can't send text messages right now. Please try again later."
-        }
-    }
+    /// The key of what people are told (``saying``, in `Locales/`) and its values: for the log.
+    public var description: String { saying.description }
 
     /// Seconds the person must wait, when the error is about a limit.
     public var retryAfter: Int? {
@@ -100,13 +62,5 @@ public enum SignInError: Error, Equatable, Sendable, CustomStringConvertible {
         default:
             return nil
         }
-    }
-
-    /// "45 seconds", "9 minutes", "3 hours": rounded up, in the largest unit that fits.
-    public static func duration(_ seconds: Int) -> String {
-        func plural(_ n: Int, _ unit: String) -> String { "\(n) \(unit)\(n == 1 ? "" : "s")" }
-        if seconds < 60 { return plural(max(1, seconds), "second") }
-        if seconds < 3600 { return plural((seconds + 59) / 60, "minute") }
-        return plural((seconds + 3599) / 3600, "hour")
     }
 }

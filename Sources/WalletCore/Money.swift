@@ -15,7 +15,7 @@ public struct Money: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// sums are checked all the same, for values that did not come through the rules).
     public static let maxBalance = Money(cents: 100_000_000_000_000)
 
-    /// Why typed text is not an amount; each case is the sentence shown to the person.
+    /// Why typed text is not an amount; what people are told is ``saying``.
     public enum ParseError: Error, Equatable, Sendable, CustomStringConvertible {
         case empty
         case notANumber
@@ -23,15 +23,8 @@ public struct Money: Sendable, Hashable, Comparable, CustomStringConvertible {
         case tooManyDecimals
         case tooLarge
 
-        public var description: String {
-            switch self {
-            case .empty: "Please enter an amount."
-            case .notANumber: "Enter an amount like 12.34."
-            case .notPositive: "Enter an amount greater than zero."
-            case .tooManyDecimals: "Amounts have at most two decimals (cents)."
-            case .tooLarge: "Amounts are limited to $1,000,000,000."
-            }
-        }
+        /// The key of what people are told (``saying``): for the log.
+        public var description: String { saying.description }
     }
 
     /// An amount as people type it: `12.34`, `$1,000.50`, `5`, `.50`, `$ 7`. Commas must group

@@ -22,23 +22,6 @@ public enum WalletError: Error, Equatable, Sendable, CustomStringConvertible {
     /// amount); nothing was done.
     case operationKeyReused
 
-    public var description: String {
-        switch self {
-        case .accountNotFound: "There is no such account."
-        case .amount(let error): error.description
-        case .insufficientFunds(let balance): "That is more than the balance of \(balance)."
-        case .balanceLimit: "An account can hold at most \(Money.maxBalance)."
-        case .sameAccount: "Choose another account to transfer to."
-        case .accountNotEmpty(let balance):
-            "This account still holds \(balance). Move the money to another account first."
-        case .invalidAccountName: "Account names are 1 to 40 characters."
-        case .accountNameTaken: "You already have an account with that name."
-        case .accountLimit:
-            "You have \(WalletRules.maxAccountsPerPerson) accounts, the most one person can have. Delete one to add another."
-        case .invalidDisplayName: "Your name must be 1 to 40 characters."
-        case .invalidOperationKey: "This form has expired. Please try again."
-        case .operationKeyReused:
-            "This form was already sent with other details, so nothing was done. Please check the page and try again."
-        }
-    }
+    /// The key of what people are told (``saying``, in `Locales/`) and its values: for the log.
+    public var description: String { saying.description }
 }

@@ -1,4 +1,6 @@
+import TestSupport
 import Testing
+import Wording
 
 @testable import AuthCore
 
@@ -55,8 +57,8 @@ struct PhoneNumberTests {
     @Test("empty input has its own message", arguments: ["", "   ", "\t"])
     func empty(_ input: String) {
         #expect(throws: PhoneNumber.ParseError.empty) { try PhoneNumber(parsing: input) }
-        #expect(PhoneNumber.ParseError.empty.description == "Please enter your phone number.")
-        #expect(PhoneNumber.ParseError.invalid.description == "Your phone number is invalid.")
+        #expect(english(PhoneNumber.ParseError.empty.saying) == "Please enter your phone number.")
+        #expect(english(PhoneNumber.ParseError.invalid.saying) == "Your phone number is invalid.")
     }
 
     @Test("logs see only the last four digits")
@@ -66,3 +68,6 @@ struct PhoneNumberTests {
         #expect("\(phone)" == "+1******0123")
     }
 }
+
+/// What people reading English are told.
+private func english(_ phrase: Phrase) -> String { Wording.forTests[.english](phrase) }

@@ -1,5 +1,7 @@
 import Foundation
+import TestSupport
 import Testing
+import Wording
 
 @testable import AuthCore
 
@@ -24,7 +26,7 @@ struct LimitTests {
                 _ = try await f.service.requestCode(phoneInput: "(530) 555-0123", session: nil, client: "10.0.0.3")
             }
             #expect(
-                SignInError.tooManyCodesForPhone(seconds: 450).description
+                english(SignInError.tooManyCodesForPhone(seconds: 450).saying)
                     == "Too many codes were sent to this number. Please try again in 8 minutes.")
             #expect(f.sms.sent.count == 5)
             f.clock.advance(by: 450)
@@ -66,7 +68,7 @@ struct LimitTests {
             }
             #expect(try await database.count("sessions") == 30)
             #expect(
-                SignInError.tooManySignInsFromClient(seconds: 3600).description
+                english(SignInError.tooManySignInsFromClient(seconds: 3600).saying)
                     == "Too many sign-ins were started from your network. Please try again in 1 hour.")
             // Another address is not affected; a session already pending is kept, not counted.
             let other = try await f.service.requestCode(phoneInput: "5305550123", session: nil, client: "203.0.113.10")
@@ -148,7 +150,7 @@ struct LimitTests {
                 performing: { _ = try await f.service.verify(session: request.session, codeInput: f.sms.lastCode!) },
                 throws: isLock)
             #expect(
-                SignInError.phoneLocked(seconds: 86_000).description
+                english(SignInError.phoneLocked(seconds: 86_000).saying)
                     == "Too many incorrect codes for this number. Sign-in is locked for 24 hours.")
             f.clock.advance(by: 86_400)
             let later = try await f.service.requestCode(phoneInput: "5305550123", session: nil)
@@ -156,3 +158,6 @@ struct LimitTests {
         }
     }
 }
+
+/// What people reading English are told.
+private func english(_ phrase: Phrase) -> String { Wording.forTests[.english](phrase) }

@@ -1,5 +1,7 @@
 import Foundation
+import TestSupport
 import Testing
+import Wording
 
 @testable import AuthCore
 
@@ -58,13 +60,15 @@ struct PhoneRegionSignInTests {
     func sentences(_ backend: Backend) async throws {
         try await withDatabase(backend) { database in
             #expect(
-                SignInError.phoneNotTexted(usOnly: true).description == "We can only send codes to US phone numbers.")
+                english(SignInError.phoneNotTexted(usOnly: true).saying)
+                    == "We can only send codes to US phone numbers.")
             let f = try fixture(database, regions: "US,PR,VI,GU,AS,MP,CA")
             await #expect(throws: SignInError.phoneNotTexted(usOnly: false)) {
                 _ = try await f.service.requestCode(phoneInput: "(876) 210-1234", session: nil)
             }
             #expect(
-                SignInError.phoneNotTexted(usOnly: false).description == "We can't send codes to this phone number.")
+                english(SignInError.phoneNotTexted(usOnly: false).saying) == "We can't send codes to this phone number."
+            )
         }
     }
 
@@ -101,3 +105,6 @@ struct PhoneRegionSignInTests {
         }
     }
 }
+
+/// What people reading English are told.
+private func english(_ phrase: Phrase) -> String { Wording.forTests[.english](phrase) }

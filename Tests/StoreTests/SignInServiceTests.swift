@@ -1,5 +1,7 @@
 import Foundation
+import TestSupport
 import Testing
+import Wording
 
 @testable import AuthCore
 
@@ -174,7 +176,7 @@ struct SignInServiceTests {
                     _ = try await f.service.verify(session: request.session, codeInput: input)
                 }
             }
-            #expect(SignInError.malformedCode.description == "Enter the 6-digit code")
+            #expect(english(SignInError.malformedCode.saying) == "Enter the 6-digit code")
             _ = try await f.service.verify(session: request.session, codeInput: f.sms.lastCode!)
         }
     }
@@ -190,7 +192,7 @@ struct SignInServiceTests {
                 _ = try await f.service.resendCode(session: request.session)
             }
             #expect(
-                SignInError.resendTooSoon(seconds: 20).description
+                english(SignInError.resendTooSoon(seconds: 20).saying)
                     == "Please wait 20 seconds before requesting a new code."
             )
             #expect(try await f.service.resendWait(for: try PhoneNumber(parsing: phoneText)) == 20)
@@ -300,3 +302,6 @@ struct SignInServiceTests {
         }
     }
 }
+
+/// What people reading English are told.
+private func english(_ phrase: Phrase) -> String { Wording.forTests[.english](phrase) }
