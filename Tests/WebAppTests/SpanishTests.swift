@@ -118,6 +118,13 @@ struct SpanishTests: SignInSteps {
                 .POST, "/api/v1/verifications", headers: ["Content-Type": "application/json", "Accept-Language": "es"],
                 body: Data("{}".utf8))
             #expect(missing.body.contains("Falta el campo phone_number."))
+            // A code asked for in Spanish is texted in Spanish.
+            let sent = try await browser.send(
+                .POST, "/api/v1/verifications",
+                headers: ["Content-Type": "application/json", "Accept-Language": "es-US"],
+                body: Data(#"{"phone_number": "(530) 555-0123"}"#.utf8))
+            #expect(sent.status == .ok)
+            #expect(try server.outbox().last?.body.contains("es su código de verificación") == true)
             // A lang cookie is no API's business: the header decides.
             browser.setCookie("lang", "es")
             let english = try await browser.send(

@@ -110,7 +110,8 @@ struct APIController: Sendable {
         let body = try request.decodeJSON(SendRequest.self)
         let channel = try Self.channel(named: body.channel)
         let sent = try await signIn.sendCode(
-            phoneInput: body.phone_number, client: request.client?.group, channel: channel)
+            phoneInput: body.phone_number, client: request.client?.group, channel: channel,
+            language: context.language)
         let now = sent.decidedAt
         return try Self.reply(
             SendReply(
