@@ -13,6 +13,9 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
+        // The words of the pages (Locales/ through Phone Login's Wording module): the peer
+        // renders the same templates, so it must fill in the same words.
+        .package(name: "PhoneLogin", path: "../.."),
     ],
     targets: [
         .executableTarget(
@@ -23,6 +26,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Wording", package: "PhoneLogin"),
             ]
         )
     ]

@@ -15,7 +15,8 @@ struct Peer {
         let store = try PeerStore(path: options.dataDirectory + "/peer.sqlite")
         let session = try await store.seed()
         let pages = try await PeerPages(
-            templates: options.templates, assets: try PublicAssets(directory: options.publicDirectory))
+            templates: options.templates, locales: options.locales,
+            assets: try PublicAssets(directory: options.publicDirectory))
 
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: SecurityHeadersMiddleware())
@@ -51,6 +52,7 @@ struct Peer {
 struct Options {
     var port = 8081
     var templates = "Templates"
+    var locales = "Locales"
     var publicDirectory = "Public"
     var dataDirectory = "."
 
@@ -60,6 +62,7 @@ struct Options {
             switch name {
             case "--port": port = Int(value) ?? port
             case "--templates": templates = value
+            case "--locales": locales = value
             case "--public": publicDirectory = value
             case "--data-dir": dataDirectory = value
             default: print("unknown option \(name)")

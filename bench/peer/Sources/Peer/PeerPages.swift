@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Mustache
+import Wording
 
 /// Login and Home rendered from Phone Login's own templates through swift-mustache, with the
 /// values the real pages get (test mode on, as `bench/run` runs our server).
@@ -8,9 +9,14 @@ struct PeerPages: Sendable {
     let library: MustacheLibrary
     let assets: PublicAssets
     private let assetAddresses: [String: String]
+    /// English, as the bench's requests ask for it.
+    private let words: Catalog
+    private let templateWords: TemplateWords
 
-    init(templates: String, assets: PublicAssets) async throws {
+    init(templates: String, locales: String, assets: PublicAssets) async throws {
         library = try await MustacheLibrary(directory: templates)
+        words = try Wording(directory: locales)[.english]
+        templateWords = TemplateWords(words.templateValues)
         self.assets = assets
         let names = [
             "css": "app.css", "icon": "favicon.svg", "loginJS": "login.js", "verifyJS": "verify.js",
@@ -25,6 +31,7 @@ struct PeerPages: Sendable {
             [
                 "csrf": csrf, "phone": "", "remembered": false, "error": "", "hasError": false, "notice": "",
                 "retryAt": "", "countsDown": false, "offersSentCode": false, "sentCodeExpiry": "",
+                "pageAddress": "/login",
             ])
     }
 
@@ -40,7 +47,8 @@ struct PeerPages: Sendable {
                 "total": Self.dollars(home.accounts.reduce(0) { $0 + $1.balanceCents }),
                 "nextNumber": home.accounts.count + 1, "atAccountLimit": home.accounts.count >= 100,
                 "accountLimit": 100, "addKey": RandomToken.make(bytes: 16), "nameKey": RandomToken.make(bytes: 16),
-                "notice": "",
+                "notice": "", "pageAddress": "/home",
+                "accountLimitSentence": words("home.accountLimit", ["count": "100"]),
             ])
     }
 
@@ -48,6 +56,10 @@ struct PeerPages: Sendable {
         var values = values
         values["testMode"] = true
         values["asset"] = assetAddresses
+        values["t"] = templateWords.values
+        values["lang"] = "en"
+        values["otherLang"] = "es"
+        values["switchHref"] = (values["pageAddress"] as? String ?? "") + "?lang=es"
         guard let html = library.render(values, withTemplate: name) else { throw HTTPError(.internalServerError) }
         return Response(
             status: .ok,
@@ -72,5 +84,15 @@ struct PeerPages: Sendable {
         }
         let remainder = cents.magnitude % 100
         return "\(sign)$\(dollars)\(grouped).\(remainder < 10 ? "0" : "")\(remainder)"
+    }
+}
+
+/// The catalog in the templates' shape, made once (template values are `Any`, not `Sendable`;
+/// these are never changed).
+final class TemplateWords: @unchecked Sendable {
+    let values: [String: Any]
+
+    init(_ values: [String: Any]) {
+        self.values = values
     }
 }
