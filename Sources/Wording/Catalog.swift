@@ -103,7 +103,7 @@ public struct Catalog: Sendable {
     /// The catalog as nested dictionaries for the templates (`{{t.login.title}}`). A sentence
     /// with placeholders is split around them, so a template can put markup around each value:
     /// `{{t.home.signedInAs.before}}<strong>{{phone}}</strong>{{t.home.signedInAs.after}}`
-    /// (and `between`, for a second placeholder).
+    /// (and `between`, for a second placeholder; `trimmed`, the part before without its last space).
     public var templateValues: [String: Any] {
         var root: [String: Any] = [:]
         for (key, entry) in entries {
@@ -115,6 +115,9 @@ public struct Catalog: Sendable {
                 let parts = text.split(separator: /\{[A-Za-z][A-Za-z0-9]*\}/, omittingEmptySubsequences: false)
                     .map(String.init)
                 var split: [String: String] = ["before": parts.first ?? "", "after": parts.last ?? ""]
+                // `before` without its last space, for a template that puts the space inside the
+                // value's element (WebKit leaves a space before an element out of an accessible name).
+                if let before = parts.first, before.hasSuffix(" ") { split["trimmed"] = String(before.dropLast()) }
                 if parts.count > 2 { split["between"] = parts[1] }
                 value = split
             }

@@ -93,6 +93,10 @@ public struct Wording: Sendable {
             }
         }
         let keys = english.entries.keys.sorted()
+        // The parts a sentence is split into for templates are not keys of their own.
+        for key in keys where [".before", ".after", ".between", ".trimmed"].contains(where: { key.hasSuffix($0) }) {
+            problems.append("\(key) ends like a part of a split sentence")
+        }
         for (key, next) in zip(keys, keys.dropFirst()) where next.hasPrefix(key + ".") {
             problems.append("\(key) is both a sentence and the start of \(next)")
         }
@@ -107,7 +111,7 @@ public struct Wording: Sendable {
         for (name, text) in templates {
             for match in text.matches(of: /\{\{[#^\/]?\s*t\.([A-Za-z0-9_.]+)\s*\}\}/) {
                 var key = String(match.1)
-                for part in [".before", ".after", ".between"] where key.hasSuffix(part) {
+                for part in [".before", ".after", ".between", ".trimmed"] where key.hasSuffix(part) {
                     key.removeLast(part.count)
                 }
                 if !english.has(key) { missing.insert("\(name): t.\(key)") }

@@ -49,7 +49,7 @@ struct SignInFlowTests: SignInSteps {
             #expect(verifyPage.header("Cache-Control") == "no-store")
             #expect(
                 verifyPage.body.contains(
-                    #"Enter the 6-digit code we sent to <span class="nowrap">(530) 555-0123</span>"#))
+                    #"Enter the 6-digit code we sent to<span class="nowrap"> (530) 555-0123</span>"#))
             for index in 1...6 {
                 #expect(verifyPage.body.contains(#"name="d\#(index)" type="text" inputmode="numeric""#))
             }
