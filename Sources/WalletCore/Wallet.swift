@@ -59,11 +59,14 @@ public struct Wallet: Sendable {
         try await apply(.setDisplayName(try Self.cleanName(input, error: .invalidDisplayName)), user: user, key: key)
     }
 
-    /// Opens an account named `name`, or "Account N" with the first N not in use.
-    public func addAccount(user: Int64, name input: String?, key: OperationKey? = nil) async throws -> Receipt {
+    /// Opens an account named `name`, or `numbered` ("Account {number}", in the person's words)
+    /// with the first number not in use.
+    public func addAccount(user: Int64, name input: String?, numbered: String, key: OperationKey? = nil) async throws
+        -> Receipt
+    {
         let typed = try input.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
             .map { try Self.cleanName($0, error: .invalidAccountName) }
-        return try await apply(.addAccount(name: typed), user: user, key: key)
+        return try await apply(.addAccount(name: typed, numbered: numbered), user: user, key: key)
     }
 
     public func rename(user: Int64, account id: Int64, to input: String, key: OperationKey? = nil) async throws

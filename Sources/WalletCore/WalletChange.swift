@@ -2,8 +2,9 @@
 /// positive and within limits) and applied by a ``WalletStore`` in one transaction.
 public enum WalletChange: Sendable, Equatable {
     case setDisplayName(String)
-    /// `nil`: the first free "Account N".
-    case addAccount(name: String?)
+    /// `name` `nil`: the first free name `numbered` makes ("Account {number}", "Cuenta
+    /// {number}": the person's language's words).
+    case addAccount(name: String?, numbered: String)
     case rename(account: Int64, name: String)
     case delete(account: Int64)
     case deposit(account: Int64, amount: Money)

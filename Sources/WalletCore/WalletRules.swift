@@ -15,7 +15,7 @@ public enum WalletRules {
         var reads = WalletReads(user: user, key: key)
         switch change {
         case .setDisplayName: break
-        case .addAccount(let name):
+        case .addAccount(let name, _):
             reads.accountNames = name == nil
             reads.accountCount = true
         case .rename(let id, _), .delete(let id), .deposit(let id, _), .withdraw(let id, _): reads.accounts = [id]
@@ -53,12 +53,15 @@ public enum WalletRules {
         switch change {
         case .setDisplayName(let name):
             writes = [.setDisplayName(name)]
-        case .addAccount(let typed):
+        case .addAccount(let typed, let numbered):
             // An unread count fails closed: a store (or a `reads` change) that forgot it must
             // not let a person grow past the limit.
             guard let count = found.accountCount else { throw StoredDataCorrupt("the account count was not read") }
             guard count < maxAccountsPerPerson else { throw WalletError.accountLimit }
-            writes = [.insertAccount(name: typed ?? firstFreeAccountName(taken: found.accountNames), at: at)]
+            writes = [
+                .insertAccount(
+                    name: typed ?? firstFreeAccountName(taken: found.accountNames, numbered: numbered), at: at)
+            ]
             account = .inserted
         case .rename(let id, let name):
             writes = [.renameAccount(id: try existing(id).id, name: name)]
@@ -103,12 +106,14 @@ public enum WalletRules {
         ]
     }
 
-    /// "Account N" with the first N whose name (case-insensitively) is not taken.
-    public static func firstFreeAccountName(taken: some Sequence<String>) -> String {
+    /// `numbered` ("Account {number}") with the first number whose name (case-insensitively) is
+    /// not taken.
+    public static func firstFreeAccountName(taken: some Sequence<String>, numbered: String) -> String {
         let taken = Set(taken.map { $0.lowercased() })
+        func name(_ number: Int) -> String { numbered.replacingOccurrences(of: "{number}", with: String(number)) }
         var number = 1
-        while taken.contains("account \(number)") { number += 1 }
-        return "Account \(number)"
+        while taken.contains(name(number).lowercased()) { number += 1 }
+        return name(number)
     }
 
     /// The balance after depositing `amount` (checked arithmetic: a stored balance at Int64's

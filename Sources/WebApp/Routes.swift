@@ -133,7 +133,7 @@ struct Routes {
             signIn: signIn,
             openAPIDocument: try Data(contentsOf: URL(fileURLWithPath: configuration.openAPIDocumentPath))
         ).register(v1: v1, signedIn: signedIn)
-        WalletAPIController(wallet: wallet).register(signedIn: signedIn)
+        WalletAPIController(wallet: wallet, wording: pages.wording).register(signedIn: signedIn)
         SessionsAPIController(signIn: signIn, wording: pages.wording).register(signedIn: signedIn)
         return router.buildResponder()
     }

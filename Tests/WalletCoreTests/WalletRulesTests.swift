@@ -32,8 +32,10 @@ struct WalletRulesTests {
 
     @Test("each change reads only what it needs")
     func reads() {
-        #expect(WalletRules.reads(.addAccount(name: nil), user: 1, key: nil).accountNames)
-        #expect(!WalletRules.reads(.addAccount(name: "Bills"), user: 1, key: nil).accountNames)
+        #expect(WalletRules.reads(.addAccount(name: nil, numbered: "Account {number}"), user: 1, key: nil).accountNames)
+        #expect(
+            !WalletRules.reads(.addAccount(name: "Bills", numbered: "Account {number}"), user: 1, key: nil).accountNames
+        )
         #expect(WalletRules.reads(.transfer(from: 10, to: 11, amount: .zero), user: 1, key: "k").accounts == [10, 11])
         #expect(WalletRules.reads(.transfer(from: 10, to: 11, amount: .zero), user: 1, key: "k").key == "k")
         #expect(WalletRules.reads(.setDisplayName("Ann"), user: 1, key: nil) == WalletReads(user: 1))
@@ -126,17 +128,27 @@ struct WalletRulesTests {
 
     @Test("a person with 100 accounts cannot add another; only adding counts them")
     func accountLimit() throws {
-        #expect(WalletRules.reads(.addAccount(name: "Bills"), user: 1, key: nil).accountCount)
+        #expect(
+            WalletRules.reads(.addAccount(name: "Bills", numbered: "Account {number}"), user: 1, key: nil).accountCount)
         #expect(!WalletRules.reads(.deposit(account: 10, amount: Money(cents: 1)), user: 1, key: nil).accountCount)
         var full = found()
         full.accountCount = 100
-        #expect(throws: WalletError.accountLimit) { try decide(.addAccount(name: "Bills"), full) }
-        #expect(throws: WalletError.accountLimit) { try decide(.addAccount(name: nil), full) }
+        #expect(throws: WalletError.accountLimit) {
+            try decide(.addAccount(name: "Bills", numbered: "Account {number}"), full)
+        }
+        #expect(throws: WalletError.accountLimit) {
+            try decide(.addAccount(name: nil, numbered: "Account {number}"), full)
+        }
         full.accountCount = 99
-        #expect(try decide(.addAccount(name: "Bills"), full).writes == [.insertAccount(name: "Bills", at: at)])
+        #expect(
+            try decide(.addAccount(name: "Bills", numbered: "Account {number}"), full).writes == [
+                .insertAccount(name: "Bills", at: at)
+            ])
         // A count that was not read is not "none": the request fails instead of passing the limit.
         full.accountCount = nil
-        #expect(throws: StoredDataCorrupt.self) { try decide(.addAccount(name: "Bills"), full) }
+        #expect(throws: StoredDataCorrupt.self) {
+            try decide(.addAccount(name: "Bills", numbered: "Account {number}"), full)
+        }
     }
 
     @Test("amounts and stored balances at Int64's edges are typed errors, never a trap")
@@ -171,7 +183,8 @@ struct WalletRulesTests {
 
     @Test("a new account takes the first free 'Account N', case-insensitively")
     func defaultName() throws {
-        let decision = try decide(.addAccount(name: nil), found(names: ["account 1", "Account 3"]))
+        let decision = try decide(
+            .addAccount(name: nil, numbered: "Account {number}"), found(names: ["account 1", "Account 3"]))
         #expect(decision.writes == [.insertAccount(name: "Account 2", at: at)])
         #expect(decision.receipt.account == .inserted)
     }

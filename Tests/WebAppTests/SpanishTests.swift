@@ -1,4 +1,5 @@
 import Foundation
+import HTTPLite
 import NIOHTTP1
 import Testing
 
@@ -36,7 +37,9 @@ struct SpanishTests: SignInSteps {
             #expect(try server.outbox().last?.body == "\(code) es su código de verificación.\n\n@example.com #\(code)")
 
             let verify = try await browser.get("/verify", headers: spanish)
-            #expect(verify.body.contains("Ingrese el código de 6 dígitos que enviamos al<span class=\"nowrap\"> (530) 555-0123</span>"))
+            #expect(
+                verify.body.contains(
+                    "Ingrese el código de 6 dígitos que enviamos al<span class=\"nowrap\"> (530) 555-0123</span>"))
             #expect(verify.body.contains("El código vence en 10 minutos."))
             #expect(verify.body.contains(#"aria-label="Dígito 1 de 6""#))
             let wrong = try await browser.post(
@@ -57,9 +60,15 @@ struct SpanishTests: SignInSteps {
             #expect(homePage.body.contains("Inició sesión como"))
             #expect(homePage.body.contains(">Cerrar sesión</button>"))
             for word in Self.english { #expect(!homePage.body.contains(">\(word)"), "\(word)") }
+            // An account added without a name is named in Spanish.
+            let key = try #require(homePage.body.firstMatch(of: /name="key" value="([A-Za-z0-9_-]+)"/)?.1)
+            _ = try await browser.post("/accounts", form: [("name", ""), ("key", String(key))], headers: spanish)
+            #expect(try await browser.get("/home", headers: spanish).body.contains(">Cuenta 1</a>"))
             let devices = try await browser.get("/devices", headers: spanish)
             #expect(devices.body.contains("<h1>Sus dispositivos</h1>"))
             #expect(devices.body.contains("Este dispositivo"))
+            // Dates day first, in 24 hours, with Spanish month names.
+            #expect(devices.body.contains(/Inició sesión el \d{1,2} [a-z]{3}\.? \d{4}, \d\d:\d\d UTC/))
             for word in Self.english { #expect(!devices.body.contains(">\(word)"), "\(word)") }
         }
     }
@@ -94,6 +103,10 @@ struct SpanishTests: SignInSteps {
             #expect(try await browser.get("/verify?lang=fr").status == .ok)
             #expect(browser.cookie("lang") == "en")
             #expect(try await browser.get("//evil.example?lang=es").location == "/")
+            for path in ["/\\evil.example", "//evil.example", "/a\r\nSet-Cookie: x=1", "evil", "/a\u{7F}"] {
+                #expect(LanguageChoice.address(path, keeping: URLEncodedForm()) == "/", "\(path)")
+            }
+            #expect(LanguageChoice.address("/accounts/2", keeping: URLEncodedForm()) == "/accounts/2")
         }
     }
 
@@ -125,6 +138,10 @@ struct SpanishTests: SignInSteps {
                 body: Data(#"{"phone_number": "(530) 555-0123"}"#.utf8))
             #expect(sent.status == .ok)
             #expect(try server.outbox().last?.body.contains("es su código de verificación") == true)
+            let unauthorized = try await browser.send(.GET, "/api/v1/me", headers: ["Accept-Language": "es"])
+            #expect(unauthorized.status == .unauthorized)
+            #expect(unauthorized.body.contains("Envíe un token válido"))
+            #expect(unauthorized.header("Cache-Control") == "no-store")
             // A lang cookie is no API's business: the header decides.
             browser.setCookie("lang", "es")
             let english = try await browser.send(

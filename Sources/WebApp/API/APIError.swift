@@ -121,6 +121,10 @@ struct APIError: HTTPResponseError, Equatable {
             ?? Response.text(message, status: status)
         for (name, value) in headers { response.headers.replaceOrAdd(name: name, value: value) }
         if status == .unauthorized { response.headers.replaceOrAdd(name: "WWW-Authenticate", value: "Bearer") }
+        // Said in the asker's language: no cache may hand it to someone else.
+        if response.headers["Cache-Control"].isEmpty {
+            response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+        }
         return response
     }
 }

@@ -14,10 +14,13 @@ struct BearerAuthentication: Middleware {
         guard let header = request.headers.first(name: "Authorization"),
             header.count > 7, header.prefix(7).lowercased() == "bearer ",
             let token = SessionToken(String(header.dropFirst(7).trimmingCharacters(in: .whitespaces)))
-        else { return try await next(request, context) }
+        else { throw APIError.unauthorized }
         var context = context
         context.session = try await signIn.state(of: token)
         context.sessionToken = context.session == nil ? nil : token
+        // Refused here, not by the group's context: a thrown error reaches the API's error
+        // middleware, which answers in the caller's language.
+        guard context.user != nil else { throw APIError.unauthorized }
         return try await next(request, context)
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import HTTPLite
 import NIOHTTP1
 import WalletCore
+import Wording
 
 /// The original app's wallet calls under `/api/v1`, with the bearer token: the same
 /// ``Wallet`` as the pages. Changes accept an `Idempotency-Key` header (16 to 64 characters of
@@ -10,6 +11,8 @@ import WalletCore
 /// another method, path or body is refused (422 `idempotency_key_reused`).
 struct WalletAPIController: Sendable {
     let wallet: Wallet
+    /// The words of an unnamed account's name ("Account 2"), in the `Accept-Language` language.
+    let wording: Wording
 
     /// - Parameter signedIn: the API's calls with a bearer token, under `/api/v1`.
     func register(signedIn: RouteGroup<APIUserContext>) {
@@ -89,7 +92,10 @@ struct WalletAPIController: Sendable {
         let body =
             request.body.readableBytes == 0
             ? OptionalNameBody(name: nil) : try request.decodeJSON(OptionalNameBody.self)
-        let receipt = try await wallet.addAccount(user: user.id, name: body.name, key: try key(request))
+        let receipt = try await wallet.addAccount(
+            user: user.id, name: body.name,
+            numbered: wording[context.language]("home.accountPlaceholder", ["number": "{number}"]),
+            key: try key(request))
         return try await accountReply(user, receipt.accountID, status: receipt.replayed ? .ok : .created)
     }
 

@@ -61,7 +61,9 @@ struct WalletController: Sendable {
 
     @Sendable func addAccount(_ request: Request, _ context: SignedInContext) async throws -> Response {
         try await change(request, context, onError: .home(.addAccount)) { user, form, key in
-            try await wallet.addAccount(user: user.id, name: form["name"], key: key)
+            try await wallet.addAccount(
+                user: user.id, name: form["name"],
+                numbered: pages.in(context.language).words("home.accountPlaceholder", ["number": "{number}"]), key: key)
         }
     }
 

@@ -39,12 +39,12 @@ struct CSRFProtection: Middleware {
                 !Self.origin(origin, matchesHost: request.headers.first(name: "Host"))
             {
                 context.logger.notice("Refused request from another origin")
-                throw HTTPError(.forbidden, message: Self.rejection)
+                throw HTTPError(.forbidden, Phrase("http.csrf"), message: Self.rejection)
             }
             let formToken = try request.formData()[Self.fieldName] ?? ""
             guard let cookieToken, tokens.matches(formToken: formToken, cookieToken: cookieToken) else {
                 context.logger.notice("Refused form without a valid CSRF token")
-                throw HTTPError(.forbidden, message: Self.rejection)
+                throw HTTPError(.forbidden, Phrase("http.csrf"), message: Self.rejection)
             }
         }
         var context = context

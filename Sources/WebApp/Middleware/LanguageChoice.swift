@@ -22,6 +22,8 @@ struct LanguageChoice: Middleware {
     func handle(
         _ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response
     ) async throws -> Response {
+        // Static files are the same in every language (and cached for a year).
+        if request.path.hasPrefix("/public/") { return try await next(request, context) }
         var context = context
         if !headerOnly, request.method == .GET || request.method == .HEAD, request.rawQuery.contains("lang=") {
             let query = request.query
@@ -37,13 +39,20 @@ struct LanguageChoice: Middleware {
             ?? Language.preferred(by: request.headers.first(name: "Accept-Language"))
         var response = try await next(request, context)
         response.headers.replaceOrAdd(name: "Content-Language", value: context.language.code)
+        // The same address answers in another language for another header (or cookie).
+        response.headers.add(name: "Vary", value: headerOnly ? "Accept-Language" : "Accept-Language, Cookie")
         return response
     }
 
     /// `path` with the query's other parameters (Login's `rd=`, say), `lang` left out. The path is
     /// this server's own (it starts with one `/`), so the redirect cannot leave the site.
     static func address(_ path: String, keeping query: URLEncodedForm) -> String {
-        let safePath = path.hasPrefix("/") && !path.hasPrefix("//") ? path : "/"
+        // One leading slash, then nothing a browser could read as another host (`/\evil`) or
+        // another header: backslashes and control characters send the person to `/`.
+        let clean =
+            path.hasPrefix("/") && !path.hasPrefix("//")
+            && !path.unicodeScalars.contains { $0 == "\\" || $0.value < 0x20 || $0.value == 0x7F }
+        let safePath = clean ? path : "/"
         let kept = query.pairs.filter { $0.name != "lang" }
         guard !kept.isEmpty else { return safePath }
         var allowed = CharacterSet.alphanumerics
