@@ -11,6 +11,7 @@ enum TemplateValue {
     init(_ value: Any) {
         switch value {
         case let text as String: self = .text(text)
+        case let prepared as PreparedValues: self = prepared.value
         case let flag as Bool: self = .flag(flag)
         case let object as [String: Any]: self = .object(object.mapValues(TemplateValue.init))
         case let list as [Any]: self = .list(list.map(TemplateValue.init))

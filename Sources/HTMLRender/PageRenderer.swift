@@ -131,6 +131,7 @@ final class PageValues: MustacheParent, @unchecked Sendable {
         self.values = values.mapValues { value in
             switch value {
             case let nested as [String: Any]: PageValues(nested)
+            case let prepared as PreparedValues: PageValues(prepared.original)
             case let list as [[String: Any]]: list.map(PageValues.init)
             default: value
             }

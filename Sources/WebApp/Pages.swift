@@ -273,14 +273,15 @@ struct Pages: Sendable {
     }
 }
 
-/// Each language's catalog in the templates' shape, made once at start-up: a page render only
-/// looks it up. (Template values are `Any`, which is not `Sendable`; these are never changed.)
-final class TemplateWords: @unchecked Sendable {
-    private let values: [Language: [String: Any]]
+/// Each language's catalog in the templates' shape, converted for the renderer once at
+/// start-up: a page render only looks it up.
+struct TemplateWords: Sendable {
+    private let values: [Language: PreparedValues]
 
     init(_ wording: Wording) {
-        values = Dictionary(uniqueKeysWithValues: Language.allCases.map { ($0, wording[$0].templateValues) })
+        values = Dictionary(
+            uniqueKeysWithValues: Language.allCases.map { ($0, PreparedValues(wording[$0].templateValues)) })
     }
 
-    subscript(_ language: Language) -> [String: Any] { values[language] ?? [:] }
+    subscript(_ language: Language) -> PreparedValues { values[language] ?? PreparedValues([:]) }
 }

@@ -41,6 +41,26 @@ struct CompiledTemplateTests {
         }
     }
 
+    @Test("prepared values (a catalog converted once) render as the same values given plainly, in both renderers")
+    func preparedValues() async throws {
+        let words: [String: Any] = [
+            "title": "Iniciar <sesión>", "signedInAs": ["before": "Inició sesión como ", "after": "."],
+            "list": [["name": "a"], ["name": "b"]], "flag": true,
+        ]
+        let template =
+            "{{t.title}}|{{t.signedInAs.before}}{{phone}}{{t.signedInAs.after}}|{{#t.list}}{{name}}{{/t.list}}|{{#t.flag}}y{{/t.flag}}"
+        try await Self.withTemplates(["page": template]) { renderer in
+            let plain: [String: Any] = ["t": words, "phone": "(530) 555-0123"]
+            let prepared: [String: Any] = ["t": PreparedValues(words), "phone": "(530) 555-0123"]
+            let expected = "Iniciar &lt;sesión&gt;|Inició sesión como (530) 555-0123.|ab|y"
+            let (fromPlain, fromPrepared) = (try renderer.render("page", plain), try renderer.render("page", prepared))
+            let reference = try renderer.renderWithMustache("page", prepared)
+            #expect(fromPlain == expected)
+            #expect(fromPrepared == expected)
+            #expect(reference == expected)
+        }
+    }
+
     @Test(
         "the spec's corner cases render as swift-mustache renders them",
         arguments: [
