@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "AuthCore", targets: ["AuthCore"]),
         .library(name: "DeliveryCore", targets: ["DeliveryCore"]),
         .library(name: "Wording", targets: ["Wording"]),
+        .library(name: "WebAuthnCore", targets: ["WebAuthnCore"]),
         .library(name: "SMSGateways", targets: ["SMSGateways"]),
         .library(name: "WalletCore", targets: ["WalletCore"]),
         .library(name: "SQLiteStorage", targets: ["SQLiteStorage"]),
@@ -56,6 +57,15 @@ let package = Package(
         // Every word people read or hear, per language: the catalogs in Locales/, the language an
         // Accept-Language header prefers, plurals, and the check that every language has every key.
         .target(name: "Wording"),
+        // Passkeys (issue 27): WebAuthn's data parsed into types (CBOR, COSE keys, authenticator
+        // data) and, later, the ceremonies' checks. No HTTP, no storage.
+        .target(
+            name: "WebAuthnCore",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
         // Texts and calls as providers see them: channels, delivery statuses that only move
         // forward, signed status callbacks (Twilio's and our webhook's), what a call says. No HTTP, no storage.
         .target(
@@ -219,6 +229,13 @@ let package = Package(
         .testTarget(
             name: "WalletCoreTests",
             dependencies: ["WalletCore", "AuthCore", "TestSupport"]
+        ),
+        .testTarget(
+            name: "WebAuthnCoreTests",
+            dependencies: [
+                "WebAuthnCore", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
         ),
         .testTarget(
             name: "WordingTests",
