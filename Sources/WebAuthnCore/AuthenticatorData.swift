@@ -32,6 +32,8 @@ public struct AuthenticatorData: Sendable {
         public let aaguid: [UInt8]
         public let credentialID: [UInt8]
         public let publicKey: COSEKey
+        /// The key's COSE bytes as sent: what is stored, and parsed again at each sign-in.
+        public let publicKeyBytes: [UInt8]
     }
 
     /// Why authenticator data is refused.
@@ -63,13 +65,16 @@ public struct AuthenticatorData: Sendable {
             let id = Array(bytes[position..<(position + length)])
             position += length
             let key: CBOR
+            let keyStart = position
             do {
                 (key, position) = try CBORDecoder.decodePrefix(bytes, from: position)
             } catch {
                 throw .cbor(error)
             }
             do {
-                attestedCredential = AttestedCredential(aaguid: aaguid, credentialID: id, publicKey: try COSEKey(key))
+                attestedCredential = AttestedCredential(
+                    aaguid: aaguid, credentialID: id, publicKey: try COSEKey(key),
+                    publicKeyBytes: Array(bytes[keyStart..<position]))
             } catch {
                 throw .publicKey(error)
             }

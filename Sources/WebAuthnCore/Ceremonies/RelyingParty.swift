@@ -1,0 +1,61 @@
+import Crypto
+
+/// What this site expects of every ceremony: its RP ID (the host, e.g. `login.example.com`;
+/// `localhost` in development) and the one origin its pages are served from
+/// (`https://login.example.com`, or `http://localhost:8080`).
+public struct RelyingParty: Sendable, Equatable {
+    public let id: String
+    public let origin: String
+
+    public init(id: String, origin: String) {
+        self.id = id
+        self.origin = origin
+    }
+
+    /// SHA-256 of the RP ID, as authenticator data carries it.
+    public var idHash: [UInt8] { Array(SHA256.hash(data: Array(id.utf8))) }
+
+    /// The checks both ceremonies share, in the specification's order (§7.1 steps 7-9 and 13-16,
+    /// §7.2 steps 11-13 and 15-18): the type, the challenge (compared in constant time), the
+    /// origin, the RP ID's hash, and the UP and UV flags.
+    func checkShared(
+        _ client: ClientData, type: String, challenge: String, data: AuthenticatorData
+    ) throws(CeremonyFailure) {
+        guard client.type == type else { throw .wrongType }
+        guard Self.constantTimeEquals(Array(client.challenge.utf8), Array(challenge.utf8)) else {
+            throw .wrongChallenge
+        }
+        guard client.origin == origin, !client.crossOrigin else { throw .wrongOrigin }
+        guard Self.constantTimeEquals(data.rpIdHash, idHash) else { throw .wrongRelyingParty }
+        guard data.flags.userPresent else { throw .userNotPresent }
+        guard data.flags.userVerified else { throw .userNotVerified }
+    }
+
+    static func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}
+
+/// Why a registration or a sign-in with a passkey is refused. Each has its sentence for the
+/// person where the pages show it, and its line in the log; none carries a secret.
+public enum CeremonyFailure: Error, Equatable, Sendable {
+    case clientData(ClientData.Failure)
+    case authenticatorData(AuthenticatorData.Failure)
+    case attestationObject
+    /// An attestation format other than `none` (we ask for none).
+    case unsupportedAttestation(String)
+    case wrongType
+    case wrongChallenge
+    case wrongOrigin
+    case wrongRelyingParty
+    case userNotPresent
+    case userNotVerified
+    /// Registration: authenticator data without a new credential.
+    case noCredential
+    /// Sign-in: the signature is not the credential's key's over authenticatorData ‖
+    /// SHA-256(clientDataJSON).
+    case badSignature
+    /// Sign-in: a counter that did not go up (a cloned authenticator, or a replay).
+    case counterWentBack
+}
