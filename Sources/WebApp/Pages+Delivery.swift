@@ -68,11 +68,9 @@ extension Pages {
         case (.voice, .failed): key = "delivery.callFailed"
         }
         // Split around the number, so the page can keep it on one line.
-        let sentence = words(key, ["ago": ago, "phone": "\u{0}"])
-        let pieces = sentence.split(separator: "\u{0}", maxSplits: 1, omittingEmptySubsequences: false)
         let parts =
-            pieces.count == 2
-            ? (String(pieces[0]), phone.nationalFormat, String(pieces[1])) : (sentence, "", "")
+            words.split(key, around: "phone", ["ago": ago]).map { ($0.before, phone.nationalFormat, $0.after) }
+            ?? (words(key, ["ago": ago]), "", "")
         let lost = delivery.status.didNotArrive
         return DeliveryWords(
             before: parts.0, number: parts.1, after: parts.2, didNotArrive: lost,

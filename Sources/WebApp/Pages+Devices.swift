@@ -47,12 +47,8 @@ extension Pages {
 
     /// "23 Nov 2026, 07:50 UTC": the server does not know the reader's time zone, so it says which.
     static func when(_ seconds: Double, _ words: Catalog) -> String {
-        // "25 Nov 2026, 17:40" / "25 nov 2026, 17:40": day first and 24 hours in both, as the
-        // history says it (a format style's Spanish puts the month first, in 12 hours).
-        let formatter = DateFormatter()
-        formatter.locale = locale(words.language)
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "d MMM yyyy, HH:mm"
-        return words("time.utc", ["when": formatter.string(from: Date(timeIntervalSince1970: seconds))])
+        // As the history says it (a format style's Spanish puts the month first, in 12 hours).
+        let date = utcFormatter("d MMM yyyy, HH:mm", words.language).string(from: Date(timeIntervalSince1970: seconds))
+        return words("time.utc", ["when": date])
     }
 }

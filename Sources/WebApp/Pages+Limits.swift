@@ -30,10 +30,7 @@ extension Pages {
 
     /// "24 Nov, 08:15 UTC", rounded up to the minute so the lock has ended by then.
     private static func lockEnd(_ date: Date, _ language: Language) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = locale(language)
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "d MMM, HH:mm 'UTC'"
-        return formatter.string(from: Date(timeIntervalSince1970: (date.timeIntervalSince1970 / 60).rounded(.up) * 60))
+        utcFormatter("d MMM, HH:mm 'UTC'", language).string(
+            from: Date(timeIntervalSince1970: (date.timeIntervalSince1970 / 60).rounded(.up) * 60))
     }
 }

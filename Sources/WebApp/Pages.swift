@@ -207,11 +207,7 @@ struct Pages: Sendable {
     /// the person's time zone, so it says which one it uses; the `<time>` element carries the
     /// exact instant. (A formatter is made per page: `DateFormatter` is not `Sendable`.)
     private static func historyDate(_ language: Language) -> DateFormatter {
-        let formatter = DateFormatter()
-        formatter.locale = locale(language)
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "d MMM yyyy, HH:mm 'UTC'"
-        return formatter
+        utcFormatter("d MMM yyyy, HH:mm 'UTC'", language)
     }
 
     /// The page for an error no form shows: its status's name and its sentence.
@@ -225,9 +221,14 @@ struct Pages: Sendable {
             ], answering: error)
     }
 
-    /// Dates in `language`'s words (month names), the same layout in both.
-    static func locale(_ language: Language) -> Locale {
-        Locale(identifier: language == .spanish ? "es_US" : "en_US_POSIX")
+    /// A formatter of UTC dates in `pattern`, with `language`'s month names: every date a page
+    /// shows is day first, in 24 hours, in both languages.
+    static func utcFormatter(_ pattern: String, _ language: Language) -> DateFormatter {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: language == .spanish ? "es_US" : "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = pattern
+        return formatter
     }
 
     /// Renders `name`; with `error`, the response has the error's status and headers.

@@ -53,6 +53,19 @@ public struct Catalog: Sendable {
         }
     }
 
+    /// The sentence `key` split around its `{name}` placeholder, the other placeholders filled
+    /// from `arguments`: for a page or script that puts markup around that one value. `nil` when
+    /// the sentence has no such placeholder.
+    public func split(_ key: String, around name: String, _ arguments: [String: String] = [:])
+        -> (before: String, after: String)?
+    {
+        guard case .text(let text) = entries[key], let range = text.range(of: "{\(name)}") else { return nil }
+        return (
+            Self.fill(String(text[..<range.lowerBound]), arguments),
+            Self.fill(String(text[range.upperBound...]), arguments)
+        )
+    }
+
     /// A plural's two forms as written, `{n}` and all (for the pages' scripts); a sentence's text
     /// twice.
     public func forms(_ key: String) -> (one: String, other: String) {

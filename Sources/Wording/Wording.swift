@@ -37,6 +37,10 @@ public struct Wording: Sendable {
             })
     }
 
+    /// The parts a sentence with placeholders is split into for templates
+    /// (``Catalog/templateValues``): never keys of their own.
+    static let splitParts = [".before", ".after", ".between", ".trimmed"]
+
     public subscript(_ language: Language) -> Catalog {
         catalogs[language] ?? catalogs[.english]!
     }
@@ -94,7 +98,7 @@ public struct Wording: Sendable {
         }
         let keys = english.entries.keys.sorted()
         // The parts a sentence is split into for templates are not keys of their own.
-        for key in keys where [".before", ".after", ".between", ".trimmed"].contains(where: { key.hasSuffix($0) }) {
+        for key in keys where Self.splitParts.contains(where: { key.hasSuffix($0) }) {
             problems.append("\(key) ends like a part of a split sentence")
         }
         for (key, next) in zip(keys, keys.dropFirst()) where next.hasPrefix(key + ".") {
@@ -111,7 +115,7 @@ public struct Wording: Sendable {
         for (name, text) in templates {
             for match in text.matches(of: /\{\{[#^\/]?\s*t\.([A-Za-z0-9_.]+)\s*\}\}/) {
                 var key = String(match.1)
-                for part in [".before", ".after", ".between", ".trimmed"] where key.hasSuffix(part) {
+                for part in Self.splitParts where key.hasSuffix(part) {
                     key.removeLast(part.count)
                 }
                 if !english.has(key) { missing.insert("\(name): t.\(key)") }

@@ -74,6 +74,17 @@ struct WordingTests {
                 == "Espere 1 segundo antes de solicitar un código nuevo.")
     }
 
+    @Test("a sentence split around one placeholder, the others filled; none without it")
+    func split() {
+        let es = wording[.spanish]
+        let parts = es.split("delivery.textUndelivered", around: "phone")
+        #expect(parts?.before == "No pudimos entregar el mensaje de texto al ")
+        #expect(parts?.after == ".")
+        #expect(
+            wording[.english].split("help.texted", around: "phone", ["ago": "1 minute ago"])?.after == " 1 minute ago.")
+        #expect(es.split("delivery.callUnanswered", around: "phone") == nil)
+    }
+
     @Test("placeholders fill only what is given; braces in values are left alone")
     func fill() {
         #expect(Catalog.fill("Hi {name}, {other}", ["name": "{other}"]) == "Hi {other}, {other}")

@@ -68,6 +68,13 @@ public struct ReadList: Sendable, Equatable {
         }
     }
 
+    /// The phone's lock window: its wrong codes in ``SignInPolicy/failuresPerPhoneWindow``, full
+    /// at ``SignInPolicy/maxFailuresPerPhone`` (sending, checking and the code's status all read
+    /// it the same way).
+    public mutating func phoneLock(of phone: String, _ policy: SignInPolicy, now: Double) -> Read<LimitWindow> {
+        limit(.phoneFailures, of: phone, max: policy.maxFailuresPerPhone, per: policy.failuresPerPhoneWindow, now: now)
+    }
+
     /// The spend budget's window of `length` from `now`, full once what the sends in it cost
     /// reaches `reaching`.
     public mutating func budget(_ length: TimeInterval, reaching: Int, now: Double) -> Read<BudgetWindow> {

@@ -16,8 +16,7 @@ public struct CheckReads: ReadPlan {
         var list = ReadList(locks: [.phone(phone)] + (request.client.map { [.client($0)] } ?? []))
         session = list.session(request.session)
         code = list.code(phone)
-        phoneFailures = list.limit(
-            .phoneFailures, of: phone, max: policy.maxFailuresPerPhone, per: policy.failuresPerPhoneWindow, now: now)
+        phoneFailures = list.phoneLock(of: phone, policy, now: now)
         clientFailures =
             request.client.map {
                 list.limit(

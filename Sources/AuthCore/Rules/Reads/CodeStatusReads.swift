@@ -11,9 +11,7 @@ public struct CodeStatusReads: ReadPlan {
     init(_ phone: PhoneNumber, now: Double, policy: SignInPolicy) {
         var list = ReadList()
         code = list.code(phone.e164)
-        phoneFailures = list.limit(
-            .phoneFailures, of: phone.e164, max: policy.maxFailuresPerPhone, per: policy.failuresPerPhoneWindow,
-            now: now)
+        phoneFailures = list.phoneLock(of: phone.e164, policy, now: now)
         self.list = list
     }
 

@@ -28,8 +28,7 @@ public struct IssueReads: ReadPlan {
         var list = ReadList(locks: [.allSends, .phone(phone)])
         session = list.session(request.existingSession)
         code = list.code(phone)
-        phoneFailures = list.limit(
-            .phoneFailures, of: phone, max: policy.maxFailuresPerPhone, per: policy.failuresPerPhoneWindow, now: now)
+        phoneFailures = list.phoneLock(of: phone, policy, now: now)
         // Only a new pending session counts as a sign-in started, and only a known client has a
         // count.
         if let client = request.client, request.newSession != nil {
