@@ -58,6 +58,24 @@ public struct URLEncodedForm: Sendable {
         pairs.first(where: { $0.name == name })?.value
     }
 
+    /// The form without the pairs named `name`.
+    public func removing(_ name: String) -> URLEncodedForm {
+        var form = self
+        form.pairs.removeAll { $0.name == name }
+        return form
+    }
+
+    /// The pairs as `a=1&b=two%20words`: everything but ASCII letters, digits and `-._~`
+    /// percent-encoded, so the result is ASCII (fit for a header such as `Location`).
+    public var encoded: String {
+        var unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        unreserved.insert(charactersIn: "-._~")
+        return pairs.map {
+            ($0.name.addingPercentEncoding(withAllowedCharacters: unreserved) ?? "") + "="
+                + ($0.value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? "")
+        }.joined(separator: "&")
+    }
+
     /// Every value for `name`, in order.
     public func values(for name: String) -> [String] {
         pairs.filter { $0.name == name }.map(\.value)

@@ -107,6 +107,10 @@ struct SpanishTests: SignInSteps {
                 #expect(LanguageChoice.address(path, keeping: URLEncodedForm()) == "/", "\(path)")
             }
             #expect(LanguageChoice.address("/accounts/2", keeping: URLEncodedForm()) == "/accounts/2")
+            // The other parameters come back percent-encoded, ASCII only (a header's bytes).
+            #expect(
+                LanguageChoice.address("/login", keeping: try URLEncodedForm(parsing: "rd=caf%C3%A9+%26&lang=es"))
+                    == "/login?rd=caf%C3%A9%20%26")
         }
     }
 

@@ -53,14 +53,7 @@ struct LanguageChoice: Middleware {
             path.hasPrefix("/") && !path.hasPrefix("//")
             && !path.unicodeScalars.contains { $0 == "\\" || $0.value < 0x20 || $0.value == 0x7F }
         let safePath = clean ? path : "/"
-        let kept = query.pairs.filter { $0.name != "lang" }
-        guard !kept.isEmpty else { return safePath }
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        let encoded = kept.map {
-            ($0.name.addingPercentEncoding(withAllowedCharacters: allowed) ?? "") + "="
-                + ($0.value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
-        }
-        return safePath + "?" + encoded.joined(separator: "&")
+        let kept = query.removing("lang")
+        return kept.pairs.isEmpty ? safePath : safePath + "?" + kept.encoded
     }
 }
