@@ -163,6 +163,16 @@ struct SpanishTests: SignInSteps {
             #expect(missing.status == .notFound)
             #expect(missing.body.contains("<h1>No encontrado</h1>"))
             #expect(missing.body.contains("No hay ninguna página en esta dirección."))
+            // A form from elsewhere, or without its token: the 403 says so in Spanish too.
+            _ = try await browser.get("/login", headers: ["Accept-Language": "es"])
+            for headers: HTTPHeaders in [
+                ["Accept-Language": "es"], ["Accept-Language": "es", "Origin": "http://evil.example"],
+            ] {
+                let forged = try await browser.post(
+                    "/login", form: [("phone", "5305550123")], headers: headers, csrf: false)
+                #expect(forged.status == .forbidden)
+                #expect(forged.body.contains("Este formulario venció o no vino de este sitio."), "\(headers)")
+            }
         }
     }
 }
