@@ -79,6 +79,7 @@ let package = Package(
             name: "AuthCore",
             dependencies: [
                 "DeliveryCore",
+                "WebAuthnCore",
                 "Wording",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -172,6 +173,8 @@ let package = Package(
             dependencies: [
                 "PostgresStorage",
                 "Wording",
+                "WebAuthnCore",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -206,6 +209,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(

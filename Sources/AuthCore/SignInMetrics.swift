@@ -9,7 +9,9 @@ import Metrics
 /// - `sign_in_verifications_total{outcome}`: `signed_in`, `incorrect`, `expired`,
 ///   `too_many_attempts`, `locked`;
 /// - `sign_in_limit_hits_total{limit}`: `phone`, `client`, `exchange`, `budget`, `resend_cooldown`,
-///   `failures`, `client_failures`;
+///   `failures`, `client_failures`, `client_sign_ins`;
+/// - `sign_in_passkeys_total{outcome}`: `registered`, `registration_refused`, `signed_in`,
+///   `refused`, `counter_went_back`, `malformed`;
 /// - `sign_in_deliveries_total{channel,status,error_code}`: texts and calls by the final status
 ///   their provider reported (`delivered`, `undelivered`, `failed`) and its error code (`none`);
 /// - `sign_in_conversion_ratio`, `sign_in_delivery_ratio`: the last hour's codes used / codes
@@ -30,6 +32,7 @@ public struct SignInMetrics: Sendable {
     func codeSent() { count("sign_in_codes_sent_total") }
     func deliveryFailed() { count("sign_in_code_delivery_failures_total") }
     func verification(_ outcome: String) { count("sign_in_verifications_total", ("outcome", outcome)) }
+    func passkey(_ outcome: String) { count("sign_in_passkeys_total", ("outcome", outcome)) }
     func limitHit(_ limit: String) { count("sign_in_limit_hits_total", ("limit", limit)) }
     func delivered(channel: DeliveryChannel, status: DeliveryStatus, errorCode: String?) {
         count(

@@ -29,6 +29,7 @@ public struct PostgresAuthStore: AuthStore {
                     case .client(let client): "client:" + client
                     case .allSends: "sends:all"
                     case .send(let reference): "send:" + reference.hex
+                    case .passkey(let key): "passkey:" + key.base64EncodedString()
                     }
                 }, logger)
             let decision = try decide(try await Self.answers(connection, list.reads, logger))
@@ -55,9 +56,11 @@ public struct PostgresAuthStore: AuthStore {
                  c AS (DELETE FROM code_sends WHERE sent_at <= \(cutoffs.sendsBefore) RETURNING 1),
                  e AS (DELETE FROM devices WHERE expires_at <= \(cutoffs.sessionsExpiredBy) RETURNING 1),
                  f AS (DELETE FROM failed_checks WHERE failed_at <= \(cutoffs.failuresBefore) RETURNING 1),
-                 i AS (DELETE FROM sign_in_starts WHERE started_at <= \(cutoffs.signInStartsBefore) RETURNING 1)
+                 i AS (DELETE FROM sign_in_starts WHERE started_at <= \(cutoffs.signInStartsBefore) RETURNING 1),
+                 p AS (DELETE FROM passkey_challenges WHERE expires_at <= \(cutoffs.sessionsExpiredBy) RETURNING 1)
             SELECT (SELECT count(*) FROM s) + (SELECT count(*) FROM v) + (SELECT count(*) FROM c)
                  + (SELECT count(*) FROM e) + (SELECT count(*) FROM f) + (SELECT count(*) FROM i)
+                 + (SELECT count(*) FROM p)
             """)
         return try counts.first?.decode(Int.self) ?? 0
     }
@@ -134,6 +137,11 @@ public struct PostgresAuthStore: AuthStore {
             ).first
             let (delivered, notDelivered) = try row?.decode((Int, Int).self) ?? (0, 0)
             return .deliveries(Deliveries(delivered: delivered, notDelivered: notDelivered))
+        case .passkeyChallenge(let owner):
+            return .passkeyChallenge(try await passkeyChallenge(connection, owner, logger))
+        case .passkey(let credentialID):
+            return .passkey(try await passkeys(connection, "p.credential_id = \(credentialID)", logger).first)
+        case .userPasskeys(let user): return .userPasskeys(try await userPasskeys(connection, user, logger))
         }
     }
 
@@ -383,6 +391,9 @@ public struct PostgresAuthStore: AuthStore {
             case .recordSignInStart(let client, let at):
                 try await connection.rows(
                     "INSERT INTO sign_in_starts (client, started_at) VALUES (\(client), \(at))", logger)
+            case .storePasskeyChallenge, .deletePasskeyChallenge, .givePasskeyHandle, .addPasskey, .usePasskey,
+                .flagPasskey, .renamePasskey, .removePasskey, .dismissPasskeyOffer:
+                try await applyPasskeyChange(connection, change, logger)
             }
         }
         return signedInUser

@@ -202,5 +202,40 @@ enum PostgresMigrations {
                     CHECK (send_reference ~ '^[0-9a-f]{32}$')
                 """,
             ]),
+        Migration(
+            name: "v7-passkeys",
+            statements: [
+                """
+                ALTER TABLE users ADD COLUMN passkey_handle bytea
+                    CHECK (passkey_handle IS NULL OR length(passkey_handle) = 32)
+                """,
+                "ALTER TABLE users ADD COLUMN passkey_offer_dismissed_at double precision",
+                "CREATE UNIQUE INDEX users_by_passkey_handle ON users (passkey_handle)",
+                """
+                CREATE TABLE passkeys (
+                    id bigserial PRIMARY KEY,
+                    credential_id bytea NOT NULL UNIQUE CHECK (length(credential_id) BETWEEN 1 AND 1023),
+                    user_id bigint NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    public_key bytea NOT NULL CHECK (length(public_key) BETWEEN 1 AND 2048),
+                    sign_count bigint NOT NULL CHECK (sign_count BETWEEN 0 AND 4294967295),
+                    aaguid bytea NOT NULL CHECK (length(aaguid) = 16),
+                    name text NOT NULL CHECK (char_length(name) BETWEEN 1 AND 64),
+                    created_at double precision NOT NULL,
+                    last_used_at double precision,
+                    flagged_at double precision
+                )
+                """,
+                "CREATE INDEX passkeys_by_user ON passkeys (user_id)",
+                """
+                CREATE TABLE passkey_challenges (
+                    owner bytea PRIMARY KEY CHECK (length(owner) = 32),
+                    purpose text NOT NULL CHECK (purpose IN ('register', 'sign_in')),
+                    challenge bytea NOT NULL CHECK (length(challenge) = 32),
+                    user_id bigint REFERENCES users(id) ON DELETE CASCADE,
+                    expires_at double precision NOT NULL
+                )
+                """,
+                "CREATE INDEX passkey_challenges_by_expiry ON passkey_challenges (expires_at)",
+            ]),
     ]
 }

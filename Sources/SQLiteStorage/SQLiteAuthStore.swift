@@ -42,6 +42,7 @@ public struct SQLiteAuthStore: AuthStore {
                 ("DELETE FROM code_sends WHERE sent_at <= ?", cutoffs.sendsBefore),
                 ("DELETE FROM failed_checks WHERE failed_at <= ?", cutoffs.failuresBefore),
                 ("DELETE FROM sign_in_starts WHERE started_at <= ?", cutoffs.signInStartsBefore),
+                ("DELETE FROM passkey_challenges WHERE expires_at <= ?", cutoffs.sessionsExpiredBy),
             ] {
                 try db.cachedStatement(sql: sql).execute(arguments: [cutoff])
                 count += db.changesCount
@@ -74,6 +75,10 @@ public struct SQLiteAuthStore: AuthStore {
         case .cost(let sends): .cost(try count(db, sends))
         case .settledCodes(let window): .settledCodes(try settled(db, window))
         case .deliveries(let since): .deliveries(try deliveries(db, since: since))
+        case .passkeyChallenge(let owner): .passkeyChallenge(try passkeyChallenge(db, owner))
+        case .passkey(let credentialID):
+            .passkey(try passkeys(db, where: "p.credential_id = ?", credentialID).first)
+        case .userPasskeys(let user): .userPasskeys(try userPasskeys(db, user))
         }
     }
 
@@ -370,6 +375,9 @@ public struct SQLiteAuthStore: AuthStore {
             case .recordSignInStart(let client, let at):
                 try db.cachedStatement(sql: "INSERT INTO sign_in_starts (client, started_at) VALUES (?, ?)").execute(
                     arguments: [client, at])
+            case .storePasskeyChallenge, .deletePasskeyChallenge, .givePasskeyHandle, .addPasskey, .usePasskey,
+                .flagPasskey, .renamePasskey, .removePasskey, .dismissPasskeyOffer:
+                try applyPasskeyChange(db, change)
             }
         }
         return signedInUser

@@ -45,6 +45,23 @@ public enum AuthChange: Sendable, Equatable {
     case touchSession(key: Data, at: Double, expiresAt: Double)
     /// Counts a sign-in started (a new pending session) towards the client's limit.
     case recordSignInStart(client: String, at: Double)
+    /// Gives `owner` this passkey challenge, replacing the one it had.
+    case storePasskeyChallenge(owner: Data, challenge: PasskeyChallenge)
+    /// Uses up `owner`'s challenge (every answer to it uses it, right or wrong).
+    case deletePasskeyChallenge(owner: Data)
+    /// Gives the user this WebAuthn user handle, unless they have one.
+    case givePasskeyHandle(user: Int64, handle: Data)
+    case addPasskey(NewPasskey)
+    /// A sign-in with the passkey: its new counter and when.
+    case usePasskey(id: Int64, signCount: UInt32, at: Double)
+    /// A counter that did not go up: the passkey signs no one in from now on.
+    case flagPasskey(id: Int64, at: Double)
+    /// Renames the passkey, if it is the user's.
+    case renamePasskey(id: Int64, user: Int64, name: String)
+    /// Removes the passkey, if it is the user's.
+    case removePasskey(id: Int64, user: Int64)
+    /// "Not now" to the passkey offer on Home: it is not made again.
+    case dismissPasskeyOffer(user: Int64, at: Double)
 }
 
 /// What a decision returns: the changes to write and the answer to give once they are written.

@@ -27,6 +27,13 @@ public enum AuthRead: Sendable, Equatable {
     case settledCodes(SettledCodes)
     /// The sends since a time (seconds since 1970) whose status is final: delivered, or not.
     case deliveries(since: Double)
+    /// The passkey challenge its owner was given (the storage key of the session, or the SHA-256
+    /// of the token, that asked for it).
+    case passkeyChallenge(owner: Data)
+    /// The passkey with this credential id (with its user's phone and handle).
+    case passkey(credentialID: Data)
+    /// A user's passkeys, handle and answer to the offer.
+    case userPasskeys(user: Int64)
 }
 
 /// What a store found for one ``AuthRead``, of the same case; times are seconds since 1970.
@@ -42,6 +49,9 @@ public enum AuthAnswer: Sendable, Equatable {
     case cost(SendCount)
     case settledCodes(Conversion)
     case deliveries(Deliveries)
+    case passkeyChallenge(PasskeyChallenge?)
+    case passkey(PasskeyRecord?)
+    case userPasskeys(UserPasskeys)
 }
 
 /// A lock a transaction holds until it ends.
@@ -53,4 +63,7 @@ public enum AuthLock: Sendable, Equatable {
     case allSends
     /// One text or call's delivery: two reports of it are decided one after the other.
     case send(SendReference)
+    /// A passkey challenge's owner, or a passkey's credential id: two answers to one challenge,
+    /// or two sign-ins with one passkey, are decided one after the other.
+    case passkey(Data)
 }

@@ -90,6 +90,18 @@ public struct ReadList: Sendable, Equatable {
     public mutating func deliveries(since: Double) -> Read<Deliveries> {
         add(.deliveries(since: since)) { if case .deliveries(let found) = $0 { found } else { nil } }
     }
+
+    public mutating func passkeyChallenge(_ owner: Data) -> Read<PasskeyChallenge?> {
+        add(.passkeyChallenge(owner: owner)) { if case .passkeyChallenge(let found) = $0 { found } else { nil } }
+    }
+
+    public mutating func passkey(_ credentialID: Data) -> Read<PasskeyRecord?> {
+        add(.passkey(credentialID: credentialID)) { if case .passkey(let found) = $0 { found } else { nil } }
+    }
+
+    public mutating func userPasskeys(_ user: Int64) -> Read<UserPasskeys> {
+        add(.userPasskeys(user: user)) { if case .userPasskeys(let found) = $0 { found } else { nil } }
+    }
 }
 
 /// A handle on one read of a ``ReadList``: its answer, typed. A read the request makes

@@ -17,6 +17,7 @@ import GRDB
 /// | `v4-last-wrong-code` | each code's last wrong try |
 /// | `v5-delivery` | each send's channel, cost, reference, delivery status and whether its code was used; each code's send |
 /// | `v6-budget-count` | the send-time index back to the time alone, and the sends costing more than a text apart (the budget's sum) |
+/// | `v7-passkeys` | passkeys, their challenges, and each person's WebAuthn user handle and answer to the offer |
 enum SQLiteMigrations {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -198,6 +199,38 @@ enum SQLiteMigrations {
                     DROP INDEX code_sends_by_time;
                     CREATE INDEX code_sends_by_time ON code_sends(sent_at);
                     CREATE INDEX code_sends_costly_by_time ON code_sends(sent_at, cost) WHERE cost > 1;
+                    """)
+        }
+        // Passkeys: their challenges (one per owner, short-lived, used once), the passkeys, and
+        // each person's WebAuthn user handle and answer to the offer.
+        migrator.registerMigration("v7-passkeys") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE users ADD COLUMN passkey_handle BLOB
+                        CHECK (passkey_handle IS NULL OR length(passkey_handle) = 32);
+                    ALTER TABLE users ADD COLUMN passkey_offer_dismissed_at REAL;
+                    CREATE UNIQUE INDEX users_by_passkey_handle ON users(passkey_handle);
+                    CREATE TABLE passkeys (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        credential_id BLOB NOT NULL UNIQUE CHECK (length(credential_id) BETWEEN 1 AND 1023),
+                        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                        public_key BLOB NOT NULL CHECK (length(public_key) BETWEEN 1 AND 2048),
+                        sign_count INTEGER NOT NULL CHECK (sign_count BETWEEN 0 AND 4294967295),
+                        aaguid BLOB NOT NULL CHECK (length(aaguid) = 16),
+                        name TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 64),
+                        created_at REAL NOT NULL,
+                        last_used_at REAL,
+                        flagged_at REAL
+                    );
+                    CREATE INDEX passkeys_by_user ON passkeys(user_id);
+                    CREATE TABLE passkey_challenges (
+                        owner BLOB PRIMARY KEY CHECK (length(owner) = 32),
+                        purpose TEXT NOT NULL CHECK (purpose IN ('register', 'sign_in')),
+                        challenge BLOB NOT NULL CHECK (length(challenge) = 32),
+                        user_id INTEGER REFERENCES users(id) ON DELETE CASCADE,
+                        expires_at REAL NOT NULL
+                    );
+                    CREATE INDEX passkey_challenges_by_expiry ON passkey_challenges(expires_at);
                     """)
         }
         return migrator

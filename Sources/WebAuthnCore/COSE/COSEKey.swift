@@ -18,6 +18,7 @@ public enum COSEKey: Sendable {
 
     /// Why a COSE key is refused.
     public enum Failure: Error, Equatable, Sendable {
+        /// Not a CBOR map (or, from bytes, not CBOR at all).
         case notAMap
         /// An algorithm other than ES256 and RS256 (or a key type that does not match it).
         case unsupportedAlgorithm(Int?)
@@ -38,6 +39,12 @@ public enum COSEKey: Sendable {
         static let kty = 1, alg = 3
         static let crv = -1, x = -2, y = -3  // EC2
         static let n = -1, e = -2  // RSA
+    }
+
+    /// A key from its COSE bytes, as stored at registration.
+    public init(bytes: [UInt8]) throws(Failure) {
+        guard let cbor = try? CBORDecoder.decode(bytes) else { throw .notAMap }
+        try self.init(cbor)
     }
 
     public init(_ cbor: CBOR) throws(Failure) {

@@ -38,3 +38,15 @@ extension RelyingParty {
             backupEligible: data.flags.backupEligible, backedUp: data.flags.backedUp)
     }
 }
+
+extension RelyingParty {
+    /// The new credential's id an attestation object names, without checking anything else
+    /// (to look up whether it is already registered before the checks run); `nil` when it does
+    /// not parse.
+    public static func credentialID(in attestationObject: [UInt8]) -> [UInt8]? {
+        guard attestationObject.count <= 65_536, let object = try? CBORDecoder.decode(attestationObject),
+            let authData = object[name: "authData"]?.bytes
+        else { return nil }
+        return (try? AuthenticatorData(authData))?.attestedCredential?.credentialID
+    }
+}

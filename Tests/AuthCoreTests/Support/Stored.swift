@@ -20,6 +20,9 @@ struct Stored {
     /// What the settled codes of any prefix (an exchange, or every number) come to.
     var conversion: Conversion?
     var deliveries = Deliveries(delivered: 0, notDelivered: 0)
+    var passkeyChallenge: PasskeyChallenge?
+    var passkey: PasskeyRecord?
+    var userPasskeys = UserPasskeys(handle: nil, offerDismissed: false, passkeys: [])
     /// The time the reads are made at: tells the budget's hour from its day.
     var now: Double = 1_800_000_000
 
@@ -36,6 +39,9 @@ struct Stored {
             .cost((now - sends.since <= 3600 ? textsInHour : textsInDay) ?? SendCount(count: 0, reachedAt: nil))
         case .settledCodes: .settledCodes(conversion ?? Conversion(sent: 0, verified: 0))
         case .deliveries: .deliveries(deliveries)
+        case .passkeyChallenge: .passkeyChallenge(passkeyChallenge)
+        case .passkey: .passkey(passkey)
+        case .userPasskeys: .userPasskeys(userPasskeys)
         }
     }
 

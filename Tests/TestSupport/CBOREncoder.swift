@@ -1,9 +1,9 @@
-@testable import WebAuthnCore
+import WebAuthnCore
 
 /// Encodes CBOR the shortest way (as authenticators do): the tests' way to make inputs for
 /// the decoder, which the server itself never needs.
-enum CBOREncoder {
-    static func encode(_ item: CBOR) -> [UInt8] {
+public enum CBOREncoder {
+    public static func encode(_ item: CBOR) -> [UInt8] {
         var out: [UInt8] = []
         append(item, to: &out)
         return out

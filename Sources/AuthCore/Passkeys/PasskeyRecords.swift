@@ -1,0 +1,104 @@
+import Foundation
+
+/// What a passkey challenge was given for.
+public enum PasskeyPurpose: String, Sendable, Equatable {
+    /// Creating a passkey for the signed-in person.
+    case register
+    /// Signing in with one.
+    case signIn = "sign_in"
+}
+
+/// A challenge as stored: random, for one ceremony, bound to whoever asked for it (the owner:
+/// the storage key of the signed-in session that registers, or the SHA-256 of the token the
+/// signing-in browser or app was given with it), and short-lived. Used once, whatever the result.
+public struct PasskeyChallenge: Sendable, Equatable {
+    public var purpose: PasskeyPurpose
+    /// The 32 random bytes the browser signs over (base64url in `clientDataJSON`).
+    public var challenge: Data
+    /// Registration: the user the passkey is for.
+    public var userID: Int64?
+    public var expiresAt: Double
+
+    public init(purpose: PasskeyPurpose, challenge: Data, userID: Int64?, expiresAt: Double) {
+        self.purpose = purpose
+        self.challenge = challenge
+        self.userID = userID
+        self.expiresAt = expiresAt
+    }
+}
+
+/// A passkey as stored: whose it is, its public key and counter, and what "Your devices" shows.
+public struct PasskeyRecord: Sendable, Equatable {
+    public var id: Int64
+    /// The credential id the authenticator chose (up to 1,023 bytes).
+    public var credentialID: Data
+    public var userID: Int64
+    /// The person's phone number (E.164), read with the passkey.
+    public var phone: String
+    /// The person's WebAuthn user handle, which a sign-in with the passkey must carry.
+    public var userHandle: Data
+    /// The COSE key's bytes, as registered.
+    public var publicKey: Data
+    public var signCount: UInt32
+    public var name: String
+    public var createdAt: Double
+    public var lastUsedAt: Double?
+    /// When a sign-in's counter did not go up (a copied authenticator?): it signs no one in since.
+    public var flaggedAt: Double?
+
+    public init(
+        id: Int64, credentialID: Data, userID: Int64, phone: String, userHandle: Data, publicKey: Data,
+        signCount: UInt32, name: String, createdAt: Double, lastUsedAt: Double? = nil, flaggedAt: Double? = nil
+    ) {
+        self.id = id
+        self.credentialID = credentialID
+        self.userID = userID
+        self.phone = phone
+        self.userHandle = userHandle
+        self.publicKey = publicKey
+        self.signCount = signCount
+        self.name = name
+        self.createdAt = createdAt
+        self.lastUsedAt = lastUsedAt
+        self.flaggedAt = flaggedAt
+    }
+}
+
+/// A person's passkeys and what goes with them: their user handle (`nil` until their first
+/// passkey's options made one) and whether they said "Not now" to the offer on Home.
+public struct UserPasskeys: Sendable, Equatable {
+    public var handle: Data?
+    public var offerDismissed: Bool
+    /// Newest first.
+    public var passkeys: [PasskeyRecord]
+
+    public init(handle: Data?, offerDismissed: Bool, passkeys: [PasskeyRecord]) {
+        self.handle = handle
+        self.offerDismissed = offerDismissed
+        self.passkeys = passkeys
+    }
+}
+
+/// A passkey to store, checked.
+public struct NewPasskey: Sendable, Equatable {
+    public var credentialID: Data
+    public var userID: Int64
+    public var publicKey: Data
+    public var signCount: UInt32
+    public var aaguid: Data
+    public var name: String
+    public var createdAt: Double
+
+    public init(
+        credentialID: Data, userID: Int64, publicKey: Data, signCount: UInt32, aaguid: Data, name: String,
+        createdAt: Double
+    ) {
+        self.credentialID = credentialID
+        self.userID = userID
+        self.publicKey = publicKey
+        self.signCount = signCount
+        self.aaguid = aaguid
+        self.name = name
+        self.createdAt = createdAt
+    }
+}

@@ -1,0 +1,214 @@
+import Foundation
+import Logging
+import WebAuthnCore
+
+/// Passkeys for the pages and the API: the options each ceremony starts with, the checked
+/// answers, and the person's list. A sign-in with a passkey makes the same signed-in session a
+/// right code does, and counts as a sign-in the client started, like one by text.
+public struct PasskeyService: Sendable {
+    public let relyingParty: RelyingParty
+    /// The site's name the browser shows while creating a passkey.
+    public let siteName: String
+    let rules: SignInRules
+    let store: any AuthStore
+    let clock: @Sendable () -> Date
+    let logger: Logger
+    let metrics: SignInMetrics
+
+    public init(
+        relyingParty: RelyingParty, siteName: String = "Phone Login", store: any AuthStore, policy: SignInPolicy,
+        logger: Logger, clock: @escaping @Sendable () -> Date = { Date() }, metrics: SignInMetrics = SignInMetrics()
+    ) {
+        self.relyingParty = relyingParty
+        self.siteName = siteName
+        self.rules = SignInRules(policy: policy)
+        self.store = store
+        self.clock = clock
+        self.logger = logger
+        self.metrics = metrics
+    }
+
+    // MARK: Creating a passkey
+
+    /// Options for `navigator.credentials.create()`, with a fresh challenge for `session` (the
+    /// signed-in session or API token asking).
+    public func creationOptions(for user: User, session: SessionToken) async throws -> CredentialOptions.Creation {
+        let request = RegistrationStart(
+            user: user.id, owner: session.storageKey, challenge: Data(secureRandomBytes(32)),
+            newHandle: Data(secureRandomBytes(32)), now: clock().timeIntervalSince1970)
+        let rules = self.rules
+        guard
+            let options = try await store.transaction(
+                rules.registrationOptionsReads(user: user.id),
+                decide: { found in
+                    rules.registrationOptions(request, given: found)
+                }
+            ).outcome
+        else { throw PasskeyError.tooMany }
+        return CredentialOptions.Creation(
+            relyingParty: relyingParty, siteName: siteName, userHandle: Array(options.userHandle),
+            userName: user.phone.nationalFormat, challenge: Array(options.challenge),
+            exclude: options.exclude.map { Array($0) }, timeoutSeconds: SignInRules.passkeyChallengeLifetime)
+    }
+
+    /// The browser's answer to ``creationOptions(for:session:)``, checked and stored; returns the
+    /// passkey's name. `browser` names it when its authenticator is not a known one.
+    public func register(_ json: Data, for user: User, session: SessionToken, browser: String) async throws -> String {
+        let answer: CredentialJSON.Registration
+        do {
+            answer = try CredentialJSON.registration(json)
+        } catch {
+            logger.notice("Passkey refused", metadata: ["user": "\(user.id)", "why": "\(error)"])
+            throw PasskeyError.malformed(error)
+        }
+        let request = PasskeyRegistration(
+            user: user, owner: session.storageKey, clientDataJSON: answer.clientDataJSON,
+            attestationObject: answer.attestationObject, fallbackName: browser, relyingParty: relyingParty,
+            now: clock().timeIntervalSince1970)
+        let rules = self.rules
+        let outcome = try await store.transaction(rules.registrationReads(request)) { found in
+            rules.register(request, given: found)
+        }.outcome
+        let error: PasskeyError
+        switch outcome {
+        case .registered(let name):
+            logger.info("Passkey added", metadata: ["user": "\(user.id)"])
+            metrics.passkey("registered")
+            return name
+        case .challengeExpired: error = .challengeExpired
+        case .tooMany: error = .tooMany
+        case .alreadyRegistered: error = .alreadyRegistered
+        case .refused(let failure): error = .refused(failure)
+        }
+        metrics.passkey("registration_refused")
+        logger.notice("Passkey refused", metadata: ["user": "\(user.id)", "why": "\(error)"])
+        throw error
+    }
+
+    // MARK: Signing in
+
+    /// What a sign-in with a passkey starts with: the options for `navigator.credentials.get()`,
+    /// and the token the asker must send back with the answer (its challenge is bound to it).
+    public struct SignInChallenge: Sendable {
+        public let token: SessionToken
+        public let options: CredentialOptions.Request
+    }
+
+    /// Options for a sign-in, counted as a sign-in started by `client`; refused with
+    /// ``SignInError/tooManySignInsFromClient(seconds:)`` while its sign-ins are at their limit.
+    public func signInOptions(client: String?) async throws -> SignInChallenge {
+        let token = SessionToken.generate()
+        let challenge = secureRandomBytes(32)
+        let now = clock()
+        let request = PasskeySignInStart(
+            owner: token.storageKey, challenge: Data(challenge), client: client, now: now.timeIntervalSince1970)
+        let rules = self.rules
+        if let until = try await store.transaction(
+            rules.passkeySignInOptionsReads(request),
+            decide: { found in
+                rules.passkeySignInOptions(request, given: found)
+            }
+        ).outcome {
+            metrics.limitHit("client_sign_ins")
+            throw SignInError.tooManySignInsFromClient(seconds: max(1, wholeSeconds(from: now, to: until)))
+        }
+        return SignInChallenge(
+            token: token,
+            options: CredentialOptions.Request(
+                relyingParty: relyingParty, challenge: challenge, timeoutSeconds: SignInRules.passkeyChallengeLifetime))
+    }
+
+    /// The answer to ``signInOptions(client:)``, sent back with its `token`: on success a fresh
+    /// signed-in session (ending `replacing`, the browser's session of a sign-in by text in
+    /// progress), as after a right code.
+    public func signIn(
+        _ json: Data, token: SessionToken, replacing: SessionToken? = nil, userAgent: String? = nil, api: Bool = false
+    ) async throws -> SignInService.SignedIn {
+        let answer: CredentialJSON.Assertion
+        do {
+            answer = try CredentialJSON.assertion(json)
+        } catch {
+            logger.notice("Passkey sign-in refused", metadata: ["why": "\(PasskeyError.malformed(error))"])
+            metrics.passkey("malformed")
+            throw PasskeyError.malformed(error)
+        }
+        let session = SessionToken.generate()
+        let request = PasskeyAssertion(
+            owner: token.storageKey, credentialID: Data(answer.credentialID), clientDataJSON: answer.clientDataJSON,
+            authenticatorData: answer.authenticatorData, signature: answer.signature,
+            userHandle: answer.userHandle.map { Data($0) }, relyingParty: relyingParty,
+            signedInSession: session.storageKey, replacing: replacing?.storageKey, userAgent: userAgent, api: api,
+            now: clock().timeIntervalSince1970)
+        let rules = self.rules
+        let applied = try await store.transaction(rules.passkeySignInReads(request)) { found in
+            rules.passkeySignIn(request, given: found)
+        }
+        let error: PasskeyError
+        switch applied.outcome {
+        case .signedIn(let phone):
+            guard let id = applied.signedInUserID else { throw StoredDataCorrupt("a sign-in that wrote no user") }
+            let user = User(id: id, phone: try SignInRules.phone(phone))
+            metrics.passkey("signed_in")
+            logger.info("Signed in with a passkey", metadata: ["user": "\(id)", "phone": "\(user.phone.masked)"])
+            return SignInService.SignedIn(session: session, user: user)
+        case .challengeExpired: error = .challengeExpired
+        case .unknownPasskey: error = .unknownPasskey
+        case .notYours: error = .notYours
+        case .turnedOff: error = .turnedOff
+        case .counterWentBack: error = .counterWentBack
+        case .storedKeyUnreadable: error = .storedKeyUnreadable
+        case .refused(let failure): error = .refused(failure)
+        }
+        metrics.passkey(error == .counterWentBack ? "counter_went_back" : "refused")
+        logger.notice("Passkey sign-in refused", metadata: ["why": "\(error)"])
+        throw error
+    }
+
+    // MARK: The person's passkeys
+
+    /// The person's passkeys (newest first), handle and answer to the offer.
+    public func passkeys(of user: User) async throws -> UserPasskeys {
+        try await store.read(rules.registrationOptionsReads(user: user.id))
+    }
+
+    /// Whether Home offers to create a passkey: the person has none and has not said "Not now".
+    public func offers(to user: User) async throws -> Bool {
+        let found = try await passkeys(of: user)
+        return found.passkeys.isEmpty && !found.offerDismissed
+    }
+
+    /// "Not now" on Home's offer: it is not made again (the person can still add one on "Your
+    /// devices").
+    public func dismissOffer(for user: User) async throws {
+        try await store.apply([.dismissPasskeyOffer(user: user.id, at: clock().timeIntervalSince1970)])
+    }
+
+    /// Renames one of the person's passkeys; the name is trimmed, 1 to 64 characters, with no
+    /// control characters.
+    public func rename(_ id: Int64, of user: User, to input: String) async throws {
+        let name = input.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...64).contains(name.count),
+            !name.unicodeScalars.contains(where: {
+                $0.properties.generalCategory == .control
+                    || $0.properties.generalCategory == .format && $0.value != 0x200D
+            })
+        else { throw PasskeyError.badName }
+        try await ownPasskey(id, of: user)
+        try await store.apply([.renamePasskey(id: id, user: user.id, name: name)])
+    }
+
+    /// Removes one of the person's passkeys; nothing else ends (sessions, devices stay).
+    public func remove(_ id: Int64, of user: User) async throws {
+        try await ownPasskey(id, of: user)
+        try await store.apply([.removePasskey(id: id, user: user.id)])
+        logger.info("Passkey removed", metadata: ["user": "\(user.id)"])
+    }
+
+    /// Refuses an id that is not one of the person's passkeys (the page then says so; the
+    /// changes are scoped to the person anyway).
+    private func ownPasskey(_ id: Int64, of user: User) async throws {
+        guard try await passkeys(of: user).passkeys.contains(where: { $0.id == id }) else {
+            throw PasskeyError.noSuchPasskey
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// What ``SignInRules/register(_:given:)`` reads: the challenge the session was given, the
+/// person's passkeys (the most one may have), and any passkey with the new credential's id.
+public struct RegistrationReads: ReadPlan {
+    public let list: ReadList
+    private let challenge: Read<PasskeyChallenge?>
+    private let passkeys: Read<UserPasskeys>
+    private let existing: Read<PasskeyRecord?>
+
+    init(_ request: PasskeyRegistration) {
+        var list = ReadList(locks: [.passkey(request.owner)])
+        challenge = list.passkeyChallenge(request.owner)
+        passkeys = list.userPasskeys(request.user.id)
+        existing = request.credentialID.map { list.passkey($0) } ?? .known(nil)
+        self.list = list
+    }
+
+    public func found(in answers: Answers) throws -> RegistrationFound {
+        RegistrationFound(
+            challenge: try answers[challenge], passkeys: try answers[passkeys], existing: try answers[existing])
+    }
+}
+
+/// What ``RegistrationReads`` found.
+public struct RegistrationFound: Sendable, Equatable {
+    var challenge: PasskeyChallenge?
+    var passkeys: UserPasskeys
+    var existing: PasskeyRecord?
+}
+
+/// What ``SignInRules/passkeySignIn(_:given:)`` reads: the challenge the browser (or app) was
+/// given, and the passkey it names; both are locked, so one challenge or one counter is never
+/// judged twice at once.
+public struct PasskeySignInReads: ReadPlan {
+    public let list: ReadList
+    private let challenge: Read<PasskeyChallenge?>
+    private let passkey: Read<PasskeyRecord?>
+
+    init(_ request: PasskeyAssertion) {
+        var list = ReadList(locks: [.passkey(request.owner), .passkey(request.credentialID)])
+        challenge = list.passkeyChallenge(request.owner)
+        passkey = list.passkey(request.credentialID)
+        self.list = list
+    }
+
+    public func found(in answers: Answers) throws -> PasskeySignInFound {
+        PasskeySignInFound(challenge: try answers[challenge], passkey: try answers[passkey])
+    }
+}
+
+/// What ``PasskeySignInReads`` found.
+public struct PasskeySignInFound: Sendable, Equatable {
+    var challenge: PasskeyChallenge?
+    var passkey: PasskeyRecord?
+}

@@ -1,0 +1,259 @@
+import Crypto
+import Foundation
+import Logging
+import TestSupport
+import Testing
+import WebAuthnCore
+
+@testable import AuthCore
+
+/// Passkeys on every backend (issue 27): created after a sign-in by text, then signing in with no
+/// text; and each attack of the issue refused with the database's help: a replayed assertion, a
+/// challenge from another browser or past its 5 minutes, another person's credential, a counter
+/// going back (which turns the passkey off), UV false, another site's origin.
+@Suite("Passkeys")
+struct PasskeyTests {
+    let site = RelyingParty(id: "localhost", origin: "http://localhost:8080")
+
+    struct Fixture {
+        let sms: ServiceFixture
+        let passkeys: PasskeyService
+
+        init(_ database: TestDatabase, site: RelyingParty, policy: SignInPolicy = SignInPolicy()) {
+            sms = ServiceFixture(database, policy: policy)
+            let clock = sms.clock
+            passkeys = PasskeyService(
+                relyingParty: site, store: database.auth, policy: policy, logger: Logger(label: "test"),
+                clock: { clock.now })
+        }
+
+        /// Signs in by text; returns the signed-in session.
+        func signIn(_ phone: String = "(530) 555-0123") async throws -> SignInService.SignedIn {
+            let pending = try await sms.service.requestCode(phoneInput: phone, session: nil)
+            return try await sms.service.verify(
+                session: pending.session, pendingFor: pending.phone, codeInput: sms.sms.lastCode!)
+        }
+
+        /// Creates a passkey for the signed-in person on `authenticator`.
+        func register(_ authenticator: inout SoftwareAuthenticator, for signedIn: SignInService.SignedIn)
+            async throws -> String
+        {
+            let options = try await passkeys.creationOptions(for: signedIn.user, session: signedIn.session)
+            let answer = authenticator.register(challenge: options.challenge, userHandle: options.user.id)
+            return try await passkeys.register(answer, for: signedIn.user, session: signedIn.session, browser: "Chrome")
+        }
+
+        /// A sign-in challenge and the authenticator's answer to it.
+        func answer(_ authenticator: inout SoftwareAuthenticator, client: String? = nil) async throws -> (
+            SessionToken, Data
+        ) {
+            let challenge = try await passkeys.signInOptions(client: client)
+            return (challenge.token, authenticator.signIn(challenge: challenge.options.challenge))
+        }
+    }
+
+    @Test(
+        "a passkey made after a text signs in with no text: a fresh session, the counter kept", arguments: Backend.all)
+    func signsIn(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let f = Fixture(database, site: site)
+            let first = try await f.signIn()
+            #expect(try await f.passkeys.offers(to: first.user))
+            var authenticator = SoftwareAuthenticator()
+            #expect(try await f.register(&authenticator, for: first) == "iCloud Keychain")
+            #expect(try await f.passkeys.offers(to: first.user) == false)
+            f.sms.clock.advance(by: 60)
+            let (token, answer) = try await f.answer(&authenticator, client: "198.51.100.7")
+            let signedIn = try await f.passkeys.signIn(answer, token: token, userAgent: "Safari")
+            #expect(signedIn.user == first.user)
+            #expect(signedIn.session != first.session)
+            #expect(try await f.sms.service.state(of: signedIn.session) == .signedIn(first.user))
+            #expect(f.sms.sms.sent.count == 1)
+            let stored = try #require(try await f.passkeys.passkeys(of: first.user).passkeys.first)
+            #expect(stored.signCount == 1 && stored.lastUsedAt != nil && stored.flaggedAt == nil)
+            // The sign-in counted as one the client started.
+            #expect(try await database.count("sign_in_starts") == 1)
+        }
+    }
+
+    @Test("a replayed assertion, and a challenge from another browser, are refused", arguments: Backend.all)
+    func replayAndAnotherBrowser(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let f = Fixture(database, site: site)
+            var authenticator = SoftwareAuthenticator()
+            _ = try await f.register(&authenticator, for: try await f.signIn())
+            let (token, answer) = try await f.answer(&authenticator)
+            _ = try await f.passkeys.signIn(answer, token: token)
+            await #expect(throws: PasskeyError.challengeExpired) {
+                try await f.passkeys.signIn(answer, token: token)
+            }
+            // Browser B's token with the answer to browser A's challenge.
+            let (tokenA, answerA) = try await f.answer(&authenticator)
+            let tokenB = try await f.passkeys.signInOptions(client: nil).token
+            await #expect(throws: PasskeyError.refused(.wrongChallenge)) {
+                try await f.passkeys.signIn(answerA, token: tokenB)
+            }
+            // B's challenge is used up by that try; A's still works once.
+            await #expect(throws: PasskeyError.challengeExpired) { try await f.passkeys.signIn(answerA, token: tokenB) }
+            _ = try await f.passkeys.signIn(answerA, token: tokenA)
+        }
+    }
+
+    @Test("a challenge answered after 5 minutes is refused", arguments: Backend.all)
+    func expired(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let f = Fixture(database, site: site)
+            var authenticator = SoftwareAuthenticator()
+            _ = try await f.register(&authenticator, for: try await f.signIn())
+            let (token, answer) = try await f.answer(&authenticator)
+            f.sms.clock.advance(by: 301)
+            await #expect(throws: PasskeyError.challengeExpired) { try await f.passkeys.signIn(answer, token: token) }
+            // One never answered is purged once expired.
+            _ = try await f.passkeys.signInOptions(client: nil)
+            #expect(try await database.count("passkey_challenges") == 1)
+            f.sms.clock.advance(by: 301)
+            _ = try await f.sms.service.purgeExpired()
+            #expect(try await database.count("passkey_challenges") == 0)
+        }
+    }
+
+    @Test("another person's credential with one's own user handle is refused", arguments: Backend.all)
+    func anotherPersonsCredential(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let f = Fixture(database, site: site)
+            var alice = SoftwareAuthenticator()
+            _ = try await f.register(&alice, for: try await f.signIn("(530) 555-0123"))
+            var mallory = SoftwareAuthenticator()
+            _ = try await f.register(&mallory, for: try await f.signIn("(415) 555-0199"))
+            let challenge = try await f.passkeys.signInOptions(client: nil)
+            let answer = alice.signIn(challenge: challenge.options.challenge, userHandle: mallory.userHandle)
+            await #expect(throws: PasskeyError.notYours) {
+                try await f.passkeys.signIn(answer, token: challenge.token)
+            }
+        }
+    }
+
+    @Test(
+        "a counter that goes back refuses the sign-in and turns the passkey off; UV false, another origin and another key's signature are refused",
+        arguments: Backend.all)
+    func counterAndFlags(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let f = Fixture(database, site: site)
+            let person = try await f.signIn()
+            var authenticator = SoftwareAuthenticator()
+            _ = try await f.register(&authenticator, for: person)
+            for (attack, failure) in [
+                ("UV false", PasskeyError.refused(.userNotVerified)), ("origin", .refused(.wrongOrigin)),
+                ("key", .refused(.badSignature)),
+            ] {
+                let challenge = try await f.passkeys.signInOptions(client: nil)
+                let c = challenge.options.challenge
+                let answer =
+                    switch attack {
+                    case "UV false": authenticator.signIn(challenge: c, flags: 0x01)
+                    case "origin": authenticator.signIn(challenge: c, origin: "https://evil.example")
+                    default: authenticator.signIn(challenge: c, signer: P256.Signing.PrivateKey())
+                    }
+                await #expect(throws: failure, "\(attack)") {
+                    try await f.passkeys.signIn(answer, token: challenge.token)
+                }
+            }
+            let (token, answer) = try await f.answer(&authenticator)
+            _ = try await f.passkeys.signIn(answer, token: token)
+            let challenge = try await f.passkeys.signInOptions(client: nil)
+            let cloned = authenticator.signIn(challenge: challenge.options.challenge, count: 1)
+            await #expect(throws: PasskeyError.counterWentBack) {
+                try await f.passkeys.signIn(cloned, token: challenge.token)
+            }
+            #expect(try await f.passkeys.passkeys(of: person.user).passkeys.first?.flaggedAt != nil)
+            let (again, good) = try await f.answer(&authenticator)
+            await #expect(throws: PasskeyError.turnedOff) { try await f.passkeys.signIn(good, token: again) }
+        }
+    }
+
+    @Test(
+        "registration: bound to the session that asked, once per credential, at most 20; a 1 MB answer refused",
+        arguments: Backend.all)
+    func registrationRules(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let f = Fixture(database, site: site)
+            let person = try await f.signIn()
+            let elsewhere = try await f.signIn()
+            var authenticator = SoftwareAuthenticator()
+            let options = try await f.passkeys.creationOptions(for: person.user, session: person.session)
+            let answer = authenticator.register(challenge: options.challenge, userHandle: options.user.id)
+            await #expect(throws: PasskeyError.challengeExpired) {
+                try await f.passkeys.register(answer, for: person.user, session: elsewhere.session, browser: "x")
+            }
+            _ = try await f.register(&authenticator, for: person)
+            await #expect(throws: PasskeyError.alreadyRegistered) {
+                try await f.register(&authenticator, for: person)
+            }
+            // Another person may not take the credential id either.
+            let other = try await f.signIn("(415) 555-0199")
+            await #expect(throws: PasskeyError.alreadyRegistered) { try await f.register(&authenticator, for: other) }
+            // The same handle for every passkey of a person, never another's.
+            let second = try await f.passkeys.creationOptions(for: person.user, session: person.session)
+            #expect(second.user.id == options.user.id)
+            #expect(second.excludeCredentials.map(\.id) == [Base64URL.encode(authenticator.credentialID)])
+            let otherOptions = try await f.passkeys.creationOptions(for: other.user, session: other.session)
+            #expect(otherOptions.user.id != options.user.id)
+            for _ in 1..<SignInRules.maxPasskeysPerUser {
+                var more = SoftwareAuthenticator()
+                _ = try await f.register(&more, for: person)
+            }
+            await #expect(throws: PasskeyError.tooMany) {
+                try await f.passkeys.creationOptions(for: person.user, session: person.session)
+            }
+            let huge =
+                Data(#"{"id":"AA","type":"public-key","response":{"clientDataJSON":""#.utf8)
+                + Data(repeating: UInt8(ascii: "A"), count: 1_000_000) + Data(#"","attestationObject":""}}"#.utf8)
+            await #expect(throws: PasskeyError.self) {
+                try await f.passkeys.register(huge, for: other.user, session: other.session, browser: "x")
+            }
+        }
+    }
+
+    @Test("each passkey options counts as a sign-in the client started, up to its limit", arguments: Backend.all)
+    func clientLimit(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            var policy = SignInPolicy()
+            policy.maxSignInsPerClient = 3
+            let f = Fixture(database, site: site, policy: policy)
+            for _ in 0..<3 { _ = try await f.passkeys.signInOptions(client: "203.0.113.9") }
+            await #expect(throws: SignInError.self) { try await f.passkeys.signInOptions(client: "203.0.113.9") }
+            _ = try await f.passkeys.signInOptions(client: "203.0.113.10")
+        }
+    }
+
+    @Test(
+        "rename and remove: only one's own passkeys; removing ends nothing else; 'Not now' is kept",
+        arguments: Backend.all)
+    func manage(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let f = Fixture(database, site: site)
+            let person = try await f.signIn()
+            let other = try await f.signIn("(415) 555-0199")
+            var authenticator = SoftwareAuthenticator()
+            _ = try await f.register(&authenticator, for: person)
+            let id = try #require(try await f.passkeys.passkeys(of: person.user).passkeys.first?.id)
+            try await f.passkeys.rename(id, of: person.user, to: "  My phone  ")
+            #expect(try await f.passkeys.passkeys(of: person.user).passkeys.first?.name == "My phone")
+            for bad in ["", "   ", String(repeating: "x", count: 65), "a\u{0}b", "line\nbreak", "\u{202E}evil"] {
+                await #expect(throws: PasskeyError.badName, "\(bad.debugDescription)") {
+                    try await f.passkeys.rename(id, of: person.user, to: bad)
+                }
+            }
+            await #expect(throws: PasskeyError.noSuchPasskey) {
+                try await f.passkeys.rename(id, of: other.user, to: "x")
+            }
+            await #expect(throws: PasskeyError.noSuchPasskey) { try await f.passkeys.remove(id, of: other.user) }
+            try await f.passkeys.remove(id, of: person.user)
+            #expect(try await f.passkeys.passkeys(of: person.user).passkeys.isEmpty)
+            #expect(try await f.sms.service.state(of: person.session) == .signedIn(person.user))
+            #expect(try await f.passkeys.offers(to: other.user))
+            try await f.passkeys.dismissOffer(for: other.user)
+            #expect(try await f.passkeys.offers(to: other.user) == false)
+        }
+    }
+}
