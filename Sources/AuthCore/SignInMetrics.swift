@@ -9,7 +9,8 @@ import Metrics
 /// - `sign_in_verifications_total{outcome}`: `signed_in`, `incorrect`, `expired`,
 ///   `too_many_attempts`, `locked`;
 /// - `sign_in_limit_hits_total{limit}`: `phone`, `client`, `exchange`, `budget`, `resend_cooldown`,
-///   `failures`, `client_failures`, `client_sign_ins`;
+///   `failures`, `client_failures`, `client_sign_ins`,
+///   `client_passkey_challenges`;
 /// - `sign_in_passkeys_total{outcome}`: `registered`, `registration_refused`, `signed_in`,
 ///   `refused`, `counter_went_back`, `malformed`;
 /// - `sign_in_deliveries_total{channel,status,error_code}`: texts and calls by the final status

@@ -10,13 +10,19 @@ extension PostgresAuthStore {
         -> PasskeyChallenge?
     {
         try await connection.rows(
-            "SELECT purpose, challenge, user_id, expires_at FROM passkey_challenges WHERE owner = \(owner)", logger
+            """
+            SELECT purpose, challenge, user_id, client, created_at, expires_at FROM passkey_challenges
+            WHERE owner = \(owner)
+            """, logger
         ).first.map { row in
-            let (purpose, challenge, user, expires) = try row.decode((String, Data, Int64?, Double).self)
+            let (purpose, challenge, user, client, created, expires) = try row.decode(
+                (String, Data, Int64?, String?, Double, Double).self)
             guard let purpose = PasskeyPurpose(rawValue: purpose) else {
                 throw StoredDataCorrupt("a passkey challenge of an unknown purpose")
             }
-            return PasskeyChallenge(purpose: purpose, challenge: challenge, userID: user, expiresAt: expires)
+            return PasskeyChallenge(
+                purpose: purpose, challenge: challenge, userID: user, client: client, createdAt: created,
+                expiresAt: expires)
         }
     }
 
@@ -64,12 +70,12 @@ extension PostgresAuthStore {
         case .storePasskeyChallenge(let owner, let challenge):
             try await connection.rows(
                 """
-                INSERT INTO passkey_challenges (owner, purpose, challenge, user_id, expires_at)
+                INSERT INTO passkey_challenges (owner, purpose, challenge, user_id, client, created_at, expires_at)
                 VALUES (\(owner), \(challenge.purpose.rawValue), \(challenge.challenge), \(challenge.userID),
-                        \(challenge.expiresAt))
+                        \(challenge.client), \(challenge.createdAt), \(challenge.expiresAt))
                 ON CONFLICT (owner) DO UPDATE SET
                     purpose = excluded.purpose, challenge = excluded.challenge, user_id = excluded.user_id,
-                    expires_at = excluded.expires_at
+                    client = excluded.client, created_at = excluded.created_at, expires_at = excluded.expires_at
                 """, logger)
         case .deletePasskeyChallenge(let owner):
             try await connection.rows("DELETE FROM passkey_challenges WHERE owner = \(owner)", logger)

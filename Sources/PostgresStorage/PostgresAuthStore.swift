@@ -191,6 +191,7 @@ public struct PostgresAuthStore: AuthStore {
             case .phoneFailures: ("failed_checks", "failed_at", "phone = $1")
             case .clientFailures: ("failed_checks", "failed_at", "client = $1")
             case .clientSignIns: ("sign_in_starts", "started_at", "client = $1")
+            case .clientPasskeyChallenges: ("passkey_challenges", "created_at", "client = $1")
             }
         var binds = PostgresBindings(capacity: 3)
         binds.append(events.subject)

@@ -232,10 +232,13 @@ enum PostgresMigrations {
                     purpose text NOT NULL CHECK (purpose IN ('register', 'sign_in')),
                     challenge bytea NOT NULL CHECK (length(challenge) = 32),
                     user_id bigint REFERENCES users(id) ON DELETE CASCADE,
+                    client text,
+                    created_at double precision NOT NULL,
                     expires_at double precision NOT NULL
                 )
                 """,
                 "CREATE INDEX passkey_challenges_by_expiry ON passkey_challenges (expires_at)",
+                "CREATE INDEX passkey_challenges_by_client ON passkey_challenges (client, created_at)",
             ]),
     ]
 }

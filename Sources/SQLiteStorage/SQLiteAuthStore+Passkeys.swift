@@ -8,13 +8,17 @@ extension SQLiteAuthStore {
     static func passkeyChallenge(_ db: Database, _ owner: Data) throws -> PasskeyChallenge? {
         try Row.fetchOne(
             try db.cachedStatement(
-                sql: "SELECT purpose, challenge, user_id, expires_at FROM passkey_challenges WHERE owner = ?"),
+                sql:
+                    "SELECT purpose, challenge, user_id, client, created_at, expires_at FROM passkey_challenges WHERE owner = ?"
+            ),
             arguments: [owner]
         ).map { row in
             guard let purpose = PasskeyPurpose(rawValue: row[0]) else {
                 throw StoredDataCorrupt("a passkey challenge of an unknown purpose")
             }
-            return PasskeyChallenge(purpose: purpose, challenge: row[1], userID: row[2], expiresAt: row[3])
+            return PasskeyChallenge(
+                purpose: purpose, challenge: row[1], userID: row[2], client: row[3], createdAt: row[4],
+                expiresAt: row[5])
         }
     }
 
@@ -56,15 +60,16 @@ extension SQLiteAuthStore {
         case .storePasskeyChallenge(let owner, let challenge):
             try db.cachedStatement(
                 sql: """
-                    INSERT INTO passkey_challenges (owner, purpose, challenge, user_id, expires_at)
-                    VALUES (?, ?, ?, ?, ?)
+                    INSERT INTO passkey_challenges (owner, purpose, challenge, user_id, client, created_at, expires_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT(owner) DO UPDATE SET
                         purpose = excluded.purpose, challenge = excluded.challenge, user_id = excluded.user_id,
-                        expires_at = excluded.expires_at
+                        client = excluded.client, created_at = excluded.created_at, expires_at = excluded.expires_at
                     """
             ).execute(
                 arguments: [
-                    owner, challenge.purpose.rawValue, challenge.challenge, challenge.userID, challenge.expiresAt,
+                    owner, challenge.purpose.rawValue, challenge.challenge, challenge.userID, challenge.client,
+                    challenge.createdAt, challenge.expiresAt,
                 ])
         case .deletePasskeyChallenge(let owner):
             try db.cachedStatement(sql: "DELETE FROM passkey_challenges WHERE owner = ?").execute(arguments: [owner])

@@ -170,6 +170,7 @@ public struct SQLiteAuthStore: AuthStore {
             case .phoneFailures: ("failed_checks", "failed_at", "phone = ?1")
             case .clientFailures: ("failed_checks", "failed_at", "client = ?1")
             case .clientSignIns: ("sign_in_starts", "started_at", "client = ?1")
+            case .clientPasskeyChallenges: ("passkey_challenges", "created_at", "client = ?1")
             }
         return try Double.fetchOne(
             try db.cachedStatement(

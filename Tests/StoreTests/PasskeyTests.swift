@@ -64,7 +64,8 @@ struct PasskeyTests {
             #expect(try await f.passkeys.offers(to: first.user) == false)
             f.sms.clock.advance(by: 60)
             let (token, answer) = try await f.answer(&authenticator, client: "198.51.100.7")
-            let signedIn = try await f.passkeys.signIn(answer, token: token, userAgent: "Safari")
+            let signedIn = try await f.passkeys.signIn(
+                answer, token: token, client: "198.51.100.7", userAgent: "Safari")
             #expect(signedIn.user == first.user)
             #expect(signedIn.session != first.session)
             #expect(try await f.sms.service.state(of: signedIn.session) == .signedIn(first.user))
@@ -214,15 +215,38 @@ struct PasskeyTests {
         }
     }
 
-    @Test("each passkey options counts as a sign-in the client started, up to its limit", arguments: Backend.all)
-    func clientLimit(_ backend: Backend) async throws {
+    @Test(
+        "each answer counts as a sign-in the client started, up to its limit; a client holds at most 30 challenges",
+        arguments: Backend.all)
+    func clientLimits(_ backend: Backend) async throws {
         try await withDatabase(backend) { database in
             var policy = SignInPolicy()
-            policy.maxSignInsPerClient = 3
+            policy.maxSignInsPerClient = 2
             let f = Fixture(database, site: site, policy: policy)
-            for _ in 0..<3 { _ = try await f.passkeys.signInOptions(client: "203.0.113.9") }
-            await #expect(throws: SignInError.self) { try await f.passkeys.signInOptions(client: "203.0.113.9") }
-            _ = try await f.passkeys.signInOptions(client: "203.0.113.10")
+            var authenticator = SoftwareAuthenticator()
+            _ = try await f.register(&authenticator, for: try await f.signIn())
+            let client = "203.0.113.9"
+            #expect(try await database.count("sign_in_starts") == 0)
+            for _ in 0..<2 {
+                let (token, answer) = try await f.answer(&authenticator, client: client)
+                _ = try await f.passkeys.signIn(answer, token: token, client: client)
+            }
+            // Asking counted nothing; the answers did.
+            #expect(try await database.count("sign_in_starts") == 2)
+            let (token, answer) = try await f.answer(&authenticator, client: client)
+            await #expect(throws: SignInError.self) {
+                try await f.passkeys.signIn(answer, token: token, client: client)
+            }
+            // Another client is not held back by this one.
+            _ = try await f.passkeys.signIn(answer, token: token, client: "203.0.113.10")
+            // Challenges: 30 unanswered ones at most per client, for their 5 minutes.
+            let flood = "198.51.100.99"
+            for _ in 0..<SignInRules.maxPasskeyChallengesPerClient {
+                _ = try await f.passkeys.signInOptions(client: flood)
+            }
+            await #expect(throws: SignInError.self) { try await f.passkeys.signInOptions(client: flood) }
+            f.sms.clock.advance(by: 301)
+            _ = try await f.passkeys.signInOptions(client: flood)
         }
     }
 

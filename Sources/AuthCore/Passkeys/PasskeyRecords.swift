@@ -17,12 +17,20 @@ public struct PasskeyChallenge: Sendable, Equatable {
     public var challenge: Data
     /// Registration: the user the passkey is for.
     public var userID: Int64?
+    /// Sign-in: the client address that asked (its challenges are limited).
+    public var client: String?
+    public var createdAt: Double
     public var expiresAt: Double
 
-    public init(purpose: PasskeyPurpose, challenge: Data, userID: Int64?, expiresAt: Double) {
+    public init(
+        purpose: PasskeyPurpose, challenge: Data, userID: Int64?, client: String? = nil, createdAt: Double,
+        expiresAt: Double
+    ) {
         self.purpose = purpose
         self.challenge = challenge
         self.userID = userID
+        self.client = client
+        self.createdAt = createdAt
         self.expiresAt = expiresAt
     }
 }

@@ -94,8 +94,8 @@ public struct PasskeyService: Sendable {
         public let options: CredentialOptions.Request
     }
 
-    /// Options for a sign-in, counted as a sign-in started by `client`; refused with
-    /// ``SignInError/tooManySignInsFromClient(seconds:)`` while its sign-ins are at their limit.
+    /// Options for a sign-in; refused with ``SignInError/tooManySignInsFromClient(seconds:)``
+    /// while `client` holds too many unanswered challenges.
     public func signInOptions(client: String?) async throws -> SignInChallenge {
         let token = SessionToken.generate()
         let challenge = secureRandomBytes(32)
@@ -109,7 +109,7 @@ public struct PasskeyService: Sendable {
                 rules.passkeySignInOptions(request, given: found)
             }
         ).outcome {
-            metrics.limitHit("client_sign_ins")
+            metrics.limitHit("client_passkey_challenges")
             throw SignInError.tooManySignInsFromClient(seconds: max(1, wholeSeconds(from: now, to: until)))
         }
         return SignInChallenge(
@@ -120,9 +120,10 @@ public struct PasskeyService: Sendable {
 
     /// The answer to ``signInOptions(client:)``, sent back with its `token`: on success a fresh
     /// signed-in session (ending `replacing`, the browser's session of a sign-in by text in
-    /// progress), as after a right code.
+    /// progress), as after a right code. Each answer counts as a sign-in `client` started.
     public func signIn(
-        _ json: Data, token: SessionToken, replacing: SessionToken? = nil, userAgent: String? = nil, api: Bool = false
+        _ json: Data, token: SessionToken, replacing: SessionToken? = nil, client: String? = nil,
+        userAgent: String? = nil, api: Bool = false
     ) async throws -> SignInService.SignedIn {
         let answer: CredentialJSON.Assertion
         do {
@@ -138,7 +139,7 @@ public struct PasskeyService: Sendable {
             authenticatorData: answer.authenticatorData, signature: answer.signature,
             userHandle: answer.userHandle.map { Data($0) }, relyingParty: relyingParty,
             signedInSession: session.storageKey, replacing: replacing?.storageKey, userAgent: userAgent, api: api,
-            now: clock().timeIntervalSince1970)
+            client: client, now: clock().timeIntervalSince1970)
         let rules = self.rules
         let applied = try await store.transaction(rules.passkeySignInReads(request)) { found in
             rules.passkeySignIn(request, given: found)
@@ -158,6 +159,9 @@ public struct PasskeyService: Sendable {
         case .counterWentBack: error = .counterWentBack
         case .storedKeyUnreadable: error = .storedKeyUnreadable
         case .refused(let failure): error = .refused(failure)
+        case .limited(let until):
+            metrics.limitHit("client_sign_ins")
+            throw SignInError.tooManySignInsFromClient(seconds: max(1, wholeSeconds(from: clock(), to: until)))
         }
         metrics.passkey(error == .counterWentBack ? "counter_went_back" : "refused")
         logger.notice("Passkey sign-in refused", metadata: ["why": "\(error)"])

@@ -27,7 +27,7 @@ extension SignInRules {
         guard found.passkeys.count < Self.maxPasskeysPerUser else { return AuthDecision(nil) }
         let handle = found.handle ?? request.newHandle
         let challenge = PasskeyChallenge(
-            purpose: .register, challenge: request.challenge, userID: request.user,
+            purpose: .register, challenge: request.challenge, userID: request.user, createdAt: request.now,
             expiresAt: request.now + Self.passkeyChallengeLifetime)
         return AuthDecision(
             RegistrationOptions(
@@ -79,39 +79,43 @@ extension SignInRules {
 
     // MARK: Signing in
 
-    /// What ``passkeySignInOptions(_:given:)`` reads: the client's sign-ins in their window
-    /// (a passkey sign-in counts there like one with a code); the client is locked.
+    /// The most sign-in challenges one client address may hold at once (each lives 5 minutes).
+    /// Login asks for one as it opens, for the browser's own passkey suggestion, so this is a
+    /// few reloads' worth for a household behind one address, and a bound on what a flood of
+    /// requests can make the database hold.
+    public static let maxPasskeyChallengesPerClient = 30
+
+    /// What ``passkeySignInOptions(_:given:)`` reads: the client's challenges still out; the
+    /// client is locked.
     public func passkeySignInOptionsReads(_ request: PasskeySignInStart) -> SingleRead<LimitWindow> {
         SingleRead(locks: request.client.map { [.client($0)] } ?? []) { list in
             guard let client = request.client else { return .known(.notCounted) }
             return list.limit(
-                .clientSignIns, of: client, max: policy.maxSignInsPerClient, per: policy.signInsPerClientWindow,
-                now: request.now)
+                .clientPasskeyChallenges, of: client, max: Self.maxPasskeyChallengesPerClient,
+                per: Self.passkeyChallengeLifetime, now: request.now)
         }
     }
 
-    /// "Sign in with a passkey": a fresh challenge for the token the browser or app was given,
-    /// counted as a sign-in started by the client; refused while the client's sign-ins are at
-    /// their limit (the returned time is when they are not).
-    public func passkeySignInOptions(_ request: PasskeySignInStart, given clientSignIns: LimitWindow)
+    /// "Sign in with a passkey": a fresh challenge for the token the browser or app was given;
+    /// refused while the client holds ``maxPasskeyChallengesPerClient`` (the returned time is
+    /// when it may ask again). Asking counts as no sign-in: Login asks as it opens; answering does.
+    public func passkeySignInOptions(_ request: PasskeySignInStart, given clientChallenges: LimitWindow)
         -> AuthDecision<Date?>
     {
-        if let until = clientSignIns.fullUntil { return AuthDecision(until) }
+        if let until = clientChallenges.fullUntil { return AuthDecision(until) }
         let challenge = PasskeyChallenge(
-            purpose: .signIn, challenge: request.challenge, userID: nil,
-            expiresAt: request.now + Self.passkeyChallengeLifetime)
-        return AuthDecision(
-            nil,
-            changes: [.storePasskeyChallenge(owner: request.owner, challenge: challenge)]
-                + (request.client.map { [.recordSignInStart(client: $0, at: request.now)] } ?? []))
+            purpose: .signIn, challenge: request.challenge, userID: nil, client: request.client,
+            createdAt: request.now, expiresAt: request.now + Self.passkeyChallengeLifetime)
+        return AuthDecision(nil, changes: [.storePasskeyChallenge(owner: request.owner, challenge: challenge)])
     }
 
     /// What ``passkeySignIn(_:given:)`` reads (``PasskeySignInReads``).
     public func passkeySignInReads(_ request: PasskeyAssertion) -> PasskeySignInReads {
-        PasskeySignInReads(request)
+        PasskeySignInReads(request, policy: policy)
     }
 
-    /// A sign-in with a passkey (WebAuthn Level 3 §7.2): the challenge must be this asker's,
+    /// A sign-in with a passkey (WebAuthn Level 3 §7.2), counted as a sign-in the client started
+    /// and refused while its sign-ins are at their limit. The challenge must be this asker's,
     /// live and for signing in; the passkey must exist, not be turned off, and belong to the
     /// user handle the authenticator returned (step 6); then the ceremony's checks, the
     /// signature and the counter. A counter that did not go up turns the passkey off. The
@@ -121,7 +125,10 @@ extension SignInRules {
         -> AuthDecision<PasskeySignInOutcome>
     {
         let now = request.now
-        let used: [AuthChange] = found.challenge == nil ? [] : [.deletePasskeyChallenge(owner: request.owner)]
+        if let until = found.clientSignIns.fullUntil { return AuthDecision(.limited(until: until)) }
+        let used: [AuthChange] =
+            (found.challenge == nil ? [] : [.deletePasskeyChallenge(owner: request.owner)])
+            + (request.client.map { [.recordSignInStart(client: $0, at: now)] } ?? [])
         guard let challenge = found.challenge, challenge.purpose == .signIn, challenge.expiresAt > now else {
             return AuthDecision(.challengeExpired, changes: used)
         }
@@ -259,13 +266,16 @@ public struct PasskeyAssertion: Sendable {
     public var userAgent: String?
     /// An API token rather than a browser's session.
     public var api: Bool
+    /// The client address, for its sign-in limit.
+    public var client: String?
     public var now: Double
 
     public init(
         owner: Data, credentialID: Data, clientDataJSON: [UInt8], authenticatorData: [UInt8], signature: [UInt8],
         userHandle: Data?, relyingParty: RelyingParty, signedInSession: Data, replacing: Data?, userAgent: String?,
-        api: Bool, now: Double
+        api: Bool, client: String?, now: Double
     ) {
+        self.client = client
         self.owner = owner
         self.credentialID = credentialID
         self.clientDataJSON = clientDataJSON
@@ -296,4 +306,6 @@ public enum PasskeySignInOutcome: Sendable, Equatable {
     /// The stored key does not parse (the data is damaged): refused.
     case storedKeyUnreadable
     case refused(CeremonyFailure)
+    /// The client started too many sign-ins lately: nothing was checked or used.
+    case limited(until: Date)
 }

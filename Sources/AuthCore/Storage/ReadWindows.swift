@@ -14,8 +14,11 @@ public enum EventKind: String, Sendable, Equatable, CaseIterable {
     case phoneFailures
     /// Wrong codes from a client address.
     case clientFailures
-    /// Sign-ins (new pending sessions) a client address started.
+    /// Sign-ins (new pending sessions, answers to passkey challenges) a client address started.
     case clientSignIns
+    /// Passkey sign-in challenges a client address asked for (each is a row until answered or
+    /// purged).
+    case clientPasskeyChallenges
 }
 
 /// "When did the event at `position` (0 = the newest) among `subject`'s events after `since`

@@ -228,9 +228,12 @@ enum SQLiteMigrations {
                         purpose TEXT NOT NULL CHECK (purpose IN ('register', 'sign_in')),
                         challenge BLOB NOT NULL CHECK (length(challenge) = 32),
                         user_id INTEGER REFERENCES users(id) ON DELETE CASCADE,
+                        client TEXT,
+                        created_at REAL NOT NULL,
                         expires_at REAL NOT NULL
                     );
                     CREATE INDEX passkey_challenges_by_expiry ON passkey_challenges(expires_at);
+                    CREATE INDEX passkey_challenges_by_client ON passkey_challenges(client, created_at);
                     """)
         }
         return migrator

@@ -30,22 +30,33 @@ public struct RegistrationFound: Sendable, Equatable {
 }
 
 /// What ``SignInRules/passkeySignIn(_:given:)`` reads: the challenge the browser (or app) was
-/// given, and the passkey it names; both are locked, so one challenge or one counter is never
+/// given, the passkey it names and the client's sign-ins in their window; all are locked, so one challenge or one counter is never
 /// judged twice at once.
 public struct PasskeySignInReads: ReadPlan {
     public let list: ReadList
     private let challenge: Read<PasskeyChallenge?>
     private let passkey: Read<PasskeyRecord?>
+    private let clientSignIns: Read<LimitWindow>
 
-    init(_ request: PasskeyAssertion) {
-        var list = ReadList(locks: [.passkey(request.owner), .passkey(request.credentialID)])
+    init(_ request: PasskeyAssertion, policy: SignInPolicy) {
+        var list = ReadList(
+            locks: [.passkey(request.owner), .passkey(request.credentialID)]
+                + (request.client.map { [.client($0)] } ?? []))
         challenge = list.passkeyChallenge(request.owner)
         passkey = list.passkey(request.credentialID)
+        clientSignIns =
+            request.client.map {
+                list.limit(
+                    .clientSignIns, of: $0, max: policy.maxSignInsPerClient, per: policy.signInsPerClientWindow,
+                    now: request.now)
+            } ?? .known(.notCounted)
         self.list = list
     }
 
     public func found(in answers: Answers) throws -> PasskeySignInFound {
-        PasskeySignInFound(challenge: try answers[challenge], passkey: try answers[passkey])
+        PasskeySignInFound(
+            challenge: try answers[challenge], passkey: try answers[passkey],
+            clientSignIns: try answers[clientSignIns])
     }
 }
 
@@ -53,4 +64,5 @@ public struct PasskeySignInReads: ReadPlan {
 public struct PasskeySignInFound: Sendable, Equatable {
     var challenge: PasskeyChallenge?
     var passkey: PasskeyRecord?
+    var clientSignIns: LimitWindow
 }
