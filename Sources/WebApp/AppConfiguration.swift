@@ -84,6 +84,8 @@ struct AppConfiguration: Sendable {
     /// This app's own address (`--public-url`, no trailing slash): gateway mode's issuer, and
     /// the base of the addresses Twilio or the webhook report each text's and call's status to.
     var publicURL: String?
+    /// Passkeys (on with `--public-url`, unless `--no-passkeys`); `nil` when off.
+    var passkeys: PasskeyConfiguration?
     /// Gateway mode's signing keys when given (`WEBAPP_ASSERTION_KEY`); else the data folder's.
     var assertionKeys: AssertionKeys?
     /// How often expired sessions and codes are deleted.

@@ -96,10 +96,18 @@ final class Application: Sendable {
             configuration: configuration, secret: secret,
             pages: Pages(
                 renderer: renderer, wording: wording, testMode: configuration.sms.isTestMode, clock: clock,
-                assets: assets),
+                assets: assets, passkeys: configuration.passkeys != nil),
             signIn: signIn, assets: assets,
             wallet: wallet, storage: storage, requestMetrics: requestMetrics, securityHeaders: securityHeaders,
             registry: registry, clock: clock, logger: logger)
+        if let passkeys = configuration.passkeys {
+            routes.passkeys = PasskeyService(
+                relyingParty: passkeys.relyingParty, siteName: configuration.appName ?? "Phone Login",
+                store: storage.auth, policy: configuration.policy, logger: logger, clock: clock,
+                metrics: SignInMetrics(factory: metrics))
+            logger.info(
+                "Passkeys", metadata: ["rp-id": "\(passkeys.relyingParty.id)", "origin": "\(passkeys.relyingParty.origin)"])
+        }
         if let gateway = configuration.gateway {
             let keys =
                 try configuration.assertionKeys

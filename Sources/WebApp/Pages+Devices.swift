@@ -6,8 +6,8 @@ import Wording
 extension Pages {
     /// "Your devices": the person's live sessions and remembered phones, the current ones marked.
     func devices(
-        csrf: String, user: User, places: SignedInPlaces, currentSession: Data, currentDevice: Data?,
-        notice: String? = nil
+        csrf: String, user: User, places: SignedInPlaces, passkeys: [PasskeyRecord]? = nil, currentSession: Data,
+        currentDevice: Data?, notice: String? = nil, error: PasskeyError? = nil
     ) throws -> Response {
         let sessions: [[String: Any]] = places.sessions.map { session in
             let (description, signedIn) = (
@@ -36,13 +36,24 @@ extension Pages {
                 "label": words("devices.forgetLabel", ["device": description, "when": remembered]),
             ]
         }
+        let keys: [[String: Any]] = (passkeys ?? []).map { passkey in
+            [
+                "id": String(passkey.id), "name": passkey.name, "flagged": passkey.flaggedAt != nil,
+                "times": passkey.lastUsedAt.map { used in
+                    words("passkeys.times", ["created": Self.when(passkey.createdAt, words), "used": Self.when(used, words)])
+                } ?? words("passkeys.timesUnused", ["created": Self.when(passkey.createdAt, words)]),
+                "renameLabel": words("passkeys.renameLabel", ["name": passkey.name]),
+                "removeLabel": words("passkeys.removeLabel", ["name": passkey.name]),
+            ]
+        }
         return try page(
             "devices",
             [
                 "csrf": csrf, "phone": user.phone.nationalFormat, "sessions": sessions, "devices": devices,
                 "hasOthers": places.sessions.contains { $0.key != currentSession }, "notice": notice ?? "",
-                "pageAddress": "/devices",
-            ], answering: nil)
+                "pageAddress": "/devices", "passkeysOn": passkeys != nil, "passkeys": keys,
+                "passkeyError": error.map { words($0.saying) } ?? "", "hasError": error != nil,
+            ], answering: error)
     }
 
     /// "23 Nov 2026, 07:50 UTC": the server does not know the reader's time zone, so it says which.

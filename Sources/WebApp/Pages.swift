@@ -20,6 +20,7 @@ struct Pages: Sendable {
     static let assetNames = [
         "css": "app.css", "icon": "favicon.svg", "loginJS": "login.js", "verifyJS": "verify.js",
         "countdownJS": "countdown.js", "backForwardJS": "back-forward.js", "deliveryJS": "delivery.js",
+        "passkeysJS": "passkeys.js",
     ]
     let renderer: PageRenderer
     /// Every word of every page, in every language (`Locales/`).
@@ -35,6 +36,8 @@ struct Pages: Sendable {
     var clock: @Sendable () -> Date = { Date() }
     /// The static files, for their content-hashed addresses (`/public/app.3f2a1c9e.css`).
     var assets: StaticAssets? = nil
+    /// Passkeys are on: Login offers signing in with one, Home and "Your devices" creating one.
+    var passkeys = false
 
     /// Longest typed phone text echoed back into the form.
     private static let maxEchoedInput = 64
@@ -42,8 +45,9 @@ struct Pages: Sendable {
     init(
         renderer: PageRenderer, wording: Wording, testMode: Bool = false,
         clock: @escaping @Sendable () -> Date = { Date() },
-        assets: StaticAssets? = nil
+        assets: StaticAssets? = nil, passkeys: Bool = false
     ) {
+        self.passkeys = passkeys
         self.renderer = renderer
         self.wording = wording
         self.words = wording[.english]
@@ -78,6 +82,7 @@ struct Pages: Sendable {
                 "retryAt": retryAt(error).map(String.init) ?? "", "countsDown": retryAt(error) != nil,
                 "offersSentCode": sentCodeExpiry != nil, "sentCodeExpiry": sentCodeExpiry ?? "",
                 "continuingTo": continuingTo ?? "", "continues": continuingTo != nil, "pageAddress": "/login",
+                "passkeys": passkeys,
             ], answering: error)
         // Login reflects what the address says (a return address, `rd=`): next to a phone number
         // (remembered, or the one being signed in), its compressed size could give the number away
@@ -144,7 +149,8 @@ struct Pages: Sendable {
     /// change the name (each form with its own one-time key).
     /// - Parameter error: a refused change, shown next to the form it came from.
     func home(
-        csrf: String, user: User, overview: Overview, notice: String? = nil, error: WalletFormError? = nil
+        csrf: String, user: User, overview: Overview, notice: String? = nil, error: WalletFormError? = nil,
+        offersPasskey: Bool = false
     ) throws -> Response {
         let accounts: [[String: Any]] = overview.accounts.map {
             ["id": String($0.id), "name": $0.name, "balance": $0.balance.description]
@@ -158,6 +164,7 @@ struct Pages: Sendable {
                 "accountLimit": WalletRules.maxAccountsPerPerson,
                 "accountLimitSentence": words("home.accountLimit", ["count": String(WalletRules.maxAccountsPerPerson)]),
                 "addKey": Wallet.newKey(), "nameKey": Wallet.newKey(), "notice": notice ?? "",
+                "offersPasskey": passkeys && offersPasskey,
             ].merging(values(of: error)) { $1 }, answering: error?.error)
     }
 

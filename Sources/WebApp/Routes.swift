@@ -26,6 +26,8 @@ struct Routes {
     let clock: @Sendable () -> Date
     /// Gateway mode's assertion signer; `nil` when gateway mode is off.
     var signer: AssertionSigner? = nil
+    /// Passkeys; `nil` when they are off.
+    var passkeys: PasskeyService? = nil
     var logger = Logger(label: "webapp")
 
     /// The whole app as one responder: the pages, the API and, unless they have a port of their
@@ -36,6 +38,10 @@ struct Routes {
             mounts += [("/auth", gateway), ("/.well-known/jwks.json", gateway)]
         }
         if let callbacks = callbackRoutes() { mounts.append(("/callbacks", callbacks)) }
+        if let apps = configuration.passkeys?.apps, !apps.isEmpty {
+            let wellKnown = WellKnownController(apps: apps).responder()
+            mounts += WellKnownController.paths.map { ($0, wellKnown) }
+        }
         if configuration.opsPort == nil {
             let ops = opsRoutes()
             mounts += OpsController.paths.sorted().map { ($0, ops) }
@@ -80,20 +86,33 @@ struct Routes {
         if let returnAddress {
             visitors = visitors.add(middleware: ReturnAddressMiddleware(cookie: returnAddress, session: sessionCookie))
         }
-        SignInController(
+        let passkeyCookies = PasskeyCookies(secure: configuration.https)
+        let signInPages = SignInController(
             signIn: signIn, pages: pages, cookie: sessionCookie,
             rememberedPhone: RememberedPhoneCookie(https: configuration.https),
             device: deviceCookie, returnAddress: returnAddress, gatewayDomain: configuration.gateway?.domain.name,
-            deliveriesReported: deliveryCallbacks != nil
-        ).register(
+            deliveriesReported: deliveryCallbacks != nil, passkeys: passkeys, passkeyCookies: passkeyCookies)
+        signInPages.register(
             visitors: visitors, signedOut: visitors.group(context: SignedOutContext.self),
             signingIn: visitors.group(context: PendingSignInContext.self))
         // Home reads its wallet overview in the same database round trip as the session.
         let home = router.group().add(middleware: session.readingHome(wallet))
-        DevicesController(signIn: signIn, pages: pages, device: deviceCookie).register(
-            signedIn: visitors.group(context: SignedInContext.self))
-        WalletController(wallet: wallet, pages: pages, notice: WalletNotice(secure: configuration.https)).register(
+        let devices = DevicesController(
+            signIn: signIn, pages: pages, device: deviceCookie, passkeys: passkeys, passkeyCookies: passkeyCookies)
+        devices.register(signedIn: visitors.group(context: SignedInContext.self))
+        WalletController(
+            wallet: wallet, pages: pages, notice: WalletNotice(secure: configuration.https),
+            passkeyCookies: passkeys == nil ? nil : passkeyCookies
+        ).register(
             signedIn: visitors.group(context: SignedInContext.self), home: home.group(context: SignedInContext.self))
+        if let passkeys {
+            PasskeyController(
+                passkeys: passkeys, pages: pages, cookies: passkeyCookies, landing: signInPages.landing,
+                devices: devices
+            ).register(
+                signedOut: visitors.group(context: SignedOutContext.self),
+                signedIn: visitors.group(context: SignedInContext.self))
+        }
         return router.buildResponder()
     }
 
@@ -135,6 +154,10 @@ struct Routes {
         ).register(v1: v1, signedIn: signedIn)
         WalletAPIController(wallet: wallet, wording: pages.wording).register(signedIn: signedIn)
         SessionsAPIController(signIn: signIn, wording: pages.wording).register(signedIn: signedIn)
+        if let passkeys {
+            PasskeysAPIController(passkeys: passkeys, policy: configuration.policy, wording: pages.wording).register(
+                v1: v1, signedIn: signedIn)
+        }
         return router.buildResponder()
     }
 

@@ -119,6 +119,9 @@ struct WebAppCommand: AsyncParsableCommand {
     @OptionGroup(title: "Gateway mode (docs/GATEWAY.md)")
     var gateway: GatewayOptions
 
+    @OptionGroup(title: "Passkeys")
+    var passkeys: PasskeyOptions
+
     @Option(
         name: .customLong("phone-regions"),
         help: """
@@ -136,6 +139,7 @@ struct WebAppCommand: AsyncParsableCommand {
         _ = try smsDelivery(environment: ProcessInfo.processInfo.environment)
         _ = try database(environment: ProcessInfo.processInfo.environment)
         _ = try gateway.gateway(https: https)
+        _ = try passkeys.configuration(publicURL: gateway.publicAddress(https: https))
         _ = try GatewayOptions.assertionKeys(environment: ProcessInfo.processInfo.environment)
         if smsMode == "test", !Application.isLoopback(host) {
             throw ValidationError("--sms test (every code is 123456) only runs on a loopback --host such as 127.0.0.1.")

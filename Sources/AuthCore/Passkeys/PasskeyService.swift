@@ -54,13 +54,32 @@ public struct PasskeyService: Sendable {
     /// The browser's answer to ``creationOptions(for:session:)``, checked and stored; returns the
     /// passkey's name. `browser` names it when its authenticator is not a known one.
     public func register(_ json: Data, for user: User, session: SessionToken, browser: String) async throws -> String {
-        let answer: CredentialJSON.Registration
+        try await register(try parsed { () throws(CredentialJSON.Failure) in try CredentialJSON.registration(json) },
+            for: user, session: session, browser: browser)
+    }
+
+    /// ``register(_:for:session:browser:)`` with the JSON decoded already (the API's body).
+    public func register(
+        _ json: CredentialJSON.RegistrationJSON, for user: User, session: SessionToken, browser: String
+    ) async throws -> String {
+        try await register(try parsed { () throws(CredentialJSON.Failure) in try CredentialJSON.registration(json) },
+            for: user, session: session, browser: browser)
+    }
+
+    /// The bytes of a browser's answer, or ``PasskeyError/malformed(_:)`` (logged).
+    private func parsed<Answer>(_ parse: () throws(CredentialJSON.Failure) -> Answer) throws(PasskeyError) -> Answer {
         do {
-            answer = try CredentialJSON.registration(json)
+            return try parse()
         } catch {
-            logger.notice("Passkey refused", metadata: ["user": "\(user.id)", "why": "\(error)"])
+            logger.notice("Passkey refused", metadata: ["why": "\(PasskeyError.malformed(error))"])
+            metrics.passkey("malformed")
             throw PasskeyError.malformed(error)
         }
+    }
+
+    private func register(
+        _ answer: CredentialJSON.Registration, for user: User, session: SessionToken, browser: String
+    ) async throws -> String {
         let request = PasskeyRegistration(
             user: user, owner: session.storageKey, clientDataJSON: answer.clientDataJSON,
             attestationObject: answer.attestationObject, fallbackName: browser, relyingParty: relyingParty,
@@ -125,14 +144,25 @@ public struct PasskeyService: Sendable {
         _ json: Data, token: SessionToken, replacing: SessionToken? = nil, client: String? = nil,
         userAgent: String? = nil, api: Bool = false
     ) async throws -> SignInService.SignedIn {
-        let answer: CredentialJSON.Assertion
-        do {
-            answer = try CredentialJSON.assertion(json)
-        } catch {
-            logger.notice("Passkey sign-in refused", metadata: ["why": "\(PasskeyError.malformed(error))"])
-            metrics.passkey("malformed")
-            throw PasskeyError.malformed(error)
-        }
+        try await signIn(
+            try parsed { () throws(CredentialJSON.Failure) in try CredentialJSON.assertion(json) }, token: token,
+            replacing: replacing, client: client, userAgent: userAgent, api: api)
+    }
+
+    /// ``signIn(_:token:replacing:client:userAgent:api:)`` with the JSON decoded already.
+    public func signIn(
+        _ json: CredentialJSON.AssertionJSON, token: SessionToken, client: String? = nil, userAgent: String? = nil,
+        api: Bool = false
+    ) async throws -> SignInService.SignedIn {
+        try await signIn(
+            try parsed { () throws(CredentialJSON.Failure) in try CredentialJSON.assertion(json) }, token: token,
+            client: client, userAgent: userAgent, api: api)
+    }
+
+    private func signIn(
+        _ answer: CredentialJSON.Assertion, token: SessionToken, replacing: SessionToken? = nil,
+        client: String? = nil, userAgent: String? = nil, api: Bool = false
+    ) async throws -> SignInService.SignedIn {
         let session = SessionToken.generate()
         let request = PasskeyAssertion(
             owner: token.storageKey, credentialID: Data(answer.credentialID), clientDataJSON: answer.clientDataJSON,

@@ -89,6 +89,17 @@ struct APIError: HTTPResponseError, Equatable {
             case .invalidOperationKey: "bad_request"
             case .operationKeyReused: "idempotency_key_reused"
             }
+        case let error as PasskeyError:
+            switch error {
+            case .unavailable, .noSuchPasskey: "not_found"
+            case .challengeExpired: "passkey_challenge_expired"
+            case .unknownPasskey: "passkey_unknown"
+            case .notYours, .malformed, .refused, .storedKeyUnreadable: "passkey_not_accepted"
+            case .turnedOff, .counterWentBack: "passkey_turned_off"
+            case .tooMany: "passkey_limit"
+            case .alreadyRegistered: "passkey_exists"
+            case .badName: "invalid_name"
+            }
         case is StorageUnavailable: "unavailable"
         case is SchemaCheckFailed: "invalid_input"
         default:

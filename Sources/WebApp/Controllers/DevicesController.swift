@@ -10,6 +10,9 @@ struct DevicesController: Sendable {
     let signIn: SignInService
     let pages: Pages
     let device: DeviceCookie
+    /// Passkeys, when on: listed here, with rename and remove, and "Add a passkey".
+    var passkeys: PasskeyService? = nil
+    var passkeyCookies = PasskeyCookies(secure: false)
 
     func register(signedIn: RouteGroup<SignedInContext>) {
         signedIn.get("/devices", use: show)
@@ -24,10 +27,24 @@ struct DevicesController: Sendable {
     }
 
     @Sendable func show(_ request: Request, _ context: SignedInContext) async throws -> Response {
+        let notice = passkeyCookies.notice(in: request)
+        var response = try await page(
+            request, context, notice: notice.map { pages.in(context.language).words($0.key) })
+        if notice != nil { response.setCookie(passkeyCookies.noticeCleared) }
+        return response
+    }
+
+    /// The page as it stands, with a notice, or with the reason a passkey change was refused
+    /// (and that error's status).
+    func page(
+        _ request: Request, _ context: SignedInContext, notice: String? = nil, error: PasskeyError? = nil
+    ) async throws -> Response {
         guard let current = context.app.sessionToken else { throw Redirect.toLogin }
         return try pages.in(context.language).devices(
             csrf: context.csrfToken, user: context.user, places: try await signIn.places(of: context.user),
-            currentSession: current.storageKey, currentDevice: device.token(in: request)?.storageKey)
+            passkeys: try await passkeys?.passkeys(of: context.user).passkeys,
+            currentSession: current.storageKey, currentDevice: device.token(in: request)?.storageKey, notice: notice,
+            error: error)
     }
 
     @Sendable func signOutSession(_ request: Request, _ context: SignedInContext) async throws -> Response {

@@ -18,11 +18,19 @@ struct SignInController: Sendable {
     let device: DeviceCookie
     /// Gateway mode: where signing in returns to (`rd=`); `nil` otherwise.
     var returnAddress: ReturnAddressCookie? = nil
+
+    /// Where a sign-in lands, with its cookies.
+    var landing: SignedInLanding {
+        SignedInLanding(cookie: cookie, rememberedPhone: rememberedPhone, device: device, returnAddress: returnAddress)
+    }
     /// Gateway mode: the domain whose apps all sign out with this one (said on `GET /logout`).
     var gatewayDomain: String? = nil
     /// The provider reports each send's delivery (`--public-url` with Twilio or the webhook):
     /// the pages then keep asking `/verify/status` until it is final.
     var deliveriesReported = false
+    /// Passkeys, when on: a sign-in by text then has Home offer to create one.
+    var passkeys: PasskeyService? = nil
+    var passkeyCookies = PasskeyCookies(secure: false)
 
     /// Cookie that carries "a new code was sent" from the resend POST to the next GET /verify.
     static let noticeCookie = "notice"
@@ -102,7 +110,7 @@ struct SignInController: Sendable {
                     phoneInput: phoneInput, device: token, replacing: context.sessionToken,
                     userAgent: request.headers.first(name: "User-Agent"))
             {
-                return signedInResponse(signedIn, context.app)
+                return landing.response(signedIn, context.app)
             }
             let result = try await signIn.requestCode(
                 phoneInput: phoneInput, session: context.sessionToken, client: request.client?.group,
@@ -206,7 +214,12 @@ struct SignInController: Sendable {
             let signedIn = try await signIn.verify(
                 session: token, pendingFor: phone, codeInput: code, client: request.client?.group,
                 rememberDevice: form["remember"] == "on", userAgent: request.headers.first(name: "User-Agent"))
-            return signedInResponse(signedIn, context.app)
+            var response = landing.response(signedIn, context.app)
+            // Signed in by text: Home offers a passkey, unless the person has one or said no.
+            if let passkeys, (try? await passkeys.offers(to: signedIn.user)) == true {
+                response.setCookie(passkeyCookies.offer)
+            }
+            return response
         } catch SignInError.noPendingSignIn {
             return Redirect.toLoginExpired(secure: cookie.secure).response
         } catch let error as SignInError {
@@ -216,18 +229,6 @@ struct SignInController: Sendable {
                 codeLifetime: signIn.policy.codeLifetime, triesLeft: error == .incorrectCode ? status.triesLeft : nil,
                 delivery: delivery(status, phone, context.language), error: error)
         }
-    }
-
-    /// Home (in gateway mode, the protected app that sent the person, when one did), with the
-    /// signed-in session's cookie, the number to fill in next time and, when this browser is
-    /// remembered, its (new) device token.
-    private func signedInResponse(_ signedIn: SignInService.SignedIn, _ context: AppContext) -> Response {
-        var response = Response.redirect(to: context.returnAddress?.url ?? "/home")
-        if let returnAddress, context.returnAddress != nil { response.setCookie(returnAddress.cleared()) }
-        response.setCookie(cookie.signedIn(signedIn.session))
-        response.setCookie(rememberedPhone.remember(signedIn.user.phone))
-        if let token = signedIn.device { response.setCookie(device.remember(token)) }
-        return response
     }
 
     @Sendable func resend(_ request: Request, _ context: PendingSignInContext) async throws -> Response {

@@ -15,6 +15,8 @@ struct WalletController: Sendable {
     let pages: Pages
     /// What a change says on the page it lands on, once.
     let notice: WalletNotice
+    /// Whether Home offers a passkey (its cookie, set at a sign-in by text).
+    var passkeyCookies: PasskeyCookies? = nil
 
     /// - Parameters:
     ///   - signedIn: the account pages and the wallet forms.
@@ -42,7 +44,8 @@ struct WalletController: Sendable {
         showingNotice(
             request,
             try await homePage(
-                context.user, context, notice: notice.saying(in: request).map { pages.in(context.language).words($0) }))
+                context.user, context, notice: notice.saying(in: request).map { pages.in(context.language).words($0) },
+                offersPasskey: passkeyCookies?.offers(in: request) ?? false))
     }
 
     /// Drops the notice cookie once its page is shown, so a reload does not say it again.
@@ -166,7 +169,8 @@ struct WalletController: Sendable {
     }
 
     private func homePage(
-        _ user: User, _ context: SignedInContext, notice: String? = nil, error: WalletFormError? = nil
+        _ user: User, _ context: SignedInContext, notice: String? = nil, error: WalletFormError? = nil,
+        offersPasskey: Bool = false
     ) async throws -> Response {
         let overview: Overview
         if let prefetched = context.homeOverview {
@@ -175,7 +179,8 @@ struct WalletController: Sendable {
             overview = try await wallet.overview(user: user.id, defaultName: user.phone.nationalFormat)
         }
         return try pages.in(context.language).home(
-            csrf: context.csrfToken, user: user, overview: overview, notice: notice, error: error)
+            csrf: context.csrfToken, user: user, overview: overview, notice: notice, error: error,
+            offersPasskey: offersPasskey)
     }
 
     private func accountPage(

@@ -41,6 +41,23 @@ extension WalletError: HTTPResponseError {
     public var phrase: Phrase? { saying }
 }
 
+/// A passkey refused: the page it came from says why, or the API's JSON.
+extension PasskeyError: HTTPResponseError {
+    /// A passkey that signs no one in is 401; one that is not the person's (or passkeys being
+    /// off) 404; a limit or a name 422; anything the browser sent that does not check out 400.
+    public var status: HTTPResponseStatus {
+        switch self {
+        case .unknownPasskey, .notYours, .turnedOff, .counterWentBack: .unauthorized
+        case .unavailable, .noSuchPasskey: .notFound
+        case .tooMany, .alreadyRegistered, .badName: .unprocessableEntity
+        case .challengeExpired, .malformed, .refused, .storedKeyUnreadable: .badRequest
+        }
+    }
+
+    public var message: String { description }
+    public var phrase: Phrase? { saying }
+}
+
 /// A database that did not answer in time: the same 503 on pages and in the API.
 extension StorageUnavailable: HTTPResponseError {
     /// Nothing was decided: 503, and try again in a few seconds.

@@ -27,27 +27,40 @@ public enum CredentialJSON {
         public let userHandle: [UInt8]?
     }
 
-    private struct Envelope<Response: Decodable>: Decodable {
+    /// The JSON as sent (`RegistrationResponseJSON`, `AuthenticationResponseJSON`): strings,
+    /// before any is decoded. Other members (`clientExtensionResults`, `transports`, …) are
+    /// ignored.
+    public struct Envelope<Response: Decodable & Sendable>: Decodable, Sendable {
         let id: String
         let rawId: String?
         let type: String
         let response: Response
     }
 
-    private struct AttestationFields: Decodable {
+    public struct AttestationFields: Decodable, Sendable {
         let clientDataJSON: String
         let attestationObject: String
     }
 
-    private struct AssertionFields: Decodable {
+    public struct AssertionFields: Decodable, Sendable {
         let clientDataJSON: String
         let authenticatorData: String
         let signature: String
         let userHandle: String?
     }
 
+    public typealias RegistrationJSON = Envelope<AttestationFields>
+    public typealias AssertionJSON = Envelope<AssertionFields>
+
     public static func registration(_ json: Data) throws(Failure) -> Registration {
-        let envelope = try decode(Envelope<AttestationFields>.self, json)
+        try registration(try decode(RegistrationJSON.self, json))
+    }
+
+    public static func assertion(_ json: Data) throws(Failure) -> Assertion {
+        try assertion(try decode(AssertionJSON.self, json))
+    }
+
+    public static func registration(_ envelope: RegistrationJSON) throws(Failure) -> Registration {
         let id = try credentialID(envelope)
         guard let client = Base64URL.decode(envelope.response.clientDataJSON),
             let attestation = Base64URL.decode(envelope.response.attestationObject)
@@ -55,8 +68,7 @@ public enum CredentialJSON {
         return Registration(credentialID: id, clientDataJSON: client, attestationObject: attestation)
     }
 
-    public static func assertion(_ json: Data) throws(Failure) -> Assertion {
-        let envelope = try decode(Envelope<AssertionFields>.self, json)
+    public static func assertion(_ envelope: AssertionJSON) throws(Failure) -> Assertion {
         let id = try credentialID(envelope)
         let fields = envelope.response
         guard let client = Base64URL.decode(fields.clientDataJSON),

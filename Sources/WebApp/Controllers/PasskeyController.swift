@@ -1,0 +1,156 @@
+import AuthCore
+import Foundation
+import HTTPLite
+import WebAuthnCore
+import Wording
+
+/// Passkeys on the pages: signing in with one from Login, creating one from Home's offer or
+/// "Your devices", renaming and removing them there.
+///
+/// The browser's part is `passkeys.js`: it asks for options here (JSON), runs the ceremony, and
+/// posts the answer in an ordinary form (`credential`, with the CSRF token), so the answer lands
+/// like every other form: a redirect on success, the page with the reason on a refusal.
+struct PasskeyController: Sendable {
+    let passkeys: PasskeyService
+    let pages: Pages
+    let cookies: PasskeyCookies
+    let landing: SignedInLanding
+    /// "Your devices", shown again with the reason a change was refused.
+    let devices: DevicesController
+
+    func register(signedOut: RouteGroup<SignedOutContext>, signedIn: RouteGroup<SignedInContext>) {
+        signedOut.post("/login/passkey/options", use: signInOptions)
+        signedOut.post("/login/passkey", use: signIn)
+        signedIn.post("/passkeys/options", use: creationOptions)
+        signedIn.post("/passkeys", use: create)
+        signedIn.post("/passkeys/offer/dismiss", use: dismissOffer)
+        signedIn.post("/devices/passkeys/:id/rename", use: rename)
+        signedIn.post("/devices/passkeys/:id/remove", use: remove)
+        // Reload or Back on a form's answer asks for its address with GET: the page it came from.
+        signedOut.get("/login/passkey") { _, _ in .redirect(to: "/login") }
+        for address in ["/passkeys", "/devices/passkeys/:id/rename", "/devices/passkeys/:id/remove"] {
+            signedIn.get(address) { _, _ in .redirect(to: "/devices") }
+        }
+        signedIn.get("/passkeys/offer/dismiss") { _, _ in .redirect(to: "/home") }
+    }
+
+    // MARK: Signing in
+
+    /// Options for `navigator.credentials.get()`, and the cookie that binds their challenge to
+    /// this browser.
+    @Sendable func signInOptions(_ request: Request, _ context: SignedOutContext) async throws -> Response {
+        try await refusalAsJSON(context.language) {
+            let challenge = try await passkeys.signInOptions(client: request.client?.group)
+            var response = try Self.json(challenge.options)
+            response.setCookie(cookies.challenge(challenge.token))
+            return response
+        }
+    }
+
+    /// The browser's answer: Home (or the app that sent the person) on success, signed in as
+    /// after a right code; Login with the reason otherwise.
+    @Sendable func signIn(_ request: Request, _ context: SignedOutContext) async throws -> Response {
+        let credential = Data((try request.formData()["credential"] ?? "").utf8)
+        do {
+            guard let token = cookies.challengeToken(in: request) else { throw PasskeyError.challengeExpired }
+            let signedIn = try await passkeys.signIn(
+                credential, token: token, replacing: context.sessionToken, client: request.client?.group,
+                userAgent: request.headers.first(name: "User-Agent"))
+            var response = landing.response(signedIn, context.app)
+            response.setCookie(cookies.challengeCleared)
+            return response
+        } catch let error as any HTTPResponseError where error is PasskeyError || error is SignInError {
+            var page = try pages.in(context.language).login(
+                csrf: context.csrfToken, continuingTo: context.app.returnAddress?.host.name, error: error)
+            page.setCookie(cookies.challengeCleared)
+            return page
+        }
+    }
+
+    // MARK: Creating, renaming, removing
+
+    /// Options for `navigator.credentials.create()`, with a challenge for this session.
+    @Sendable func creationOptions(_ request: Request, _ context: SignedInContext) async throws -> Response {
+        guard let session = context.app.sessionToken else { throw Redirect.toLogin }
+        return try await refusalAsJSON(context.language) {
+            try Self.json(try await passkeys.creationOptions(for: context.user, session: session))
+        }
+    }
+
+    /// The options' refusals (a client's limit, a person's 20 passkeys) as `{"message": …}` with
+    /// the error's status and headers, for `passkeys.js` to say on the page.
+    private func refusalAsJSON(_ language: Language, _ answer: () async throws -> Response) async throws -> Response {
+        do {
+            return try await answer()
+        } catch let error as any HTTPResponseError where error is PasskeyError || error is SignInError {
+            var response = try Response.json(
+                ["message": error.phrase.map { pages.in(language).words($0) } ?? error.message], status: error.status)
+            response.headers.add(contentsOf: error.headers)
+            response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+            return response
+        }
+    }
+
+    /// The browser's new passkey: "Your devices" with it listed, or with the reason it was not
+    /// added.
+    @Sendable func create(_ request: Request, _ context: SignedInContext) async throws -> Response {
+        guard let session = context.app.sessionToken else { throw Redirect.toLogin }
+        let credential = Data((try request.formData()["credential"] ?? "").utf8)
+        let browser = UserAgentDescription.describe(
+            request.headers.first(name: "User-Agent"), pages.in(context.language).words)
+        do {
+            _ = try await passkeys.register(
+                credential, for: context.user, session: session, browser: String(browser.prefix(64)))
+        } catch let error as PasskeyError {
+            return try await devices.page(request, context, error: error)
+        }
+        var response = Response.redirect(to: "/devices")
+        response.setCookie(cookies.notice(.added))
+        response.setCookie(cookies.offerCleared)
+        return response
+    }
+
+    /// "Not now": Home offers no passkey again.
+    @Sendable func dismissOffer(_ request: Request, _ context: SignedInContext) async throws -> Response {
+        try await passkeys.dismissOffer(for: context.user)
+        var response = Response.redirect(to: "/home")
+        response.setCookie(cookies.offerCleared)
+        return response
+    }
+
+    @Sendable func rename(_ request: Request, _ context: SignedInContext) async throws -> Response {
+        let name = try request.formData()["name"] ?? ""
+        do {
+            try await passkeys.rename(try Self.id(context), of: context.user, to: String(name.prefix(256)))
+        } catch let error as PasskeyError {
+            return try await devices.page(request, context, error: error)
+        }
+        var response = Response.redirect(to: "/devices")
+        response.setCookie(cookies.notice(.renamed))
+        return response
+    }
+
+    /// Removes the passkey; every session and remembered device stays as it is.
+    @Sendable func remove(_ request: Request, _ context: SignedInContext) async throws -> Response {
+        do {
+            try await passkeys.remove(try Self.id(context), of: context.user)
+        } catch let error as PasskeyError {
+            return try await devices.page(request, context, error: error)
+        }
+        var response = Response.redirect(to: "/devices")
+        response.setCookie(cookies.notice(.removed))
+        return response
+    }
+
+    private static func id(_ context: SignedInContext) throws(PasskeyError) -> Int64 {
+        guard let id = context.parameters["id"].flatMap(Int64.init) else { throw .noSuchPasskey }
+        return id
+    }
+
+    /// Options as JSON, never cached (they hold a challenge).
+    static func json(_ value: some Encodable) throws -> Response {
+        var response = try Response.json(value)
+        response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+        return response
+    }
+}

@@ -1,0 +1,57 @@
+import AuthCore
+import HTTPLite
+
+/// The cookies of passkeys on the pages.
+///
+/// - The challenge cookie binds a sign-in challenge to the browser that asked for it: Login's
+///   script asks for options, the answer is checked against the challenge stored under this
+///   cookie's token (its SHA-256), and nothing else. It lives as long as the challenge, on
+///   `/login/passkey` only.
+/// - The offer cookie says Home should offer to create a passkey: set at a sign-in by text when
+///   the person has none and never said "Not now"; cleared by "Not now" and by creating one.
+///   It only decides what Home shows: the person's answer is kept in the database.
+struct PasskeyCookies: Sendable {
+    let secure: Bool
+
+    static let challengeName = "passkey-challenge"
+    static let challengePath = "/login/passkey"
+    static let offerName = "passkey-offer"
+    static let noticeName = "passkey-notice"
+
+    func challenge(_ token: SessionToken) -> Cookie {
+        Cookie(
+            name: Self.challengeName, value: token.value, path: Self.challengePath,
+            maxAge: Int(SignInRules.passkeyChallengeLifetime), secure: secure)
+    }
+
+    func challengeToken(in request: Request) -> SessionToken? {
+        request.cookie(Self.challengeName).flatMap(SessionToken.init)
+    }
+
+    var challengeCleared: Cookie { Cookie.expired(name: Self.challengeName, path: Self.challengePath, secure: secure) }
+
+    /// For a day: the Home the sign-in lands on, and a reload of it.
+    var offer: Cookie { Cookie(name: Self.offerName, value: "1", path: "/home", maxAge: 86_400, secure: secure) }
+
+    func offers(in request: Request) -> Bool { request.cookie(Self.offerName) == "1" }
+
+    var offerCleared: Cookie { Cookie.expired(name: Self.offerName, path: "/home", secure: secure) }
+
+    /// "Passkey added." (and its kin) on the devices page the change lands on, once.
+    func notice(_ notice: PasskeyNotice) -> Cookie {
+        Cookie(name: Self.noticeName, value: notice.rawValue, path: "/devices", maxAge: 60, secure: secure)
+    }
+
+    func notice(in request: Request) -> PasskeyNotice? {
+        request.cookie(Self.noticeName).flatMap(PasskeyNotice.init)
+    }
+
+    var noticeCleared: Cookie { Cookie.expired(name: Self.noticeName, path: "/devices", secure: secure) }
+}
+
+/// What the devices page says after a passkey changed.
+enum PasskeyNotice: String, Sendable {
+    case added, renamed, removed
+
+    var key: String { "passkeys.notice.\(rawValue)" }
+}
