@@ -277,6 +277,7 @@ let package = Package(
                 "SQLiteStorage",
                 "PostgresStorage",
                 "TestSupport",
+                "WebAuthnCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

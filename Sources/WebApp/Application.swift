@@ -106,7 +106,8 @@ final class Application: Sendable {
                 store: storage.auth, policy: configuration.policy, logger: logger, clock: clock,
                 metrics: SignInMetrics(factory: metrics))
             logger.info(
-                "Passkeys", metadata: ["rp-id": "\(passkeys.relyingParty.id)", "origin": "\(passkeys.relyingParty.origin)"])
+                "Passkeys",
+                metadata: ["rp-id": "\(passkeys.relyingParty.id)", "origin": "\(passkeys.relyingParty.origin)"])
         }
         if let gateway = configuration.gateway {
             let keys =

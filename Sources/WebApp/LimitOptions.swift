@@ -82,7 +82,8 @@ struct LimitOptions: ParsableArguments {
             throw ValidationError("\(name) must be between 0 and 1.")
         }
         guard callCost <= maxTextsPerHour else {
-            throw ValidationError("--call-cost must not be more than --max-texts-per-hour, or no call could ever go out.")
+            throw ValidationError(
+                "--call-cost must not be more than --max-texts-per-hour, or no call could ever go out.")
         }
     }
 

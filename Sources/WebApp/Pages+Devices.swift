@@ -40,7 +40,9 @@ extension Pages {
             [
                 "id": String(passkey.id), "name": passkey.name, "flagged": passkey.flaggedAt != nil,
                 "times": passkey.lastUsedAt.map { used in
-                    words("passkeys.times", ["created": Self.when(passkey.createdAt, words), "used": Self.when(used, words)])
+                    words(
+                        "passkeys.times",
+                        ["created": Self.when(passkey.createdAt, words), "used": Self.when(used, words)])
                 } ?? words("passkeys.timesUnused", ["created": Self.when(passkey.createdAt, words)]),
                 "renameLabel": words("passkeys.renameLabel", ["name": passkey.name]),
                 "removeLabel": words("passkeys.removeLabel", ["name": passkey.name]),

@@ -13,7 +13,7 @@ struct PasskeyOptions: ParsableArguments {
     @Option(
         name: .customLong("apple-app-id"),
         help: """
-            An iOS app allowed to use this site's passkeys (TEAMID.bundle.id; repeat for several): \
+            An iOS app allowed to use this site's passkeys (TEAMID.bundle.id; repeat, or a comma list, for several): \
             served in /.well-known/apple-app-site-association.
             """)
     var appleAppIDs: [String] = []
@@ -22,14 +22,22 @@ struct PasskeyOptions: ParsableArguments {
         name: .customLong("android-app"),
         help: """
             An Android app allowed to use this site's passkeys, as package=SHA256:FINGERPRINT (its signing \
-            certificate's SHA-256, colon-separated hex; repeat for several): served in \
+            certificate's SHA-256, colon-separated hex; repeat, or a comma list, for several): served in \
             /.well-known/assetlinks.json.
             """)
     var androidApps: [String] = []
 
+    /// The option names that may also come from `WEBAPP_*` variables (a comma list there).
+    static let names = ["apple-app-id", "android-app"]
+
     /// Passkeys as the options and `publicURL` (checked already) say; `nil` when off.
     func configuration(publicURL: String?) throws -> PasskeyConfiguration? {
-        let apps = try NativeApps(apple: appleAppIDs, android: androidApps)
+        // Each may be given several times, or as a comma list (from the environment).
+        func list(_ values: [String]) -> [String] {
+            values.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+                .filter { !$0.isEmpty }
+        }
+        let apps = try NativeApps(apple: list(appleAppIDs), android: list(androidApps))
         guard !off, let publicURL else {
             if !apps.isEmpty { throw ValidationError("--apple-app-id and --android-app need passkeys (--public-url).") }
             return nil
@@ -82,7 +90,8 @@ struct NativeApps: Sendable, Equatable {
     init(apple: [String], android: [String]) throws {
         for id in apple {
             let parts = id.split(separator: ".", maxSplits: 1)
-            guard parts.count == 2, parts[0].count == 10, parts[0].allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }),
+            guard parts.count == 2, parts[0].count == 10,
+                parts[0].allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }),
                 parts[1].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") })
             else { throw ValidationError("--apple-app-id \(id.debugDescription) is not TEAMID.bundle.id.") }
         }
@@ -95,7 +104,8 @@ struct NativeApps: Sendable, Equatable {
                 parts[0].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "_") }),
                 bytes.count == 32, bytes.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isHexDigit) })
             else {
-                throw ValidationError("--android-app \(text.debugDescription) is not package=SHA256:AA:BB:… (32 bytes).")
+                throw ValidationError(
+                    "--android-app \(text.debugDescription) is not package=SHA256:AA:BB:… (32 bytes).")
             }
             return Android(package: parts[0], fingerprint: hex.uppercased())
         }

@@ -10,8 +10,8 @@ extension WebAppCommand {
         [
             "host", "port", "data-dir", "db", "sms", "sms-webhook-url", "sms-outbox", "templates", "locales", "public",
             "sms-domain", "app-name", "phone-regions", "log-level",
-        ] + LimitOptions.names + ConnectionOptions.names + GatewayOptions.names
-    static let environmentFlags = ["https", "trust-proxy"]
+        ] + LimitOptions.names + ConnectionOptions.names + GatewayOptions.names + PasskeyOptions.names
+    static let environmentFlags = ["https", "trust-proxy", "no-passkeys"]
 
     /// The command line with `WEBAPP_*` settings added for options it does not give itself.
     static func arguments(_ given: [String], environment: [String: String]) -> [String] {

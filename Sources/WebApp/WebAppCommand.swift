@@ -49,7 +49,8 @@ struct WebAppCommand: AsyncParsableCommand {
             WEBAPP_BREAKER_MIN_CODES, WEBAPP_BREAKER_MIN_CONVERSION, WEBAPP_WARN_CONVERSION_BELOW, \
             WEBAPP_WARN_DELIVERY_BELOW, WEBAPP_MAX_CONNECTIONS, \
             WEBAPP_MAX_CONNECTIONS_PER_CLIENT, WEBAPP_IDLE_TIMEOUT, WEBAPP_OPS_PORT, \
-            WEBAPP_PHONE_REGIONS, WEBAPP_PUBLIC_URL, WEBAPP_GATEWAY_DOMAIN, WEBAPP_GATEWAY_RULES, \
+            WEBAPP_PHONE_REGIONS, WEBAPP_PUBLIC_URL, WEBAPP_GATEWAY_DOMAIN, WEBAPP_GATEWAY_RULES, WEBAPP_NO_PASSKEYS, \
+            WEBAPP_APPLE_APP_ID, WEBAPP_ANDROID_APP (a comma list), \
             WEBAPP_LOG_LEVEL (flags: true/1/yes). A flag on the command \
             line wins. DATABASE_URL is read when neither --db nor WEBAPP_DB is given; \
             PGPASSWORD supplies a password the PostgreSQL URL leaves out.

@@ -54,7 +54,8 @@ public struct PasskeyService: Sendable {
     /// The browser's answer to ``creationOptions(for:session:)``, checked and stored; returns the
     /// passkey's name. `browser` names it when its authenticator is not a known one.
     public func register(_ json: Data, for user: User, session: SessionToken, browser: String) async throws -> String {
-        try await register(try parsed { () throws(CredentialJSON.Failure) in try CredentialJSON.registration(json) },
+        try await register(
+            try parsed { () throws(CredentialJSON.Failure) in try CredentialJSON.registration(json) },
             for: user, session: session, browser: browser)
     }
 
@@ -62,7 +63,8 @@ public struct PasskeyService: Sendable {
     public func register(
         _ json: CredentialJSON.RegistrationJSON, for user: User, session: SessionToken, browser: String
     ) async throws -> String {
-        try await register(try parsed { () throws(CredentialJSON.Failure) in try CredentialJSON.registration(json) },
+        try await register(
+            try parsed { () throws(CredentialJSON.Failure) in try CredentialJSON.registration(json) },
             for: user, session: session, browser: browser)
     }
 

@@ -95,6 +95,7 @@ struct PasskeysAPIController: Sendable {
     }
 
     @Sendable func list(_ request: Request, _ context: APIUserContext) async throws -> Response {
-        try APIController.reply(ListReply(passkeys: try await passkeys.passkeys(of: context.user).passkeys.map(PasskeyReply.init)))
+        try APIController.reply(
+            ListReply(passkeys: try await passkeys.passkeys(of: context.user).passkeys.map(PasskeyReply.init)))
     }
 }
