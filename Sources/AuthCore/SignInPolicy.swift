@@ -90,6 +90,11 @@ public struct SignInPolicy: Sendable {
     /// nobody fills the sessions table anonymously.
     public var maxSignInsPerClient = 30
     public var signInsPerClientWindow: TimeInterval = 3600
+    /// The most passkey sign-in challenges one client address may hold unanswered (each lives 5
+    /// minutes). Login asks for one as it opens, for the browser's own passkey suggestion, so
+    /// this is a few reloads' worth for a household behind one address, and a bound on what a
+    /// flood of requests can make the database hold.
+    public var maxPasskeyChallengesPerClient = 30
 
     public init() {}
 }

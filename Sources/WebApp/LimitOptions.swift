@@ -31,6 +31,11 @@ struct LimitOptions: ParsableArguments {
     var maxSignInsPerClient = SignInPolicy().maxSignInsPerClient
 
     @Option(
+        name: .customLong("max-passkey-challenges-per-client"),
+        help: "Most unanswered passkey sign-in challenges one client may hold (each lives 5 minutes).")
+    var maxPasskeyChallengesPerClient = SignInPolicy().maxPasskeyChallengesPerClient
+
+    @Option(
         name: .customLong("max-failures-per-phone"),
         help: "Failed codes per number in 24 hours before sign-in to it is locked.")
     var maxFailuresPerPhone = SignInPolicy().maxFailuresPerPhone
@@ -61,7 +66,8 @@ struct LimitOptions: ParsableArguments {
     /// The option names that may also come from `WEBAPP_*` variables.
     static let names = [
         "max-codes-per-phone", "max-codes-per-client", "max-texts-per-exchange", "max-texts-per-hour",
-        "max-texts-per-day", "max-sign-ins-per-client", "max-failures-per-phone", "call-cost", "breaker-min-codes",
+        "max-texts-per-day", "max-sign-ins-per-client", "max-passkey-challenges-per-client", "max-failures-per-phone",
+        "call-cost", "breaker-min-codes",
         "breaker-min-conversion", "warn-conversion-below", "warn-delivery-below",
     ]
 
@@ -71,6 +77,7 @@ struct LimitOptions: ParsableArguments {
             ("--max-texts-per-exchange", maxTextsPerExchange), ("--max-texts-per-hour", maxTextsPerHour),
             ("--max-texts-per-day", maxTextsPerDay), ("--max-sign-ins-per-client", maxSignInsPerClient),
             ("--max-failures-per-phone", maxFailuresPerPhone), ("--call-cost", callCost),
+            ("--max-passkey-challenges-per-client", maxPasskeyChallengesPerClient),
             ("--breaker-min-codes", breakerMinCodes),
         ] where value < 1 {
             throw ValidationError("\(name) must be at least 1.")
@@ -95,6 +102,7 @@ struct LimitOptions: ParsableArguments {
         policy.maxTextsPerHour = maxTextsPerHour
         policy.maxTextsPerDay = maxTextsPerDay
         policy.maxSignInsPerClient = maxSignInsPerClient
+        policy.maxPasskeyChallengesPerClient = maxPasskeyChallengesPerClient
         policy.maxFailuresPerPhone = maxFailuresPerPhone
         policy.callCost = callCost
         policy.breakerMinCodes = breakerMinCodes

@@ -241,7 +241,7 @@ struct PasskeyTests {
             _ = try await f.passkeys.signIn(answer, token: token, client: "203.0.113.10")
             // Challenges: 30 unanswered ones at most per client, for their 5 minutes.
             let flood = "198.51.100.99"
-            for _ in 0..<SignInRules.maxPasskeyChallengesPerClient {
+            for _ in 0..<policy.maxPasskeyChallengesPerClient {
                 _ = try await f.passkeys.signInOptions(client: flood)
             }
             await #expect(throws: SignInError.self) { try await f.passkeys.signInOptions(client: flood) }

@@ -79,25 +79,19 @@ extension SignInRules {
 
     // MARK: Signing in
 
-    /// The most sign-in challenges one client address may hold at once (each lives 5 minutes).
-    /// Login asks for one as it opens, for the browser's own passkey suggestion, so this is a
-    /// few reloads' worth for a household behind one address, and a bound on what a flood of
-    /// requests can make the database hold.
-    public static let maxPasskeyChallengesPerClient = 30
-
     /// What ``passkeySignInOptions(_:given:)`` reads: the client's challenges still out; the
     /// client is locked.
     public func passkeySignInOptionsReads(_ request: PasskeySignInStart) -> SingleRead<LimitWindow> {
         SingleRead(locks: request.client.map { [.client($0)] } ?? []) { list in
             guard let client = request.client else { return .known(.notCounted) }
             return list.limit(
-                .clientPasskeyChallenges, of: client, max: Self.maxPasskeyChallengesPerClient,
+                .clientPasskeyChallenges, of: client, max: policy.maxPasskeyChallengesPerClient,
                 per: Self.passkeyChallengeLifetime, now: request.now)
         }
     }
 
     /// "Sign in with a passkey": a fresh challenge for the token the browser or app was given;
-    /// refused while the client holds ``maxPasskeyChallengesPerClient`` (the returned time is
+    /// refused while the client holds ``SignInPolicy/maxPasskeyChallengesPerClient`` (the returned time is
     /// when it may ask again). Asking counts as no sign-in: Login asks as it opens; answering does.
     public func passkeySignInOptions(_ request: PasskeySignInStart, given clientChallenges: LimitWindow)
         -> AuthDecision<Date?>
