@@ -97,6 +97,7 @@ let package = Package(
         .target(
             name: "SQLiteStorage",
             dependencies: [
+                "OIDCCore",
                 "AuthCore",
                 "WalletCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -109,6 +110,7 @@ let package = Package(
         .target(
             name: "PostgresStorage",
             dependencies: [
+                "OIDCCore",
                 "AuthCore",
                 "WalletCore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -127,6 +129,16 @@ let package = Package(
                 "AuthCore",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // OpenID Connect provider: clients, authorization and token requests validated into
+        // typed values, PKCE, grants, ID and access tokens (jwt-kit). No HTTP, no storage.
+        .target(
+            name: "OIDCCore",
+            dependencies: [
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Real delivery of texts and calls (Twilio, a signed webhook) behind AuthCore's CodeSender protocol.
@@ -205,6 +217,7 @@ let package = Package(
         .testTarget(
             name: "StoreTests",
             dependencies: [
+                "OIDCCore", .product(name: "JWTKit", package: "jwt-kit"),
                 "AuthCore", "DeliveryCore", "WalletCore", "SQLiteStorage", "PostgresStorage", "TestSupport", "Wording",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -240,5 +240,56 @@ enum PostgresMigrations {
                 "CREATE INDEX passkey_challenges_by_expiry ON passkey_challenges (expires_at)",
                 "CREATE INDEX passkey_challenges_by_client ON passkey_challenges (client, created_at)",
             ]),
+        Migration(
+            name: "v8-oidc",
+            statements: [
+                """
+                CREATE TABLE oidc_grants (
+                    family bytea PRIMARY KEY CHECK (length(family) = 16),
+                    client_id text NOT NULL CHECK (char_length(client_id) BETWEEN 1 AND 64),
+                    user_id bigint NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    created_at double precision NOT NULL,
+                    revoked_at double precision
+                )
+                """,
+                "CREATE INDEX oidc_grants_by_user ON oidc_grants (user_id, client_id)",
+                """
+                CREATE TABLE oidc_codes (
+                    hash bytea PRIMARY KEY CHECK (length(hash) = 32),
+                    family bytea NOT NULL REFERENCES oidc_grants(family) ON DELETE CASCADE,
+                    redirect_uri text NOT NULL CHECK (char_length(redirect_uri) BETWEEN 1 AND 2048),
+                    code_challenge text CHECK (code_challenge IS NULL OR char_length(code_challenge) = 43),
+                    nonce text CHECK (nonce IS NULL OR char_length(nonce) BETWEEN 1 AND 512),
+                    scope text NOT NULL CHECK (char_length(scope) <= 64),
+                    auth_time double precision NOT NULL,
+                    method text NOT NULL CHECK (method IN ('sms', 'passkey')),
+                    expires_at double precision NOT NULL,
+                    used_at double precision
+                )
+                """,
+                "CREATE INDEX oidc_codes_by_expiry ON oidc_codes (expires_at)",
+                """
+                CREATE TABLE oidc_refresh_tokens (
+                    hash bytea PRIMARY KEY CHECK (length(hash) = 32),
+                    family bytea NOT NULL REFERENCES oidc_grants(family) ON DELETE CASCADE,
+                    scope text NOT NULL CHECK (char_length(scope) <= 64),
+                    auth_time double precision NOT NULL,
+                    method text NOT NULL CHECK (method IN ('sms', 'passkey')),
+                    expires_at double precision NOT NULL,
+                    used_at double precision
+                )
+                """,
+                "CREATE INDEX oidc_refresh_tokens_by_expiry ON oidc_refresh_tokens (expires_at)",
+                "CREATE INDEX oidc_refresh_tokens_by_family ON oidc_refresh_tokens (family)",
+                """
+                CREATE TABLE oidc_consents (
+                    user_id bigint NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    client_id text NOT NULL CHECK (char_length(client_id) BETWEEN 1 AND 64),
+                    scope text NOT NULL CHECK (char_length(scope) <= 64),
+                    granted_at double precision NOT NULL,
+                    PRIMARY KEY (user_id, client_id)
+                )
+                """,
+            ]),
     ]
 }

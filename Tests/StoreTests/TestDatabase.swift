@@ -1,4 +1,5 @@
 import AuthCore
+import OIDCCore
 import Foundation
 import GRDB
 import Logging
@@ -25,6 +26,7 @@ enum Backend: String, CaseIterable, CustomStringConvertible, Sendable {
 /// look at the rows themselves (the same statement text runs on both).
 final class TestDatabase: Sendable {
     let auth: any AuthStore
+    let oidc: any OIDCStore
     let wallet: any WalletStore
     private let sqlite: SQLiteDatabase?
     private let postgres: (backend: PostgresBackend, stop: @Sendable () async -> Void, schema: String)?
@@ -36,6 +38,7 @@ final class TestDatabase: Sendable {
             sqlite = database
             postgres = nil
             auth = SQLiteAuthStore(database: database)
+            oidc = SQLiteOIDCStore(database: database)
             wallet = SQLiteWalletStore(database: database)
         case .postgres:
             let configuration = try await TestPostgres.makeSchema()
@@ -43,6 +46,7 @@ final class TestDatabase: Sendable {
             sqlite = nil
             postgres = (database, stop, configuration.schema!)
             auth = PostgresAuthStore(database: database)
+            oidc = PostgresOIDCStore(database: database)
             wallet = PostgresWalletStore(database: database)
         }
     }

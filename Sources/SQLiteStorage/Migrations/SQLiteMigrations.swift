@@ -18,6 +18,7 @@ import GRDB
 /// | `v5-delivery` | each send's channel, cost, reference, delivery status and whether its code was used; each code's send |
 /// | `v6-budget-count` | the send-time index back to the time alone, and the sends costing more than a text apart (the budget's sum) |
 /// | `v7-passkeys` | passkeys, their challenges, and each person's WebAuthn user handle and answer to the offer |
+/// | `v8-oidc` | the OpenID Connect provider's grants, codes, refresh tokens and consents |
 enum SQLiteMigrations {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -234,6 +235,52 @@ enum SQLiteMigrations {
                     );
                     CREATE INDEX passkey_challenges_by_expiry ON passkey_challenges(expires_at);
                     CREATE INDEX passkey_challenges_by_client ON passkey_challenges(client, created_at);
+                    """)
+        }
+        // The OpenID Connect provider: each sign-in's grant (its family), its code, its refresh
+        // tokens, and each person's consents.
+        migrator.registerMigration("v8-oidc") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE oidc_grants (
+                        family BLOB PRIMARY KEY CHECK (length(family) = 16),
+                        client_id TEXT NOT NULL CHECK (length(client_id) BETWEEN 1 AND 64),
+                        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                        created_at REAL NOT NULL,
+                        revoked_at REAL
+                    );
+                    CREATE INDEX oidc_grants_by_user ON oidc_grants(user_id, client_id);
+                    CREATE TABLE oidc_codes (
+                        hash BLOB PRIMARY KEY CHECK (length(hash) = 32),
+                        family BLOB NOT NULL REFERENCES oidc_grants(family) ON DELETE CASCADE,
+                        redirect_uri TEXT NOT NULL CHECK (length(redirect_uri) BETWEEN 1 AND 2048),
+                        code_challenge TEXT CHECK (code_challenge IS NULL OR length(code_challenge) = 43),
+                        nonce TEXT CHECK (nonce IS NULL OR length(nonce) BETWEEN 1 AND 512),
+                        scope TEXT NOT NULL CHECK (length(scope) <= 64),
+                        auth_time REAL NOT NULL,
+                        method TEXT NOT NULL CHECK (method IN ('sms', 'passkey')),
+                        expires_at REAL NOT NULL,
+                        used_at REAL
+                    );
+                    CREATE INDEX oidc_codes_by_expiry ON oidc_codes(expires_at);
+                    CREATE TABLE oidc_refresh_tokens (
+                        hash BLOB PRIMARY KEY CHECK (length(hash) = 32),
+                        family BLOB NOT NULL REFERENCES oidc_grants(family) ON DELETE CASCADE,
+                        scope TEXT NOT NULL CHECK (length(scope) <= 64),
+                        auth_time REAL NOT NULL,
+                        method TEXT NOT NULL CHECK (method IN ('sms', 'passkey')),
+                        expires_at REAL NOT NULL,
+                        used_at REAL
+                    );
+                    CREATE INDEX oidc_refresh_tokens_by_expiry ON oidc_refresh_tokens(expires_at);
+                    CREATE INDEX oidc_refresh_tokens_by_family ON oidc_refresh_tokens(family);
+                    CREATE TABLE oidc_consents (
+                        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                        client_id TEXT NOT NULL CHECK (length(client_id) BETWEEN 1 AND 64),
+                        scope TEXT NOT NULL CHECK (length(scope) <= 64),
+                        granted_at REAL NOT NULL,
+                        PRIMARY KEY (user_id, client_id)
+                    );
                     """)
         }
         return migrator

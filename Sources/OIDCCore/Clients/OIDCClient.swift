@@ -1,0 +1,139 @@
+import Crypto
+import Foundation
+
+/// An app that signs people in through this provider (`--oidc-clients FILE`), as configured:
+/// its id, the name people see, where it may be sent back to (matched exactly), and how it
+/// proves itself at the token endpoint.
+public struct OIDCClient: Sendable, Equatable {
+    public let id: String
+    /// Shown to people: "Sign in to Grafana", "Grafana wants your phone number".
+    public let name: String
+    public let redirectURIs: [String]
+    /// The hex SHA-256 of the client's secret (a confidential client); `nil` for a public one,
+    /// which must use PKCE.
+    public let secretSHA256: Data?
+    public let postLogoutRedirectURIs: [String]
+    /// Trusted: no consent page.
+    public let firstParty: Bool
+
+    public init(
+        id: String, name: String, redirectURIs: [String], secretSHA256: Data?, postLogoutRedirectURIs: [String] = [],
+        firstParty: Bool = false
+    ) {
+        self.id = id
+        self.name = name
+        self.redirectURIs = redirectURIs
+        self.secretSHA256 = secretSHA256
+        self.postLogoutRedirectURIs = postLogoutRedirectURIs
+        self.firstParty = firstParty
+    }
+
+    public var isPublic: Bool { secretSHA256 == nil }
+
+    /// Whether `secret` is this client's (SHA-256 compared in constant time); a public client
+    /// has none to give.
+    public func accepts(secret: String) -> Bool {
+        guard let expected = secretSHA256 else { return false }
+        let given = Data(SHA256.hash(data: Data(secret.utf8)))
+        return zip(given, expected).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0 && given.count == expected.count
+    }
+}
+
+/// Every configured client, by id.
+public struct ClientRegistry: Sendable {
+    public let clients: [String: OIDCClient]
+
+    public init(_ clients: [OIDCClient]) {
+        self.clients = Dictionary(clients.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    public subscript(id: String) -> OIDCClient? { clients[id] }
+
+    /// Why a clients file is refused: which client and which field, in words.
+    public struct Invalid: Error, CustomStringConvertible, Equatable {
+        public let description: String
+    }
+
+    /// The file `{"clients": [...]}`, checked whole: each client needs a `client_id` (1 to 64
+    /// characters of A-Z a-z 0-9 . _ -), a `name`, at least one `redirect_uris` entry (an
+    /// absolute https URL, or http on localhost/127.0.0.1, without a fragment), and either a
+    /// `client_secret_sha256` (64 hex digits) or `"public": true`, not both.
+    public static func load(_ json: Data) throws(Invalid) -> ClientRegistry {
+        struct File: Decodable {
+            let clients: [Entry]
+        }
+        struct Entry: Decodable {
+            let client_id: String?
+            let name: String?
+            let redirect_uris: [String]?
+            let client_secret_sha256: String?
+            let `public`: Bool?
+            let post_logout_redirect_uris: [String]?
+            let first_party: Bool?
+        }
+        let file: File
+        do {
+            file = try JSONDecoder().decode(File.self, from: json)
+        } catch {
+            throw Invalid(description: "The OIDC clients file is not {\"clients\": [...]} JSON: \(error)")
+        }
+        var clients: [OIDCClient] = []
+        for (index, entry) in file.clients.enumerated() {
+            let label = entry.client_id.map { "client \($0.debugDescription)" } ?? "client #\(index + 1)"
+            func refuse(_ field: String, _ why: String) -> Invalid { Invalid(description: "\(label): \(field) \(why)") }
+            guard let id = entry.client_id, (1...64).contains(id.count),
+                id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) })
+            else { throw refuse("client_id", "must be 1 to 64 characters of A-Z, a-z, 0-9, '.', '_' or '-'.") }
+            guard !clients.contains(where: { $0.id == id }) else { throw refuse("client_id", "is listed twice.") }
+            guard let name = entry.name?.trimmingCharacters(in: .whitespaces), (1...64).contains(name.count),
+                !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            else { throw refuse("name", "must be 1 to 64 characters people can read.") }
+            guard let redirects = entry.redirect_uris, !redirects.isEmpty else {
+                throw refuse("redirect_uris", "must list at least one address.")
+            }
+            for uri in redirects + (entry.post_logout_redirect_uris ?? []) where !Self.isAcceptable(uri) {
+                throw refuse(
+                    redirects.contains(uri) ? "redirect_uris" : "post_logout_redirect_uris",
+                    "has \(uri.debugDescription): an absolute https address (http only on localhost or 127.0.0.1), without a fragment."
+                )
+            }
+            let isPublic = entry.public ?? false
+            var secret: Data?
+            switch (entry.client_secret_sha256, isPublic) {
+            case (let hex?, false):
+                guard hex.count == 64, let bytes = Self.hex(hex) else {
+                    throw refuse("client_secret_sha256", "must be 64 hex digits (SHA-256 of the secret).")
+                }
+                secret = bytes
+            case (nil, true): secret = nil
+            case (_?, true): throw refuse("client_secret_sha256", "is given, but the client is public: choose one.")
+            case (nil, false):
+                throw refuse("client_secret_sha256", "is missing: give it, or \"public\": true (which needs PKCE).")
+            }
+            clients.append(
+                OIDCClient(
+                    id: id, name: name, redirectURIs: redirects, secretSHA256: secret,
+                    postLogoutRedirectURIs: entry.post_logout_redirect_uris ?? [],
+                    firstParty: entry.first_party ?? false))
+        }
+        return ClientRegistry(clients)
+    }
+
+    static func isAcceptable(_ uri: String) -> Bool {
+        guard let components = URLComponents(string: uri), let scheme = components.scheme?.lowercased(),
+            let host = components.host?.lowercased(), !host.isEmpty, components.fragment == nil,
+            components.user == nil, components.password == nil
+        else { return false }
+        return scheme == "https" || (scheme == "http" && ["localhost", "127.0.0.1", "[::1]", "::1"].contains(host))
+    }
+
+    static func hex(_ text: String) -> Data? {
+        var bytes = Data()
+        var iterator = text.makeIterator()
+        while let high = iterator.next(), let low = iterator.next() {
+            guard let byte = UInt8(String([high, low]), radix: 16) else { return nil }
+            bytes.append(byte)
+        }
+        return bytes.count * 2 == text.count ? bytes : nil
+    }
+}

@@ -1,0 +1,259 @@
+import Crypto
+import Foundation
+import Logging
+
+/// The OpenID Connect provider: what an authorization request leads to for a person, the
+/// token endpoint's grants, and userinfo. HTTP stays in WebApp; storage is an ``OIDCStore``.
+public struct OIDCProvider: Sendable {
+    /// `--public-url`: the `iss` of every token and of every authorization response (RFC 9207).
+    public let issuer: String
+    public let registry: ClientRegistry
+    let store: any OIDCStore
+    let signer: any TokenSigner
+    /// Makes each person's `sub` (never their phone number, never their row id).
+    let subjectKey: SymmetricKey
+    let clock: @Sendable () -> Date
+    let logger: Logger
+
+    /// Access and ID tokens live 10 minutes; refresh tokens renew them.
+    public static let tokenLifetime: TimeInterval = 600
+
+    public init(
+        issuer: String, registry: ClientRegistry, store: any OIDCStore, signer: any TokenSigner,
+        subjectKey: SymmetricKey, logger: Logger, clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.issuer = issuer
+        self.registry = registry
+        self.store = store
+        self.signer = signer
+        self.subjectKey = subjectKey
+        self.logger = logger
+        self.clock = clock
+    }
+
+    /// The person as this provider knows them.
+    public struct Person: Sendable, Equatable {
+        public let userID: Int64
+        /// When they signed in (seconds since 1970).
+        public let authTime: Double
+        /// `sms` or `passkey`.
+        public let method: String
+
+        public init(userID: Int64, authTime: Double, method: String) {
+            self.userID = userID
+            self.authTime = authTime
+            self.method = method
+        }
+    }
+
+    /// What an authorization request leads to.
+    public enum Next: Sendable, Equatable {
+        /// To Login (signed out, or a sign-in older than `max_age` or `prompt=login` asks);
+        /// `again`: the person is signed in and must sign in anew.
+        case signIn(again: Bool)
+        /// To the consent page.
+        case consent
+        /// Back to the client: with a code, or with an error.
+        case redirect(String)
+    }
+
+    /// - Parameter signedInFresh: the person signed in after this request first came (so
+    ///   `prompt=login` and `max_age` are met).
+    public func next(for request: AuthorizationRequest, person: Person?, signedInFresh: Bool) async throws -> Next {
+        let now = clock().timeIntervalSince1970
+        func refuse(_ code: AuthorizationError.Code, _ description: String) -> Next {
+            .redirect(
+                AuthorizationError.Redirect(
+                    redirectURI: request.redirectURI, code: code, description: description, state: request.state
+                ).url(issuer: issuer))
+        }
+        guard let person else {
+            return request.prompt == .none
+                ? refuse(.loginRequired, "The person is not signed in.") : .signIn(again: false)
+        }
+        let tooOld = request.maxAge.map { now - person.authTime > Double($0) } ?? false
+        if !signedInFresh, request.prompt == .login || tooOld {
+            return request.prompt == .none
+                ? refuse(.loginRequired, "The sign-in is older than max_age.") : .signIn(again: true)
+        }
+        if !request.client.firstParty,
+            try await !store.hasConsent(user: person.userID, client: request.client.id, scopes: request.scopes)
+        {
+            return request.prompt == .none ? refuse(.consentRequired, "The person has not agreed yet.") : .consent
+        }
+        return .redirect(try await issueCode(request, person: person, now: now))
+    }
+
+    /// The person agreed on the consent page: remembered, then the code.
+    public func approve(_ request: AuthorizationRequest, person: Person) async throws -> String {
+        let now = clock().timeIntervalSince1970
+        try await store.grantConsent(user: person.userID, client: request.client.id, scopes: request.scopes, at: now)
+        return try await issueCode(request, person: person, now: now)
+    }
+
+    /// The person said no: `access_denied`.
+    public func deny(_ request: AuthorizationRequest) -> String {
+        AuthorizationError.Redirect(
+            redirectURI: request.redirectURI, code: .accessDenied, description: "The person did not agree.",
+            state: request.state
+        ).url(issuer: issuer)
+    }
+
+    private func issueCode(_ request: AuthorizationRequest, person: Person, now: Double) async throws -> String {
+        let code = Self.randomToken()
+        let grant = CodeGrant(
+            family: Data((0..<16).map { _ in UInt8.random(in: 0...255) }), clientID: request.client.id,
+            userID: person.userID, redirectURI: request.redirectURI, codeChallenge: request.codeChallenge,
+            nonce: request.nonce, scopes: request.scopes, authTime: person.authTime, method: person.method,
+            expiresAt: now + CodeGrant.lifetime)
+        try await store.saveCode(Self.hash(code), grant, at: now)
+        logger.info("OIDC code issued", metadata: ["client": "\(request.client.id)", "user": "\(person.userID)"])
+        return AuthorizationResponse.success(request, code: code, issuer: issuer)
+    }
+
+    // MARK: The token endpoint
+
+    public func token(_ request: TokenRequest) async throws -> TokenResponse {
+        let now = clock().timeIntervalSince1970
+        switch request.grant {
+        case .authorizationCode(let code, let redirectURI, let verifier):
+            switch try await store.takeCode(Self.hash(code), at: now) {
+            case .unknown:
+                throw TokenError(.invalidGrant, "The code is unknown, used or expired.")
+            case .reused(let family):
+                // RFC 6749 §4.1.2: a code used twice revokes what it issued.
+                try await store.revoke(family: family, at: now)
+                logger.warning(
+                    "OIDC code presented twice: its tokens are revoked", metadata: ["client": "\(request.client.id)"])
+                throw TokenError(.invalidGrant, "The code is unknown, used or expired.")
+            case .fresh(let grant, let phone):
+                guard grant.clientID == request.client.id else {
+                    try await store.revoke(family: grant.family, at: now)
+                    throw TokenError(.invalidGrant, "The code was issued to another client.")
+                }
+                guard grant.redirectURI == redirectURI else {
+                    throw TokenError(.invalidGrant, "redirect_uri is not the one the code was issued for.")
+                }
+                guard grant.expiresAt > now else { throw TokenError(.invalidGrant, "The code expired.") }
+                switch (grant.codeChallenge, verifier) {
+                case (nil, nil): break
+                case (let challenge?, let verifier?) where PKCE.verifies(verifier, challenge: challenge): break
+                case (nil, _?):
+                    // RFC 9700 §2.1.1: a verifier for a code issued without a challenge is a downgrade.
+                    throw TokenError(.invalidGrant, "code_verifier given, but the request had no code_challenge.")
+                default:
+                    throw TokenError(.invalidGrant, "code_verifier does not match the code_challenge.")
+                }
+                return try await tokens(
+                    family: grant.family, client: request.client, userID: grant.userID, phone: phone,
+                    scopes: grant.scopes, authTime: grant.authTime, method: grant.method, nonce: grant.nonce, now: now)
+            }
+        case .refreshToken(let token, let asked):
+            switch try await store.takeRefresh(Self.hash(token), at: now) {
+            case .unknown:
+                throw TokenError(.invalidGrant, "The refresh token is unknown, used, revoked or expired.")
+            case .reused(let family):
+                // RFC 9700 §4.14.2: a rotated refresh token that comes back was stolen, or is a replay.
+                try await store.revoke(family: family, at: now)
+                logger.warning(
+                    "OIDC refresh token reused: its family is revoked", metadata: ["client": "\(request.client.id)"])
+                throw TokenError(.invalidGrant, "The refresh token is unknown, used, revoked or expired.")
+            case .fresh(let grant, let phone):
+                guard grant.clientID == request.client.id else {
+                    try await store.revoke(family: grant.family, at: now)
+                    throw TokenError(.invalidGrant, "The refresh token was issued to another client.")
+                }
+                guard grant.expiresAt > now else { throw TokenError(.invalidGrant, "The refresh token expired.") }
+                let scopes = asked ?? grant.scopes
+                guard scopes.allSatisfy(grant.scopes.contains) else {
+                    throw TokenError(.invalidScope, "A refresh cannot add scopes.")
+                }
+                return try await tokens(
+                    family: grant.family, client: request.client, userID: grant.userID, phone: phone, scopes: scopes,
+                    authTime: grant.authTime, method: grant.method, nonce: nil, now: now)
+            }
+        }
+    }
+
+    private func tokens(
+        family: Data, client: OIDCClient, userID: Int64, phone: String, scopes: [String], authTime: Double,
+        method: String, nonce: String?, now: Double
+    ) async throws -> TokenResponse {
+        let issued = Date(timeIntervalSince1970: now.rounded(.down))
+        let expires = issued.addingTimeInterval(Self.tokenLifetime)
+        let subject = self.subject(of: userID)
+        let idToken = IDToken(
+            iss: issuer, sub: subject, aud: client.id, exp: expires, iat: issued, authTime: Int(authTime), nonce: nonce,
+            amr: method == "passkey" ? ["hwk", "user"] : ["sms"],
+            phoneNumber: scopes.contains("phone") ? phone : nil)
+        let access = AccessToken(
+            iss: issuer, sub: subject, clientID: client.id, exp: expires, iat: issued,
+            scope: scopes.joined(separator: " "),
+            family: family.map { String(format: "%02x", $0) }.joined(), jti: Self.randomToken())
+        var refresh: String?
+        if scopes.contains("offline_access") {
+            let token = Self.randomToken()
+            try await store.saveRefresh(
+                Self.hash(token),
+                RefreshGrant(
+                    family: family, clientID: client.id, userID: userID, scopes: scopes, authTime: authTime,
+                    method: method, expiresAt: now + RefreshGrant.lifetime))
+            refresh = token
+        }
+        return TokenResponse(
+            access_token: try await signer.sign(access, type: "at+jwt"), expires_in: Int(Self.tokenLifetime),
+            id_token: try await signer.sign(idToken, type: "JWT"), refresh_token: refresh,
+            scope: scopes.joined(separator: " "))
+    }
+
+    // MARK: Userinfo
+
+    /// The claims for a live access token (OpenID Connect Core §5.3); `nil` for a token that is
+    /// not ours, expired, or of a revoked grant.
+    public func userinfo(accessToken: String) async throws -> [String: UserinfoValue]? {
+        guard let token = try? await signer.verify(accessToken, as: AccessToken.self), token.iss.value == issuer,
+            token.aud.value.contains(issuer + "/oidc/userinfo"), let family = Self.unhex(token.family),
+            let found = try await store.userinfo(family: family), subject(of: found.userID) == token.sub.value
+        else { return nil }
+        var claims: [String: UserinfoValue] = ["sub": .text(token.sub.value)]
+        if token.scope.split(separator: " ").contains("phone") {
+            claims["phone_number"] = .text(found.phone)
+            claims["phone_number_verified"] = .flag(true)
+        }
+        return claims
+    }
+
+    /// A person's `sub` for every client: stable, opaque, never the phone number (HMAC-SHA256
+    /// of their id under a key derived from the server secret).
+    public func subject(of userID: Int64) -> String {
+        Data(HMAC<SHA256>.authenticationCode(for: Data("oidc-sub:\(userID)".utf8), using: subjectKey)).prefix(16)
+            .map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// 256 random bits, base64url: codes, refresh tokens, token ids.
+    static func randomToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    /// What is stored of a code or refresh token: its SHA-256.
+    static func hash(_ token: String) -> Data { Data(SHA256.hash(data: Data(token.utf8))) }
+
+    static func unhex(_ text: String) -> Data? { ClientRegistry.hex(text) }
+}
+
+/// A userinfo claim's value.
+public enum UserinfoValue: Encodable, Sendable, Equatable {
+    case text(String)
+    case flag(Bool)
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .text(let text): try container.encode(text)
+        case .flag(let flag): try container.encode(flag)
+        }
+    }
+}

@@ -1,0 +1,253 @@
+import Crypto
+import Foundation
+import JWTKit
+import Logging
+import Testing
+
+@testable import AuthCore
+@testable import OIDCCore
+
+/// The OpenID Connect provider's grants on every backend (issue 28): a code becomes tokens once;
+/// presented twice, it revokes what it issued; refresh tokens rotate, and a used one coming back
+/// revokes its family; PKCE is checked and never downgraded; consent is kept per person;
+/// userinfo takes only our own signed, live access tokens (not `alg: none`, not HS256).
+@Suite("OpenID Connect provider")
+struct OIDCProviderTests {
+    static let issuer = "https://login.example.com"
+    static let verifier = String(repeating: "v", count: 43)
+    static let challenge = Data(SHA256.hash(data: Data(verifier.utf8))).base64EncodedString()
+        .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        .replacingOccurrences(of: "=", with: "")
+
+    /// ES256 with one key, as the app's signer does.
+    struct KeySigner: TokenSigner {
+        let keys: JWTKeyCollection
+        let keyID = "test"
+
+        static func make() async -> KeySigner {
+            let keys = JWTKeyCollection()
+            await keys.add(ecdsa: ES256PrivateKey(), kid: JWKIdentifier(string: "test"))
+            return KeySigner(keys: keys)
+        }
+
+        func sign<Payload: JWTPayload>(_ payload: Payload, type: String) async throws -> String {
+            try await keys.sign(payload, kid: JWKIdentifier(string: keyID), header: ["typ": .string(type)])
+        }
+
+        func verify<Payload: JWTPayload>(_ token: String, as payload: Payload.Type) async throws -> Payload {
+            try await keys.verify(token, as: payload)
+        }
+    }
+
+    let registry = ClientRegistry([
+        OIDCClient(
+            id: "grafana", name: "Grafana", redirectURIs: ["https://grafana.example.com/login/generic_oauth"],
+            secretSHA256: Data(SHA256.hash(data: Data("s3cret-s3cret-s3cret".utf8)))),
+        OIDCClient(
+            id: "mobile", name: "Mobile", redirectURIs: ["http://127.0.0.1:9000/cb"], secretSHA256: nil,
+            firstParty: true),
+    ])
+
+    func provider(_ database: TestDatabase, clock: TestClock) async -> OIDCProvider {
+        OIDCProvider(
+            issuer: Self.issuer, registry: registry, store: database.oidc, signer: await KeySigner.make(),
+            subjectKey: SymmetricKey(size: .bits256), logger: Logger(label: "test"), clock: { clock.now })
+    }
+
+    func authorize(_ client: String, scope: String = "openid phone offline_access", pkce: Bool = true) throws
+        -> AuthorizationRequest
+    {
+        let redirect = registry[client]!.redirectURIs[0]
+        return try AuthorizationRequest.parse(
+            [
+                ("client_id", client), ("redirect_uri", redirect), ("response_type", "code"), ("scope", scope),
+                ("state", "xyz"), ("nonce", "n-1"),
+            ]
+                + (pkce ? [("code_challenge", Self.challenge), ("code_challenge_method", "S256")] : []),
+            registry: registry)
+    }
+
+    func code(from url: String) throws -> String {
+        let items = URLComponents(string: url)?.queryItems ?? []
+        #expect(items.first { $0.name == "iss" }?.value == Self.issuer)
+        #expect(items.first { $0.name == "state" }?.value == "xyz")
+        return try #require(items.first { $0.name == "code" }?.value)
+    }
+
+    func tokenRequest(_ client: String, _ code: String, verifier: String? = verifier, secret: String? = nil) throws
+        -> TokenRequest
+    {
+        try TokenRequest.parse(
+            [
+                ("grant_type", "authorization_code"), ("code", code),
+                ("redirect_uri", registry[client]!.redirectURIs[0]),
+                ("client_id", client),
+            ] + (verifier.map { [("code_verifier", $0)] } ?? [])
+                + (secret.map { [("client_secret", $0)] } ?? []),
+            authorization: nil, registry: registry)
+    }
+
+    /// Signs the person in through the provider for `client`; the code's redirect.
+    func signedIn(_ provider: OIDCProvider, _ database: TestDatabase, client: String = "mobile") async throws
+        -> (OIDCProvider.Person, String)
+    {
+        let f = ServiceFixture(database)
+        let pending = try await f.service.requestCode(phoneInput: "(530) 555-0123", session: nil)
+        let user = try await f.service.verify(
+            session: pending.session, pendingFor: pending.phone, codeInput: f.sms.lastCode!
+        ).user
+        let person = OIDCProvider.Person(userID: user.id, authTime: 1_800_000_000, method: "sms")
+        guard
+            case .redirect(let url) = try await provider.next(
+                for: try authorize(client), person: person, signedInFresh: false)
+        else { throw CancellationError() }
+        return (person, url)
+    }
+
+    @Test("a code becomes an ID token, an access token and a refresh token, once", arguments: Backend.all)
+    func codeFlow(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let clock = TestClock()
+            let provider = await provider(database, clock: clock)
+            let (person, url) = try await signedIn(provider, database)
+            let code = try code(from: url)
+            let tokens = try await provider.token(try tokenRequest("mobile", code))
+            let signer = provider.signer
+            let id = try await signer.verify(tokens.id_token, as: IDToken.self)
+            #expect(id.iss.value == Self.issuer && id.aud.value == ["mobile"] && id.nonce == "n-1")
+            #expect(id.phoneNumber == "+15305550123" && id.phoneNumberVerified == true && id.amr == ["sms"])
+            #expect(id.sub.value == provider.subject(of: person.userID) && !id.sub.value.contains("5305550123"))
+            let claims = try #require(try await provider.userinfo(accessToken: tokens.access_token))
+            #expect(claims["phone_number"] == .text("+15305550123"))
+            let refresh = try #require(tokens.refresh_token)
+
+            // The same code again: refused, and what it issued is revoked.
+            await #expect(throws: TokenError.self) { try await provider.token(try tokenRequest("mobile", code)) }
+            #expect(try await provider.userinfo(accessToken: tokens.access_token) == nil)
+            let again = try TokenRequest.parse(
+                [("grant_type", "refresh_token"), ("refresh_token", refresh), ("client_id", "mobile")],
+                authorization: nil, registry: registry)
+            await #expect(throws: TokenError.self) { try await provider.token(again) }
+        }
+    }
+
+    @Test("refresh tokens rotate; a used one coming back revokes the family", arguments: Backend.all)
+    func refreshRotation(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let provider = await provider(database, clock: TestClock())
+            let (_, url) = try await signedIn(provider, database)
+            let first = try await provider.token(try tokenRequest("mobile", try code(from: url)))
+            func refresh(_ token: String) throws -> TokenRequest {
+                try TokenRequest.parse(
+                    [("grant_type", "refresh_token"), ("refresh_token", token), ("client_id", "mobile")],
+                    authorization: nil, registry: registry)
+            }
+            let second = try await provider.token(try refresh(first.refresh_token!))
+            #expect(second.refresh_token != first.refresh_token)
+            #expect(try await provider.userinfo(accessToken: second.access_token) != nil)
+            // The first one again: refused, and the second one dies with its family.
+            await #expect(throws: TokenError.self) { try await provider.token(try refresh(first.refresh_token!)) }
+            await #expect(throws: TokenError.self) { try await provider.token(try refresh(second.refresh_token!)) }
+            #expect(try await provider.userinfo(accessToken: second.access_token) == nil)
+        }
+    }
+
+    @Test(
+        "refused: another client's code, a bent redirect URI, a wrong verifier, a PKCE downgrade, an expired code",
+        arguments: Backend.all)
+    func refusals(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let clock = TestClock()
+            let provider = await provider(database, clock: clock)
+            func fresh() async throws -> String { try code(from: try await signedIn(provider, database).1) }
+            let secret = "s3cret-s3cret-s3cret"
+            // The mobile app's code at Grafana's client.
+            await #expect(throws: TokenError(.invalidGrant, "The code was issued to another client.")) {
+                try await provider.token(try tokenRequest("grafana", try await fresh(), secret: secret))
+            }
+            let bent = try TokenRequest.parse(
+                [
+                    ("grant_type", "authorization_code"), ("code", try await fresh()),
+                    ("redirect_uri", "http://127.0.0.1:9000/cb/../evil"), ("client_id", "mobile"),
+                    ("code_verifier", Self.verifier),
+                ], authorization: nil, registry: registry)
+            await #expect(throws: TokenError.self) { try await provider.token(bent) }
+            await #expect(throws: TokenError.self) {
+                try await provider.token(
+                    try tokenRequest("mobile", try await fresh(), verifier: String(repeating: "w", count: 43)))
+            }
+            await #expect(throws: TokenError.self) {
+                try await provider.token(try tokenRequest("mobile", try await fresh(), verifier: nil))
+            }
+            let late = try await fresh()
+            clock.advance(by: 61)
+            await #expect(throws: TokenError(.invalidGrant, "The code expired.")) {
+                try await provider.token(try tokenRequest("mobile", late))
+            }
+            // A confidential client's code issued without PKCE, then redeemed with a verifier.
+            let person = OIDCProvider.Person(userID: 1, authTime: 1_800_000_000, method: "sms")
+            try await database.oidc.grantConsent(user: 1, client: "grafana", scopes: ["openid"], at: 1)
+            guard
+                case .redirect(let url) = try await provider.next(
+                    for: try authorize("grafana", scope: "openid", pkce: false), person: person, signedInFresh: false)
+            else { throw CancellationError() }
+            await #expect(
+                throws: TokenError(.invalidGrant, "code_verifier given, but the request had no code_challenge.")
+            ) {
+                try await provider.token(try tokenRequest("grafana", try code(from: url), secret: secret))
+            }
+            // A wrong secret is invalid_client.
+            #expect(throws: TokenError.self) { try tokenRequest("grafana", "x", verifier: nil, secret: "wrong") }
+        }
+    }
+
+    @Test(
+        "consent: asked once per person and client, then remembered; revoking it revokes the tokens",
+        arguments: Backend.all)
+    func consent(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let provider = await provider(database, clock: TestClock())
+            let person = OIDCProvider.Person(
+                userID: try await signedIn(provider, database).0.userID, authTime: 1, method: "sms")
+            let request = try authorize("grafana", scope: "openid phone", pkce: false)
+            #expect(try await provider.next(for: request, person: person, signedInFresh: false) == .consent)
+            let url = try await provider.approve(request, person: person)
+            #expect(url.hasPrefix("https://grafana.example.com/login/generic_oauth?code="))
+            guard case .redirect = try await provider.next(for: request, person: person, signedInFresh: false) else {
+                Issue.record("consent was not remembered")
+                return
+            }
+            #expect(try await database.oidc.consents(user: person.userID).map(\.clientID) == ["grafana"])
+            let tokens = try await provider.token(
+                try tokenRequest("grafana", try code(from: url), verifier: nil, secret: "s3cret-s3cret-s3cret"))
+            try await database.oidc.revokeConsent(user: person.userID, client: "grafana", at: 2)
+            #expect(try await provider.userinfo(accessToken: tokens.access_token) == nil)
+            #expect(try await provider.next(for: request, person: person, signedInFresh: false) == .consent)
+            #expect(provider.deny(request).contains("error=access_denied"))
+        }
+    }
+
+    @Test("userinfo refuses alg none, HS256, another key's and a tampered token")
+    func forgedTokens() async throws {
+        try await withDatabase(.sqlite) { database in
+            let provider = await provider(database, clock: TestClock())
+            let (_, url) = try await signedIn(provider, database)
+            let tokens = try await provider.token(try tokenRequest("mobile", try code(from: url)))
+            let parts = tokens.access_token.split(separator: ".").map(String.init)
+            func b64(_ text: String) -> String {
+                Data(text.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
+                    .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            }
+            let none = b64(#"{"alg":"none","typ":"at+jwt"}"#) + "." + parts[1] + "."
+            #expect(try await provider.userinfo(accessToken: none) == nil)
+            let hs = JWTKeyCollection()
+            await hs.add(hmac: HMACKey(from: String(repeating: "k", count: 32)), digestAlgorithm: .sha256, kid: "test")
+            let payload = try await provider.signer.verify(tokens.access_token, as: AccessToken.self)
+            #expect(try await provider.userinfo(accessToken: try await hs.sign(payload, kid: "test")) == nil)
+            let other = await KeySigner.make()
+            #expect(try await provider.userinfo(accessToken: try await other.sign(payload, type: "at+jwt")) == nil)
+            #expect(try await provider.userinfo(accessToken: parts[0] + "." + b64("{}") + "." + parts[2]) == nil)
+            #expect(try await provider.userinfo(accessToken: tokens.access_token) != nil)
+        }
+    }
+}
