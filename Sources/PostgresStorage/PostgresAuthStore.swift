@@ -73,16 +73,17 @@ public struct PostgresAuthStore: AuthStore {
     {
         try await connection.rows(
             """
-            SELECT s.pending_phone, u.id, u.phone, s.last_seen_at, s.expires_at, s.absolute_expires_at
+            SELECT s.pending_phone, u.id, u.phone, s.last_seen_at, s.expires_at, s.absolute_expires_at, s.created_at,
+                   s.method
             FROM sessions s LEFT JOIN users u ON u.id = s.user_id
             WHERE s.key = \(key)
             """, logger
         ).first.map { row in
-            let (pending, userID, userPhone, lastSeen, expires, absolute) = try row.decode(
-                (String?, Int64?, String?, Double, Double, Double).self)
+            let (pending, userID, userPhone, lastSeen, expires, absolute, created, method) = try row.decode(
+                (String?, Int64?, String?, Double, Double, Double, Double, String).self)
             return SessionRecord(
                 pendingPhone: pending, userID: userID, userPhone: userPhone, lastSeenAt: lastSeen, expiresAt: expires,
-                absoluteExpiresAt: absolute)
+                absoluteExpiresAt: absolute, createdAt: created, method: SignInMethod(rawValue: method) ?? .code)
         }
     }
 
@@ -354,7 +355,8 @@ public struct PostgresAuthStore: AuthStore {
             case .recordFailure(let phone, let client, let at):
                 try await connection.rows(
                     "INSERT INTO failed_checks (phone, client, failed_at) VALUES (\(phone), \(client), \(at))", logger)
-            case .signIn(let phone, let session, let at, let expiresAt, let absoluteExpiresAt, let userAgent, let api):
+            case .signIn(
+                let phone, let session, let at, let expiresAt, let absoluteExpiresAt, let userAgent, let api, let method):
                 let user = try await connection.rows(
                     """
                     INSERT INTO users (phone, created_at, last_sign_in_at) VALUES (\(phone), \(at), \(at))
@@ -365,9 +367,9 @@ public struct PostgresAuthStore: AuthStore {
                 try await connection.rows(
                     """
                     INSERT INTO sessions (key, pending_phone, user_id, created_at, last_seen_at, expires_at,
-                                          absolute_expires_at, user_agent, api)
+                                          absolute_expires_at, user_agent, api, method)
                     VALUES (\(session), NULL, \(user), \(at), \(at), \(expiresAt), \(absoluteExpiresAt),
-                            \(userAgent.map { String($0.prefix(512)) }), \(api))
+                            \(userAgent.map { String($0.prefix(512)) }), \(api), \(method.rawValue))
                     """, logger)
                 signedInUser = user
             case .rememberDevice(let key, let phone, let at, let until, let userAgent, let session):

@@ -282,6 +282,10 @@ enum PostgresMigrations {
                 "CREATE INDEX oidc_refresh_tokens_by_expiry ON oidc_refresh_tokens (expires_at)",
                 "CREATE INDEX oidc_refresh_tokens_by_family ON oidc_refresh_tokens (family)",
                 """
+                ALTER TABLE sessions ADD COLUMN method text NOT NULL DEFAULT 'sms'
+                    CHECK (method IN ('sms', 'passkey', 'device'))
+                """,
+                """
                 CREATE TABLE oidc_consents (
                     user_id bigint NOT NULL REFERENCES users(id) ON DELETE CASCADE,
                     client_id text NOT NULL CHECK (char_length(client_id) BETWEEN 1 AND 64),

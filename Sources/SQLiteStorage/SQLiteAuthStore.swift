@@ -88,7 +88,7 @@ public struct SQLiteAuthStore: AuthStore {
             try db.cachedStatement(
                 sql: """
                     SELECT s.pending_phone, s.last_seen_at, s.expires_at, s.absolute_expires_at,
-                           u.id AS user_id, u.phone AS user_phone
+                           u.id AS user_id, u.phone AS user_phone, s.created_at, s.method
                     FROM sessions s LEFT JOIN users u ON u.id = s.user_id
                     WHERE s.key = ?
                     """),
@@ -97,7 +97,7 @@ public struct SQLiteAuthStore: AuthStore {
             // By position, as selected: a name lookup costs a string comparison per column.
             SessionRecord(
                 pendingPhone: row[0], userID: row[4], userPhone: row[5], lastSeenAt: row[1], expiresAt: row[2],
-                absoluteExpiresAt: row[3])
+                absoluteExpiresAt: row[3], createdAt: row[6], method: SignInMethod(rawValue: row[7]) ?? .code)
         }
     }
 
@@ -335,7 +335,8 @@ public struct SQLiteAuthStore: AuthStore {
             case .recordFailure(let phone, let client, let at):
                 try db.cachedStatement(sql: "INSERT INTO failed_checks (phone, client, failed_at) VALUES (?, ?, ?)")
                     .execute(arguments: [phone, client, at])
-            case .signIn(let phone, let session, let at, let expiresAt, let absoluteExpiresAt, let userAgent, let api):
+            case .signIn(
+                let phone, let session, let at, let expiresAt, let absoluteExpiresAt, let userAgent, let api, let method):
                 let user = try Int64.fetchOne(
                     try db.cachedStatement(
                         sql: """
@@ -347,13 +348,13 @@ public struct SQLiteAuthStore: AuthStore {
                 try db.cachedStatement(
                     sql: """
                         INSERT INTO sessions (key, pending_phone, user_id, created_at, last_seen_at, expires_at,
-                                              absolute_expires_at, user_agent, api)
-                        VALUES (?, NULL, ?, ?, ?, ?, ?, ?, ?)
+                                              absolute_expires_at, user_agent, api, method)
+                        VALUES (?, NULL, ?, ?, ?, ?, ?, ?, ?, ?)
                         """
                 ).execute(
                     arguments: [
                         session, user, at, at, expiresAt, absoluteExpiresAt, userAgent.map { String($0.prefix(512)) },
-                        api,
+                        api, method.rawValue,
                     ])
                 signedInUser = user
             case .rememberDevice(let key, let phone, let at, let until, let userAgent, let session):

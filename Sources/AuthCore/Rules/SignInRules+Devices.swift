@@ -58,7 +58,7 @@ extension SignInRules {
                 .signIn(
                     phone: device.phone, session: request.session, at: now,
                     expiresAt: min(absolute, now + policy.sessionIdleTimeout), absoluteExpiresAt: absolute,
-                    userAgent: request.userAgent),
+                    userAgent: request.userAgent, method: .rememberedDevice),
                 .rotateDevice(old: request.device, new: request.newDevice, at: now, session: request.session),
             ])
     }

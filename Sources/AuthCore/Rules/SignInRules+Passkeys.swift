@@ -156,7 +156,7 @@ extension SignInRules {
                     .signIn(
                         phone: passkey.phone, session: request.signedInSession, at: now,
                         expiresAt: min(absolute, now + policy.sessionIdleTimeout), absoluteExpiresAt: absolute,
-                        userAgent: request.userAgent, api: request.api)
+                        userAgent: request.userAgent, api: request.api, method: .passkey)
                 ])
     }
 }

@@ -29,10 +29,11 @@ public enum AuthChange: Sendable, Equatable {
     /// A wrong code, towards the phone's lock and the client's limit after too many failures.
     case recordFailure(phone: String, client: String?, at: Double)
     /// Creates the user on first sign-in (or notes the sign-in) and a signed-in session for it.
-    /// `userAgent` names the browser on "Your devices"; `api` marks an API token.
+    /// `userAgent` names the browser on "Your devices"; `api` marks an API token; `method` is how
+    /// the person proved it (``SignInMethod``).
     case signIn(
         phone: String, session: Data, at: Double, expiresAt: Double, absoluteExpiresAt: Double,
-        userAgent: String? = nil, api: Bool = false)
+        userAgent: String? = nil, api: Bool = false, method: SignInMethod = .code)
     /// Remembers this browser for the person with `phone` (who exists: it follows a ``signIn``).
     /// `session` is the signed-in session the same sign-in made: signing it out forgets the device.
     case rememberDevice(

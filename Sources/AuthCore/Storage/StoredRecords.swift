@@ -12,11 +12,17 @@ public struct SessionRecord: Sendable, Equatable {
     public var expiresAt: Double
     /// When it ends whatever happens.
     public var absoluteExpiresAt: Double
+    /// When it was made: for a signed-in session, when the person signed in.
+    public var createdAt: Double
+    /// How the person signed in (a signed-in session).
+    public var method: SignInMethod
 
     public init(
         pendingPhone: String?, userID: Int64?, userPhone: String?, lastSeenAt: Double, expiresAt: Double,
-        absoluteExpiresAt: Double
+        absoluteExpiresAt: Double, createdAt: Double = 0, method: SignInMethod = .code
     ) {
+        self.createdAt = createdAt
+        self.method = method
         self.pendingPhone = pendingPhone
         self.userID = userID
         self.userPhone = userPhone

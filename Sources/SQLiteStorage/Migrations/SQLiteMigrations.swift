@@ -18,7 +18,7 @@ import GRDB
 /// | `v5-delivery` | each send's channel, cost, reference, delivery status and whether its code was used; each code's send |
 /// | `v6-budget-count` | the send-time index back to the time alone, and the sends costing more than a text apart (the budget's sum) |
 /// | `v7-passkeys` | passkeys, their challenges, and each person's WebAuthn user handle and answer to the offer |
-/// | `v8-oidc` | the OpenID Connect provider's grants, codes, refresh tokens and consents |
+/// | `v8-oidc` | the OpenID Connect provider's grants, codes, refresh tokens and consents; how each session signed in |
 enum SQLiteMigrations {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -274,6 +274,8 @@ enum SQLiteMigrations {
                     );
                     CREATE INDEX oidc_refresh_tokens_by_expiry ON oidc_refresh_tokens(expires_at);
                     CREATE INDEX oidc_refresh_tokens_by_family ON oidc_refresh_tokens(family);
+                    ALTER TABLE sessions ADD COLUMN method TEXT NOT NULL DEFAULT 'sms'
+                        CHECK (method IN ('sms', 'passkey', 'device'));
                     CREATE TABLE oidc_consents (
                         user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
                         client_id TEXT NOT NULL CHECK (length(client_id) BETWEEN 1 AND 64),
