@@ -157,6 +157,8 @@ let package = Package(
         .executableTarget(
             name: "WebApp",
             dependencies: [
+                .product(name: "JWTKit", package: "jwt-kit"),
+                "OIDCCore",
                 "HTTPLite",
                 "HTMLRender",
                 "AuthCore",

@@ -265,6 +265,12 @@ public struct SignInService: Sendable {
         return state
     }
 
+    /// The session row the token names, when it is live (when and how its person signed in).
+    public func sessionRecord(of session: SessionToken) async throws -> SessionRecord? {
+        let record = try await store.read(rules.sessionReads(session.storageKey))
+        return try rules.session(session.storageKey, record, now: clock()) == nil ? nil : record
+    }
+
     /// Ends the session on the server.
     public func signOut(session: SessionToken) async throws {
         try await store.apply([.deleteSession(key: session.storageKey)])

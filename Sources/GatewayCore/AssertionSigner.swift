@@ -71,6 +71,18 @@ public final class AssertionSigner: Sendable {
         return pass
     }
 
+    /// Any JWT signed with the current key (the OpenID Connect provider's ID and access tokens
+    /// use the same keys and rotation), with header `typ` `type`.
+    public func sign<Payload: JWTPayload>(_ payload: Payload, type: String) async throws -> String {
+        try await keys.sign(payload, kid: JWKIdentifier(string: keyID), header: ["typ": .string(type)])
+    }
+
+    /// A JWT this signer's current key signed, checked (the signature by `kid` and `alg`, then
+    /// the payload's own checks): `alg: none`, HMAC and other keys' tokens are refused.
+    public func verify<Payload: JWTPayload>(_ token: String, as payload: Payload.Type) async throws -> Payload {
+        try await keys.verify(token, as: payload)
+    }
+
     /// `name` when it can go in a header as it is: no control characters (a line break would
     /// start a header of its own), at most 200 bytes; else `nil` (the assertion still says who).
     static func headerSafe(_ name: String) -> String? {

@@ -91,6 +91,21 @@ public struct OIDCProvider: Sendable {
         return try await issueCode(request, person: person, now: now)
     }
 
+    /// The apps the person let have their phone number, newest first.
+    public func consents(of user: Int64) async throws -> [Consent] {
+        try await store.consents(user: user)
+    }
+
+    /// Takes an app's consent back, and ends every token it holds for the person.
+    public func disconnect(user: Int64, client: String) async throws {
+        try await store.revokeConsent(user: user, client: client, at: clock().timeIntervalSince1970)
+    }
+
+    /// Removes codes and refresh tokens past their life.
+    public func purge() async throws -> Int {
+        try await store.purge(before: clock().timeIntervalSince1970)
+    }
+
     /// The person said no: `access_denied`.
     public func deny(_ request: AuthorizationRequest) -> String {
         AuthorizationError.Redirect(
@@ -221,6 +236,14 @@ public struct OIDCProvider: Sendable {
             claims["phone_number_verified"] = .flag(true)
         }
         return claims
+    }
+
+    /// An ID token this provider issued (signature and issuer; an expired one still names who and
+    /// for which client, as end-session hints often are).
+    public func verifiedIDToken(_ token: String) async throws -> IDToken? {
+        guard let idToken = try? await signer.verify(token, as: HintToken.self).token, idToken.iss.value == issuer
+        else { return nil }
+        return idToken
     }
 
     /// A person's `sub` for every client: stable, opaque, never the phone number (HMAC-SHA256

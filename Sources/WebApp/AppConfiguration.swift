@@ -2,6 +2,7 @@ import AuthCore
 import Foundation
 import GatewayCore
 import HTTPLite
+import OIDCCore
 import PostgresStorage
 import SMSGateways
 
@@ -84,6 +85,8 @@ struct AppConfiguration: Sendable {
     /// This app's own address (`--public-url`, no trailing slash): gateway mode's issuer, and
     /// the base of the addresses Twilio or the webhook report each text's and call's status to.
     var publicURL: String?
+    /// The OpenID Connect provider's clients (`--oidc-clients`); `nil` when the provider is off.
+    var oidcClients: ClientRegistry?
     /// Passkeys (on with `--public-url`, unless `--no-passkeys`); `nil` when off.
     var passkeys: PasskeyConfiguration?
     /// Gateway mode's signing keys when given (`WEBAPP_ASSERTION_KEY`); else the data folder's.

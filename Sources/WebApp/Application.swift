@@ -3,8 +3,10 @@ import Foundation
 import GatewayCore
 import HTMLRender
 import HTTPLite
+import JWTKit
 import Logging
 import NIOCore
+import OIDCCore
 import Prometheus
 import SMSGateways
 import ServiceLifecycle
@@ -109,6 +111,18 @@ final class Application: Sendable {
                 "Passkeys",
                 metadata: ["rp-id": "\(passkeys.relyingParty.id)", "origin": "\(passkeys.relyingParty.origin)"])
         }
+        if let clients = configuration.oidcClients, let issuer = configuration.publicURL {
+            let keys =
+                try configuration.assertionKeys
+                ?? AssertionKeys.loadOrCreate(folder: configuration.dataDirectory, now: clock())
+            let signer = try await AssertionSigner(keys: keys, issuer: issuer, clock: clock)
+            routes.signer = signer
+            routes.oidc = OIDCProvider(
+                issuer: issuer, registry: clients, store: storage.oidc, signer: OIDCSigner(signer: signer),
+                subjectKey: secret.derivedKey(purpose: "oidc-subject"), logger: logger, clock: clock)
+            logger.info(
+                "OpenID Connect provider", metadata: ["issuer": "\(issuer)", "clients": "\(clients.clients.count)"])
+        }
         if let gateway = configuration.gateway {
             let keys =
                 try configuration.assertionKeys
@@ -130,11 +144,12 @@ final class Application: Sendable {
         let server = HTTPServer(responder: try routes.responder(), configuration: serverConfiguration, logger: logger)
         let (addresses, listening) = AsyncStream.makeStream(of: SocketAddress.self)
         let readiness = StorageReadiness(prepare: storage.prepare)
+        let oidc = routes.oidc
         var services: [any Service] = [
             storage.service,
             // Deletes what has expired: sessions, codes, wallet form keys older than a day.
             RepeatingService(name: "Purge", interval: configuration.purgeInterval, storage: readiness, logger: logger) {
-                let removed = try await signIn.purgeExpired() + wallet.purgeKeys()
+                let removed = try await signIn.purgeExpired() + wallet.purgeKeys() + (oidc?.purge() ?? 0)
                 if removed > 0 { logger.info("Purged expired data", metadata: ["rows": "\(removed)"]) }
             },
             // The last hour's conversion and delivery rates, for /metrics and the log's warnings.
@@ -238,5 +253,20 @@ final class Application: Sendable {
         if host == "localhost" || host == "::1" || host == "[::1]" { return true }
         let parts = host.split(separator: ".", omittingEmptySubsequences: false)
         return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+    }
+}
+
+/// The OpenID Connect provider's tokens signed and checked with the gateway's keys.
+struct OIDCSigner: TokenSigner {
+    let signer: AssertionSigner
+
+    var keyID: String { signer.keyID }
+
+    func sign<Payload: JWTPayload>(_ payload: Payload, type: String) async throws -> String {
+        try await signer.sign(payload, type: type)
+    }
+
+    func verify<Payload: JWTPayload>(_ token: String, as payload: Payload.Type) async throws -> Payload {
+        try await signer.verify(token, as: payload)
     }
 }

@@ -15,6 +15,7 @@ import Wording
 struct Pages: Sendable {
     static let templateNames = [
         "layout", "login", "verify", "verify-help", "home", "account", "devices", "error", "not-allowed", "logout",
+        "consent",
     ]
     /// The static files pages link, by the name templates use (`{{asset.css}}`).
     static let assetNames = [
@@ -72,7 +73,8 @@ struct Pages: Sendable {
     /// - Parameter continuingTo: gateway mode: the protected app's host signing in returns to.
     func login(
         csrf: String, phone: String = "", remembered: Bool = false, notice: String? = nil,
-        sentCodeExpiry: String? = nil, continuingTo: String? = nil, error: (any HTTPResponseError)? = nil
+        sentCodeExpiry: String? = nil, continuingTo: String? = nil, error: (any HTTPResponseError)? = nil,
+        signingInTo app: String? = nil
     ) throws -> Response {
         var response = try page(
             "login",
@@ -82,7 +84,9 @@ struct Pages: Sendable {
                 "retryAt": retryAt(error).map(String.init) ?? "", "countsDown": retryAt(error) != nil,
                 "offersSentCode": sentCodeExpiry != nil, "sentCodeExpiry": sentCodeExpiry ?? "",
                 "continuingTo": continuingTo ?? "", "continues": continuingTo != nil, "pageAddress": "/login",
-                "passkeys": passkeys,
+                "passkeys": passkeys, "forApp": app != nil,
+                "appTitle": app.map { words("login.titleFor", ["app": $0]) } ?? "",
+                "appLead": app.map { words("login.forApp", ["app": $0]) } ?? "",
             ], answering: error)
         // Login reflects what the address says (a return address, `rd=`): next to a phone number
         // (remembered, or the one being signed in), its compressed size could give the number away

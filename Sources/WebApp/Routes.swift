@@ -3,6 +3,7 @@ import Foundation
 import GatewayCore
 import HTTPLite
 import Logging
+import OIDCCore
 import Prometheus
 import WalletCore
 
@@ -28,6 +29,8 @@ struct Routes {
     var signer: AssertionSigner? = nil
     /// Passkeys; `nil` when they are off.
     var passkeys: PasskeyService? = nil
+    /// The OpenID Connect provider; `nil` when it is off.
+    var oidc: OIDCProvider? = nil
     var logger = Logger(label: "webapp")
 
     /// The whole app as one responder: the pages, the API and, unless they have a port of their
@@ -36,6 +39,10 @@ struct Routes {
         var mounts = [("/api", try apiRoutes())]
         if let gateway = gatewayRoutes() {
             mounts += [("/auth", gateway), ("/.well-known/jwks.json", gateway)]
+        }
+        if let oidc = oidcRoutes() {
+            mounts += OIDCController.paths.map { ($0, oidc) }
+            if configuration.gateway == nil { mounts.append(("/.well-known/jwks.json", oidc)) }
         }
         if let callbacks = callbackRoutes() { mounts.append(("/callbacks", callbacks)) }
         if let apps = configuration.passkeys?.apps, !apps.isEmpty {
@@ -91,7 +98,9 @@ struct Routes {
             signIn: signIn, pages: pages, cookie: sessionCookie,
             rememberedPhone: RememberedPhoneCookie(https: configuration.https),
             device: deviceCookie, returnAddress: returnAddress, gatewayDomain: configuration.gateway?.domain.name,
-            deliveriesReported: deliveryCallbacks != nil, passkeys: passkeys, passkeyCookies: passkeyCookies)
+            deliveriesReported: deliveryCallbacks != nil,
+            oidc: oidc.map { ($0.registry, OIDCContinueCookie(secure: configuration.https)) }, passkeys: passkeys,
+            passkeyCookies: passkeyCookies)
         signInPages.register(
             visitors: visitors, signedOut: visitors.group(context: SignedOutContext.self),
             signingIn: visitors.group(context: PendingSignInContext.self))
@@ -105,6 +114,12 @@ struct Routes {
             passkeyCookies: passkeys == nil ? nil : passkeyCookies
         ).register(
             signedIn: visitors.group(context: SignedInContext.self), home: home.group(context: SignedInContext.self))
+        if let oidc {
+            ConsentController(
+                provider: oidc, oidc: oidcController(oidc), pages: pages,
+                continuing: OIDCContinueCookie(secure: configuration.https)
+            ).register(signedIn: visitors.group(context: SignedInContext.self))
+        }
         if let passkeys {
             PasskeyController(
                 passkeys: passkeys, pages: pages, cookies: passkeyCookies, landing: signInPages.landing,
@@ -114,6 +129,30 @@ struct Routes {
                 signedIn: visitors.group(context: SignedInContext.self))
         }
         return router.buildResponder()
+    }
+
+    /// The OpenID Connect provider's endpoints: the session looked up, the pages' language and
+    /// error pages, no CSRF cookie (clients post to the token endpoint from their servers).
+    private func oidcRoutes() -> (any HTTPResponder<AppContext>)? {
+        guard let oidc, let signer else { return nil }
+        let router = Router<AppContext>()
+        router.add(middleware: LanguageChoice(secure: configuration.https))
+        router.add(middleware: ErrorMiddleware.pages(pages))
+        let visitors = router.group().add(middleware: SessionMiddleware(signIn: signIn, cookie: sessionCookie))
+        oidcController(oidc).register(visitors: visitors)
+        router.get("/.well-known/jwks.json") { _, _ in
+            Response(
+                status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "public, max-age=300"],
+                body: .init(bytes: signer.keySetJSON))
+        }
+        return router.buildResponder()
+    }
+
+    private func oidcController(_ provider: OIDCProvider) -> OIDCController {
+        OIDCController(
+            provider: provider, signIn: signIn, pages: pages,
+            continuing: OIDCContinueCookie(secure: configuration.https),
+            sessionCookie: sessionCookie)
     }
 
     /// The session cookie: in gateway mode, for the gateway domain.

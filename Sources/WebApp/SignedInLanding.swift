@@ -1,5 +1,6 @@
 import AuthCore
 import HTTPLite
+import OIDCCore
 
 /// Where a sign-in lands, by code, remembered device or passkey: Home (in gateway mode, the
 /// protected app that sent the person, when one did), with the signed-in session's cookie, the
@@ -9,13 +10,22 @@ struct SignedInLanding: Sendable {
     let rememberedPhone: RememberedPhoneCookie
     let device: DeviceCookie
     var returnAddress: ReturnAddressCookie? = nil
+    /// An app's sign-in in progress (OpenID Connect): the person goes back to it.
+    var oidc: OIDCContinueCookie? = nil
+    var oidcClients: ClientRegistry? = nil
 
-    func response(_ signedIn: SignInService.SignedIn, _ context: AppContext) -> Response {
-        var response = Response.redirect(to: context.returnAddress?.url ?? "/home")
+    func response(_ signedIn: SignInService.SignedIn, _ context: AppContext, _ request: Request) -> Response {
+        let app = oidc?.pending(in: request).map { "/oidc/authorize?" + $0.query }
+        var response = Response.redirect(to: app ?? context.returnAddress?.url ?? "/home")
         if let returnAddress, context.returnAddress != nil { response.setCookie(returnAddress.cleared()) }
         response.setCookie(cookie.signedIn(signedIn.session))
         response.setCookie(rememberedPhone.remember(signedIn.user.phone))
         if let token = signedIn.device { response.setCookie(device.remember(token)) }
         return response
+    }
+
+    /// The app a pending OpenID Connect sign-in is for, for "Sign in to Grafana".
+    func oidcClientName(in request: Request) -> String? {
+        oidc?.client(in: request, registry: oidcClients)?.name
     }
 }

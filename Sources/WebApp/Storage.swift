@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import Logging
+import OIDCCore
 import PostgresStorage
 import SQLiteStorage
 import ServiceLifecycle
@@ -11,6 +12,8 @@ import WalletCore
 struct Storage: Sendable {
     let auth: any AuthStore
     let wallet: any WalletStore
+    /// The OpenID Connect provider's codes, tokens and consents.
+    let oidc: any OIDCStore
     /// Throws unless the database answers now (for `/readyz`).
     let ping: @Sendable () async throws -> Void
     /// The database in the app's `ServiceGroup`: runs from start-up until the graceful shutdown
@@ -30,6 +33,7 @@ struct Storage: Sendable {
             logger.info("Using PostgreSQL", metadata: ["database": "\(postgres.redacted)"])
             return Storage(
                 auth: PostgresAuthStore(database: database), wallet: PostgresWalletStore(database: database),
+                oidc: PostgresOIDCStore(database: database),
                 ping: { try await database.ping() }, service: database, prepare: { try await database.migrate() },
                 close: { database.close() })
         }
@@ -38,6 +42,7 @@ struct Storage: Sendable {
             onStatement: configuration.onDatabaseStatement)
         return Storage(
             auth: SQLiteAuthStore(database: database), wallet: SQLiteWalletStore(database: database),
+            oidc: SQLiteOIDCStore(database: database),
             ping: { try await database.ping() },
             service: DatabaseService(name: "SQLite", close: { try database.close() }, logger: logger), prepare: {},
             close: { try database.close() })

@@ -79,6 +79,7 @@ extension WebAppCommand {
         configuration.gateway = try gateway.gateway(https: https)
         configuration.publicURL = try configuration.gateway?.publicURL ?? gateway.publicAddress(https: https)
         configuration.passkeys = try passkeys.configuration(publicURL: configuration.publicURL)
+        configuration.oidcClients = try oidc.registry(publicURL: configuration.publicURL)
         configuration.assertionKeys = try GatewayOptions.assertionKeys(environment: environment)
         return configuration
     }

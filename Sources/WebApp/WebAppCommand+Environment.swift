@@ -11,6 +11,7 @@ extension WebAppCommand {
             "host", "port", "data-dir", "db", "sms", "sms-webhook-url", "sms-outbox", "templates", "locales", "public",
             "sms-domain", "app-name", "phone-regions", "log-level",
         ] + LimitOptions.names + ConnectionOptions.names + GatewayOptions.names + PasskeyOptions.names
+        + OIDCOptions.names
     static let environmentFlags = ["https", "trust-proxy", "no-passkeys"]
 
     /// The command line with `WEBAPP_*` settings added for options it does not give itself.

@@ -49,7 +49,7 @@ struct WebAppCommand: AsyncParsableCommand {
             WEBAPP_BREAKER_MIN_CODES, WEBAPP_BREAKER_MIN_CONVERSION, WEBAPP_WARN_CONVERSION_BELOW, \
             WEBAPP_WARN_DELIVERY_BELOW, WEBAPP_MAX_CONNECTIONS, \
             WEBAPP_MAX_CONNECTIONS_PER_CLIENT, WEBAPP_IDLE_TIMEOUT, WEBAPP_OPS_PORT, \
-            WEBAPP_PHONE_REGIONS, WEBAPP_PUBLIC_URL, WEBAPP_GATEWAY_DOMAIN, WEBAPP_GATEWAY_RULES, WEBAPP_NO_PASSKEYS, \
+            WEBAPP_PHONE_REGIONS, WEBAPP_PUBLIC_URL, WEBAPP_GATEWAY_DOMAIN, WEBAPP_GATEWAY_RULES, WEBAPP_NO_PASSKEYS, WEBAPP_OIDC_CLIENTS, \
             WEBAPP_APPLE_APP_ID, WEBAPP_ANDROID_APP (a comma list), \
             WEBAPP_LOG_LEVEL (flags: true/1/yes). A flag on the command \
             line wins. DATABASE_URL is read when neither --db nor WEBAPP_DB is given; \
@@ -123,6 +123,9 @@ struct WebAppCommand: AsyncParsableCommand {
     @OptionGroup(title: "Passkeys")
     var passkeys: PasskeyOptions
 
+    @OptionGroup(title: "OpenID Connect provider")
+    var oidc: OIDCOptions
+
     @Option(
         name: .customLong("phone-regions"),
         help: """
@@ -141,6 +144,7 @@ struct WebAppCommand: AsyncParsableCommand {
         _ = try database(environment: ProcessInfo.processInfo.environment)
         _ = try gateway.gateway(https: https)
         _ = try passkeys.configuration(publicURL: gateway.publicAddress(https: https))
+        _ = try oidc.registry(publicURL: gateway.publicAddress(https: https))
         _ = try GatewayOptions.assertionKeys(environment: ProcessInfo.processInfo.environment)
         if smsMode == "test", !Application.isLoopback(host) {
             throw ValidationError("--sms test (every code is 123456) only runs on a loopback --host such as 127.0.0.1.")

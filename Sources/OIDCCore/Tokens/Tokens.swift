@@ -54,6 +54,21 @@ public struct IDToken: JWTPayload, Equatable {
     }
 }
 
+/// An ID token read as an end-session hint: its signature checked, its expiry not.
+struct HintToken: JWTPayload {
+    let token: IDToken
+
+    init(from decoder: any Decoder) throws {
+        token = try IDToken(from: decoder)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try token.encode(to: encoder)
+    }
+
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
+}
+
 /// An access token (RFC 9068's JWT profile): for `/oidc/userinfo` only. It names its grant's
 /// family, so revoking the family (a code presented twice) ends it before it expires.
 public struct AccessToken: JWTPayload, Equatable {

@@ -56,12 +56,13 @@ struct PasskeyController: Sendable {
             let signedIn = try await passkeys.signIn(
                 credential, token: token, replacing: context.sessionToken, client: request.client?.group,
                 userAgent: request.headers.first(name: "User-Agent"))
-            var response = landing.response(signedIn, context.app)
+            var response = landing.response(signedIn, context.app, request)
             response.setCookie(cookies.challengeCleared)
             return response
         } catch let error as any HTTPResponseError where error is PasskeyError || error is SignInError {
             var page = try pages.in(context.language).login(
-                csrf: context.csrfToken, continuingTo: context.app.returnAddress?.host.name, error: error)
+                csrf: context.csrfToken, continuingTo: context.app.returnAddress?.host.name, error: error,
+                signingInTo: landing.oidcClientName(in: request))
             page.setCookie(cookies.challengeCleared)
             return page
         }

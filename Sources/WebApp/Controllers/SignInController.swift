@@ -2,6 +2,7 @@ import AuthCore
 import DeliveryCore
 import Foundation
 import HTTPLite
+import OIDCCore
 import Wording
 
 /// Login, Verify and logout: the pages around ``SignInService``.
@@ -21,13 +22,18 @@ struct SignInController: Sendable {
 
     /// Where a sign-in lands, with its cookies.
     var landing: SignedInLanding {
-        SignedInLanding(cookie: cookie, rememberedPhone: rememberedPhone, device: device, returnAddress: returnAddress)
+        SignedInLanding(
+            cookie: cookie, rememberedPhone: rememberedPhone, device: device, returnAddress: returnAddress,
+            oidc: oidc?.cookie, oidcClients: oidc?.registry)
     }
     /// Gateway mode: the domain whose apps all sign out with this one (said on `GET /logout`).
     var gatewayDomain: String? = nil
     /// The provider reports each send's delivery (`--public-url` with Twilio or the webhook):
     /// the pages then keep asking `/verify/status` until it is final.
     var deliveriesReported = false
+    /// The OpenID Connect provider's clients and its pending request's cookie, when on: Login
+    /// says which app the person signs in to, and fills in its `login_hint`.
+    var oidc: (registry: ClientRegistry, cookie: OIDCContinueCookie)? = nil
     /// Passkeys, when on: a sign-in by text then has Home offer to create one.
     var passkeys: PasskeyService? = nil
     var passkeyCookies = PasskeyCookies(secure: false)
@@ -67,25 +73,27 @@ struct SignInController: Sendable {
 
     @Sendable func showLogin(_ request: Request, _ context: SignedOutContext) async throws -> Response {
         let continuing = context.app.returnAddress?.host.name
+        let app = oidc.flatMap { $0.cookie.client(in: request, registry: $0.registry)?.name }
         // Back from Verify: show the number the code went to, so it can be corrected.
         if let pending = context.pendingPhone {
             return try pages.in(context.language).login(
-                csrf: context.csrfToken, phone: pending.nationalFormat, continuingTo: continuing)
+                csrf: context.csrfToken, phone: pending.nationalFormat, continuingTo: continuing, signingInTo: app)
         }
         // Sent here from Verify because the sign-in ended: say so, once.
         if let notice = LoginNotice(in: request) {
             let words = pages.in(context.language).words
             var page = try pages.in(context.language).login(
-                csrf: context.csrfToken, notice: words(notice.saying), continuingTo: continuing)
+                csrf: context.csrfToken, notice: words(notice.saying), continuingTo: continuing, signingInTo: app)
             page.setCookie(LoginNotice.cleared(secure: cookie.secure))
             return page
         }
         // Otherwise the number that last signed in on this browser, with "Not you?".
         if let remembered = rememberedPhone.phone(in: request) {
             return try pages.in(context.language).login(
-                csrf: context.csrfToken, phone: remembered.nationalFormat, remembered: true, continuingTo: continuing)
+                csrf: context.csrfToken, phone: remembered.nationalFormat, remembered: true, continuingTo: continuing,
+                signingInTo: app)
         }
-        return try pages.in(context.language).login(csrf: context.csrfToken, continuingTo: continuing)
+        return try pages.in(context.language).login(csrf: context.csrfToken, continuingTo: continuing, signingInTo: app)
     }
 
     /// "Not you?": forgets the remembered number on this browser and shows an empty Login.
@@ -110,7 +118,7 @@ struct SignInController: Sendable {
                     phoneInput: phoneInput, device: token, replacing: context.sessionToken,
                     userAgent: request.headers.first(name: "User-Agent"))
             {
-                return landing.response(signedIn, context.app)
+                return landing.response(signedIn, context.app, request)
             }
             let result = try await signIn.requestCode(
                 phoneInput: phoneInput, session: context.sessionToken, client: request.client?.group,
@@ -123,7 +131,8 @@ struct SignInController: Sendable {
             return try pages.in(context.language).login(
                 csrf: context.csrfToken, phone: phoneInput,
                 sentCodeExpiry: offer.map { Self.expiry(seconds: $0, pages.in(context.language).words) },
-                continuingTo: context.app.returnAddress?.host.name, error: error)
+                continuingTo: context.app.returnAddress?.host.name, error: error,
+                signingInTo: oidc.flatMap { $0.cookie.client(in: request, registry: $0.registry)?.name })
         }
     }
 
@@ -214,7 +223,7 @@ struct SignInController: Sendable {
             let signedIn = try await signIn.verify(
                 session: token, pendingFor: phone, codeInput: code, client: request.client?.group,
                 rememberDevice: form["remember"] == "on", userAgent: request.headers.first(name: "User-Agent"))
-            var response = landing.response(signedIn, context.app)
+            var response = landing.response(signedIn, context.app, request)
             // Signed in by text: Home offers a passkey, unless the person has one or said no.
             if let passkeys, (try? await passkeys.offers(to: signedIn.user)) == true {
                 response.setCookie(passkeyCookies.offer)

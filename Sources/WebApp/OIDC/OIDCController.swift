@@ -1,0 +1,189 @@
+import AuthCore
+import Foundation
+import HTTPLite
+import NIOHTTP1
+import OIDCCore
+import Wording
+
+/// The OpenID Connect provider's endpoints: discovery, authorize, token, userinfo and end
+/// session. Mounted on their own router: no CSRF cookie (clients post here from their own
+/// servers, and the authorization request comes from another site by design), but the session
+/// lookup and the pages' language and error pages for the person's side.
+struct OIDCController: Sendable {
+    let provider: OIDCProvider
+    let signIn: SignInService
+    let pages: Pages
+    let continuing: OIDCContinueCookie
+    let sessionCookie: SessionCookie
+    /// The key set JWKS lists (`/.well-known/jwks.json`).
+    let keySetPath = "/.well-known/jwks.json"
+
+    static let paths = [
+        "/.well-known/openid-configuration", "/oidc/authorize", "/oidc/token", "/oidc/userinfo", "/oidc/logout",
+    ]
+
+    func register(visitors: RouteGroup<AppContext>) {
+        visitors.get("/.well-known/openid-configuration", use: discovery)
+        visitors.get("/oidc/authorize", use: authorize)
+        visitors.post("/oidc/authorize", use: authorize)
+        visitors.post("/oidc/token", use: token)
+        visitors.get("/oidc/userinfo", use: userinfo)
+        visitors.post("/oidc/userinfo", use: userinfo)
+        visitors.get("/oidc/logout", use: logout)
+    }
+
+    // MARK: Discovery
+
+    @Sendable func discovery(_ request: Request, _ context: AppContext) async throws -> Response {
+        let issuer = provider.issuer
+        let document: [String: Any] = [
+            "issuer": issuer,
+            "authorization_endpoint": issuer + "/oidc/authorize",
+            "token_endpoint": issuer + "/oidc/token",
+            "userinfo_endpoint": issuer + "/oidc/userinfo",
+            "end_session_endpoint": issuer + "/oidc/logout",
+            "jwks_uri": issuer + keySetPath,
+            "response_types_supported": ["code"],
+            "response_modes_supported": ["query"],
+            "grant_types_supported": ["authorization_code", "refresh_token"],
+            "subject_types_supported": ["public"],
+            "id_token_signing_alg_values_supported": ["ES256"],
+            "scopes_supported": AuthorizationRequest.supportedScopes,
+            "claims_supported": [
+                "sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "amr", "azp",
+                "phone_number", "phone_number_verified",
+            ],
+            "token_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post", "none"],
+            "code_challenge_methods_supported": ["S256"],
+            "prompt_values_supported": ["none", "login"],
+            "authorization_response_iss_parameter_supported": true,
+            "request_parameter_supported": false,
+            "request_uri_parameter_supported": false,
+        ]
+        let body = try JSONSerialization.data(
+            withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])
+        return Response(
+            status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "public, max-age=3600"],
+            body: .init(bytes: body))
+    }
+
+    // MARK: Authorize
+
+    @Sendable func authorize(_ request: Request, _ context: AppContext) async throws -> Response {
+        let parameters = request.method == .POST ? try request.formData().pairs : request.query.pairs
+        let query = request.method == .POST ? Substring(try request.formData().encoded) : request.rawQuery
+        let authorization: AuthorizationRequest
+        do {
+            authorization = try AuthorizationRequest.parse(
+                parameters.map { ($0.name, $0.value) }, registry: provider.registry)
+        } catch .page(let reason) {
+            context.logger.notice("OIDC request refused", metadata: ["why": "\(reason)"])
+            throw HTTPError(
+                .badRequest, Phrase(reason == .unknownClient ? "oidc.unknownClient" : "oidc.redirectMismatch"),
+                message: "This sign-in link is not valid.")
+        } catch .redirect(let refusal) {
+            return Response.redirect(to: refusal.url(issuer: provider.issuer), status: .found)
+        }
+        let pending = continuing.pending(in: request)
+        let person = try await self.person(context)
+        let fresh = person.map { person in pending.map { person.authTime >= $0.since } ?? false } ?? false
+        switch try await provider.next(for: authorization, person: person, signedInFresh: fresh) {
+        case .signIn(let again):
+            var response = Response.redirect(to: "/login", status: .found)
+            guard let cookie = continuing.cookie(query: query, since: Date().timeIntervalSince1970) else {
+                throw HTTPError(.badRequest, Phrase("oidc.tooLong"), message: "This sign-in link is too long.")
+            }
+            response.setCookie(cookie)
+            if again, let token = context.sessionToken {
+                // prompt=login or max_age: this sign-in is too old; the person signs in anew.
+                try await signIn.signOut(session: token)
+                response.setCookie(sessionCookie.expired())
+            }
+            return response
+        case .consent:
+            // The consent page is one of the pages (its form carries the CSRF token).
+            return Response.redirect(to: "/oidc/consent?" + query, status: .found)
+        case .redirect(let url):
+            var response = Response.redirect(to: url, status: .found)
+            if pending != nil { response.setCookie(continuing.cleared) }
+            return response
+        }
+    }
+
+    /// The signed-in person with when and how they signed in; `nil` when signed out.
+    func person(_ context: AppContext) async throws -> OIDCProvider.Person? {
+        guard let user = context.user, let token = context.sessionToken,
+            let record = try await signIn.sessionRecord(of: token)
+        else { return nil }
+        return OIDCProvider.Person(
+            userID: user.id, authTime: record.createdAt, method: record.method == .passkey ? "passkey" : "sms")
+    }
+
+    // MARK: Token
+
+    @Sendable func token(_ request: Request, _ context: AppContext) async throws -> Response {
+        do {
+            let form = try request.formData()
+            let parsed = try TokenRequest.parse(
+                form.pairs.map { ($0.name, $0.value) }, authorization: request.headers.first(name: "Authorization"),
+                registry: provider.registry)
+            return try Self.json(try await provider.token(parsed))
+        } catch let error as TokenError {
+            context.logger.notice("OIDC token refused", metadata: ["error": "\(error.code.rawValue)"])
+            var response = try Self.json(
+                ["error": error.code.rawValue, "error_description": error.description],
+                status: error.status == 401 ? .unauthorized : .badRequest)
+            if error.basic { response.headers.replaceOrAdd(name: "WWW-Authenticate", value: "Basic realm=\"oidc\"") }
+            return response
+        } catch let error as HTTPError where error.status == .badRequest || error.status == .unsupportedMediaType {
+            return try Self.json(["error": "invalid_request", "error_description": error.message], status: .badRequest)
+        }
+    }
+
+    // MARK: Userinfo
+
+    @Sendable func userinfo(_ request: Request, _ context: AppContext) async throws -> Response {
+        var token: String?
+        if let header = request.headers.first(name: "Authorization"), header.lowercased().hasPrefix("bearer ") {
+            token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+        } else if request.method == .POST {
+            token = try? request.formData().values(for: "access_token").first
+        }
+        guard let token, let claims = try await provider.userinfo(accessToken: token) else {
+            var response = try Self.json(["error": "invalid_token"], status: .unauthorized)
+            response.headers.replaceOrAdd(name: "WWW-Authenticate", value: "Bearer error=\"invalid_token\"")
+            return response
+        }
+        return try Self.json(claims)
+    }
+
+    // MARK: End session
+
+    /// RP-initiated logout: with an `id_token_hint` we issued, the session ends at once and the
+    /// person goes to the client's registered `post_logout_redirect_uri` (with `state`); any
+    /// other address is ignored. Without a valid hint, the "Sign out?" page asks first.
+    @Sendable func logout(_ request: Request, _ context: AppContext) async throws -> Response {
+        let query = request.query
+        guard let hint = query.values(for: "id_token_hint").first,
+            let idToken = try? await provider.verifiedIDToken(hint)
+        else { return .redirect(to: "/logout") }
+        let client = provider.registry[idToken.aud.value.first ?? ""]
+        if let token = context.sessionToken { try await signIn.signOut(session: token) }
+        var location = "/login"
+        if let client, let uri = query.values(for: "post_logout_redirect_uri").first,
+            client.postLogoutRedirectURIs.contains(uri)
+        {
+            location = AuthorizationResponse.url(uri, query.values(for: "state").first.map { [("state", $0)] } ?? [])
+        }
+        var response = Response.redirect(to: location, status: .found)
+        response.setCookie(sessionCookie.expired())
+        return response
+    }
+
+    static func json(_ value: some Encodable, status: HTTPResponseStatus = .ok) throws -> Response {
+        var response = try Response.json(value, status: status)
+        response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+        response.headers.replaceOrAdd(name: "Pragma", value: "no-cache")
+        return response
+    }
+}

@@ -1,0 +1,36 @@
+import ArgumentParser
+import Foundation
+import OIDCCore
+
+/// The `webapp` option of the OpenID Connect provider: the apps that may sign people in here.
+struct OIDCOptions: ParsableArguments {
+    @Option(
+        name: .customLong("oidc-clients"),
+        help: """
+            Turns the OpenID Connect provider on: a JSON file {"clients": [...]}, each with client_id, name, \
+            redirect_uris, client_secret_sha256 (hex SHA-256 of its secret) or "public": true, \
+            post_logout_redirect_uris and first_party (no consent page). Needs --public-url (the issuer).
+            """)
+    var clientsPath: String?
+
+    static let names = ["oidc-clients"]
+
+    /// The clients the file names, checked; `nil` when the provider is off.
+    func registry(publicURL: String?) throws -> ClientRegistry? {
+        guard let clientsPath else { return nil }
+        guard publicURL != nil else {
+            throw ValidationError("--oidc-clients needs --public-url, this app's address (the issuer).")
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: clientsPath))
+        } catch {
+            throw ValidationError("--oidc-clients: cannot read \(clientsPath).")
+        }
+        do {
+            return try ClientRegistry.load(data)
+        } catch {
+            throw ValidationError("--oidc-clients \(clientsPath): \(error.description)")
+        }
+    }
+}

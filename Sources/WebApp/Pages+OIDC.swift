@@ -1,0 +1,17 @@
+import Foundation
+import HTTPLite
+import OIDCCore
+
+extension Pages {
+    /// "Grafana wants your phone number": what the app gets, Allow and Don't allow.
+    func consent(csrf: String, client: OIDCClient, scopes: [String], request: String) throws -> Response {
+        try page(
+            "consent",
+            [
+                "csrf": csrf, "request": request, "pageAddress": "/oidc/consent?" + request,
+                "title": words("oidc.consent.title", ["app": client.name]),
+                "wantsPhone": scopes.contains("phone"), "staysSignedIn": scopes.contains("offline_access"),
+                "appName": client.name,
+            ], answering: nil)
+    }
+}
