@@ -92,7 +92,9 @@ final class Application: Sendable {
 
         let requestMetrics = RequestMetrics(factory: metrics)
         let securityHeaders = SecurityHeaders(
-            https: configuration.https, formTargets: configuration.gateway.map(Self.formTargets) ?? [],
+            https: configuration.https,
+            formTargets: (configuration.gateway.map(Self.formTargets) ?? [])
+                + (configuration.oidcClients.map(Self.formTargets) ?? []),
             assetOrigin: configuration.gateway?.publicURL)
         var routes = Routes(
             configuration: configuration, secret: secret,
@@ -182,6 +184,18 @@ final class Application: Sendable {
     static func formTargets(_ gateway: Gateway) -> [String] {
         let schemes = gateway.allowHTTP ? ["https", "http"] : ["https"]
         return schemes.flatMap { ["\($0)://\(gateway.domain.name):*", "\($0)://*.\(gateway.domain.name):*"] }
+    }
+
+    /// The OpenID Connect clients' redirect URIs' origins: a form of ours (Verify, the consent
+    /// page) ends in a redirect back to the app, which CSP's `form-action` also governs.
+    static func formTargets(_ clients: ClientRegistry) -> [String] {
+        let origins = clients.clients.values.flatMap(\.redirectURIs).compactMap { uri -> String? in
+            guard let components = URLComponents(string: uri), let scheme = components.scheme,
+                let host = components.host
+            else { return nil }
+            return "\(scheme)://\(host)" + (components.port.map { ":\($0)" } ?? "")
+        }
+        return Array(Set(origins)).sorted()
     }
 
     /// `--rotate-assertion-key`: a new signing key in the data folder, the old one kept as the

@@ -1,12 +1,14 @@
 import AuthCore
 import Foundation
 import HTTPLite
+import OIDCCore
 import Wording
 
 extension Pages {
     /// "Your devices": the person's live sessions and remembered phones, the current ones marked.
     func devices(
-        csrf: String, user: User, places: SignedInPlaces, passkeys: [PasskeyRecord]? = nil, currentSession: Data,
+        csrf: String, user: User, places: SignedInPlaces, passkeys: [PasskeyRecord]? = nil,
+        apps: [(client: OIDCClient, grantedAt: Double)]? = nil, currentSession: Data,
         currentDevice: Data?, notice: String? = nil, error: PasskeyError? = nil
     ) throws -> Response {
         let sessions: [[String: Any]] = places.sessions.map { session in
@@ -55,6 +57,14 @@ extension Pages {
                 "hasOthers": places.sessions.contains { $0.key != currentSession }, "notice": notice ?? "",
                 "pageAddress": "/devices", "passkeysOn": passkeys != nil, "passkeys": keys,
                 "passkeyError": error.map { words($0.saying) } ?? "", "hasError": error != nil,
+                "appsOn": apps != nil,
+                "apps": (apps ?? []).map { app in
+                    [
+                        "id": app.client.id, "name": app.client.name,
+                        "granted": words("devices.appGranted", ["when": Self.when(app.grantedAt, words)]),
+                        "label": words("devices.disconnectLabel", ["app": app.client.name]),
+                    ]
+                },
             ], answering: error)
     }
 

@@ -102,7 +102,8 @@ struct Pages: Sendable {
     ///     arrive is said at the top, with "Call me with the code instead" when calls are offered.
     func verify(
         csrf: String, phone: PhoneNumber, resendWait: Int, codeLifetime: Double = 600, triesLeft: Int? = nil,
-        notice: String? = nil, delivery: DeliveryView? = nil, error: (any HTTPResponseError)? = nil
+        notice: String? = nil, delivery: DeliveryView? = nil, error: (any HTTPResponseError)? = nil,
+        signingInTo app: String? = nil
     ) throws -> Response {
         let digits: [[String: Any]] = (1...6).map { ["index": $0, "first": $0 == 1] }
         var values: [String: Any] = [
@@ -112,6 +113,7 @@ struct Pages: Sendable {
             "minutes": Int(codeLifetime / 60), "codeError": Self.isAboutTheCode(error), "pageAddress": "/verify",
             "expiresIn": words.plural("verify.expiresIn", count: Int(codeLifetime / 60)),
             "dead": Self.leavesNothingToType(error), "locked": Self.isLock(error),
+            "forApp": app != nil, "appLead": app.map { words("login.forApp", ["app": $0]) } ?? "",
         ]
         // Only a code that will not come is news worth the top of Verify (the template shows the
         // sentence only then); the rest is on the help page.
@@ -273,7 +275,7 @@ struct Pages: Sendable {
         values["otherLang"] = other.code
         // A page with no address of its own here (the gateway's 403 on another host) has none.
         if let address = values["pageAddress"] as? String ?? (name == "error" ? "" : nil) {
-            values["switchHref"] = address + "?lang=" + other.code
+            values["switchHref"] = address + (address.contains("?") ? "&" : "?") + "lang=" + other.code
         }
         values["asset"] = Self.assetNames.reduce(into: [String: String]()) { names, file in
             names[file.key] = assetOrigin + "/public/" + (assets?.versioned(file.value) ?? file.value)

@@ -107,7 +107,8 @@ struct Routes {
         // Home reads its wallet overview in the same database round trip as the session.
         let home = router.group().add(middleware: session.readingHome(wallet))
         let devices = DevicesController(
-            signIn: signIn, pages: pages, device: deviceCookie, passkeys: passkeys, passkeyCookies: passkeyCookies)
+            signIn: signIn, pages: pages, device: deviceCookie, passkeys: passkeys, passkeyCookies: passkeyCookies,
+            oidc: oidc)
         devices.register(signedIn: visitors.group(context: SignedInContext.self))
         WalletController(
             wallet: wallet, pages: pages, notice: WalletNotice(secure: configuration.https),

@@ -19,6 +19,7 @@ import secrets
 import socket
 import sys
 import tempfile
+import time
 import unittest
 import urllib.parse
 
@@ -186,6 +187,23 @@ class OIDCTests(unittest.TestCase):
         response = requests.get(self.local(url), allow_redirects=False)
         self.assertIn("error=login_required", response.headers["Location"])
         self.assertIn("state=" + state, response.headers["Location"])
+
+    def test_prompt_login_and_max_age_sign_in_anew(self):
+        session = self.client()
+        location, _, browser = self.sign_in(session, phone="4155550108")
+        first = jwt.decode(self.fetch(session, location)["id_token"], self.keys)
+        for extra in [{"prompt": "login"}, {"max_age": "0"}]:
+            time.sleep(1.1)  # auth_time is in whole seconds
+            session = self.client()
+            session.verifier = secrets.token_urlsafe(48)
+            url, _ = session.create_authorization_url(
+                self.provider.issuer + "/oidc/authorize", code_verifier=session.verifier, **extra)
+            response = browser.get(self.local(url), allow_redirects=False)
+            self.assertEqual(response.headers["Location"], "/login", extra)  # signed out, to sign in anew
+            location, browser = self.browse(url, phone="4155550108", browser=browser)
+            again = jwt.decode(self.fetch(session, location)["id_token"], self.keys)
+            self.assertGreater(again["auth_time"], first["auth_time"], extra)
+            self.assertEqual(again["sub"], first["sub"])
 
     def test_denied_consent_is_access_denied(self):
         location, _, _ = self.sign_in(self.client(), phone="4155550102", allow=False)

@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import HTTPLite
+import OIDCCore
 import Wording
 
 /// "Your devices" (`/devices`, linked from Home): where the person is signed in and which phones
@@ -13,6 +14,8 @@ struct DevicesController: Sendable {
     /// Passkeys, when on: listed here, with rename and remove, and "Add a passkey".
     var passkeys: PasskeyService? = nil
     var passkeyCookies = PasskeyCookies(secure: false)
+    /// The OpenID Connect provider, when on: the apps the person connected, with Disconnect.
+    var oidc: OIDCProvider? = nil
 
     func register(signedIn: RouteGroup<SignedInContext>) {
         signedIn.get("/devices", use: show)
@@ -34,6 +37,15 @@ struct DevicesController: Sendable {
         return response
     }
 
+    /// The apps the person let have their phone number (those still configured); `nil` when the
+    /// provider is off.
+    private func connectedApps(of user: User) async throws -> [(client: OIDCClient, grantedAt: Double)]? {
+        guard let oidc else { return nil }
+        return try await oidc.consents(of: user.id).compactMap { consent in
+            oidc.registry[consent.clientID].map { (client: $0, grantedAt: consent.grantedAt) }
+        }
+    }
+
     /// The page as it stands, with a notice, or with the reason a passkey change was refused
     /// (and that error's status).
     func page(
@@ -43,6 +55,7 @@ struct DevicesController: Sendable {
         return try pages.in(context.language).devices(
             csrf: context.csrfToken, user: context.user, places: try await signIn.places(of: context.user),
             passkeys: try await passkeys?.passkeys(of: context.user).passkeys,
+            apps: try await connectedApps(of: context.user),
             currentSession: current.storageKey, currentDevice: device.token(in: request)?.storageKey, notice: notice,
             error: error)
     }

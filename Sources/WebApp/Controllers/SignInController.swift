@@ -180,7 +180,7 @@ struct SignInController: Sendable {
         var response = try pages.in(context.language).verify(
             csrf: context.csrfToken, phone: phone, resendWait: status.resendWait,
             codeLifetime: signIn.policy.codeLifetime, notice: dead == nil ? notice : nil,
-            delivery: delivery(status, phone, context.language), error: dead)
+            delivery: delivery(status, phone, context.language), error: dead, signingInTo: appName(request))
         if request.cookie(Self.noticeCookie) != nil {
             response.setCookie(Cookie.expired(name: Self.noticeCookie, path: "/verify", secure: cookie.secure))
         }
@@ -236,7 +236,7 @@ struct SignInController: Sendable {
             return try pages.in(context.language).verify(
                 csrf: context.csrfToken, phone: phone, resendWait: status.resendWait,
                 codeLifetime: signIn.policy.codeLifetime, triesLeft: error == .incorrectCode ? status.triesLeft : nil,
-                delivery: delivery(status, phone, context.language), error: error)
+                delivery: delivery(status, phone, context.language), error: error, signingInTo: appName(request))
         }
     }
 
@@ -280,8 +280,13 @@ struct SignInController: Sendable {
                 csrf: context.csrfToken, phone: phone, resendWait: max(status.resendWait, error.retryAfter ?? 0),
                 codeLifetime: signIn.policy.codeLifetime, notice: notice,
                 delivery: delivery(status, phone, context.language),
-                error: error)
+                error: error, signingInTo: appName(request))
         }
+    }
+
+    /// The app a pending OpenID Connect sign-in is for ("You're signing in to Grafana").
+    private func appName(_ request: Request) -> String? {
+        oidc.flatMap { $0.cookie.client(in: request, registry: $0.registry)?.name }
     }
 
     /// Verify, saying a new code was sent or that we are calling.
