@@ -246,6 +246,10 @@ let package = Package(
             dependencies: ["GatewayCore", "AuthCore", .product(name: "JWTKit", package: "jwt-kit")]
         ),
         .testTarget(
+            name: "OIDCCoreTests",
+            dependencies: ["OIDCCore", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .testTarget(
             name: "WalletCoreTests",
             dependencies: ["WalletCore", "AuthCore", "TestSupport"]
         ),
@@ -281,6 +285,7 @@ let package = Package(
         .testTarget(
             name: "WebAppTests",
             dependencies: [
+                "OIDCCore",
                 "WebApp",
                 "AuthCore",
                 "DeliveryCore",
