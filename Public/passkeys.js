@@ -76,6 +76,10 @@
     }
     if (error && error.name === "AbortError") return;
     if (error && error.said) return say(error.said);
+    // Creating one on a device that already keeps this person's passkey (excludeCredentials).
+    if (error && error.name === "InvalidStateError" && box.hasAttribute("data-exists")) {
+      return say(box.getAttribute("data-exists"));
+    }
     say(error && error.name === "NotAllowedError" ? box.getAttribute("data-cancelled") : box.getAttribute("data-failed"));
   }
 
@@ -135,5 +139,8 @@
     check.call(PublicKeyCredential).then(function (available) { box.hidden = !available; }, function () {});
   } else {
     box.hidden = false;
+    // "Your devices": the passkeys section, hidden where nothing could be added to it.
+    var section = document.getElementById("passkeys-section");
+    if (section) section.hidden = false;
   }
 })();

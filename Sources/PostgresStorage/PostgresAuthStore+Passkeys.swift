@@ -6,13 +6,13 @@ import PostgresNIO
 /// Passkeys on PostgreSQL: their challenges, the passkeys, and each person's handle and answer
 /// to the offer, read and written as ``PostgresAuthStore`` does the rest.
 extension PostgresAuthStore {
-    static func passkeyChallenge(_ connection: PostgresConnection, _ owner: Data, _ logger: Logger) async throws
+    static func passkeyChallenge(_ connection: PostgresConnection, _ key: Data, _ logger: Logger) async throws
         -> PasskeyChallenge?
     {
         try await connection.rows(
             """
             SELECT purpose, challenge, user_id, client, created_at, expires_at FROM passkey_challenges
-            WHERE owner = \(owner)
+            WHERE key = \(key)
             """, logger
         ).first.map { row in
             let (purpose, challenge, user, client, created, expires) = try row.decode(
@@ -67,18 +67,18 @@ extension PostgresAuthStore {
         async throws
     {
         switch change {
-        case .storePasskeyChallenge(let owner, let challenge):
+        case .storePasskeyChallenge(let key, let challenge):
             try await connection.rows(
                 """
-                INSERT INTO passkey_challenges (owner, purpose, challenge, user_id, client, created_at, expires_at)
-                VALUES (\(owner), \(challenge.purpose.rawValue), \(challenge.challenge), \(challenge.userID),
+                INSERT INTO passkey_challenges (key, purpose, challenge, user_id, client, created_at, expires_at)
+                VALUES (\(key), \(challenge.purpose.rawValue), \(challenge.challenge), \(challenge.userID),
                         \(challenge.client), \(challenge.createdAt), \(challenge.expiresAt))
-                ON CONFLICT (owner) DO UPDATE SET
+                ON CONFLICT (key) DO UPDATE SET
                     purpose = excluded.purpose, challenge = excluded.challenge, user_id = excluded.user_id,
                     client = excluded.client, created_at = excluded.created_at, expires_at = excluded.expires_at
                 """, logger)
-        case .deletePasskeyChallenge(let owner):
-            try await connection.rows("DELETE FROM passkey_challenges WHERE owner = \(owner)", logger)
+        case .deletePasskeyChallenge(let key):
+            try await connection.rows("DELETE FROM passkey_challenges WHERE key = \(key)", logger)
         case .givePasskeyHandle(let user, let handle):
             try await connection.rows(
                 "UPDATE users SET passkey_handle = coalesce(passkey_handle, \(handle)) WHERE id = \(user)", logger)

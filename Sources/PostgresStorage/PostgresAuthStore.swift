@@ -138,8 +138,8 @@ public struct PostgresAuthStore: AuthStore {
             ).first
             let (delivered, notDelivered) = try row?.decode((Int, Int).self) ?? (0, 0)
             return .deliveries(Deliveries(delivered: delivered, notDelivered: notDelivered))
-        case .passkeyChallenge(let owner):
-            return .passkeyChallenge(try await passkeyChallenge(connection, owner, logger))
+        case .passkeyChallenge(let key):
+            return .passkeyChallenge(try await passkeyChallenge(connection, key, logger))
         case .passkey(let credentialID):
             return .passkey(try await passkeys(connection, "p.credential_id = \(credentialID)", logger).first)
         case .userPasskeys(let user): return .userPasskeys(try await userPasskeys(connection, user, logger))
@@ -356,7 +356,8 @@ public struct PostgresAuthStore: AuthStore {
                 try await connection.rows(
                     "INSERT INTO failed_checks (phone, client, failed_at) VALUES (\(phone), \(client), \(at))", logger)
             case .signIn(
-                let phone, let session, let at, let expiresAt, let absoluteExpiresAt, let userAgent, let api, let method):
+                let phone, let session, let at, let expiresAt, let absoluteExpiresAt, let userAgent, let api, let method
+            ):
                 let user = try await connection.rows(
                     """
                     INSERT INTO users (phone, created_at, last_sign_in_at) VALUES (\(phone), \(at), \(at))

@@ -228,7 +228,7 @@ enum PostgresMigrations {
                 "CREATE INDEX passkeys_by_user ON passkeys (user_id)",
                 """
                 CREATE TABLE passkey_challenges (
-                    owner bytea PRIMARY KEY CHECK (length(owner) = 32),
+                    key bytea PRIMARY KEY CHECK (length(key) = 32),
                     purpose text NOT NULL CHECK (purpose IN ('register', 'sign_in')),
                     challenge bytea NOT NULL CHECK (length(challenge) = 32),
                     user_id bigint REFERENCES users(id) ON DELETE CASCADE,

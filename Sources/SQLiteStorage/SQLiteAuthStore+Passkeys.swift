@@ -5,13 +5,13 @@ import GRDB
 /// Passkeys on SQLite: their challenges, the passkeys, and each person's handle and answer to
 /// the offer, read and written as ``SQLiteAuthStore`` does the rest.
 extension SQLiteAuthStore {
-    static func passkeyChallenge(_ db: Database, _ owner: Data) throws -> PasskeyChallenge? {
+    static func passkeyChallenge(_ db: Database, _ key: Data) throws -> PasskeyChallenge? {
         try Row.fetchOne(
             try db.cachedStatement(
                 sql:
-                    "SELECT purpose, challenge, user_id, client, created_at, expires_at FROM passkey_challenges WHERE owner = ?"
+                    "SELECT purpose, challenge, user_id, client, created_at, expires_at FROM passkey_challenges WHERE key = ?"
             ),
-            arguments: [owner]
+            arguments: [key]
         ).map { row in
             guard let purpose = PasskeyPurpose(rawValue: row[0]) else {
                 throw StoredDataCorrupt("a passkey challenge of an unknown purpose")
@@ -57,22 +57,22 @@ extension SQLiteAuthStore {
     /// Writes one of the passkey changes (any other change is the main ``apply(_:_:)``'s).
     static func applyPasskeyChange(_ db: Database, _ change: AuthChange) throws {
         switch change {
-        case .storePasskeyChallenge(let owner, let challenge):
+        case .storePasskeyChallenge(let key, let challenge):
             try db.cachedStatement(
                 sql: """
-                    INSERT INTO passkey_challenges (owner, purpose, challenge, user_id, client, created_at, expires_at)
+                    INSERT INTO passkey_challenges (key, purpose, challenge, user_id, client, created_at, expires_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT(owner) DO UPDATE SET
+                    ON CONFLICT(key) DO UPDATE SET
                         purpose = excluded.purpose, challenge = excluded.challenge, user_id = excluded.user_id,
                         client = excluded.client, created_at = excluded.created_at, expires_at = excluded.expires_at
                     """
             ).execute(
                 arguments: [
-                    owner, challenge.purpose.rawValue, challenge.challenge, challenge.userID, challenge.client,
+                    key, challenge.purpose.rawValue, challenge.challenge, challenge.userID, challenge.client,
                     challenge.createdAt, challenge.expiresAt,
                 ])
-        case .deletePasskeyChallenge(let owner):
-            try db.cachedStatement(sql: "DELETE FROM passkey_challenges WHERE owner = ?").execute(arguments: [owner])
+        case .deletePasskeyChallenge(let key):
+            try db.cachedStatement(sql: "DELETE FROM passkey_challenges WHERE key = ?").execute(arguments: [key])
         case .givePasskeyHandle(let user, let handle):
             try db.cachedStatement(
                 sql: "UPDATE users SET passkey_handle = coalesce(passkey_handle, ?) WHERE id = ?"

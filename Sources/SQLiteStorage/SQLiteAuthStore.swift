@@ -75,7 +75,7 @@ public struct SQLiteAuthStore: AuthStore {
         case .cost(let sends): .cost(try count(db, sends))
         case .settledCodes(let window): .settledCodes(try settled(db, window))
         case .deliveries(let since): .deliveries(try deliveries(db, since: since))
-        case .passkeyChallenge(let owner): .passkeyChallenge(try passkeyChallenge(db, owner))
+        case .passkeyChallenge(let key): .passkeyChallenge(try passkeyChallenge(db, key))
         case .passkey(let credentialID):
             .passkey(try passkeys(db, where: "p.credential_id = ?", credentialID).first)
         case .userPasskeys(let user): .userPasskeys(try userPasskeys(db, user))
@@ -336,7 +336,8 @@ public struct SQLiteAuthStore: AuthStore {
                 try db.cachedStatement(sql: "INSERT INTO failed_checks (phone, client, failed_at) VALUES (?, ?, ?)")
                     .execute(arguments: [phone, client, at])
             case .signIn(
-                let phone, let session, let at, let expiresAt, let absoluteExpiresAt, let userAgent, let api, let method):
+                let phone, let session, let at, let expiresAt, let absoluteExpiresAt, let userAgent, let api, let method
+            ):
                 let user = try Int64.fetchOne(
                     try db.cachedStatement(
                         sql: """

@@ -104,6 +104,11 @@ final class Application: Sendable {
             signIn: signIn, assets: assets,
             wallet: wallet, storage: storage, requestMetrics: requestMetrics, securityHeaders: securityHeaders,
             registry: registry, clock: clock, logger: logger)
+        if configuration.passkeys == nil, let publicURL = configuration.publicURL,
+            PasskeyConfiguration.relyingParty(publicURL: publicURL) == nil
+        {
+            logger.notice("No passkeys: --public-url is an IP address, which WebAuthn does not take as a site's name")
+        }
         if let passkeys = configuration.passkeys {
             routes.passkeys = PasskeyService(
                 relyingParty: passkeys.relyingParty, siteName: configuration.appName ?? "Phone Login",

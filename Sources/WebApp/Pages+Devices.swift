@@ -56,6 +56,7 @@ extension Pages {
                 "csrf": csrf, "phone": user.phone.nationalFormat, "sessions": sessions, "devices": devices,
                 "hasOthers": places.sessions.contains { $0.key != currentSession }, "notice": notice ?? "",
                 "pageAddress": "/devices", "passkeysOn": passkeys != nil, "passkeys": keys,
+                "hasPasskeys": !keys.isEmpty,
                 "passkeyError": error.map { words($0.saying) } ?? "", "hasError": error != nil,
                 "appsOn": apps != nil,
                 "apps": (apps ?? []).map { app in

@@ -74,7 +74,7 @@ struct Pages: Sendable {
     func login(
         csrf: String, phone: String = "", remembered: Bool = false, notice: String? = nil,
         sentCodeExpiry: String? = nil, continuingTo: String? = nil, error: (any HTTPResponseError)? = nil,
-        signingInTo app: String? = nil
+        signingInTo app: String? = nil, passkeyRefusal: (any HTTPResponseError)? = nil
     ) throws -> Response {
         var response = try page(
             "login",
@@ -84,10 +84,11 @@ struct Pages: Sendable {
                 "retryAt": retryAt(error).map(String.init) ?? "", "countsDown": retryAt(error) != nil,
                 "offersSentCode": sentCodeExpiry != nil, "sentCodeExpiry": sentCodeExpiry ?? "",
                 "continuingTo": continuingTo ?? "", "continues": continuingTo != nil, "pageAddress": "/login",
-                "passkeys": passkeys, "forApp": app != nil,
+                "passkeys": passkeys, "forApp": app != nil, "passkeyFailed": passkeyRefusal != nil,
+                "passkeyError": passkeyRefusal.map(sentence(for:)) ?? "",
                 "appTitle": app.map { words("login.titleFor", ["app": $0]) } ?? "",
                 "appLead": app.map { words("login.forApp", ["app": $0]) } ?? "",
-            ], answering: error)
+            ], answering: error ?? passkeyRefusal)
         // Login reflects what the address says (a return address, `rd=`): next to a phone number
         // (remembered, or the one being signed in), its compressed size could give the number away
         // to someone guessing it through that parameter (BREACH), so such a Login goes as it is.

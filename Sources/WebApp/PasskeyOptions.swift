@@ -3,7 +3,7 @@ import Foundation
 import WebAuthnCore
 
 /// The `webapp` options of passkeys. Passkeys are on whenever `--public-url` names a host
-/// (not an IP address, which WebAuthn does not take as an RP ID): its host is the RP ID and the
+/// (not an IP address, which WebAuthn does not take as an RP ID: then they stay off): its host is the RP ID and the
 /// address itself the one origin ceremonies may come from. For development,
 /// `--public-url http://localhost:8080` works: browsers treat localhost as secure.
 struct PasskeyOptions: ParsableArguments {
@@ -42,12 +42,21 @@ struct PasskeyOptions: ParsableArguments {
             if !apps.isEmpty { throw ValidationError("--apple-app-id and --android-app need passkeys (--public-url).") }
             return nil
         }
+        // An IP address is no RP ID: passkeys stay off (the start says so in the log), and the
+        // address still serves what else it is for (delivery callbacks).
         guard let relyingParty = PasskeyConfiguration.relyingParty(publicURL: publicURL) else {
-            throw ValidationError(
-                "--public-url must name a host, not an IP address, for passkeys (use http://localhost:PORT to try them, or --no-passkeys)."
-            )
+            if !apps.isEmpty {
+                throw ValidationError(
+                    "--apple-app-id and --android-app need passkeys, and passkeys need a --public-url with a host name, not an IP address."
+                )
+            }
+            return nil
         }
-        return PasskeyConfiguration(relyingParty: relyingParty, apps: apps)
+        return PasskeyConfiguration(
+            relyingParty: RelyingParty(
+                id: relyingParty.id, origin: relyingParty.origin,
+                appOrigins: apps.android.map { RelyingParty.androidOrigin(certificateSHA256: $0.certificateSHA256) }),
+            apps: apps)
     }
 }
 
@@ -75,7 +84,12 @@ struct PasskeyConfiguration: Sendable, Equatable {
 struct NativeApps: Sendable, Equatable {
     struct Android: Sendable, Equatable {
         let package: String
+        /// `AA:BB:…`, as assetlinks.json lists it.
         let fingerprint: String
+
+        var certificateSHA256: [UInt8] {
+            fingerprint.split(separator: ":").compactMap { UInt8($0, radix: 16) }
+        }
     }
 
     var apple: [String] = []

@@ -112,7 +112,7 @@ struct Routes {
         devices.register(signedIn: visitors.group(context: SignedInContext.self))
         WalletController(
             wallet: wallet, pages: pages, notice: WalletNotice(secure: configuration.https),
-            passkeyCookies: passkeys == nil ? nil : passkeyCookies
+            passkeyCookies: passkeys == nil ? nil : passkeyCookies, passkeys: passkeys
         ).register(
             signedIn: visitors.group(context: SignedInContext.self), home: home.group(context: SignedInContext.self))
         if let oidc {

@@ -42,6 +42,8 @@ public struct AuthenticatorData: Sendable {
         case truncated
         /// A credential id over 1023 bytes (WebAuthn's limit).
         case credentialIDTooLong
+        /// A credential id of no bytes.
+        case emptyCredentialID
         case publicKey(COSEKey.Failure)
         case cbor(CBORDecoder.Failure)
         /// Bytes left after everything the flags announce.
@@ -61,6 +63,7 @@ public struct AuthenticatorData: Sendable {
             let length = Int(bytes[position + 16]) << 8 | Int(bytes[position + 17])
             position += 18
             guard length <= 1023 else { throw .credentialIDTooLong }
+            guard length > 0 else { throw .emptyCredentialID }
             guard bytes.count >= position + length else { throw .truncated }
             let id = Array(bytes[position..<(position + length)])
             position += length

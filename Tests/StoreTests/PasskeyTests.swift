@@ -41,6 +41,7 @@ struct PasskeyTests {
             let options = try await passkeys.creationOptions(for: signedIn.user, session: signedIn.session)
             let answer = authenticator.register(challenge: options.challenge, userHandle: options.user.id)
             return try await passkeys.register(answer, for: signedIn.user, session: signedIn.session, browser: "Chrome")
+                .name
         }
 
         /// A sign-in challenge and the authenticator's answer to it.
@@ -88,15 +89,52 @@ struct PasskeyTests {
             await #expect(throws: PasskeyError.challengeExpired) {
                 try await f.passkeys.signIn(answer, token: token)
             }
-            // Browser B's token with the answer to browser A's challenge.
+            // Browser B's token with the answer to browser A's challenge finds no challenge.
             let (tokenA, answerA) = try await f.answer(&authenticator)
             let tokenB = try await f.passkeys.signInOptions(client: nil).token
-            await #expect(throws: PasskeyError.refused(.wrongChallenge)) {
+            await #expect(throws: PasskeyError.challengeExpired) {
                 try await f.passkeys.signIn(answerA, token: tokenB)
             }
-            // B's challenge is used up by that try; A's still works once.
-            await #expect(throws: PasskeyError.challengeExpired) { try await f.passkeys.signIn(answerA, token: tokenB) }
+            // A's still works, once.
             _ = try await f.passkeys.signIn(answerA, token: tokenA)
+            await #expect(throws: PasskeyError.challengeExpired) { try await f.passkeys.signIn(answerA, token: tokenA) }
+        }
+    }
+
+    @Test("one browser, two Login tabs: each tab's challenge is answered on its own", arguments: Backend.all)
+    func twoTabs(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let f = Fixture(database, site: site)
+            var authenticator = SoftwareAuthenticator()
+            _ = try await f.register(&authenticator, for: try await f.signIn())
+            let first = try await f.passkeys.signInOptions(client: nil)
+            let second = try await f.passkeys.signInOptions(client: nil, token: first.token)
+            #expect(second.token == first.token)
+            let answerFirst = authenticator.signIn(challenge: first.options.challenge)
+            let answerSecond = authenticator.signIn(challenge: second.options.challenge)
+            _ = try await f.passkeys.signIn(answerFirst, token: first.token)
+            _ = try await f.passkeys.signIn(answerSecond, token: second.token)
+        }
+    }
+
+    @Test("an Android app's origin is taken only for a configured app", arguments: Backend.all)
+    func androidOrigin(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let hash = [UInt8](repeating: 0xAB, count: 32)
+            let app = RelyingParty.androidOrigin(certificateSHA256: hash)
+            let site = RelyingParty(id: "localhost", origin: "http://localhost:8080", appOrigins: [app])
+            let f = Fixture(database, site: site)
+            var authenticator = SoftwareAuthenticator()
+            _ = try await f.register(&authenticator, for: try await f.signIn())
+            let challenge = try await f.passkeys.signInOptions(client: nil)
+            _ = try await f.passkeys.signIn(
+                authenticator.signIn(challenge: challenge.options.challenge, origin: app), token: challenge.token)
+            let other = try await f.passkeys.signInOptions(client: nil)
+            let stranger = RelyingParty.androidOrigin(certificateSHA256: [UInt8](repeating: 0xCD, count: 32))
+            await #expect(throws: PasskeyError.refused(.wrongOrigin)) {
+                try await f.passkeys.signIn(
+                    authenticator.signIn(challenge: other.options.challenge, origin: stranger), token: other.token)
+            }
         }
     }
 
@@ -244,7 +282,9 @@ struct PasskeyTests {
             for _ in 0..<policy.maxPasskeyChallengesPerClient {
                 _ = try await f.passkeys.signInOptions(client: flood)
             }
-            await #expect(throws: SignInError.self) { try await f.passkeys.signInOptions(client: flood) }
+            await #expect(throws: PasskeyError.tooManyRequests(seconds: 300)) {
+                try await f.passkeys.signInOptions(client: flood)
+            }
             f.sms.clock.advance(by: 301)
             _ = try await f.passkeys.signInOptions(client: flood)
         }

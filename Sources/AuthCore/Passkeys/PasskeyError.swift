@@ -31,11 +31,15 @@ public enum PasskeyError: Error, Equatable, Sendable, CustomStringConvertible {
     case badName
     /// No passkey of this person's has this id.
     case noSuchPasskey
+    /// The client holds too many unanswered sign-in challenges (a page asks for one as it opens).
+    case tooManyRequests(seconds: Int)
 
     public var description: String {
         switch self {
         case .malformed(let failure): "passkey.malformed(\(failure))"
         case .refused(let failure): "passkey.refused(\(failure))"
+        case .counterWentBack: "passkey.counterWentBack (turned off now)"
+        case .notYours: "passkey.notYours (the user handle is another person's)"
         default: saying.key
         }
     }
@@ -51,6 +55,7 @@ public enum PasskeyError: Error, Equatable, Sendable, CustomStringConvertible {
         case .alreadyRegistered: Phrase("passkey.alreadyAdded")
         case .badName: Phrase("passkey.badName")
         case .noSuchPasskey: Phrase("passkey.noSuchPasskey")
+        case .tooManyRequests(let seconds): Phrase("passkey.tooManyRequests", ["wait": .wait(seconds: seconds)])
         }
     }
 }

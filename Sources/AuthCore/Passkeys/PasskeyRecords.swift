@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// What a passkey challenge was given for.
@@ -11,7 +12,14 @@ public enum PasskeyPurpose: String, Sendable, Equatable {
 /// A challenge as stored: random, for one ceremony, bound to whoever asked for it (the owner:
 /// the storage key of the signed-in session that registers, or the SHA-256 of the token the
 /// signing-in browser or app was given with it), and short-lived. Used once, whatever the result.
+/// Stored under ``key(owner:challenge:)``: an answer finds it only with its owner's token and
+/// the challenge it signed, and one browser may hold several (a Login in each tab).
 public struct PasskeyChallenge: Sendable, Equatable {
+    /// SHA-256 of the owner and the challenge.
+    public static func key(owner: Data, challenge: Data) -> Data {
+        Data(SHA256.hash(data: owner + challenge))
+    }
+
     public var purpose: PasskeyPurpose
     /// The 32 random bytes the browser signs over (base64url in `clientDataJSON`).
     public var challenge: Data

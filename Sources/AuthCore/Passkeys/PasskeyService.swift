@@ -53,7 +53,9 @@ public struct PasskeyService: Sendable {
 
     /// The browser's answer to ``creationOptions(for:session:)``, checked and stored; returns the
     /// passkey's name. `browser` names it when its authenticator is not a known one.
-    public func register(_ json: Data, for user: User, session: SessionToken, browser: String) async throws -> String {
+    public func register(_ json: Data, for user: User, session: SessionToken, browser: String) async throws
+        -> PasskeyRecord
+    {
         try await register(
             try parsed { () throws(CredentialJSON.Failure) in try CredentialJSON.registration(json) },
             for: user, session: session, browser: browser)
@@ -62,7 +64,7 @@ public struct PasskeyService: Sendable {
     /// ``register(_:for:session:browser:)`` with the JSON decoded already (the API's body).
     public func register(
         _ json: CredentialJSON.RegistrationJSON, for user: User, session: SessionToken, browser: String
-    ) async throws -> String {
+    ) async throws -> PasskeyRecord {
         try await register(
             try parsed { () throws(CredentialJSON.Failure) in try CredentialJSON.registration(json) },
             for: user, session: session, browser: browser)
@@ -81,21 +83,26 @@ public struct PasskeyService: Sendable {
 
     private func register(
         _ answer: CredentialJSON.Registration, for user: User, session: SessionToken, browser: String
-    ) async throws -> String {
-        let request = PasskeyRegistration(
+    ) async throws -> PasskeyRecord {
+        var request = PasskeyRegistration(
             user: user, owner: session.storageKey, clientDataJSON: answer.clientDataJSON,
             attestationObject: answer.attestationObject, fallbackName: browser, relyingParty: relyingParty,
             now: clock().timeIntervalSince1970)
+        request.namedCredentialID = Data(answer.credentialID)
         let rules = self.rules
-        let outcome = try await store.transaction(rules.registrationReads(request)) { found in
-            rules.register(request, given: found)
+        let registration = request
+        let outcome = try await store.transaction(rules.registrationReads(registration)) { found in
+            rules.register(registration, given: found)
         }.outcome
         let error: PasskeyError
         switch outcome {
-        case .registered(let name):
+        case .registered:
             logger.info("Passkey added", metadata: ["user": "\(user.id)"])
             metrics.passkey("registered")
-            return name
+            guard let stored = try await store.read(SingleRead { $0.passkey(Data(answer.credentialID)) }) else {
+                throw StoredDataCorrupt("a passkey added but not found")
+            }
+            return stored
         case .challengeExpired: error = .challengeExpired
         case .tooMany: error = .tooMany
         case .alreadyRegistered: error = .alreadyRegistered
@@ -115,10 +122,11 @@ public struct PasskeyService: Sendable {
         public let options: CredentialOptions.Request
     }
 
-    /// Options for a sign-in; refused with ``SignInError/tooManySignInsFromClient(seconds:)``
-    /// while `client` holds too many unanswered challenges.
-    public func signInOptions(client: String?) async throws -> SignInChallenge {
-        let token = SessionToken.generate()
+    /// Options for a sign-in; refused with ``PasskeyError/tooManyRequests(seconds:)`` while
+    /// `client` holds too many unanswered challenges. `token`: the one this browser already
+    /// holds (each of its pages' challenges is stored under it and its own challenge).
+    public func signInOptions(client: String?, token given: SessionToken? = nil) async throws -> SignInChallenge {
+        let token = given ?? SessionToken.generate()
         let challenge = secureRandomBytes(32)
         let now = clock()
         let request = PasskeySignInStart(
@@ -131,7 +139,7 @@ public struct PasskeyService: Sendable {
             }
         ).outcome {
             metrics.limitHit("client_passkey_challenges")
-            throw SignInError.tooManySignInsFromClient(seconds: max(1, wholeSeconds(from: now, to: until)))
+            throw PasskeyError.tooManyRequests(seconds: max(1, wholeSeconds(from: now, to: until)))
         }
         return SignInChallenge(
             token: token,
@@ -223,9 +231,10 @@ public struct PasskeyService: Sendable {
     /// control characters.
     public func rename(_ id: Int64, of user: User, to input: String) async throws {
         let name = input.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...64).contains(name.count),
+        // Counted in code points, as both databases count them.
+        guard (1...64).contains(name.unicodeScalars.count),
             !name.unicodeScalars.contains(where: {
-                $0.properties.generalCategory == .control
+                [.control, .lineSeparator, .paragraphSeparator].contains($0.properties.generalCategory)
                     || $0.properties.generalCategory == .format && $0.value != 0x200D
             })
         else { throw PasskeyError.badName }

@@ -33,7 +33,11 @@ extension SignInRules {
             RegistrationOptions(
                 challenge: request.challenge, userHandle: handle, exclude: found.passkeys.map(\.credentialID)),
             changes: (found.handle == nil ? [.givePasskeyHandle(user: request.user, handle: handle)] : [])
-                + [.storePasskeyChallenge(owner: request.owner, challenge: challenge)])
+                + [
+                    .storePasskeyChallenge(
+                        key: PasskeyChallenge.key(owner: request.owner, challenge: request.challenge),
+                        challenge: challenge)
+                ])
     }
 
     /// What ``register(_:given:)`` reads (``RegistrationReads``).
@@ -47,7 +51,8 @@ extension SignInRules {
     public func register(_ request: PasskeyRegistration, given found: RegistrationFound)
         -> AuthDecision<RegistrationOutcome>
     {
-        let used: [AuthChange] = found.challenge == nil ? [] : [.deletePasskeyChallenge(owner: request.owner)]
+        guard let key = request.challengeKey else { return AuthDecision(.refused(.clientData(.malformed))) }
+        let used: [AuthChange] = found.challenge == nil ? [] : [.deletePasskeyChallenge(key: key)]
         guard let challenge = found.challenge, challenge.purpose == .register, challenge.userID == request.user.id,
             challenge.expiresAt > request.now
         else { return AuthDecision(.challengeExpired, changes: used) }
@@ -61,6 +66,10 @@ extension SignInRules {
                 challenge: Base64URL.encode(challenge.challenge))
         } catch {
             return AuthDecision(.refused(error), changes: used)
+        }
+        // The id the browser's JSON names must be the one its authenticator data holds.
+        if let named = request.namedCredentialID, named != Data(credential.id) {
+            return AuthDecision(.refused(.attestationObject), changes: used)
         }
         guard found.existing == nil, Data(credential.id) == request.credentialID else {
             return AuthDecision(.alreadyRegistered, changes: used)
@@ -100,7 +109,12 @@ extension SignInRules {
         let challenge = PasskeyChallenge(
             purpose: .signIn, challenge: request.challenge, userID: nil, client: request.client,
             createdAt: request.now, expiresAt: request.now + Self.passkeyChallengeLifetime)
-        return AuthDecision(nil, changes: [.storePasskeyChallenge(owner: request.owner, challenge: challenge)])
+        return AuthDecision(
+            nil,
+            changes: [
+                .storePasskeyChallenge(
+                    key: PasskeyChallenge.key(owner: request.owner, challenge: request.challenge), challenge: challenge)
+            ])
     }
 
     /// What ``passkeySignIn(_:given:)`` reads (``PasskeySignInReads``).
@@ -121,8 +135,9 @@ extension SignInRules {
         let now = request.now
         if let until = found.clientSignIns.fullUntil { return AuthDecision(.limited(until: until)) }
         let used: [AuthChange] =
-            (found.challenge == nil ? [] : [.deletePasskeyChallenge(owner: request.owner)])
+            (found.challenge == nil ? [] : request.challengeKey.map { [.deletePasskeyChallenge(key: $0)] } ?? [])
             + (request.client.map { [.recordSignInStart(client: $0, at: now)] } ?? [])
+        if request.challengeKey == nil { return AuthDecision(.refused(.clientData(.malformed)), changes: used) }
         guard let challenge = found.challenge, challenge.purpose == .signIn, challenge.expiresAt > now else {
             return AuthDecision(.challengeExpired, changes: used)
         }
@@ -197,6 +212,11 @@ public struct PasskeyRegistration: Sendable {
     /// The new credential's id as the attestation names it (read before the plan, to look it up);
     /// `nil` when the attestation does not parse, which the checks then refuse.
     public var credentialID: Data?
+    /// Where the challenge this answer signed is stored (its owner's token and the challenge in
+    /// `clientDataJSON`); `nil` when the client data does not parse.
+    public var challengeKey: Data?
+    /// The credential id the browser's JSON names (`id`), when known.
+    public var namedCredentialID: Data?
     /// The passkey's name when its AAGUID names no known authenticator: the browser's.
     public var fallbackName: String
     public var relyingParty: RelyingParty
@@ -211,9 +231,20 @@ public struct PasskeyRegistration: Sendable {
         self.clientDataJSON = clientDataJSON
         self.attestationObject = attestationObject
         self.credentialID = RelyingParty.credentialID(in: attestationObject).map { Data($0) }
+        self.challengeKey = Self.challengeKey(owner: owner, clientDataJSON: clientDataJSON)
         self.fallbackName = fallbackName
         self.relyingParty = relyingParty
         self.now = now
+    }
+}
+
+extension PasskeyRegistration {
+    /// The key of the challenge `clientDataJSON` answers, for `owner`.
+    static func challengeKey(owner: Data, clientDataJSON: [UInt8]) -> Data? {
+        guard let client = try? ClientData(clientDataJSON), let challenge = Base64URL.decode(client.challenge),
+            challenge.count == 32
+        else { return nil }
+        return PasskeyChallenge.key(owner: owner, challenge: Data(challenge))
     }
 }
 
@@ -252,6 +283,8 @@ public struct PasskeyAssertion: Sendable {
     public var authenticatorData: [UInt8]
     public var signature: [UInt8]
     public var userHandle: Data?
+    /// Where the challenge this answer signed is stored; `nil` when the client data does not parse.
+    public var challengeKey: Data?
     public var relyingParty: RelyingParty
     /// Storage key of the signed-in session to create on success.
     public var signedInSession: Data
@@ -270,6 +303,7 @@ public struct PasskeyAssertion: Sendable {
         api: Bool, client: String?, now: Double
     ) {
         self.client = client
+        self.challengeKey = PasskeyRegistration.challengeKey(owner: owner, clientDataJSON: clientDataJSON)
         self.owner = owner
         self.credentialID = credentialID
         self.clientDataJSON = clientDataJSON

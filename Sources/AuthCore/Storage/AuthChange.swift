@@ -46,10 +46,11 @@ public enum AuthChange: Sendable, Equatable {
     case touchSession(key: Data, at: Double, expiresAt: Double)
     /// Counts a sign-in started (a new pending session) towards the client's limit.
     case recordSignInStart(client: String, at: Double)
-    /// Gives `owner` this passkey challenge, replacing the one it had.
-    case storePasskeyChallenge(owner: Data, challenge: PasskeyChallenge)
-    /// Uses up `owner`'s challenge (every answer to it uses it, right or wrong).
-    case deletePasskeyChallenge(owner: Data)
+    /// Stores a passkey challenge under its key (its owner's and its own: an owner may hold
+    /// several, one per open page).
+    case storePasskeyChallenge(key: Data, challenge: PasskeyChallenge)
+    /// Uses up a challenge (every answer to it uses it, right or wrong).
+    case deletePasskeyChallenge(key: Data)
     /// Gives the user this WebAuthn user handle, unless they have one.
     case givePasskeyHandle(user: Int64, handle: Data)
     case addPasskey(NewPasskey)

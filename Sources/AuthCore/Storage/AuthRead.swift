@@ -27,9 +27,8 @@ public enum AuthRead: Sendable, Equatable {
     case settledCodes(SettledCodes)
     /// The sends since a time (seconds since 1970) whose status is final: delivered, or not.
     case deliveries(since: Double)
-    /// The passkey challenge its owner was given (the storage key of the session, or the SHA-256
-    /// of the token, that asked for it).
-    case passkeyChallenge(owner: Data)
+    /// The passkey challenge stored under this key (``PasskeyChallenge/key(owner:challenge:)``).
+    case passkeyChallenge(key: Data)
     /// The passkey with this credential id (with its user's phone and handle).
     case passkey(credentialID: Data)
     /// A user's passkeys, handle and answer to the offer.

@@ -91,8 +91,11 @@ public struct ReadList: Sendable, Equatable {
         add(.deliveries(since: since)) { if case .deliveries(let found) = $0 { found } else { nil } }
     }
 
-    public mutating func passkeyChallenge(_ owner: Data) -> Read<PasskeyChallenge?> {
-        add(.passkeyChallenge(owner: owner)) { if case .passkeyChallenge(let found) = $0 { found } else { nil } }
+    /// The challenge stored under `key`; no key (an answer whose challenge does not parse)
+    /// reads nothing and finds none.
+    public mutating func passkeyChallenge(_ key: Data?) -> Read<PasskeyChallenge?> {
+        guard let key else { return .known(nil) }
+        return add(.passkeyChallenge(key: key)) { if case .passkeyChallenge(let found) = $0 { found } else { nil } }
     }
 
     public mutating func passkey(_ credentialID: Data) -> Read<PasskeyRecord?> {

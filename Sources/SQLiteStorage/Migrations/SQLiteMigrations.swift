@@ -225,7 +225,7 @@ enum SQLiteMigrations {
                     );
                     CREATE INDEX passkeys_by_user ON passkeys(user_id);
                     CREATE TABLE passkey_challenges (
-                        owner BLOB PRIMARY KEY CHECK (length(owner) = 32),
+                        key BLOB PRIMARY KEY CHECK (length(key) = 32),
                         purpose TEXT NOT NULL CHECK (purpose IN ('register', 'sign_in')),
                         challenge BLOB NOT NULL CHECK (length(challenge) = 32),
                         user_id INTEGER REFERENCES users(id) ON DELETE CASCADE,

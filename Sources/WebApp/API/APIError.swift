@@ -99,6 +99,7 @@ struct APIError: HTTPResponseError, Equatable {
             case .tooMany: "passkey_limit"
             case .alreadyRegistered: "passkey_exists"
             case .badName: "invalid_name"
+            case .tooManyRequests: "rate_limited"
             }
         case is StorageUnavailable: "unavailable"
         case is SchemaCheckFailed: "invalid_input"

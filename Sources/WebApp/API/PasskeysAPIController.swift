@@ -80,13 +80,11 @@ struct PasskeysAPIController: Sendable {
     /// The body is the `PublicKeyCredential`'s JSON itself; answers the new passkey.
     @Sendable func create(_ request: Request, _ context: APIUserContext) async throws -> Response {
         let body = try request.decodeJSON(CredentialJSON.RegistrationJSON.self)
-        let name = try await passkeys.register(
+        let created = try await passkeys.register(
             body, for: context.user, session: context.token,
             browser: String(
                 UserAgentDescription.describe(request.headers.first(name: "User-Agent"), wording[context.language])
                     .prefix(64)))
-        let created = try await passkeys.passkeys(of: context.user).passkeys.first { $0.name == name }
-        guard let created else { throw StoredDataCorrupt("a passkey added but not found") }
         return try APIController.reply(PasskeyReply(created), status: .created)
     }
 

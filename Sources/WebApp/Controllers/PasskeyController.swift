@@ -40,7 +40,8 @@ struct PasskeyController: Sendable {
     /// this browser.
     @Sendable func signInOptions(_ request: Request, _ context: SignedOutContext) async throws -> Response {
         try await refusalAsJSON(context.language) {
-            let challenge = try await passkeys.signInOptions(client: request.client?.group)
+            let challenge = try await passkeys.signInOptions(
+                client: request.client?.group, token: cookies.challengeToken(in: request))
             var response = try Self.json(challenge.options)
             response.setCookie(cookies.challenge(challenge.token))
             return response
@@ -61,8 +62,8 @@ struct PasskeyController: Sendable {
             return response
         } catch let error as any HTTPResponseError where error is PasskeyError || error is SignInError {
             var page = try pages.in(context.language).login(
-                csrf: context.csrfToken, continuingTo: context.app.returnAddress?.host.name, error: error,
-                signingInTo: landing.oidcClientName(in: request))
+                csrf: context.csrfToken, continuingTo: context.app.returnAddress?.host.name,
+                signingInTo: landing.oidcClientName(in: request), passkeyRefusal: error)
             page.setCookie(cookies.challengeCleared)
             return page
         }

@@ -15,8 +15,10 @@ struct WalletController: Sendable {
     let pages: Pages
     /// What a change says on the page it lands on, once.
     let notice: WalletNotice
-    /// Whether Home offers a passkey (its cookie, set at a sign-in by text).
+    /// Whether Home offers a passkey: its cookie, set at a sign-in by text, and the person's
+    /// answer kept in the database (a passkey made, or "Not now" said, in another browser).
     var passkeyCookies: PasskeyCookies? = nil
+    var passkeys: PasskeyService? = nil
 
     /// - Parameters:
     ///   - signedIn: the account pages and the wallet forms.
@@ -45,7 +47,12 @@ struct WalletController: Sendable {
             request,
             try await homePage(
                 context.user, context, notice: notice.saying(in: request).map { pages.in(context.language).words($0) },
-                offersPasskey: passkeyCookies?.offers(in: request) ?? false))
+                offersPasskey: try await offersPasskey(request, context.user)))
+    }
+
+    private func offersPasskey(_ request: Request, _ user: User) async throws -> Bool {
+        guard let passkeyCookies, let passkeys, passkeyCookies.offers(in: request) else { return false }
+        return try await passkeys.offers(to: user)
     }
 
     /// Drops the notice cookie once its page is shown, so a reload does not say it again.

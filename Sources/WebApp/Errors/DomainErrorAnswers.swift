@@ -51,7 +51,13 @@ extension PasskeyError: HTTPResponseError {
         case .unavailable, .noSuchPasskey: .notFound
         case .tooMany, .alreadyRegistered, .badName: .unprocessableEntity
         case .challengeExpired, .malformed, .refused, .storedKeyUnreadable: .badRequest
+        case .tooManyRequests: .tooManyRequests
         }
+    }
+
+    public var headers: HTTPHeaders {
+        guard case .tooManyRequests(let seconds) = self else { return [:] }
+        return ["Retry-After": String(seconds)]
     }
 
     public var message: String { description }

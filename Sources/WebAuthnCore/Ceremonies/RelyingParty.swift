@@ -6,10 +6,20 @@ import Crypto
 public struct RelyingParty: Sendable, Equatable {
     public let id: String
     public let origin: String
+    /// The native apps' origins that may use this site's passkeys too: Android's Credential
+    /// Manager says `android:apk-key-hash:<base64url SHA-256 of the app's signing certificate>`
+    /// (an iOS app with the associated domain says the site's own origin).
+    public let appOrigins: [String]
 
-    public init(id: String, origin: String) {
+    public init(id: String, origin: String, appOrigins: [String] = []) {
         self.id = id
         self.origin = origin
+        self.appOrigins = appOrigins
+    }
+
+    /// The origin an Android app signed with the certificate of this SHA-256 presents.
+    public static func androidOrigin(certificateSHA256: [UInt8]) -> String {
+        "android:apk-key-hash:" + Base64URL.encode(certificateSHA256)
     }
 
     /// SHA-256 of the RP ID, as authenticator data carries it.
@@ -25,7 +35,9 @@ public struct RelyingParty: Sendable, Equatable {
         guard Self.constantTimeEquals(Array(client.challenge.utf8), Array(challenge.utf8)) else {
             throw .wrongChallenge
         }
-        guard client.origin == origin, !client.crossOrigin else { throw .wrongOrigin }
+        guard client.origin == origin || appOrigins.contains(client.origin), !client.crossOrigin else {
+            throw .wrongOrigin
+        }
         guard Self.constantTimeEquals(data.rpIdHash, idHash) else { throw .wrongRelyingParty }
         guard data.flags.userPresent else { throw .userNotPresent }
         guard data.flags.userVerified else { throw .userNotVerified }

@@ -9,8 +9,8 @@ public struct RegistrationReads: ReadPlan {
     private let existing: Read<PasskeyRecord?>
 
     init(_ request: PasskeyRegistration) {
-        var list = ReadList(locks: [.passkey(request.owner)])
-        challenge = list.passkeyChallenge(request.owner)
+        var list = ReadList(locks: [.passkey(request.challengeKey ?? request.owner)])
+        challenge = list.passkeyChallenge(request.challengeKey)
         passkeys = list.userPasskeys(request.user.id)
         existing = request.credentialID.map { list.passkey($0) } ?? .known(nil)
         self.list = list
@@ -40,9 +40,9 @@ public struct PasskeySignInReads: ReadPlan {
 
     init(_ request: PasskeyAssertion, policy: SignInPolicy) {
         var list = ReadList(
-            locks: [.passkey(request.owner), .passkey(request.credentialID)]
+            locks: [.passkey(request.challengeKey ?? request.owner), .passkey(request.credentialID)]
                 + (request.client.map { [.client($0)] } ?? []))
-        challenge = list.passkeyChallenge(request.owner)
+        challenge = list.passkeyChallenge(request.challengeKey)
         passkey = list.passkey(request.credentialID)
         clientSignIns =
             request.client.map {
