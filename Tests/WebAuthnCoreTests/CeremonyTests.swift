@@ -51,7 +51,7 @@ struct CeremonyTests {
         "registrations refused, each with its reason",
         arguments: [
             ("another challenge", CeremonyFailure.wrongChallenge), ("another origin", .wrongOrigin),
-            ("cross-origin", .wrongOrigin), ("a get, not a create", .wrongType), ("UV false", .userNotVerified),
+            ("cross-origin", .wrongOrigin), ("another top origin", .wrongOrigin), ("a get, not a create", .wrongType), ("UV false", .userNotVerified),
             ("UP false", .userNotPresent), ("another RP ID", .wrongRelyingParty),
             ("packed attestation", .unsupportedAttestation("packed")), ("a statement", .attestationObject),
             ("no credential", .noCredential), ("1 MB of client data", .clientData(.tooLong)),
@@ -64,6 +64,10 @@ struct CeremonyTests {
         case "another challenge": client = clientData("webauthn.create", challenge: "b3RoZXI")
         case "another origin": client = clientData("webauthn.create", origin: "https://evil.example")
         case "cross-origin": client = clientData("webauthn.create", crossOrigin: true)
+        case "another top origin":
+            client = Array(
+                #"{"type":"webauthn.create","challenge":"c2lnbi1pbi1jaGFsbGVuZ2U","origin":"http://localhost:8080","crossOrigin":false,"topOrigin":"https://evil.example"}"#
+                    .utf8)
         case "a get, not a create": client = clientData("webauthn.get")
         case "UV false": object = attestation(flags: 0x41)
         case "UP false": object = attestation(flags: 0x44)

@@ -9,6 +9,8 @@ public struct ClientData: Sendable {
     public let challenge: String
     public let origin: String
     public let crossOrigin: Bool
+    /// The top-level page's origin, when the ceremony ran in a frame (Level 3).
+    public let topOrigin: String?
     public let raw: [UInt8]
 
     /// The most `clientDataJSON` may hold: a browser's is a few hundred bytes.
@@ -25,6 +27,7 @@ public struct ClientData: Sendable {
         let challenge: String
         let origin: String
         let crossOrigin: Bool?
+        let topOrigin: String?
     }
 
     public init(_ bytes: [UInt8]) throws(Failure) {
@@ -34,6 +37,7 @@ public struct ClientData: Sendable {
         challenge = fields.challenge
         origin = fields.origin
         crossOrigin = fields.crossOrigin ?? false
+        topOrigin = fields.topOrigin
         raw = bytes
     }
 }

@@ -35,9 +35,10 @@ public struct RelyingParty: Sendable, Equatable {
         guard Self.constantTimeEquals(Array(client.challenge.utf8), Array(challenge.utf8)) else {
             throw .wrongChallenge
         }
-        guard client.origin == origin || appOrigins.contains(client.origin), !client.crossOrigin else {
-            throw .wrongOrigin
-        }
+        // Our pages never run a ceremony in a frame: another site's top-level page is refused.
+        guard client.origin == origin || appOrigins.contains(client.origin), !client.crossOrigin,
+            client.topOrigin == nil || client.topOrigin == client.origin
+        else { throw .wrongOrigin }
         guard Self.constantTimeEquals(data.rpIdHash, idHash) else { throw .wrongRelyingParty }
         guard data.flags.userPresent else { throw .userNotPresent }
         guard data.flags.userVerified else { throw .userNotVerified }
