@@ -59,7 +59,10 @@ public struct OIDCProvider: Sendable {
 
     /// - Parameter signedInFresh: the person signed in after this request first came (so
     ///   `prompt=login` and `max_age` are met).
-    public func next(for request: AuthorizationRequest, person: Person?, signedInFresh: Bool) async throws -> Next {
+    /// - Parameter askConsent: `false` when the consent page itself asks (its answer is judged).
+    public func next(
+        for request: AuthorizationRequest, person: Person?, signedInFresh: Bool, askConsent: Bool = true
+    ) async throws -> Next {
         let now = clock().timeIntervalSince1970
         func refuse(_ code: AuthorizationError.Code, _ description: String) -> Next {
             .redirect(
@@ -76,10 +79,13 @@ public struct OIDCProvider: Sendable {
             return request.prompt == .none
                 ? refuse(.loginRequired, "The sign-in is older than max_age.") : .signIn(again: true)
         }
-        if !request.client.firstParty,
-            try await !store.hasConsent(user: person.userID, client: request.client.id, scopes: request.scopes)
-        {
-            return request.prompt == .none ? refuse(.consentRequired, "The person has not agreed yet.") : .consent
+        guard askConsent else { return .consent }
+        if !request.client.firstParty {
+            let agreed = try await store.hasConsent(
+                user: person.userID, client: request.client.id, scopes: request.scopes)
+            if request.prompt == .consent || !agreed {
+                return request.prompt == .none ? refuse(.consentRequired, "The person has not agreed yet.") : .consent
+            }
         }
         return .redirect(try await issueCode(request, person: person, now: now))
     }
@@ -179,39 +185,41 @@ public struct OIDCProvider: Sendable {
                     throw TokenError(.invalidGrant, "The refresh token was issued to another client.")
                 }
                 guard grant.expiresAt > now else { throw TokenError(.invalidGrant, "The refresh token expired.") }
-                let scopes = asked ?? grant.scopes
-                guard scopes.allSatisfy(grant.scopes.contains) else {
-                    throw TokenError(.invalidScope, "A refresh cannot add scopes.")
-                }
+                // RFC 6749 §6: these tokens may have fewer scopes than the grant (never more:
+                // others asked for are left out, as at the authorization); the new refresh token
+                // keeps the grant's, so a narrower refresh loses nothing.
+                let known = (asked ?? []).filter(AuthorizationRequest.supportedScopes.contains)
+                let scopes = known.isEmpty ? grant.scopes : grant.scopes.filter { $0 == "openid" || known.contains($0) }
                 return try await tokens(
                     family: grant.family, client: request.client, userID: grant.userID, phone: phone, scopes: scopes,
-                    authTime: grant.authTime, method: grant.method, nonce: nil, now: now)
+                    authTime: grant.authTime, method: grant.method, nonce: nil, now: now, refreshScopes: grant.scopes)
             }
         }
     }
 
     private func tokens(
         family: Data, client: OIDCClient, userID: Int64, phone: String, scopes: [String], authTime: Double,
-        method: String, nonce: String?, now: Double
+        method: String, nonce: String?, now: Double, refreshScopes: [String]? = nil
     ) async throws -> TokenResponse {
+        let refreshScopes = refreshScopes ?? scopes
         let issued = Date(timeIntervalSince1970: now.rounded(.down))
         let expires = issued.addingTimeInterval(Self.tokenLifetime)
         let subject = self.subject(of: userID)
         let idToken = IDToken(
             iss: issuer, sub: subject, aud: client.id, exp: expires, iat: issued, authTime: Int(authTime), nonce: nonce,
-            amr: method == "passkey" ? ["hwk", "user"] : ["sms"],
+            amr: Self.amr(method),
             phoneNumber: scopes.contains("phone") ? phone : nil)
         let access = AccessToken(
             iss: issuer, sub: subject, clientID: client.id, exp: expires, iat: issued,
             scope: scopes.joined(separator: " "),
             family: family.map { String(format: "%02x", $0) }.joined(), jti: Self.randomToken())
         var refresh: String?
-        if scopes.contains("offline_access") {
+        if refreshScopes.contains("offline_access") {
             let token = Self.randomToken()
             try await store.saveRefresh(
                 Self.hash(token),
                 RefreshGrant(
-                    family: family, clientID: client.id, userID: userID, scopes: scopes, authTime: authTime,
+                    family: family, clientID: client.id, userID: userID, scopes: refreshScopes, authTime: authTime,
                     method: method, expiresAt: now + RefreshGrant.lifetime))
             refresh = token
         }
@@ -251,6 +259,17 @@ public struct OIDCProvider: Sendable {
     public func subject(of userID: Int64) -> String {
         Data(HMAC<SHA256>.authenticationCode(for: Data("oidc-sub:\(userID)".utf8), using: subjectKey)).prefix(16)
             .map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// RFC 8176's names for how the person signed in: `sms` for a texted (or called) code,
+    /// `hwk` and `user` for a passkey (a key in hardware, unlocked by the person); none for a
+    /// browser remembered at an earlier sign-in, which proved nothing now.
+    static func amr(_ method: String) -> [String]? {
+        switch method {
+        case "sms": ["sms"]
+        case "passkey": ["hwk", "user"]
+        default: nil
+        }
     }
 
     /// 256 random bits, base64url: codes, refresh tokens, token ids.

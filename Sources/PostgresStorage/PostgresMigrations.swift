@@ -262,7 +262,7 @@ enum PostgresMigrations {
                     nonce text CHECK (nonce IS NULL OR char_length(nonce) BETWEEN 1 AND 512),
                     scope text NOT NULL CHECK (char_length(scope) <= 64),
                     auth_time double precision NOT NULL,
-                    method text NOT NULL CHECK (method IN ('sms', 'passkey')),
+                    method text NOT NULL CHECK (method IN ('sms', 'passkey', 'device')),
                     expires_at double precision NOT NULL,
                     used_at double precision
                 )
@@ -274,7 +274,7 @@ enum PostgresMigrations {
                     family bytea NOT NULL REFERENCES oidc_grants(family) ON DELETE CASCADE,
                     scope text NOT NULL CHECK (char_length(scope) <= 64),
                     auth_time double precision NOT NULL,
-                    method text NOT NULL CHECK (method IN ('sms', 'passkey')),
+                    method text NOT NULL CHECK (method IN ('sms', 'passkey', 'device')),
                     expires_at double precision NOT NULL,
                     used_at double precision
                 )

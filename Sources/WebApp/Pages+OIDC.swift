@@ -9,7 +9,8 @@ extension Pages {
             "consent",
             [
                 "csrf": csrf, "request": request, "pageAddress": "/oidc/consent?" + request,
-                "title": words("oidc.consent.title", ["app": client.name]),
+                "title": words(
+                    scopes.contains("phone") ? "oidc.consent.title" : "oidc.consent.titleSignIn", ["app": client.name]),
                 "wantsPhone": scopes.contains("phone"), "staysSignedIn": scopes.contains("offline_access"),
                 "appName": client.name,
             ], answering: nil)

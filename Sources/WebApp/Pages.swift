@@ -88,6 +88,7 @@ struct Pages: Sendable {
                 "passkeyError": passkeyRefusal.map(sentence(for:)) ?? "",
                 "appTitle": app.map { words("login.titleFor", ["app": $0]) } ?? "",
                 "appLead": app.map { words("login.forApp", ["app": $0]) } ?? "",
+                "notForApp": app.map { words("login.notForApp", ["app": $0]) } ?? "",
             ], answering: error ?? passkeyRefusal)
         // Login reflects what the address says (a return address, `rd=`): next to a phone number
         // (remembered, or the one being signed in), its compressed size could give the number away

@@ -99,7 +99,7 @@ struct Routes {
             rememberedPhone: RememberedPhoneCookie(https: configuration.https),
             device: deviceCookie, returnAddress: returnAddress, gatewayDomain: configuration.gateway?.domain.name,
             deliveriesReported: deliveryCallbacks != nil,
-            oidc: oidc.map { ($0.registry, OIDCContinueCookie(secure: configuration.https)) }, passkeys: passkeys,
+            oidc: oidc.map { ($0.registry, oidcContinue) }, passkeys: passkeys,
             passkeyCookies: passkeyCookies)
         signInPages.register(
             visitors: visitors, signedOut: visitors.group(context: SignedOutContext.self),
@@ -118,7 +118,7 @@ struct Routes {
         if let oidc {
             ConsentController(
                 provider: oidc, oidc: oidcController(oidc), pages: pages,
-                continuing: OIDCContinueCookie(secure: configuration.https)
+                continuing: oidcContinue
             ).register(signedIn: visitors.group(context: SignedInContext.self))
         }
         if let passkeys {
@@ -152,8 +152,13 @@ struct Routes {
     private func oidcController(_ provider: OIDCProvider) -> OIDCController {
         OIDCController(
             provider: provider, signIn: signIn, pages: pages,
-            continuing: OIDCContinueCookie(secure: configuration.https),
+            continuing: oidcContinue,
             sessionCookie: sessionCookie)
+    }
+
+    /// The cookie that carries an app's sign-in across Login and Verify, signed.
+    private var oidcContinue: OIDCContinueCookie {
+        OIDCContinueCookie(secure: configuration.https, key: secret.derivedKey(purpose: "oidc-continue"))
     }
 
     /// The session cookie: in gateway mode, for the gateway domain.

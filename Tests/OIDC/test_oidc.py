@@ -105,13 +105,17 @@ class OIDCTests(unittest.TestCase):
                 continue
             page = response.text
             csrf = browser.cookies.get("csrf")
-            if 'id="login-form"' in page:
+            if 'action="/logout"' in page and 'id="login-form"' not in page:
+                # prompt=login or max_age: "Sign out?" first, then Login.
+                url = (self.base + "/logout", {"csrf": csrf})
+            elif 'id="login-form"' in page:
                 self.assertIn("Sign in to", page)
                 url = (self.base + "/login", {"csrf": csrf, "phone": phone})
             elif 'name="d1"' in page or "/verify" in response.url:
-                url = (self.base + "/verify", {"csrf": csrf, "code": "123456"})
+                browser.steps = getattr(browser, "steps", []) + ["verify"]
+                url = (self.base + "/verify", {"csrf": csrf, "code": "123456", "remember": "on"})
             elif 'action="/oidc/consent"' in page:
-                self.assertIn("Grafana wants your phone number", page)
+                self.assertIn("Grafana wants", page)
                 request = re.search(r'name="request" value="([^"]*)"', page).group(1)
                 request = request.replace("&amp;", "&").replace("&#x3D;", "=").replace("&#61;", "=")
                 url = (self.base + "/oidc/consent",
@@ -120,13 +124,13 @@ class OIDCTests(unittest.TestCase):
                 self.fail("unexpected page %s: %s" % (response.url, page[:300]))
         self.fail("too many redirects")
 
-    def sign_in(self, session, pkce=True, **browse):
+    def sign_in(self, session, pkce=True, extra=None, **browse):
         """Through the provider with PKCE S256 (authlib adds the challenge when given a verifier,
         kept on the session for `fetch`)."""
         verifier = secrets.token_urlsafe(48) if pkce else None
         session.verifier = verifier
         url, state = session.create_authorization_url(
-            self.provider.issuer + "/oidc/authorize", nonce="n-0S6", code_verifier=verifier)
+            self.provider.issuer + "/oidc/authorize", nonce="n-0S6", code_verifier=verifier, **(extra or {}))
         location, browser = self.browse(url, **browse)
         return location, state, browser
 
@@ -199,11 +203,62 @@ class OIDCTests(unittest.TestCase):
             url, _ = session.create_authorization_url(
                 self.provider.issuer + "/oidc/authorize", code_verifier=session.verifier, **extra)
             response = browser.get(self.local(url), allow_redirects=False)
-            self.assertEqual(response.headers["Location"], "/login", extra)  # signed out, to sign in anew
+            # Asked first ("Sign out?"), never signed out by the link itself.
+            self.assertEqual(response.headers["Location"], "/logout", extra)
+            self.assertEqual(browser.get(self.base + "/home", allow_redirects=False).status_code, 200)
             location, browser = self.browse(url, phone="4155550108", browser=browser)
             again = jwt.decode(self.fetch(session, location)["id_token"], self.keys)
             self.assertGreater(again["auth_time"], first["auth_time"], extra)
             self.assertEqual(again["sub"], first["sub"])
+
+    def test_a_remembered_browser_does_not_pass_prompt_login(self):
+        session = self.client("cli")
+        location, _, browser = self.sign_in(session, phone="4155550109")
+        self.fetch(session, location)
+        # The Verify form above remembered this browser (the box is ticked by default); an app
+        # asking for a new sign-in still gets one by code.
+        self.assertTrue(any(c.name == "device" for c in browser.cookies))
+        browser.steps = []
+        session = self.client("cli")
+        location, _, browser = self.sign_in(session, phone="4155550109", browser=browser, extra={"prompt": "login"})
+        self.assertEqual(browser.steps, ["verify"])
+        self.assertEqual(jwt.decode(self.fetch(session, location)["id_token"], self.keys)["amr"], ["sms"])
+
+    def test_login_hint_fills_in_login_and_another_persons_hint_does_not_sign_out(self):
+        session = self.client()
+        session.verifier = secrets.token_urlsafe(48)
+        url, _ = session.create_authorization_url(
+            self.provider.issuer + "/oidc/authorize", code_verifier=session.verifier, login_hint="(415) 555-0110")
+        browser = requests.Session()
+        page = browser.get(self.local(url)).text
+        self.assertIn('value="(415) 555-0110"', page)
+        # Mallory's ID token, opened in Alice's signed-in browser: "Sign out?" asks first.
+        mallory = self.client("cli")
+        location, _, _ = self.sign_in(mallory, phone="4155550111")
+        hint = self.fetch(mallory, location)["id_token"]
+        _, _, alice = self.sign_in(self.client("cli"), phone="4155550112")
+        response = alice.get(self.base + "/oidc/logout?id_token_hint=" + hint, allow_redirects=False)
+        self.assertEqual(response.headers["Location"], "/logout")
+        self.assertEqual(alice.get(self.base + "/home", allow_redirects=False).status_code, 200)
+
+    def test_a_narrower_refresh_keeps_the_grant_and_unknown_scopes_cost_nothing(self):
+        session = self.client()
+        location, _, _ = self.sign_in(session, phone="4155550113")
+        token = self.fetch(session, location)
+        narrow = requests.post(self.base + "/oidc/token", data={
+            "grant_type": "refresh_token", "refresh_token": token["refresh_token"], "scope": "openid email"},
+            auth=("grafana", SECRET)).json()
+        self.assertEqual(narrow["scope"], "openid")
+        wide = requests.post(self.base + "/oidc/token", data={
+            "grant_type": "refresh_token", "refresh_token": narrow["refresh_token"]}, auth=("grafana", SECRET)).json()
+        self.assertEqual(wide["scope"], "openid phone offline_access")
+        self.assertIn("refresh_token", wide)
+
+    def test_prompt_consent_asks_again(self):
+        _, _, browser = self.sign_in(self.client(), phone="4155550114")
+        url, _ = self.client().create_authorization_url(self.provider.issuer + "/oidc/authorize", prompt="consent")
+        response = browser.get(self.local(url), allow_redirects=False)
+        self.assertIn("/oidc/consent?", response.headers["Location"])
 
     def test_denied_consent_is_access_denied(self):
         location, _, _ = self.sign_in(self.client(), phone="4155550102", allow=False)

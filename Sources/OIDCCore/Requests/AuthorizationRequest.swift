@@ -11,6 +11,8 @@ public struct AuthorizationRequest: Sendable, Equatable {
         case login
         /// Never show a page: signed in (and consented) or `login_required` / `consent_required`.
         case none
+        /// Ask for consent again, even when given before (a first-party client is never asked).
+        case consent
     }
 
     public let client: OIDCClient
@@ -68,7 +70,7 @@ public struct AuthorizationRequest: Sendable, Equatable {
         let asked = (values["scope"] ?? "").split(separator: " ").map(String.init)
         guard asked.contains("openid") else { throw refuse(.invalidScope, "The scope must include openid.") }
         for (name, value) in [("state", state), ("nonce", values["nonce"])] {
-            if let value, value.count > maxValueLength || value.isEmpty {
+            if let value, value.unicodeScalars.count > maxValueLength || value.isEmpty {
                 throw refuse(.invalidRequest, "\(name) must be 1 to \(maxValueLength) characters.")
             }
         }
@@ -100,7 +102,9 @@ public struct AuthorizationRequest: Sendable, Equatable {
             client: client, redirectURI: redirectURI,
             scopes: supportedScopes.filter { asked.contains($0) }, state: state, nonce: values["nonce"],
             codeChallenge: challenge,
-            prompt: prompts.contains("none") ? .none : prompts.contains("login") ? .login : .normal, maxAge: maxAge,
+            prompt: prompts.contains("none")
+                ? .none : prompts.contains("login") ? .login : prompts.contains("consent") ? .consent : .normal,
+            maxAge: maxAge,
             loginHint: values["login_hint"].map { String($0.prefix(64)) })
     }
 }

@@ -19,8 +19,9 @@ public struct IDToken: JWTPayload, Equatable {
     public let iat: IssuedAtClaim
     public let authTime: Int
     public let nonce: String?
-    /// RFC 8176: `sms` for a texted code, `hwk` and `user` for a passkey.
-    public let amr: [String]
+    /// RFC 8176: `sms` for a texted code, `hwk` and `user` for a passkey; absent for a
+    /// remembered browser.
+    public let amr: [String]?
     public let azp: String
     public let phoneNumber: String?
     public let phoneNumberVerified: Bool?
@@ -33,7 +34,7 @@ public struct IDToken: JWTPayload, Equatable {
     }
 
     public init(
-        iss: String, sub: String, aud: String, exp: Date, iat: Date, authTime: Int, nonce: String?, amr: [String],
+        iss: String, sub: String, aud: String, exp: Date, iat: Date, authTime: Int, nonce: String?, amr: [String]?,
         phoneNumber: String?
     ) {
         self.iss = IssuerClaim(value: iss)

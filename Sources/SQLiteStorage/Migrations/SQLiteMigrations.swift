@@ -258,7 +258,7 @@ enum SQLiteMigrations {
                         nonce TEXT CHECK (nonce IS NULL OR length(nonce) BETWEEN 1 AND 512),
                         scope TEXT NOT NULL CHECK (length(scope) <= 64),
                         auth_time REAL NOT NULL,
-                        method TEXT NOT NULL CHECK (method IN ('sms', 'passkey')),
+                        method TEXT NOT NULL CHECK (method IN ('sms', 'passkey', 'device')),
                         expires_at REAL NOT NULL,
                         used_at REAL
                     );
@@ -268,7 +268,7 @@ enum SQLiteMigrations {
                         family BLOB NOT NULL REFERENCES oidc_grants(family) ON DELETE CASCADE,
                         scope TEXT NOT NULL CHECK (length(scope) <= 64),
                         auth_time REAL NOT NULL,
-                        method TEXT NOT NULL CHECK (method IN ('sms', 'passkey')),
+                        method TEXT NOT NULL CHECK (method IN ('sms', 'passkey', 'device')),
                         expires_at REAL NOT NULL,
                         used_at REAL
                     );

@@ -87,6 +87,11 @@ struct SignInController: Sendable {
             page.setCookie(LoginNotice.cleared(secure: cookie.secure))
             return page
         }
+        // An app's sign-in may name the number (`login_hint`): filled in, to be checked.
+        if let hint = oidc?.cookie.loginHint(in: request), let phone = try? PhoneNumber(parsing: hint) {
+            return try pages.in(context.language).login(
+                csrf: context.csrfToken, phone: phone.nationalFormat, continuingTo: continuing, signingInTo: app)
+        }
         // Otherwise the number that last signed in on this browser, with "Not you?".
         if let remembered = rememberedPhone.phone(in: request) {
             return try pages.in(context.language).login(
@@ -113,7 +118,9 @@ struct SignInController: Sendable {
         let phoneInput = try request.formData()["phone"] ?? ""
         do {
             // The number this browser is remembered for goes straight to Home, with no text.
-            if let token = device.token(in: request),
+            // While an app's sign-in is pending, a code is always sent: the app asked for a
+            // sign-in (prompt=login, max_age), which a remembered browser is not.
+            if let token = device.token(in: request), oidc?.cookie.pending(in: request) == nil,
                 let signedIn = try await signIn.signInRemembered(
                     phoneInput: phoneInput, device: token, replacing: context.sessionToken,
                     userAgent: request.headers.first(name: "User-Agent"))

@@ -40,11 +40,24 @@ struct ConsentController: Sendable {
     /// `access_denied`.
     @Sendable func decide(_ request: Request, _ context: SignedInContext) async throws -> Response {
         let form = try request.formData()
-        let authorization = try authorization(form["request"] ?? "")
+        let query = form["request"] ?? ""
+        let authorization = try authorization(query)
         guard let person = try await oidc.person(context.app) else { throw Redirect.toLogin }
-        let location =
-            form["decision"] == "allow"
-            ? try await provider.approve(authorization, person: person) : provider.deny(authorization)
+        guard form["decision"] == "allow" else {
+            var response = Response.redirect(to: provider.deny(authorization), status: .seeOther)
+            if continuing.pending(in: request) != nil { response.setCookie(continuing.cleared) }
+            return response
+        }
+        // The request's sign-in checks (prompt=login, max_age) hold here too: the page's address
+        // is anyone's to open with an old session.
+        let pending = continuing.pending(in: request, for: Substring(query))
+        let fresh = pending.map { person.authTime >= $0.since } ?? false
+        if case .signIn = try await provider.next(
+            for: authorization, person: person, signedInFresh: fresh, askConsent: false)
+        {
+            return .redirect(to: "/oidc/authorize?" + query)
+        }
+        let location = try await provider.approve(authorization, person: person)
         var response = Response.redirect(to: location, status: .seeOther)
         if continuing.pending(in: request) != nil { response.setCookie(continuing.cleared) }
         return response

@@ -20,16 +20,24 @@ struct OIDCController: Sendable {
 
     static let paths = [
         "/.well-known/openid-configuration", "/oidc/authorize", "/oidc/token", "/oidc/userinfo", "/oidc/logout",
+        "/oidc/cancel",
     ]
 
     func register(visitors: RouteGroup<AppContext>) {
         visitors.get("/.well-known/openid-configuration", use: discovery)
         visitors.get("/oidc/authorize", use: authorize)
-        visitors.post("/oidc/authorize", use: authorize)
+        visitors.post("/oidc/authorize", use: authorizeByPost)
         visitors.post("/oidc/token", use: token)
         visitors.get("/oidc/userinfo", use: userinfo)
         visitors.post("/oidc/userinfo", use: userinfo)
         visitors.get("/oidc/logout", use: logout)
+        visitors.post("/oidc/logout", use: logout)
+        // "Sign in to your own account instead": the app's sign-in in progress is dropped.
+        visitors.get("/oidc/cancel") { _, _ in
+            var response = Response.redirect(to: "/login")
+            response.setCookie(continuing.cleared)
+            return response
+        }
     }
 
     // MARK: Discovery
@@ -69,9 +77,15 @@ struct OIDCController: Sendable {
 
     // MARK: Authorize
 
+    /// A request posted from the app's page (a cross-site POST carries no SameSite=Lax session
+    /// cookie): the same request by GET, which a top-level navigation sends with it.
+    @Sendable func authorizeByPost(_ request: Request, _ context: AppContext) async throws -> Response {
+        .redirect(to: "/oidc/authorize?" + (try request.formData().encoded), status: .seeOther)
+    }
+
     @Sendable func authorize(_ request: Request, _ context: AppContext) async throws -> Response {
-        let parameters = request.method == .POST ? try request.formData().pairs : request.query.pairs
-        let query = request.method == .POST ? Substring(try request.formData().encoded) : request.rawQuery
+        let parameters = request.query.pairs
+        let query = request.rawQuery
         let authorization: AuthorizationRequest
         do {
             authorization = try AuthorizationRequest.parse(
@@ -84,7 +98,8 @@ struct OIDCController: Sendable {
         } catch .redirect(let refusal) {
             return Response.redirect(to: refusal.url(issuer: provider.issuer), status: .found)
         }
-        let pending = continuing.pending(in: request)
+        // A sign-in counts as fresh only for the request it was made for.
+        let pending = continuing.pending(in: request, for: query)
         let person = try await self.person(context)
         let fresh = person.map { person in pending.map { person.authTime >= $0.since } ?? false } ?? false
         switch try await provider.next(for: authorization, person: person, signedInFresh: fresh) {
@@ -94,14 +109,16 @@ struct OIDCController: Sendable {
                 throw HTTPError(.badRequest, Phrase("oidc.tooLong"), message: "This sign-in link is too long.")
             }
             response.setCookie(cookie)
-            if again, let token = context.sessionToken {
-                // prompt=login or max_age: this sign-in is too old; the person signs in anew.
-                try await signIn.signOut(session: token)
-                response.setCookie(sessionCookie.expired())
+            if again {
+                // prompt=login or max_age: this sign-in is too old. The person is asked first
+                // ("Sign out?"), so no link from another site can end their session; once signed
+                // out, Login leads back here.
+                response.headers.replaceOrAdd(name: "Location", value: "/logout")
             }
             return response
         case .consent:
-            // The consent page is one of the pages (its form carries the CSRF token).
+            // The consent page is one of the pages (its form carries the CSRF token); its answer
+            // is judged again there, sign-in checks included.
             return Response.redirect(to: "/oidc/consent?" + query, status: .found)
         case .redirect(let url):
             var response = Response.redirect(to: url, status: .found)
@@ -116,7 +133,7 @@ struct OIDCController: Sendable {
             let record = try await signIn.sessionRecord(of: token)
         else { return nil }
         return OIDCProvider.Person(
-            userID: user.id, authTime: record.createdAt, method: record.method == .passkey ? "passkey" : "sms")
+            userID: user.id, authTime: record.createdAt, method: record.method.rawValue)
     }
 
     // MARK: Token
@@ -163,10 +180,15 @@ struct OIDCController: Sendable {
     /// person goes to the client's registered `post_logout_redirect_uri` (with `state`); any
     /// other address is ignored. Without a valid hint, the "Sign out?" page asks first.
     @Sendable func logout(_ request: Request, _ context: AppContext) async throws -> Response {
-        let query = request.query
+        let query = request.method == .POST ? try request.formData() : request.query
         guard let hint = query.values(for: "id_token_hint").first,
             let idToken = try? await provider.verifiedIDToken(hint)
         else { return .redirect(to: "/logout") }
+        // Only the signed-in person's own hint signs them out at once (RP-Initiated Logout §2):
+        // anyone's token for another person asks first.
+        if let user = context.user, idToken.sub.value != provider.subject(of: user.id) {
+            return .redirect(to: "/logout")
+        }
         let client = provider.registry[idToken.aud.value.first ?? ""]
         if let token = context.sessionToken { try await signIn.signOut(session: token) }
         var location = "/login"
