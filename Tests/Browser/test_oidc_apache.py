@@ -11,7 +11,6 @@ import hashlib
 import json
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 import time
@@ -23,16 +22,12 @@ from selenium.webdriver.support.ui import WebDriverWait
 from selenium_axe_python import Axe
 
 import test_pages as base
+from webapp_process import free_port
 from engines import browser
 
 MODULES = "/usr/lib/apache2/modules"
 SECRET = "apache-secret-" + "y" * 32
 
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class Apache:

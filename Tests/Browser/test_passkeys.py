@@ -13,7 +13,6 @@ app shows no passkey UI anywhere and signs in by text as before.
 The app runs with --public-url http://localhost:PORT: an IP address is no WebAuthn RP ID.
 """
 
-import socket
 import time
 import unittest
 
@@ -25,13 +24,9 @@ from selenium_axe_python import Axe
 
 import engines
 import test_pages as base
+from webapp_process import free_port
 from engines import browser
 
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class PasskeyServer(base.Server):

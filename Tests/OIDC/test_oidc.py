@@ -16,7 +16,6 @@ import json
 import os
 import re
 import secrets
-import socket
 import sys
 import tempfile
 import time
@@ -29,18 +28,13 @@ from authlib.jose import JsonWebKey, jwt
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "PythonSupport"))
-from webapp_process import WebappProcess  # noqa: E402
+from webapp_process import WebappProcess, free_port  # noqa: E402
 
 DATABASE_URL = os.environ.get("OIDC_DATABASE_URL") or None
 SECRET = "grafana-secret-" + "x" * 32
 GRAFANA_CALLBACK = "https://grafana.example.com/login/generic_oauth"
 CLI_CALLBACK = "http://127.0.0.1:8765/callback"
 
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class Provider(WebappProcess):

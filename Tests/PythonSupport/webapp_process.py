@@ -6,11 +6,19 @@ Stopped and cleaned up by stop(). Used by Tests/Browser and Tests/Delivery.
 import os
 import re
 import shutil
+import socket
 import subprocess
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BINARY = os.environ.get("WEBAPP_BINARY", os.path.join(ROOT, ".build", "debug", "webapp"))
+
+
+def free_port():
+    """A port free on 127.0.0.1 now: for an app whose --public-url must name its own port."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 
 def psql(database_url, sql):
