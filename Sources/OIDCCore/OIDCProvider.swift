@@ -97,9 +97,10 @@ public struct OIDCProvider: Sendable {
         return try await issueCode(request, person: person, now: now)
     }
 
-    /// The apps the person let have their phone number, newest first.
+    /// The apps the person let have their phone number, and the first-party ones that can still
+    /// refresh their tokens, newest first: each can be disconnected.
     public func consents(of user: Int64) async throws -> [Consent] {
-        try await store.consents(user: user)
+        try await store.connectedApps(user: user, at: clock().timeIntervalSince1970)
     }
 
     /// Takes an app's consent back, and ends every token it holds for the person.

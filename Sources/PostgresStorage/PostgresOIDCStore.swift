@@ -164,9 +164,18 @@ public struct PostgresOIDCStore: OIDCStore {
         }
     }
 
-    public func consents(user: Int64) async throws -> [Consent] {
+    public func connectedApps(user: Int64, at now: Double) async throws -> [Consent] {
         try await database.rows(
-            "SELECT client_id, scope, granted_at FROM oidc_consents WHERE user_id = \(user) ORDER BY granted_at DESC"
+            """
+            SELECT client_id, scope, granted_at FROM oidc_consents WHERE user_id = \(user)
+            UNION ALL
+            SELECT g.client_id, '', min(g.created_at) FROM oidc_grants g
+            JOIN oidc_refresh_tokens r ON r.family = g.family
+            WHERE g.user_id = \(user) AND g.revoked_at IS NULL AND r.used_at IS NULL AND r.expires_at > \(now)
+              AND g.client_id NOT IN (SELECT client_id FROM oidc_consents WHERE user_id = \(user))
+            GROUP BY g.client_id
+            ORDER BY 3 DESC
+            """
         ).map { row in
             let (client, scope, granted) = try row.decode((String, String, Double).self)
             return Consent(clientID: client, scopes: scope.split(separator: " ").map(String.init), grantedAt: granted)

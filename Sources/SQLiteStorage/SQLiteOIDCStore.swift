@@ -151,13 +151,21 @@ public struct SQLiteOIDCStore: OIDCStore {
         }
     }
 
-    public func consents(user: Int64) async throws -> [Consent] {
+    public func connectedApps(user: Int64, at now: Double) async throws -> [Consent] {
         try await writer.readOnWorkerThread { db in
             try Row.fetchAll(
                 db,
-                sql:
-                    "SELECT client_id, scope, granted_at FROM oidc_consents WHERE user_id = ? ORDER BY granted_at DESC",
-                arguments: [user]
+                sql: """
+                    SELECT client_id, scope, granted_at FROM oidc_consents WHERE user_id = ?1
+                    UNION ALL
+                    SELECT g.client_id, '', min(g.created_at) FROM oidc_grants g
+                    JOIN oidc_refresh_tokens r ON r.family = g.family
+                    WHERE g.user_id = ?1 AND g.revoked_at IS NULL AND r.used_at IS NULL AND r.expires_at > ?2
+                      AND g.client_id NOT IN (SELECT client_id FROM oidc_consents WHERE user_id = ?1)
+                    GROUP BY g.client_id
+                    ORDER BY 3 DESC
+                    """,
+                arguments: [user, now]
             ).map { row in
                 let scope: String = row[1]
                 return Consent(

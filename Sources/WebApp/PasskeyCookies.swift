@@ -13,40 +13,41 @@ import HTTPLite
 struct PasskeyCookies: Sendable {
     let secure: Bool
 
-    static let challengeName = "passkey-challenge"
     static let challengePath = "/login/passkey"
-    static let offerName = "passkey-offer"
-    static let noticeName = "passkey-notice"
+    /// With `--https` the names carry `__Secure-`: a sibling subdomain cannot plant them.
+    var challengeName: String { (secure ? "__Secure-" : "") + "passkey-challenge" }
+    var offerName: String { (secure ? "__Secure-" : "") + "passkey-offer" }
+    var noticeName: String { (secure ? "__Secure-" : "") + "passkey-notice" }
 
     func challenge(_ token: SessionToken) -> Cookie {
         Cookie(
-            name: Self.challengeName, value: token.value, path: Self.challengePath,
+            name: challengeName, value: token.value, path: Self.challengePath,
             maxAge: Int(SignInRules.passkeyChallengeLifetime), secure: secure)
     }
 
     func challengeToken(in request: Request) -> SessionToken? {
-        request.cookie(Self.challengeName).flatMap(SessionToken.init)
+        request.cookie(challengeName).flatMap(SessionToken.init)
     }
 
-    var challengeCleared: Cookie { Cookie.expired(name: Self.challengeName, path: Self.challengePath, secure: secure) }
+    var challengeCleared: Cookie { Cookie.expired(name: challengeName, path: Self.challengePath, secure: secure) }
 
     /// For a day: the Home the sign-in lands on, and a reload of it.
-    var offer: Cookie { Cookie(name: Self.offerName, value: "1", path: "/home", maxAge: 86_400, secure: secure) }
+    var offer: Cookie { Cookie(name: offerName, value: "1", path: "/home", maxAge: 86_400, secure: secure) }
 
-    func offers(in request: Request) -> Bool { request.cookie(Self.offerName) == "1" }
+    func offers(in request: Request) -> Bool { request.cookie(offerName) == "1" }
 
-    var offerCleared: Cookie { Cookie.expired(name: Self.offerName, path: "/home", secure: secure) }
+    var offerCleared: Cookie { Cookie.expired(name: offerName, path: "/home", secure: secure) }
 
     /// "Passkey added." (and its kin) on the devices page the change lands on, once.
     func notice(_ notice: PasskeyNotice) -> Cookie {
-        Cookie(name: Self.noticeName, value: notice.rawValue, path: "/devices", maxAge: 60, secure: secure)
+        Cookie(name: noticeName, value: notice.rawValue, path: "/devices", maxAge: 60, secure: secure)
     }
 
     func notice(in request: Request) -> PasskeyNotice? {
-        request.cookie(Self.noticeName).flatMap(PasskeyNotice.init)
+        request.cookie(noticeName).flatMap(PasskeyNotice.init)
     }
 
-    var noticeCleared: Cookie { Cookie.expired(name: Self.noticeName, path: "/devices", secure: secure) }
+    var noticeCleared: Cookie { Cookie.expired(name: noticeName, path: "/devices", secure: secure) }
 }
 
 /// What the devices page says after a passkey changed.

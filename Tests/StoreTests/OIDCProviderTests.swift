@@ -217,13 +217,26 @@ struct OIDCProviderTests {
                 Issue.record("consent was not remembered")
                 return
             }
-            #expect(try await database.oidc.consents(user: person.userID).map(\.clientID) == ["grafana"])
+            #expect(try await provider.consents(of: person.userID).map(\.clientID) == ["grafana"])
             let tokens = try await provider.token(
                 try tokenRequest("grafana", try code(from: url), verifier: nil, secret: "s3cret-s3cret-s3cret"))
             try await database.oidc.revokeConsent(user: person.userID, client: "grafana", at: 2)
             #expect(try await provider.userinfo(accessToken: tokens.access_token) == nil)
             #expect(try await provider.next(for: request, person: person, signedInFresh: false) == .consent)
             #expect(provider.deny(request).contains("error=access_denied"))
+        }
+    }
+
+    @Test("a first-party app holding a refresh token is listed, and disconnecting it ends it", arguments: Backend.all)
+    func firstPartyListed(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let provider = await provider(database, clock: TestClock())
+            let (person, url) = try await signedIn(provider, database)
+            let tokens = try await provider.token(try tokenRequest("mobile", try code(from: url)))
+            #expect(try await provider.consents(of: person.userID).map(\.clientID) == ["mobile"])
+            try await provider.disconnect(user: person.userID, client: "mobile")
+            #expect(try await provider.consents(of: person.userID).isEmpty)
+            #expect(try await provider.userinfo(accessToken: tokens.access_token) == nil)
         }
     }
 

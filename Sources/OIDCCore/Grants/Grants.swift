@@ -76,7 +76,7 @@ public enum Taken<Grant: Sendable & Equatable>: Sendable, Equatable {
     case unknown
 }
 
-/// An app the person let have their phone number.
+/// An app the person let have their phone number, or a first-party one signed in for them.
 public struct Consent: Sendable, Equatable {
     public var clientID: String
     public var scopes: [String]
@@ -109,7 +109,10 @@ public protocol OIDCStore: Sendable {
     func grantConsent(user: Int64, client: String, scopes: [String], at now: Double) async throws
     /// Removes the consent and revokes every family of the person for that client.
     func revokeConsent(user: Int64, client: String, at now: Double) async throws
-    func consents(user: Int64) async throws -> [Consent]
+    /// The apps the person let have their phone number (consents), and the first-party apps
+    /// that hold a live refresh token for them (as consents with no scopes, since their oldest
+    /// live grant); newest first.
+    func connectedApps(user: Int64, at now: Double) async throws -> [Consent]
     /// Deletes codes and refresh tokens past their life (and families with nothing left).
     func purge(before now: Double) async throws -> Int
 }
