@@ -132,10 +132,12 @@ let package = Package(
             ]
         ),
         // OpenID Connect provider: clients, authorization and token requests validated into
-        // typed values, PKCE, grants, ID and access tokens (jwt-kit). No HTTP, no storage.
+        // typed values, PKCE, grants, ID and access tokens (jwt-kit). No HTTP, no storage; AuthCore's
+        // constant-time comparison, base64url and secure random.
         .target(
             name: "OIDCCore",
             dependencies: [
+                "AuthCore",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,3 +1,4 @@
+import AuthCore
 import Crypto
 import Foundation
 import Logging
@@ -124,7 +125,7 @@ public struct OIDCProvider: Sendable {
     private func issueCode(_ request: AuthorizationRequest, person: Person, now: Double) async throws -> String {
         let code = Self.randomToken()
         let grant = CodeGrant(
-            family: Data((0..<16).map { _ in UInt8.random(in: 0...255) }), clientID: request.client.id,
+            family: Data(secureRandomBytes(16)), clientID: request.client.id,
             userID: person.userID, redirectURI: request.redirectURI, codeChallenge: request.codeChallenge,
             nonce: request.nonce, scopes: request.scopes, authTime: person.authTime, method: person.method,
             expiresAt: now + CodeGrant.lifetime)
@@ -275,10 +276,7 @@ public struct OIDCProvider: Sendable {
 
     /// 256 random bits, base64url: codes, refresh tokens, token ids.
     static func randomToken() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        Data(secureRandomBytes(32)).base64URLEncodedString()
     }
 
     /// What is stored of a code or refresh token: its SHA-256.

@@ -118,12 +118,17 @@ final class Application: Sendable {
                 "Passkeys",
                 metadata: ["rp-id": "\(passkeys.relyingParty.id)", "origin": "\(passkeys.relyingParty.origin)"])
         }
-        if let clients = configuration.oidcClients, let issuer = configuration.publicURL {
+        // Gateway mode and the OpenID Connect provider sign with the same keys, once loaded, and
+        // the same issuer (the gateway's address is --public-url).
+        if configuration.gateway != nil || configuration.oidcClients != nil,
+            let issuer = configuration.gateway?.publicURL ?? configuration.publicURL
+        {
             let keys =
                 try configuration.assertionKeys
                 ?? AssertionKeys.loadOrCreate(folder: configuration.dataDirectory, now: clock())
-            let signer = try await AssertionSigner(keys: keys, issuer: issuer, clock: clock)
-            routes.signer = signer
+            routes.signer = try await AssertionSigner(keys: keys, issuer: issuer, clock: clock)
+        }
+        if let clients = configuration.oidcClients, let issuer = configuration.publicURL, let signer = routes.signer {
             routes.oidc = OIDCProvider(
                 issuer: issuer, registry: clients, store: storage.oidc, signer: OIDCSigner(signer: signer),
                 subjectKey: secret.derivedKey(purpose: "oidc-subject"), logger: logger, clock: clock)
@@ -131,10 +136,6 @@ final class Application: Sendable {
                 "OpenID Connect provider", metadata: ["issuer": "\(issuer)", "clients": "\(clients.clients.count)"])
         }
         if let gateway = configuration.gateway {
-            let keys =
-                try configuration.assertionKeys
-                ?? AssertionKeys.loadOrCreate(folder: configuration.dataDirectory, now: clock())
-            routes.signer = try await AssertionSigner(keys: keys, issuer: gateway.publicURL, clock: clock)
             logger.info(
                 "Gateway mode",
                 metadata: [

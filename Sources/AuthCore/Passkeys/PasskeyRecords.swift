@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import WebAuthnCore
 
 /// What a passkey challenge was given for.
 public enum PasskeyPurpose: String, Sendable, Equatable {
@@ -18,6 +19,15 @@ public struct PasskeyChallenge: Sendable, Equatable {
     /// SHA-256 of the owner and the challenge.
     public static func key(owner: Data, challenge: Data) -> Data {
         Data(SHA256.hash(data: owner + challenge))
+    }
+
+    /// The key of the challenge a browser's `clientDataJSON` answers, for `owner`; `nil` when the
+    /// client data does not parse or names no challenge of ours (32 bytes).
+    static func key(owner: Data, answering clientDataJSON: [UInt8]) -> Data? {
+        guard let client = try? ClientData(clientDataJSON), let challenge = Base64URL.decode(client.challenge),
+            challenge.count == 32
+        else { return nil }
+        return key(owner: owner, challenge: Data(challenge))
     }
 
     public var purpose: PasskeyPurpose

@@ -231,20 +231,10 @@ public struct PasskeyRegistration: Sendable {
         self.clientDataJSON = clientDataJSON
         self.attestationObject = attestationObject
         self.credentialID = RelyingParty.credentialID(in: attestationObject).map { Data($0) }
-        self.challengeKey = Self.challengeKey(owner: owner, clientDataJSON: clientDataJSON)
+        self.challengeKey = PasskeyChallenge.key(owner: owner, answering: clientDataJSON)
         self.fallbackName = fallbackName
         self.relyingParty = relyingParty
         self.now = now
-    }
-}
-
-extension PasskeyRegistration {
-    /// The key of the challenge `clientDataJSON` answers, for `owner`.
-    static func challengeKey(owner: Data, clientDataJSON: [UInt8]) -> Data? {
-        guard let client = try? ClientData(clientDataJSON), let challenge = Base64URL.decode(client.challenge),
-            challenge.count == 32
-        else { return nil }
-        return PasskeyChallenge.key(owner: owner, challenge: Data(challenge))
     }
 }
 
@@ -303,7 +293,7 @@ public struct PasskeyAssertion: Sendable {
         api: Bool, client: String?, now: Double
     ) {
         self.client = client
-        self.challengeKey = PasskeyRegistration.challengeKey(owner: owner, clientDataJSON: clientDataJSON)
+        self.challengeKey = PasskeyChallenge.key(owner: owner, answering: clientDataJSON)
         self.owner = owner
         self.credentialID = credentialID
         self.clientDataJSON = clientDataJSON

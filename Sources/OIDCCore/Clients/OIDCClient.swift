@@ -1,3 +1,4 @@
+import AuthCore
 import Crypto
 import Foundation
 
@@ -34,8 +35,7 @@ public struct OIDCClient: Sendable, Equatable {
     /// has none to give.
     public func accepts(secret: String) -> Bool {
         guard let expected = secretSHA256 else { return false }
-        let given = Data(SHA256.hash(data: Data(secret.utf8)))
-        return zip(given, expected).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0 && given.count == expected.count
+        return constantTimeEquals(Data(SHA256.hash(data: Data(secret.utf8))), expected)
     }
 }
 

@@ -1,3 +1,4 @@
+import AuthCore
 import Crypto
 import Foundation
 
@@ -8,11 +9,8 @@ public enum PKCE {
     /// base64url(SHA-256(verifier)) == challenge, compared in constant time.
     public static func verifies(_ verifier: String, challenge: String) -> Bool {
         guard (43...128).contains(verifier.count), verifier.allSatisfy(isUnreserved) else { return false }
-        let hashed = Data(SHA256.hash(data: Data(verifier.utf8))).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-        let (a, b) = (Array(hashed.utf8), Array(challenge.utf8))
-        return a.count == b.count && zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+        let hashed = Data(SHA256.hash(data: Data(verifier.utf8))).base64URLEncodedString()
+        return constantTimeEquals(Data(hashed.utf8), Data(challenge.utf8))
     }
 
     /// A challenge as S256 makes one: 43 characters of base64url.

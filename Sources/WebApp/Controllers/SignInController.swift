@@ -73,7 +73,7 @@ struct SignInController: Sendable {
 
     @Sendable func showLogin(_ request: Request, _ context: SignedOutContext) async throws -> Response {
         let continuing = context.app.returnAddress?.host.name
-        let app = oidc.flatMap { $0.cookie.client(in: request, registry: $0.registry)?.name }
+        let app = landing.oidcClientName(in: request)
         // Back from Verify: show the number the code went to, so it can be corrected.
         if let pending = context.pendingPhone {
             return try pages.in(context.language).login(
@@ -139,7 +139,7 @@ struct SignInController: Sendable {
                 csrf: context.csrfToken, phone: phoneInput,
                 sentCodeExpiry: offer.map { Self.expiry(seconds: $0, pages.in(context.language).words) },
                 continuingTo: context.app.returnAddress?.host.name, error: error,
-                signingInTo: oidc.flatMap { $0.cookie.client(in: request, registry: $0.registry)?.name })
+                signingInTo: landing.oidcClientName(in: request))
         }
     }
 
@@ -187,7 +187,8 @@ struct SignInController: Sendable {
         var response = try pages.in(context.language).verify(
             csrf: context.csrfToken, phone: phone, resendWait: status.resendWait,
             codeLifetime: signIn.policy.codeLifetime, notice: dead == nil ? notice : nil,
-            delivery: delivery(status, phone, context.language), error: dead, signingInTo: appName(request))
+            delivery: delivery(status, phone, context.language), error: dead,
+            signingInTo: landing.oidcClientName(in: request))
         if request.cookie(Self.noticeCookie) != nil {
             response.setCookie(Cookie.expired(name: Self.noticeCookie, path: "/verify", secure: cookie.secure))
         }
@@ -243,7 +244,8 @@ struct SignInController: Sendable {
             return try pages.in(context.language).verify(
                 csrf: context.csrfToken, phone: phone, resendWait: status.resendWait,
                 codeLifetime: signIn.policy.codeLifetime, triesLeft: error == .incorrectCode ? status.triesLeft : nil,
-                delivery: delivery(status, phone, context.language), error: error, signingInTo: appName(request))
+                delivery: delivery(status, phone, context.language), error: error,
+                signingInTo: landing.oidcClientName(in: request))
         }
     }
 
@@ -287,13 +289,8 @@ struct SignInController: Sendable {
                 csrf: context.csrfToken, phone: phone, resendWait: max(status.resendWait, error.retryAfter ?? 0),
                 codeLifetime: signIn.policy.codeLifetime, notice: notice,
                 delivery: delivery(status, phone, context.language),
-                error: error, signingInTo: appName(request))
+                error: error, signingInTo: landing.oidcClientName(in: request))
         }
-    }
-
-    /// The app a pending OpenID Connect sign-in is for ("You're signing in to Grafana").
-    private func appName(_ request: Request) -> String? {
-        oidc.flatMap { $0.cookie.client(in: request, registry: $0.registry)?.name }
     }
 
     /// Verify, saying a new code was sent or that we are calling.

@@ -1,3 +1,4 @@
+import AuthCore
 import Crypto
 import Foundation
 import HTTPLite
@@ -35,9 +36,7 @@ struct OIDCContinueCookie: Sendable {
     func pending(in request: Request) -> Pending? {
         guard let value = request.cookie(Self.name), let dot = value.firstIndex(of: ".") else { return nil }
         let payload = String(value[value.index(after: dot)...])
-        let given = Array(value[..<dot].utf8)
-        let expected = Array(mac(payload).utf8)
-        guard given.count == expected.count, zip(given, expected).reduce(0, { $0 | ($1.0 ^ $1.1) }) == 0,
+        guard constantTimeEquals(Data(value[..<dot].utf8), Data(mac(payload).utf8)),
             let split = payload.firstIndex(of: "."), let since = Double(payload[..<split]),
             let data = Data(base64URLEncoded: String(payload[payload.index(after: split)...])),
             let query = String(data: data, encoding: .utf8)
