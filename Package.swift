@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "WalletCore", targets: ["WalletCore"]),
         .library(name: "SQLiteStorage", targets: ["SQLiteStorage"]),
         .library(name: "PostgresStorage", targets: ["PostgresStorage"]),
+        .library(name: "StorageSQL", targets: ["StorageSQL"]),
         .library(name: "GatewayCore", targets: ["GatewayCore"]),
     ],
     dependencies: [
@@ -93,10 +94,18 @@ let package = Package(
                 "Wording", "AuthCore",
             ]
         ),
-        // Sign-in and wallet storage in one SQLite file (GRDB): reads and writes what the rules decide.
+        // The SQL both stores run, written once: each store method as steps (a statement, then
+        // what to do with its rows), the few differences between the dialects named in SQL.swift,
+        // and the stores over a StepRunner. No GRDB, no PostgresNIO.
+        .target(
+            name: "StorageSQL",
+            dependencies: ["AuthCore", "WalletCore", "OIDCCore"]
+        ),
+        // SQLite (GRDB): runs StorageSQL's steps, migrations, SQLite's refusals translated.
         .target(
             name: "SQLiteStorage",
             dependencies: [
+                "StorageSQL",
                 "OIDCCore",
                 "AuthCore",
                 "WalletCore",
@@ -106,10 +115,12 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
-        // Sign-in and wallet storage on PostgreSQL, for several app instances sharing one database.
+        // PostgreSQL (postgres-nio), for several app instances sharing one database: runs
+        // StorageSQL's steps within a timeout, advisory locks, migrations.
         .target(
             name: "PostgresStorage",
             dependencies: [
+                "StorageSQL",
                 "OIDCCore",
                 "AuthCore",
                 "WalletCore",

@@ -96,7 +96,8 @@ public final class PostgresBackend: Service, Sendable {
         }
     }
 
-    /// Runs one statement on a pooled connection and returns all its rows.
+    /// Runs one statement on a pooled connection and returns all its rows (the tests' own
+    /// look at the tables; the stores run `StorageSQL`'s steps).
     @discardableResult
     func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
         let logger = self.logger

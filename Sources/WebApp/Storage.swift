@@ -3,8 +3,9 @@ import Foundation
 import Logging
 import OIDCCore
 import PostgresStorage
-import SQLiteStorage
 import ServiceLifecycle
+import SQLiteStorage
+import StorageSQL
 import WalletCore
 
 /// Where sign-ins and wallets are kept: the SQLite file (one instance, the default) or a
@@ -32,8 +33,8 @@ struct Storage: Sendable {
             let database = PostgresBackend(configuration: postgres, logger: logger)
             logger.info("Using PostgreSQL", metadata: ["database": "\(postgres.redacted)"])
             return Storage(
-                auth: PostgresAuthStore(database: database), wallet: PostgresWalletStore(database: database),
-                oidc: PostgresOIDCStore(database: database),
+                auth: SQLAuthStore(runner: PostgresRunner(database)), wallet: SQLWalletStore(runner: PostgresRunner(database)),
+                oidc: SQLOIDCStore(runner: PostgresRunner(database)),
                 ping: { try await database.ping() }, service: database, prepare: { try await database.migrate() },
                 close: { database.close() })
         }
@@ -41,8 +42,8 @@ struct Storage: Sendable {
             path: configuration.resolvedDatabasePath, busyTimeout: configuration.sqliteBusyTimeout,
             onStatement: configuration.onDatabaseStatement)
         return Storage(
-            auth: SQLiteAuthStore(database: database), wallet: SQLiteWalletStore(database: database),
-            oidc: SQLiteOIDCStore(database: database),
+            auth: SQLAuthStore(runner: SQLiteRunner(database)), wallet: SQLWalletStore(runner: SQLiteRunner(database)),
+            oidc: SQLOIDCStore(runner: SQLiteRunner(database)),
             ping: { try await database.ping() },
             service: DatabaseService(name: "SQLite", close: { try database.close() }, logger: logger), prepare: {},
             close: { try database.close() })

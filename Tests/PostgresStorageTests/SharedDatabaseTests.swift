@@ -4,8 +4,9 @@ import Foundation
 import Logging
 import NIOConcurrencyHelpers
 import PostgresNIO
-import TestSupport
+import StorageSQL
 import Testing
+import TestSupport
 import WalletCore
 import Wording
 
@@ -53,11 +54,11 @@ struct SharedDatabaseTests {
             Instance(
                 backend: backend,
                 signIn: SignInService(
-                    store: PostgresAuthStore(database: backend), sms: sender,
+                    store: SQLAuthStore(runner: PostgresRunner(backend)), sms: sender,
                     hasher: CodeHasher(secret: secret),
                     composer: MessageComposer(appName: nil, domain: "example.com", wording: .forTests),
                     policy: policy, logger: Logger(label: "test"), makeCode: { .testMode }),
-                wallet: Wallet(store: PostgresWalletStore(database: backend)))
+                wallet: Wallet(store: SQLWalletStore(runner: PostgresRunner(backend))))
         }
         do {
             try await body(instances, schema)

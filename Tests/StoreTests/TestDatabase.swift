@@ -1,10 +1,11 @@
 import AuthCore
-import OIDCCore
 import Foundation
 import GRDB
 import Logging
+import OIDCCore
 import PostgresNIO
 import SQLiteStorage
+import StorageSQL
 import TestSupport
 import WalletCore
 
@@ -37,17 +38,17 @@ final class TestDatabase: Sendable {
             let database = try SQLiteDatabase.inMemory()
             sqlite = database
             postgres = nil
-            auth = SQLiteAuthStore(database: database)
-            oidc = SQLiteOIDCStore(database: database)
-            wallet = SQLiteWalletStore(database: database)
+            auth = SQLAuthStore(runner: SQLiteRunner(database))
+            oidc = SQLOIDCStore(runner: SQLiteRunner(database))
+            wallet = SQLWalletStore(runner: SQLiteRunner(database))
         case .postgres:
             let configuration = try await TestPostgres.makeSchema()
             let (database, stop) = try await PostgresBackend.running(configuration)
             sqlite = nil
             postgres = (database, stop, configuration.schema!)
-            auth = PostgresAuthStore(database: database)
-            oidc = PostgresOIDCStore(database: database)
-            wallet = PostgresWalletStore(database: database)
+            auth = SQLAuthStore(runner: PostgresRunner(database))
+            oidc = SQLOIDCStore(runner: PostgresRunner(database))
+            wallet = SQLWalletStore(runner: PostgresRunner(database))
         }
     }
 

@@ -1,0 +1,81 @@
+import AuthCore
+import Foundation
+import GRDB
+import StorageSQL
+
+extension Database {
+    /// Runs `step`'s statements in order (their SQLite text, each prepared once and cached)
+    /// until its result: everything a store method does, written once in `StorageSQL`.
+    func run<Result>(_ step: Step<Result>) throws -> Result {
+        var step = step
+        while true {
+            switch step {
+            case .done(let result):
+                return result
+            case .next(let make):
+                step = try make()
+            case .rows(let statement, let next):
+                let prepared = try prepare(statement)
+                let rows = try translatingDuplicate(statement) {
+                    try Row.fetchAll(prepared).map { GRDBRow(row: $0) as any SQLRow }
+                }
+                step = try next(rows)
+            case .changes(let statement, let next):
+                let prepared = try prepare(statement)
+                try translatingDuplicate(statement) { try prepared.execute() }
+                step = try next(changesCount)
+            }
+        }
+    }
+
+    private func prepare(_ statement: StorageSQL.Statement) throws -> GRDB.Statement {
+        let prepared = try cachedStatement(sql: statement.sql.sqlite)
+        prepared.arguments = StatementArguments(statement.arguments.map(\.databaseValue))
+        return prepared
+    }
+
+    /// Runs `body`, throwing what a broken unique constraint means for `statement`, if it says.
+    private func translatingDuplicate<T>(_ statement: StorageSQL.Statement, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            throw statement.duplicateMeans ?? error
+        }
+    }
+}
+
+extension SQLValue {
+    /// The value as GRDB binds it (a Bool as 0 or 1, as SQLite keeps it).
+    var databaseValue: DatabaseValue {
+        switch self {
+        case .integer(let value): value?.databaseValue ?? .null
+        case .real(let value): value?.databaseValue ?? .null
+        case .text(let value): value?.databaseValue ?? .null
+        case .blob(let value): value?.databaseValue ?? .null
+        case .boolean(let value): value.map { ($0 ? 1 : 0 as Int64).databaseValue } ?? .null
+        }
+    }
+}
+
+/// A GRDB row read by column name (GRDB's lookup ignores case, as SQLite does).
+struct GRDBRow: SQLRow {
+    let row: Row
+
+    private func value<T: DatabaseValueConvertible>(_ column: String, _ type: T.Type) throws -> T? {
+        let stored: DatabaseValue
+        do {
+            stored = try row.decode(DatabaseValue.self, forColumn: column)
+        } catch {
+            throw columnCorrupt(column, "there")
+        }
+        if stored.isNull { return nil }
+        guard let value = T.fromDatabaseValue(stored) else { throw columnCorrupt(column, "\(T.self)") }
+        return value
+    }
+
+    func integer(_ column: String) throws -> Int64? { try value(column, Int64.self) }
+    func real(_ column: String) throws -> Double? { try value(column, Double.self) }
+    func text(_ column: String) throws -> String? { try value(column, String.self) }
+    func blob(_ column: String) throws -> Data? { try value(column, Data.self) }
+    func boolean(_ column: String) throws -> Bool? { try value(column, Bool.self) }
+}

@@ -1,0 +1,202 @@
+import AuthCore
+import Foundation
+
+/// The statements that write each ``AuthCore/AuthChange``, once for both databases.
+public enum AuthChanges {
+    /// Applies `changes` in order; the result is the id of the user a sign-in wrote, if one did.
+    public static func apply(_ changes: [AuthChange]) -> Step<Int64?> {
+        changes.reversed().reduce(Step<Int64?>.done(nil)) { rest, change in
+            apply(change).then { user in rest.map { $0 ?? user } }
+        }
+    }
+
+    /// One change; the result is the signed-in user's id for a sign-in, else nil.
+    static func apply(_ change: AuthChange) -> Step<Int64?> {
+        switch change {
+        case .signIn(let phone, let session, let at, let expiresAt, let absoluteExpiresAt, let userAgent, let api, let method):
+            .rows(Statement(upsertUser, phone, at, at)) { rows in
+                guard let user: Int64 = try rows.first?.get("id") else {
+                    throw StoredDataCorrupt("a sign-in's user was not returned")
+                }
+                let agent = userAgent.map { String($0.prefix(512)) }
+                return .changes(
+                    Statement(
+                        insertSignedInSession, session, user, at, at, expiresAt, absoluteExpiresAt, agent, api,
+                        method.rawValue)
+                ) { _ in .done(user) }
+            }
+        default:
+            Step<Int>.execute(statements(for: change)).map { _ in nil }
+        }
+    }
+
+    /// The statements of a change that returns nothing.
+    static func statements(for change: AuthChange) -> [Statement] {
+        switch change {
+        case .deleteSession(let key):
+            [Statement(deleteSession, key)]
+        case .recordSend(let phone, let client, let at, let channel, let cost, let reference):
+            [Statement(insertSend, phone, client, at, channel.rawValue, cost, reference?.hex)]
+        case .markVerified(let reference, let at):
+            [Statement(markVerified, at, reference.hex)]
+        case .recordDelivery(let reference, let report, let at):
+            [Statement(recordDelivery, report.status.rawValue, at, report.providerID, report.errorCode, reference.hex)]
+        case .forgetNewestSend(let phone):
+            [Statement(forgetNewestSend, phone)]
+        case .storeCode(let phone, let code):
+            [
+                Statement(
+                    upsertCode, phone, code.digest, code.sentAt, code.expiresAt, code.failedAttempts, code.holder,
+                    code.lastWrongDigest, code.send?.reference.hex)
+            ]
+        case .deleteCode(let phone):
+            [Statement(deleteCode, phone)]
+        case .makePending(let session, let phone, let at, let until):
+            [Statement(upsertPendingSession, session, phone, at, until)]
+        case .countWrongTry(let phone, let digest):
+            [Statement(countWrongTry, digest, phone)]
+        case .recordFailure(let phone, let client, let at):
+            [Statement(insertFailure, phone, client, at)]
+        case .rememberDevice(let key, let phone, let at, let until, let userAgent, let session):
+            [Statement(insertDevice, key, at, until, userAgent.map { String($0.prefix(512)) }, session, phone)]
+        case .rotateDevice(let old, let new, let at, let session):
+            [Statement(rotateDevice, new, at, session, old)]
+        case .forgetDevice(let key):
+            [Statement(deleteDevice, key)]
+        case .touchSession(let key, let at, let expiresAt):
+            [Statement(touchSession, at, expiresAt, key)]
+        case .recordSignInStart(let client, let at):
+            [Statement(insertSignInStart, client, at)]
+        case .storePasskeyChallenge(let key, let challenge):
+            [
+                Statement(
+                    upsertPasskeyChallenge, key, challenge.purpose.rawValue, challenge.challenge, challenge.userID,
+                    challenge.client, challenge.createdAt, challenge.expiresAt)
+            ]
+        case .deletePasskeyChallenge(let key):
+            [Statement(deletePasskeyChallenge, key)]
+        case .givePasskeyHandle(let user, let handle):
+            [Statement(givePasskeyHandle, handle, user)]
+        case .addPasskey(let passkey):
+            [
+                Statement(
+                    insertPasskey, passkey.credentialID, passkey.userID, passkey.publicKey, Int64(passkey.signCount),
+                    passkey.aaguid, passkey.name, passkey.createdAt)
+            ]
+        case .usePasskey(let id, let signCount, let at):
+            [Statement(usePasskey, Int64(signCount), at, id)]
+        case .flagPasskey(let id, let at):
+            [Statement(flagPasskey, at, id)]
+        case .renamePasskey(let id, let user, let name):
+            [Statement(renamePasskey, name, id, user)]
+        case .removePasskey(let id, let user):
+            [Statement(removePasskey, id, user)]
+        case .dismissPasskeyOffer(let user, let at):
+            [Statement(dismissPasskeyOffer, at, user)]
+        case .signIn:
+            []  // returns the user's id: apply(_:) writes it
+        }
+    }
+
+    // MARK: Sessions, users and devices
+
+    static let deleteSession = SQL("DELETE FROM sessions WHERE key = $1")
+    static let upsertPendingSession = SQL(
+        """
+        INSERT INTO sessions (key, pending_phone, user_id, created_at, last_seen_at, expires_at, absolute_expires_at)
+        VALUES ($1, $2, NULL, $3, $3, $4, $4)
+        ON CONFLICT (key) DO UPDATE SET
+            pending_phone = excluded.pending_phone, user_id = NULL,
+            last_seen_at = excluded.last_seen_at, expires_at = excluded.expires_at,
+            absolute_expires_at = excluded.absolute_expires_at
+        """)
+    static let upsertUser = SQL(
+        """
+        INSERT INTO users (phone, created_at, last_sign_in_at) VALUES ($1, $2, $3)
+        ON CONFLICT (phone) DO UPDATE SET last_sign_in_at = excluded.last_sign_in_at
+        RETURNING id
+        """)
+    static let insertSignedInSession = SQL(
+        """
+        INSERT INTO sessions (key, pending_phone, user_id, created_at, last_seen_at, expires_at, absolute_expires_at,
+                              user_agent, api, method)
+        VALUES ($1, NULL, $2, $3, $4, $5, $6, $7, $8, $9)
+        """)
+    static let touchSession = SQL(
+        "UPDATE sessions SET last_seen_at = $1, expires_at = $2 WHERE key = $3 AND user_id IS NOT NULL")
+    static let insertDevice = SQL(
+        """
+        INSERT INTO devices (key, user_id, created_at, last_used_at, expires_at, user_agent, session_key)
+        SELECT $1, id, $2, $2, $3, $4, $5 FROM users WHERE phone = $6
+        """)
+    static let rotateDevice = SQL("UPDATE devices SET key = $1, last_used_at = $2, session_key = $3 WHERE key = $4")
+    static let deleteDevice = SQL("DELETE FROM devices WHERE key = $1")
+
+    // MARK: Codes, sends and limits
+
+    static let insertSend = SQL(
+        "INSERT INTO code_sends (phone, client, sent_at, channel, cost, reference) VALUES ($1, $2, $3, $4, $5, $6)")
+    static let markVerified = SQL("UPDATE code_sends SET verified_at = $1 WHERE reference = $2")
+    static let recordDelivery = SQL(
+        """
+        UPDATE code_sends SET status = $1, status_at = $2, provider_id = coalesce($3, provider_id), error_code = $4
+        WHERE reference = $5
+        """)
+    static let forgetNewestSend = SQL(
+        "DELETE FROM code_sends WHERE id = (SELECT max(id) FROM code_sends WHERE phone = $1)")
+    static let upsertCode = SQL(
+        """
+        INSERT INTO verifications
+            (phone, code_digest, sent_at, expires_at, failed_attempts, holder, last_wrong_digest, send_reference)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+        ON CONFLICT (phone) DO UPDATE SET
+            code_digest = excluded.code_digest, sent_at = excluded.sent_at,
+            expires_at = excluded.expires_at, failed_attempts = excluded.failed_attempts,
+            holder = excluded.holder, last_wrong_digest = excluded.last_wrong_digest,
+            send_reference = excluded.send_reference
+        """)
+    static let deleteCode = SQL("DELETE FROM verifications WHERE phone = $1")
+    static let countWrongTry = SQL(
+        "UPDATE verifications SET failed_attempts = failed_attempts + 1, last_wrong_digest = $1 WHERE phone = $2")
+    static let insertFailure = SQL("INSERT INTO failed_checks (phone, client, failed_at) VALUES ($1, $2, $3)")
+    static let insertSignInStart = SQL("INSERT INTO sign_in_starts (client, started_at) VALUES ($1, $2)")
+
+    // MARK: Passkeys
+
+    static let upsertPasskeyChallenge = SQL(
+        """
+        INSERT INTO passkey_challenges (key, purpose, challenge, user_id, client, created_at, expires_at)
+        VALUES ($1, $2, $3, $4, $5, $6, $7)
+        ON CONFLICT (key) DO UPDATE SET
+            purpose = excluded.purpose, challenge = excluded.challenge, user_id = excluded.user_id,
+            client = excluded.client, created_at = excluded.created_at, expires_at = excluded.expires_at
+        """)
+    static let deletePasskeyChallenge = SQL("DELETE FROM passkey_challenges WHERE key = $1")
+    static let givePasskeyHandle = SQL("UPDATE users SET passkey_handle = coalesce(passkey_handle, $1) WHERE id = $2")
+    static let insertPasskey = SQL(
+        """
+        INSERT INTO passkeys (credential_id, user_id, public_key, sign_count, aaguid, name, created_at)
+        VALUES ($1, $2, $3, $4, $5, $6, $7)
+        """)
+    static let usePasskey = SQL("UPDATE passkeys SET sign_count = $1, last_used_at = $2 WHERE id = $3")
+    static let flagPasskey = SQL("UPDATE passkeys SET flagged_at = coalesce(flagged_at, $1) WHERE id = $2")
+    static let renamePasskey = SQL("UPDATE passkeys SET name = $1 WHERE id = $2 AND user_id = $3")
+    static let removePasskey = SQL("DELETE FROM passkeys WHERE id = $1 AND user_id = $2")
+    static let dismissPasskeyOffer = SQL(
+        "UPDATE users SET passkey_offer_dismissed_at = coalesce(passkey_offer_dismissed_at, $1) WHERE id = $2")
+
+    // MARK: Purging
+
+    /// Deletes what ``AuthCore/PurgeCutoffs`` says is old; the result is how many rows went.
+    public static func purge(_ cutoffs: PurgeCutoffs) -> Step<Int> {
+        .execute([
+            Statement(SQL("DELETE FROM sessions WHERE expires_at <= $1"), cutoffs.sessionsExpiredBy),
+            Statement(SQL("DELETE FROM devices WHERE expires_at <= $1"), cutoffs.sessionsExpiredBy),
+            Statement(SQL("DELETE FROM verifications WHERE expires_at <= $1"), cutoffs.codesExpiredBy),
+            Statement(SQL("DELETE FROM code_sends WHERE sent_at <= $1"), cutoffs.sendsBefore),
+            Statement(SQL("DELETE FROM failed_checks WHERE failed_at <= $1"), cutoffs.failuresBefore),
+            Statement(SQL("DELETE FROM sign_in_starts WHERE started_at <= $1"), cutoffs.signInStartsBefore),
+            Statement(SQL("DELETE FROM passkey_challenges WHERE expires_at <= $1"), cutoffs.sessionsExpiredBy),
+        ])
+    }
+}

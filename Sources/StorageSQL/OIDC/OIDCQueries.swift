@@ -1,0 +1,196 @@
+import Foundation
+import OIDCCore
+
+/// What ``OIDCCore/OIDCStore`` reads and writes, once for both databases: a code or refresh
+/// token is read `FOR UPDATE` (PostgreSQL; SQLite's one writer implies it), so two requests
+/// presenting it at once, on any instances, take it one after the other and only the first
+/// finds it unused.
+public enum OIDCQueries {
+    static let insertGrant = SQL(
+        "INSERT INTO oidc_grants (family, client_id, user_id, created_at) VALUES ($1, $2, $3, $4)")
+    static let insertCode = SQL(
+        """
+        INSERT INTO oidc_codes (hash, family, redirect_uri, code_challenge, nonce, scope, auth_time, method, expires_at)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+        """)
+
+    public static func saveCode(_ hash: Data, _ grant: CodeGrant, at now: Double) -> Step<Int> {
+        .execute([
+            Statement(insertGrant, grant.family, grant.clientID, grant.userID, now),
+            Statement(
+                insertCode, hash, grant.family, grant.redirectURI, grant.codeChallenge, grant.nonce,
+                grant.scopes.joined(separator: " "), grant.authTime, grant.method, grant.expiresAt),
+        ])
+    }
+
+    static let codeByHash = SQL(
+        """
+        SELECT c.family, g.client_id, g.user_id, c.redirect_uri, c.code_challenge, c.nonce, c.scope, c.auth_time,
+               c.method, c.expires_at, c.used_at, g.revoked_at, u.phone
+        FROM oidc_codes c JOIN oidc_grants g ON g.family = c.family JOIN users u ON u.id = g.user_id
+        WHERE c.hash = $1 FOR UPDATE OF c
+        """)
+    static let useCode = SQL("UPDATE oidc_codes SET used_at = $1 WHERE hash = $2")
+
+    /// The code with this hash, marked used if it was not.
+    public static func takeCode(_ hash: Data, at now: Double) -> Step<Taken<CodeGrant>> {
+        take(Statement(codeByHash, hash), marking: Statement(useCode, now, hash)) { row, family in
+            CodeGrant(
+                family: family, clientID: try row.get("client_id"), userID: try row.get("user_id"),
+                redirectURI: try row.get("redirect_uri"), codeChallenge: try row.optional("code_challenge"),
+                nonce: try row.optional("nonce"), scopes: scopes(try row.get("scope")),
+                authTime: try row.get("auth_time"), method: try row.get("method"), expiresAt: try row.get("expires_at"))
+        }
+    }
+
+    /// What `find` finds (a code or refresh token with its grant and person): unknown, or of a
+    /// revoked grant; reused; or fresh, and then marked used by `use` in the same transaction.
+    private static func take<Grant>(
+        _ find: Statement, marking use: Statement, _ grant: @escaping (any SQLRow, Data) throws -> Grant
+    ) -> Step<Taken<Grant>> {
+        .rows(find) { rows in
+            guard let row = rows.first else { return .done(.unknown) }
+            let family: Data = try row.get("family")
+            if try row.optional("used_at", as: Double.self) != nil { return .done(.reused(family: family)) }
+            if try row.optional("revoked_at", as: Double.self) != nil { return .done(.unknown) }
+            let fresh = Taken.fresh(try grant(row, family), phone: try row.get("phone"))
+            return .changes(use) { _ in .done(fresh) }
+        }
+    }
+
+    static let insertRefresh = SQL(
+        """
+        INSERT INTO oidc_refresh_tokens (hash, family, scope, auth_time, method, expires_at)
+        VALUES ($1, $2, $3, $4, $5, $6)
+        """)
+
+    public static func saveRefresh(_ hash: Data, _ grant: RefreshGrant) -> Step<Int> {
+        .execute([
+            Statement(
+                insertRefresh, hash, grant.family, grant.scopes.joined(separator: " "), grant.authTime, grant.method,
+                grant.expiresAt)
+        ])
+    }
+
+    static let refreshByHash = SQL(
+        """
+        SELECT r.family, g.client_id, g.user_id, r.scope, r.auth_time, r.method, r.expires_at, r.used_at,
+               g.revoked_at, u.phone
+        FROM oidc_refresh_tokens r JOIN oidc_grants g ON g.family = r.family JOIN users u ON u.id = g.user_id
+        WHERE r.hash = $1 FOR UPDATE OF r
+        """)
+    static let useRefresh = SQL("UPDATE oidc_refresh_tokens SET used_at = $1 WHERE hash = $2")
+
+    /// The refresh token with this hash, marked used if it was not.
+    public static func takeRefresh(_ hash: Data, at now: Double) -> Step<Taken<RefreshGrant>> {
+        take(Statement(refreshByHash, hash), marking: Statement(useRefresh, now, hash)) { row, family in
+            RefreshGrant(
+                family: family, clientID: try row.get("client_id"), userID: try row.get("user_id"),
+                scopes: scopes(try row.get("scope")), authTime: try row.get("auth_time"),
+                method: try row.get("method"), expiresAt: try row.get("expires_at"))
+        }
+    }
+
+    static let revokeFamily = SQL("UPDATE oidc_grants SET revoked_at = coalesce(revoked_at, $1) WHERE family = $2")
+
+    public static func revoke(family: Data, at now: Double) -> Step<Int> {
+        .execute([Statement(revokeFamily, now, family)])
+    }
+
+    static let liveGrant = SQL(
+        """
+        SELECT g.user_id, u.phone FROM oidc_grants g JOIN users u ON u.id = g.user_id
+        WHERE g.family = $1 AND g.revoked_at IS NULL
+        """)
+
+    public static func userinfo(family: Data) -> Step<UserInfo?> {
+        .rows(Statement(liveGrant, family)) { rows in
+            .done(try rows.first.map { UserInfo(userID: try $0.get("user_id"), phone: try $0.get("phone")) })
+        }
+    }
+
+    /// Whose the tokens of a live grant are.
+    public struct UserInfo: Sendable {
+        public var userID: Int64
+        public var phone: String
+    }
+
+    static let consentScopes = SQL("SELECT scope FROM oidc_consents WHERE user_id = $1 AND client_id = $2")
+    static let consentScopesLocked = SQL(
+        "SELECT scope FROM oidc_consents WHERE user_id = $1 AND client_id = $2 FOR UPDATE")
+
+    public static func hasConsent(user: Int64, client: String, scopes wanted: [String]) -> Step<Bool> {
+        .rows(Statement(consentScopes, user, client)) { rows in
+            guard let granted: String = try rows.first?.get("scope") else { return .done(false) }
+            let had = scopes(granted)
+            return .done(wanted.allSatisfy(had.contains))
+        }
+    }
+
+    static let upsertConsent = SQL(
+        """
+        INSERT INTO oidc_consents (user_id, client_id, scope, granted_at) VALUES ($1, $2, $3, $4)
+        ON CONFLICT (user_id, client_id) DO UPDATE SET scope = excluded.scope, granted_at = excluded.granted_at
+        """)
+
+    /// Adds `more` to what the person already granted the client.
+    public static func grantConsent(user: Int64, client: String, scopes more: [String], at now: Double) -> Step<Int> {
+        .rows(Statement(consentScopesLocked, user, client)) { rows in
+            let had = try rows.first.map { scopes(try $0.get("scope")) } ?? []
+            let all = OIDCScopes.union(had, more).joined(separator: " ")
+            return .execute([Statement(upsertConsent, user, client, all, now)])
+        }
+    }
+
+    static let deleteConsent = SQL("DELETE FROM oidc_consents WHERE user_id = $1 AND client_id = $2")
+    static let revokeClientGrants = SQL(
+        "UPDATE oidc_grants SET revoked_at = $1 WHERE user_id = $2 AND client_id = $3 AND revoked_at IS NULL")
+
+    public static func revokeConsent(user: Int64, client: String, at now: Double) -> Step<Int> {
+        .execute([Statement(deleteConsent, user, client), Statement(revokeClientGrants, now, user, client)])
+    }
+
+    /// The apps a person consented to, and the first-party ones holding a live refresh token.
+    static let connected = SQL(
+        """
+        SELECT client_id, scope, granted_at FROM oidc_consents WHERE user_id = $1
+        UNION ALL
+        SELECT g.client_id, '', min(g.created_at) FROM oidc_grants g
+        JOIN oidc_refresh_tokens r ON r.family = g.family
+        WHERE g.user_id = $1 AND g.revoked_at IS NULL AND r.used_at IS NULL AND r.expires_at > $2
+          AND g.client_id NOT IN (SELECT client_id FROM oidc_consents WHERE user_id = $1)
+        GROUP BY g.client_id
+        ORDER BY 3 DESC
+        """)
+
+    public static func connectedApps(user: Int64, at now: Double) -> Step<[Consent]> {
+        .rows(Statement(connected, user, now)) { rows in
+            .done(
+                try rows.map { row in
+                    Consent(
+                        clientID: try row.get("client_id"), scopes: scopes(try row.get("scope")),
+                        grantedAt: try row.get("granted_at"))
+                })
+        }
+    }
+
+    public static func purge(before now: Double) -> Step<Int> {
+        let kept = now - OIDCScopes.usedCodesKept
+        return .execute([
+            Statement(SQL("DELETE FROM oidc_codes WHERE expires_at <= $1"), kept),
+            Statement(SQL("DELETE FROM oidc_refresh_tokens WHERE expires_at <= $1"), now),
+            Statement(
+                SQL(
+                    """
+                    DELETE FROM oidc_grants WHERE created_at <= $1
+                        AND NOT EXISTS (SELECT 1 FROM oidc_refresh_tokens r WHERE r.family = oidc_grants.family)
+                        AND NOT EXISTS (SELECT 1 FROM oidc_codes c WHERE c.family = oidc_grants.family)
+                    """), kept),
+        ])
+    }
+
+    /// A stored space-separated scope list.
+    static func scopes(_ stored: String) -> [String] {
+        stored.split(separator: " ").map(String.init)
+    }
+}
