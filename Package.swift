@@ -34,8 +34,16 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.1"),
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
+        // The currency HTTP types (HTTPRequest, HTTPResponse, HTTPFields) that Hummingbird 2 and
+        // AsyncHTTPClient share, and NIO's conversion from its HTTP/1 codec's heads to them.
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
     ],
     targets: [
+        // Our HTTP layer, in folders with one direction of use: Server/ (NIO's HTTP/1 codec, the
+        // only place NIOHTTP1 is imported: connections, limits, timers) hands Messages/ (Request,
+        // Response on swift-http-types, cookies, forms) to Routing/ (router, middleware,
+        // contexts, errors); Files/ and Compression/ are middleware and responders.
         .target(
             name: "HTTPLite",
             dependencies: [
@@ -47,6 +55,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
             ]
         ),
         .target(
@@ -58,8 +68,9 @@ let package = Package(
         // Every word people read or hear, per language: the catalogs in Locales/, the language an
         // Accept-Language header prefers, plurals, and the check that every language has every key.
         .target(name: "Wording"),
-        // Passkeys (issue 27): WebAuthn's data parsed into types (CBOR, COSE keys, authenticator
-        // data) and, later, the ceremonies' checks. No HTTP, no storage.
+        // Passkeys: WebAuthn's data parsed into types (CBOR, COSE keys, authenticator data, the
+        // browser's JSON) and the two ceremonies' checks, in the specification's order. No HTTP,
+        // no storage.
         .target(
             name: "WebAuthnCore",
             dependencies: [
@@ -191,7 +202,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
@@ -247,6 +258,7 @@ let package = Package(
         .testTarget(
             name: "HTTPLiteTests",
             dependencies: [
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 "HTTPLite",
                 "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -284,6 +296,7 @@ let package = Package(
         .testTarget(
             name: "SMSGatewaysTests",
             dependencies: [
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 "SMSGateways",
                 "DeliveryCore",
                 "AuthCore",
@@ -298,6 +311,7 @@ let package = Package(
         .testTarget(
             name: "WebAppTests",
             dependencies: [
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 "OIDCCore",
                 "WebApp",
                 "AuthCore",

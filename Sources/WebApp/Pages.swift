@@ -2,7 +2,7 @@ import AuthCore
 import Foundation
 import HTMLRender
 import HTTPLite
-import NIOHTTP1
+import HTTPTypes
 import WalletCore
 import Wording
 
@@ -283,8 +283,8 @@ struct Pages: Sendable {
             names[file.key] = assetOrigin + "/public/" + (assets?.versioned(file.value) ?? file.value)
         }
         var response = Response.html(try renderer.render(name, values), status: error?.status ?? .ok)
-        if let error { response.headers.add(contentsOf: error.headers) }
-        response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+        if let error { response.headers.append(contentsOf: error.headers) }
+        response.headers[.cacheControl] = "no-store"
         return response
     }
 }

@@ -54,7 +54,7 @@ struct ReturnAddressMiddleware: Middleware {
         _ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response
     ) async throws -> Response {
         var context = context
-        guard request.method == .GET, request.path == "/login", let given = request.query["rd"] else {
+        guard request.method == .get, request.path == "/login", let given = request.query["rd"] else {
             context.returnAddress = cookie.address(in: request)
             return try await next(request, context)
         }

@@ -143,7 +143,7 @@ struct Routes {
         oidcController(oidc).register(visitors: visitors)
         router.get("/.well-known/jwks.json") { _, _ in
             Response(
-                status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "public, max-age=300"],
+                status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=300"],
                 body: .init(bytes: signer.keySetJSON))
         }
         return router.buildResponder()

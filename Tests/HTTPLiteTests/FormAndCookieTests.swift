@@ -1,5 +1,5 @@
+import HTTPTypes
 import NIOCore
-import NIOHTTP1
 import Testing
 
 @testable import HTTPLite
@@ -32,17 +32,17 @@ struct FormAndCookieTests {
     @Test("formData needs the form content type")
     func contentType() throws {
         var request = Request(
-            method: .POST, uri: "/", headers: ["Content-Type": "application/x-www-form-urlencoded; charset=UTF-8"],
+            method: .post, uri: "/", headers: [.contentType: "application/x-www-form-urlencoded; charset=UTF-8"],
             body: ByteBuffer(string: "a=1"))
         #expect(try request.formData()["a"] == "1")
-        request.headers = ["Content-Type": "text/plain"]
+        request.headers = [.contentType: "text/plain"]
         #expect { try request.formData() } throws: { ($0 as? HTTPError)?.status == .unsupportedMediaType }
     }
 
     @Test("cookies are read from all Cookie headers; the first of a name wins")
     func readsCookies() {
         let request = Request(
-            method: .GET, uri: "/", headers: HTTPHeaders([("Cookie", "a=1; b=\"two\""), ("Cookie", "a=3;c=x=y")]))
+            method: .get, uri: "/", headers: HTTPFields([HTTPField(name: .cookie, value: "a=1; b=\"two\""), HTTPField(name: .cookie, value: "a=3;c=x=y")]))
         #expect(request.cookies == ["a": "1", "b": "two", "c": "x=y"])
     }
 

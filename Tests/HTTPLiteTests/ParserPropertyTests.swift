@@ -1,7 +1,7 @@
+import HTTPTypes
 import NIOCore
-import NIOHTTP1
-import TestSupport
 import Testing
+import TestSupport
 
 @testable import HTTPLite
 
@@ -56,7 +56,7 @@ struct HTTPParserPropertyTests {
             let header = String(
                 (0..<Int.random(in: 0...30, using: &generator)).map { _ in characters.randomElement(using: &generator)!
                 })
-            let request = Request(method: .GET, uri: "/", headers: HTTPHeaders([("Cookie", header)]))
+            let request = Request(method: .get, uri: "/", headers: [.cookie: header])
             for (name, _) in request.cookies { #expect(!name.isEmpty) }
         }
     }

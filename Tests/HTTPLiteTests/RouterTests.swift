@@ -1,6 +1,6 @@
+import HTTPTypes
 import Logging
 import NIOCore
-import NIOHTTP1
 import Testing
 
 @testable import HTTPLite
@@ -26,27 +26,27 @@ struct RouterTests {
     func routes() async throws {
         let responder = router()
         #expect(
-            body(try await responder.respond(to: Request(method: .GET, uri: "/login"), context: context()))
+            body(try await responder.respond(to: Request(method: .get, uri: "/login"), context: context()))
                 == "login page")
         #expect(
-            body(try await responder.respond(to: Request(method: .POST, uri: "/login?x=1"), context: context()))
+            body(try await responder.respond(to: Request(method: .post, uri: "/login?x=1"), context: context()))
                 == "login post")
         #expect(
-            body(try await responder.respond(to: Request(method: .GET, uri: "/accounts/42"), context: context()))
+            body(try await responder.respond(to: Request(method: .get, uri: "/accounts/42"), context: context()))
                 == "account 42")
         #expect(
             body(
                 try await responder.respond(
-                    to: Request(method: .GET, uri: "/accounts/a%20b/history"), context: context())) == "history a b")
+                    to: Request(method: .get, uri: "/accounts/a%20b/history"), context: context())) == "history a b")
         // A trailing slash or doubled slashes name the same page.
         #expect(
-            body(try await responder.respond(to: Request(method: .GET, uri: "/login/"), context: context()))
+            body(try await responder.respond(to: Request(method: .get, uri: "/login/"), context: context()))
                 == "login page")
     }
 
     @Test("HEAD falls back to GET")
     func head() async throws {
-        let response = try await router().respond(to: Request(method: .HEAD, uri: "/login"), context: context())
+        let response = try await router().respond(to: Request(method: .head, uri: "/login"), context: context())
         #expect(body(response) == "login page")
     }
 
@@ -54,22 +54,24 @@ struct RouterTests {
     func errors() async throws {
         let responder = router()
         await #expect {
-            try await responder.respond(to: Request(method: .GET, uri: "/nope"), context: context())
+            try await responder.respond(to: Request(method: .get, uri: "/nope"), context: context())
         } throws: { error in
             (error as? HTTPError)?.status == .notFound
         }
         await #expect {
-            try await responder.respond(to: Request(method: .DELETE, uri: "/login"), context: context())
+            try await responder.respond(to: Request(method: .delete, uri: "/login"), context: context())
         } throws: { error in
             guard let error = error as? HTTPError else { return false }
-            return error.status == .methodNotAllowed && error.headers.first(name: "Allow") == "GET, HEAD, POST"
+            return error.status == .methodNotAllowed && error.headers[.allow] == "GET, HEAD, POST"
         }
         await #expect {
-            try await responder.respond(to: Request(method: .GET, uri: "/%ff"), context: context())
+            try await responder.respond(to: Request(method: .get, uri: "/%ff"), context: context())
         } throws: { error in
             (error as? HTTPError)?.status == .badRequest
         }
     }
+
+    static let xOrder = HTTPField.Name("X-Order")!
 
     /// Adds its name to `X-Order` on the way out.
     struct Tag: Middleware {
@@ -79,7 +81,7 @@ struct RouterTests {
             next: (Request, BasicRequestContext) async throws -> Response
         ) async throws -> Response {
             var response = try await next(request, context)
-            response.headers.add(name: "X-Order", value: name)
+            response.headers.append(HTTPField(name: RouterTests.xOrder, value: name))
             return response
         }
     }
@@ -91,8 +93,8 @@ struct RouterTests {
         router.add(middleware: Tag(name: "inner"))
         router.get("/") { _, _ in .text("hi") }
         let response = try await router.buildResponder().respond(
-            to: Request(method: .GET, uri: "/"), context: context())
-        #expect(response.headers["X-Order"] == ["inner", "outer"])
+            to: Request(method: .get, uri: "/"), context: context())
+        #expect(response.headers[values: Self.xOrder] == ["inner", "outer"])
     }
 
     @Test("a group's paths are relative to its prefix, nested groups add theirs")
@@ -104,7 +106,7 @@ struct RouterTests {
         router.group().get("/login") { _, _ in .text("login") }
         let responder = router.buildResponder()
         func answer(_ uri: String) async throws -> String {
-            body(try await responder.respond(to: Request(method: .GET, uri: uri), context: context()))
+            body(try await responder.respond(to: Request(method: .get, uri: uri), context: context()))
         }
         #expect(try await answer("/api/v1/me") == "me")
         #expect(try await answer("/api/v1/accounts/7") == "account 7")
@@ -122,16 +124,16 @@ struct RouterTests {
         group.group("inner").add(middleware: Tag(name: "inner")).get("/") { _, _ in .text("inner") }
         let responder = router.buildResponder()
         func order(_ uri: String) async throws -> [String] {
-            try await responder.respond(to: Request(method: .GET, uri: uri), context: context()).headers["X-Order"]
+            try await responder.respond(to: Request(method: .get, uri: uri), context: context()).headers[values: Self.xOrder]
         }
         #expect(try await order("/open") == ["router"])
         #expect(try await order("/guarded") == ["group", "router"])
         #expect(try await order("/inner") == ["inner", "group", "router"])
         // A 405 on a group's path is the router's: the group's middleware does not see it.
         let wrongMethod = try await responder.respond(
-            to: Request(method: .POST, uri: "/guarded"), context: context())
+            to: Request(method: .post, uri: "/guarded"), context: context())
         #expect(wrongMethod.status == .methodNotAllowed)
-        #expect(wrongMethod.headers["X-Order"] == ["router"])
+        #expect(wrongMethod.headers[values: Self.xOrder] == ["router"])
     }
 
     /// A child context that exists only for a named visitor, as a signed-in context exists only
@@ -158,13 +160,13 @@ struct RouterTests {
         router.group("hello").add(middleware: Tag(name: "group")).group(context: NamedContext.self)
             .get(":name") { _, context in .text("hello \(context.name)") }
         let responder = router.buildResponder()
-        let named = try await responder.respond(to: Request(method: .GET, uri: "/hello/ada"), context: context())
+        let named = try await responder.respond(to: Request(method: .get, uri: "/hello/ada"), context: context())
         #expect(body(named) == "hello ada")
         // The refusal is returned, not thrown: the group's middleware sees it on the way out.
-        let refused = try await responder.respond(to: Request(method: .GET, uri: "/hello/nobody"), context: context())
+        let refused = try await responder.respond(to: Request(method: .get, uri: "/hello/nobody"), context: context())
         #expect(refused.status == .unauthorized)
         #expect(body(refused) == "Who are you?\n")
-        #expect(refused.headers["X-Order"] == ["group"])
+        #expect(refused.headers[values: Self.xOrder] == ["group"])
     }
 
     @Test("path prefixes mount responders on whole segments; the longest prefix wins")
@@ -175,7 +177,7 @@ struct RouterTests {
         let responder = PathPrefixResponder<BasicRequestContext>(
             mounts: [("/api", named("api")), ("/api/v2", named("v2"))], fallback: named("web"))
         func answer(_ uri: String) async throws -> String {
-            body(try await responder.respond(to: Request(method: .GET, uri: uri), context: context()))
+            body(try await responder.respond(to: Request(method: .get, uri: uri), context: context()))
         }
         #expect(try await answer("/api") == "api")
         #expect(try await answer("/api/v1/me?x=1") == "api")
@@ -189,12 +191,12 @@ struct RouterTests {
     func json() throws {
         struct Body: Decodable { let phone_number: String }
         func request(_ body: String, type: String? = "application/json; charset=utf-8") -> Request {
-            var headers = HTTPHeaders()
-            if let type { headers.add(name: "Content-Type", value: type) }
-            return Request(method: .POST, uri: "/", headers: headers, body: ByteBuffer(string: body))
+            var headers = HTTPFields()
+            if let type { headers[.contentType] = type }
+            return Request(method: .post, uri: "/", headers: headers, body: ByteBuffer(string: body))
         }
         #expect(try request(#"{"phone_number": "5305550123"}"#).decodeJSON(Body.self).phone_number == "5305550123")
-        func status(_ request: Request) -> (UInt, String)? {
+        func status(_ request: Request) -> (Int, String)? {
             do throws(HTTPError) {
                 _ = try request.decodeJSON(Body.self)
                 return nil

@@ -1,21 +1,21 @@
 import Foundation
 import HTTPLite
+import HTTPTypes
 import Logging
 import NIOCore
-import NIOHTTP1
 
 /// A stand-in SMS provider on 127.0.0.1 and a free port, built on our own HTTPLite: it records
 /// every request and answers from a script (status, body, delay), then 201 for the rest.
 final class FakeGateway: @unchecked Sendable {
     struct Received: Sendable {
-        let method: HTTPMethod
+        let method: HTTPRequest.Method
         let path: String
-        let headers: HTTPHeaders
+        let headers: HTTPFields
         let body: String
     }
 
     struct Answer: Sendable {
-        var status: HTTPResponseStatus = .created
+        var status: HTTPResponse.Status = .created
         var body = #"{"sid": "SM123", "status": "queued"}"#
         var delay: Duration = .zero
     }
@@ -56,7 +56,7 @@ final class FakeGateway: @unchecked Sendable {
         }
         if next.delay > .zero { try await Task.sleep(for: next.delay) }
         return Response(
-            status: next.status, headers: ["Content-Type": "application/json"], body: ByteBuffer(string: next.body))
+            status: next.status, headers: [.contentType: "application/json"], body: ByteBuffer(string: next.body))
     }
 }
 

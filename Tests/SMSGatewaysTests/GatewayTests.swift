@@ -3,6 +3,7 @@ import Crypto
 import DeliveryCore
 import Foundation
 import Glibc
+import HTTPTypes
 import NIOCore
 import NIOHTTP1
 import Testing
@@ -55,12 +56,12 @@ struct TwilioTests {
             #expect(report == DeliveryReport(providerID: "SM123", status: .queued))
             let request = try #require(gateway.requests.first)
             #expect(gateway.requests.count == 1)
-            #expect(request.method == .POST)
+            #expect(request.method == .post)
             #expect(request.path == "/2010-04-01/Accounts/AC0123/Messages.json")
             #expect(
-                request.headers.first(name: "Authorization") == "Basic "
+                request.headers[.authorization] == "Basic "
                     + Data("AC0123:secret-token".utf8).base64EncodedString())
-            #expect(request.headers.first(name: "Content-Type") == "application/x-www-form-urlencoded")
+            #expect(request.headers[.contentType] == "application/x-www-form-urlencoded")
             #expect(form(request.body) == ["To": "+15305550123", "From": "+15005550006", "Body": body])
             #expect(!log.text.contains("123456"))
             #expect(log.text.contains("SM123"))
@@ -229,9 +230,9 @@ struct WebhookTests {
             let log = CapturedLog()
             #expect(try await sender(gateway, log).send(message) == DeliveryReport(providerID: nil, status: .queued))
             let request = try #require(gateway.requests.first)
-            #expect(request.method == .POST)
+            #expect(request.method == .post)
             #expect(request.path == "/sms")
-            #expect(request.headers.first(name: "Content-Type") == "application/json")
+            #expect(request.headers[.contentType] == "application/json")
             let json = try JSONSerialization.jsonObject(with: Data(request.body.utf8)) as! [String: String]
             #expect(
                 json == [
@@ -242,7 +243,7 @@ struct WebhookTests {
             let expected = HMAC<SHA256>.authenticationCode(
                 for: Data(request.body.utf8), using: SymmetricKey(data: Data(secret.utf8)))
             let hex = expected.map { String(format: "%02x", $0) }.joined()
-            #expect(request.headers.first(name: "X-Signature-256") == "sha256=" + hex)
+            #expect(request.headers[HTTPField.Name("X-Signature-256")!] == "sha256=" + hex)
             #expect(!log.text.contains("123456"))
         }
     }

@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import HTTPLite
+import HTTPTypes
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -51,9 +52,9 @@ struct TestModeTests {
 
     @Test("only a loopback peer is local: another address, or an unknown one, is refused")
     func loopbackPeers() async throws {
-        func request(_ peer: String?, _ headers: HTTPHeaders = [:]) throws -> Request {
+        func request(_ peer: String?, _ headers: HTTPFields = [:]) throws -> Request {
             Request(
-                method: .GET, uri: "/login", headers: headers,
+                method: .get, uri: "/login", headers: headers,
                 remoteAddress: try peer.map { try SocketAddress(ipAddress: $0, port: 50_000) })
         }
         for peer in ["127.0.0.1", "127.8.9.10", "::1", "::ffff:127.0.0.1"] {
@@ -62,7 +63,7 @@ struct TestModeTests {
         for peer in ["192.0.2.1", "10.0.0.1", "::ffff:192.0.2.1", "2001:db8::1", "fe80::1", nil] {
             #expect(!TestModeGuard.isLocal(try request(peer)), "\(peer ?? "unknown")")
         }
-        #expect(!TestModeGuard.isLocal(try request("127.0.0.1", ["X-Real-IP": "127.0.0.1"])))
+        #expect(!TestModeGuard.isLocal(try request("127.0.0.1", [.xRealIP: "127.0.0.1"])))
 
         // The middleware itself: a remote peer never reaches what it guards.
         let context = AppContext(

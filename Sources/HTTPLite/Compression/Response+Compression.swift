@@ -1,9 +1,9 @@
-import NIOHTTP1
+import HTTPTypes
 
 extension Response {
     /// The header ``keepUncompressed()`` sets; ``ResponseCompression`` removes it before the
     /// answer leaves, so it is never on the wire.
-    static let uncompressedMarker = "x-httplite-keep-uncompressed"
+    static let uncompressedMarker = HTTPField.Name("x-httplite-keep-uncompressed")!
 
     /// Sends this answer as it is, whatever the client accepts.
     ///
@@ -11,14 +11,14 @@ extension Response {
     /// something the visitor must not learn by guessing (a phone number): compressed, the size of
     /// the answer would tell a guesser watching the wire when the guess matched (BREACH).
     public mutating func keepUncompressed() {
-        headers.replaceOrAdd(name: Self.uncompressedMarker, value: "1")
+        headers[Self.uncompressedMarker] = "1"
     }
 
     /// Adds `Accept-Encoding` to `Vary` (keeping what is there): caches must keep the gzip and
     /// the identity answer apart.
     mutating func varyOnAcceptEncoding() {
-        let vary = headers[canonicalForm: "Vary"]
+        let vary = headers.listElements(.vary)
         guard !vary.contains(where: { $0 == "*" || $0.lowercased() == "accept-encoding" }) else { return }
-        headers.add(name: "Vary", value: "Accept-Encoding")
+        headers.append(HTTPField(name: .vary, value: "Accept-Encoding"))
     }
 }

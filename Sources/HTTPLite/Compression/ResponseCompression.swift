@@ -1,5 +1,5 @@
+import HTTPTypes
 import NIOCore
-import NIOHTTP1
 
 /// gzip for answers worth it: HTML, CSS, JavaScript, JSON and other text of at least
 /// ``Gzip/minimumSize`` bytes, when the request's `Accept-Encoding` allows gzip.
@@ -25,29 +25,29 @@ public struct ResponseCompression<Context: RequestContext>: Middleware {
 
     /// Compresses `response` in place when it should be.
     static func encode(_ response: inout Response, for request: Request) {
-        if response.headers.contains(name: Response.uncompressedMarker) {
-            response.headers.remove(name: Response.uncompressedMarker)
+        if response.headers[Response.uncompressedMarker] != nil {
+            response.headers[Response.uncompressedMarker] = nil
             return
         }
         // A responder that already chose (a static file: its gzip copy, or the identity body with
         // `Vary` said) is left as it is, at the cost of two header lookups.
-        if response.headers.contains(name: "Content-Encoding")
-            || response.headers[canonicalForm: "Vary"].contains(where: { $0.lowercased() == "accept-encoding" })
+        if response.headers[.contentEncoding] != nil
+            || response.headers.listElements(.vary).contains(where: { $0.lowercased() == "accept-encoding" })
         {
             return
         }
         let status = response.status.code
         guard status >= 200, status != 204, status != 304, response.body.readableBytes >= Gzip.minimumSize,
-            let type = response.headers.first(name: "Content-Type"), Gzip.isCompressible(contentType: type)
+            let type = response.headers[.contentType], Gzip.isCompressible(contentType: type)
         else { return }
         response.varyOnAcceptEncoding()
-        guard request.method != .HEAD, AcceptEncoding.allowsGzip(request.headers),
+        guard request.method != .head, AcceptEncoding.allowsGzip(request.headers),
             let compressed = Gzip.compress(response.body)
         else { return }
         response.body = compressed
-        response.headers.add(name: "Content-Encoding", value: "gzip")
-        if let etag = response.headers.first(name: "ETag") {
-            response.headers.replaceOrAdd(name: "ETag", value: Gzip.etag(of: etag))
+        response.headers.append(HTTPField(name: .contentEncoding, value: "gzip"))
+        if let etag = response.headers[.eTag] {
+            response.headers[.eTag] = Gzip.etag(of: etag)
         }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
+import HTTPTypes
 import NIOCore
-import NIOHTTP1
 import NIOPosix
 import Wording
 
@@ -41,8 +41,8 @@ public struct StaticFiles<Context: RequestContext>: Middleware {
         guard request.path.utf8.starts(with: pathPrefix.utf8) else {
             return try await next(request, context)
         }
-        guard request.method == .GET || request.method == .HEAD else {
-            throw HTTPError(.methodNotAllowed, headers: ["Allow": "GET, HEAD"])
+        guard request.method == .get || request.method == .head else {
+            throw HTTPError(.methodNotAllowed, headers: [.allow: "GET, HEAD"])
         }
         guard let segments = request.pathSegments, segments.count > prefix.count,
             segments.dropFirst(prefix.count).allSatisfy(Self.isSafeSegment)
@@ -57,16 +57,16 @@ public struct StaticFiles<Context: RequestContext>: Middleware {
         // The gzip copy made with the snapshot, for a GET that accepts it (HEAD describes the
         // identity body); either way the answer varies with Accept-Encoding.
         let gzip =
-            asset.gzipped.flatMap { request.method == .GET && AcceptEncoding.allowsGzip(request.headers) ? $0 : nil }
+            asset.gzipped.flatMap { request.method == .get && AcceptEncoding.allowsGzip(request.headers) ? $0 : nil }
         let etag = gzip?.etag ?? asset.etag
-        var headers: HTTPHeaders = ["Content-Type": asset.contentType, "Cache-Control": cacheControl, "ETag": etag]
-        if asset.gzipped != nil { headers.add(name: "Vary", value: "Accept-Encoding") }
-        if request.headers["if-none-match"].contains(where: { $0.utf8.firstRange(of: etag.utf8) != nil }) {
-            headers.remove(name: "Content-Type")
+        var headers: HTTPFields = [.contentType: asset.contentType, .cacheControl: cacheControl, .eTag: etag]
+        if asset.gzipped != nil { headers.append(HTTPField(name: .vary, value: "Accept-Encoding")) }
+        if request.headers[values: .ifNoneMatch].contains(where: { $0.utf8.firstRange(of: etag.utf8) != nil }) {
+            headers[.contentType] = nil
             return Response(status: .notModified, headers: headers)
         }
         guard let gzip else { return Response(status: .ok, headers: headers, body: asset.body) }
-        headers.add(name: "Content-Encoding", value: "gzip")
+        headers.append(HTTPField(name: .contentEncoding, value: "gzip"))
         return Response(status: .ok, headers: headers, body: gzip.body)
     }
 

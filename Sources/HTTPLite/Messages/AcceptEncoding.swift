@@ -1,4 +1,4 @@
-import NIOHTTP1
+import HTTPTypes
 
 /// What a request's `Accept-Encoding` says about gzip (RFC 9110 §12.5.3).
 ///
@@ -9,10 +9,10 @@ import NIOHTTP1
 /// `gzip, deflate, br, zstd`.
 public enum AcceptEncoding {
     /// Whether `headers` allow a gzip-coded answer.
-    public static func allowsGzip(_ headers: HTTPHeaders) -> Bool {
+    public static func allowsGzip(_ headers: HTTPFields) -> Bool {
         var gzip: Bool? = nil
         var any: Bool? = nil
-        for value in headers[canonicalForm: "Accept-Encoding"] {
+        for value in headers[values: .acceptEncoding] {
             for element in value.split(separator: ",") {
                 let (coding, accepted) = parse(element)
                 if coding.elementsEqual("gzip".utf8, by: Self.equalIgnoringCase)

@@ -1,6 +1,6 @@
 import Foundation
+import HTTPTypes
 import NIOCore
-import NIOHTTP1
 
 /// Who sent a request, as far as the server can tell, and the group every per-client limit
 /// counts it in.
@@ -19,7 +19,7 @@ public struct ClientAddress: Sendable, Hashable, CustomStringConvertible {
     public let group: String
 
     /// The client of a request with these headers from this peer.
-    public init?(peer: SocketAddress?, headers: HTTPHeaders, trustProxy: Bool) {
+    public init?(peer: SocketAddress?, headers: HTTPFields, trustProxy: Bool) {
         if trustProxy, let forwarded = Self.forwardedFor(headers) {
             self.init(text: forwarded)
         } else if let text = peer?.ipAddress {
@@ -42,9 +42,9 @@ public struct ClientAddress: Sendable, Hashable, CustomStringConvertible {
     /// proxies add, is dropped), in its canonical text. Anything else (garbage, `unknown`, an
     /// address in another notation) is `nil`, so the request counts as the proxy's own: a value
     /// that is not an address must not make a new client for every request.
-    static func forwardedFor(_ headers: HTTPHeaders) -> String? {
+    static func forwardedFor(_ headers: HTTPFields) -> String? {
         guard
-            let last = headers["X-Forwarded-For"].last?.split(separator: ",").last?
+            let last = headers[values: .xForwardedFor].last?.split(separator: ",").last?
                 .trimmingCharacters(in: .whitespaces),
             !last.isEmpty, last.utf8.count <= 64
         else { return nil }

@@ -8,7 +8,7 @@ extension Request {
     /// Throws ``HTTPError`` 415 unless the content type is `application/x-www-form-urlencoded`,
     /// and 400 when the body is not a valid form; a route never sees half-decoded input.
     public func formData() throws(HTTPError) -> URLEncodedForm {
-        let type = headers.first(name: "content-type")?
+        let type = headers[.contentType]?
             .split(separator: ";", maxSplits: 1).first?
             .trimmingCharacters(in: .whitespaces).lowercased()
         guard type == "application/x-www-form-urlencoded" else {

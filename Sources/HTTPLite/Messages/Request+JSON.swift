@@ -1,6 +1,6 @@
 import Foundation
+import HTTPTypes
 import NIOCore
-import NIOHTTP1
 import Wording
 
 extension Request {
@@ -10,7 +10,7 @@ extension Request {
     /// send that cross-site without a CORS preflight, which we never grant), and 400 with a
     /// message naming the problem when the body is not JSON or lacks a field of `T`.
     public func decodeJSON<T: Decodable>(_ type: T.Type = T.self) throws(HTTPError) -> T {
-        let mediaType = headers.first(name: "content-type")?
+        let mediaType = headers[.contentType]?
             .split(separator: ";", maxSplits: 1).first?
             .trimmingCharacters(in: .whitespaces).lowercased()
         guard mediaType == "application/json" else {

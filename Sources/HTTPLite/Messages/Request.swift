@@ -1,21 +1,30 @@
 import Foundation
+import HTTPTypes
 import NIOCore
-import NIOHTTP1
 
 /// One HTTP request, fully read (body included, within the configured limit).
 ///
-/// A plain value: handlers and middleware receive it and may pass a changed copy on.
+/// A plain value: handlers and middleware receive it and may pass a changed copy on. Its
+/// head is swift-http-types' `HTTPRequest`, the currency Hummingbird 2 and AsyncHTTPClient
+/// share (the `Host` header is its `authority`, not one of its fields).
 public struct Request: Sendable {
+    /// Method, authority, target and header fields.
+    public var head: HTTPRequest
     /// The method (`GET`, `POST`, …).
-    public var method: HTTPMethod
+    public var method: HTTPRequest.Method { head.method }
+    /// The header fields (not `Host`: ``authority``).
+    public var headers: HTTPFields {
+        get { head.headerFields }
+        set { head.headerFields = newValue }
+    }
+    /// The `Host` the client named, when it named one.
+    public var authority: String? { head.authority }
     /// The request target as sent, e.g. `/verify?x=1`.
-    public var uri: String
+    public let uri: String
     /// The path part of the target, still percent-encoded, always starting with `/`.
     public var path: String
     /// The query part of the target (after `?`), still encoded; empty when absent.
     public var rawQuery: Substring
-    /// The header fields.
-    public var headers: HTTPHeaders
     /// The body bytes (empty for most GETs).
     public var body: ByteBuffer
     /// The peer's address, when known.
@@ -26,10 +35,21 @@ public struct Request: Sendable {
     public var isKeepAlive: Bool
 
     public init(
-        method: HTTPMethod, uri: String, headers: HTTPHeaders = [:], body: ByteBuffer = ByteBuffer(),
-        remoteAddress: SocketAddress? = nil, client: ClientAddress? = nil, isKeepAlive: Bool = true
+        method: HTTPRequest.Method, uri: String, authority: String? = nil, headers: HTTPFields = [:],
+        body: ByteBuffer = ByteBuffer(), remoteAddress: SocketAddress? = nil, client: ClientAddress? = nil,
+        isKeepAlive: Bool = true
     ) {
-        self.method = method
+        self.init(
+            head: HTTPRequest(method: method, scheme: nil, authority: authority, path: uri, headerFields: headers),
+            body: body, remoteAddress: remoteAddress, client: client, isKeepAlive: isKeepAlive)
+    }
+
+    public init(
+        head: HTTPRequest, body: ByteBuffer = ByteBuffer(), remoteAddress: SocketAddress? = nil,
+        client: ClientAddress? = nil, isKeepAlive: Bool = true
+    ) {
+        self.head = head
+        let uri = head.path ?? "/"
         self.uri = uri
         if let question = uri.firstIndex(of: "?") {
             self.path = String(uri[..<question])
@@ -38,7 +58,6 @@ public struct Request: Sendable {
             self.path = uri
             self.rawQuery = ""
         }
-        self.headers = headers
         self.body = body
         self.remoteAddress = remoteAddress
         self.client = client ?? remoteAddress?.ipAddress.map(ClientAddress.init(text:))

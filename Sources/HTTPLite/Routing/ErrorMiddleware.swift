@@ -1,4 +1,3 @@
-import NIOHTTP1
 import Wording
 
 /// Answers every error thrown further in: an ``HTTPResponseError`` is rendered with its own

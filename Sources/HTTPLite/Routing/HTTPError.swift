@@ -1,4 +1,4 @@
-import NIOHTTP1
+import HTTPTypes
 import Wording
 
 /// An error that is only an HTTP status and a sentence; thrown by routing (404, 405 with
@@ -7,21 +7,21 @@ import Wording
 /// The message is safe to show to the person (it never echoes input back unescaped; pages
 /// escape it anyway).
 public struct HTTPError: HTTPResponseError, Sendable, CustomStringConvertible {
-    public var status: HTTPResponseStatus
+    public var status: HTTPResponse.Status
     public var message: String
     /// Headers the response must carry, e.g. `Allow` on 405 or `Retry-After` on 429.
-    public var headers: HTTPHeaders
+    public var headers: HTTPFields
     /// What people are told, in their language.
     public var phrase: Phrase?
 
-    public init(_ status: HTTPResponseStatus, message: String? = nil, headers: HTTPHeaders = [:]) {
+    public init(_ status: HTTPResponse.Status, message: String? = nil, headers: HTTPFields = [:]) {
         self.status = status
         self.message = message ?? status.reasonPhrase
         self.headers = headers
     }
 
     /// An error people are told `phrase`; `message` is for the log.
-    public init(_ status: HTTPResponseStatus, _ phrase: Phrase, message: String, headers: HTTPHeaders = [:]) {
+    public init(_ status: HTTPResponse.Status, _ phrase: Phrase, message: String, headers: HTTPFields = [:]) {
         self.init(status, message: message, headers: headers)
         self.phrase = phrase
     }

@@ -1,4 +1,4 @@
-import NIOHTTP1
+import HTTPTypes
 import Wording
 
 /// An error that knows its answer: the status, the headers the answer must carry (`Allow` on
@@ -9,9 +9,9 @@ import Wording
 /// the server's last resort) reads it from the error instead of keeping its own table.
 public protocol HTTPResponseError: Error {
     /// The status of the answer.
-    var status: HTTPResponseStatus { get }
+    var status: HTTPResponse.Status { get }
     /// Headers the answer must carry whatever its body.
-    var headers: HTTPHeaders { get }
+    var headers: HTTPFields { get }
     /// The sentence for the log (and the last-resort plain answer); it never echoes request data
     /// unescaped.
     var message: String { get }
@@ -23,12 +23,12 @@ public protocol HTTPResponseError: Error {
 
 /// Most errors need no headers, and a plain-text answer is the server's last resort.
 extension HTTPResponseError {
-    public var headers: HTTPHeaders { [:] }
+    public var headers: HTTPFields { [:] }
     public var phrase: Phrase? { nil }
 
     public var response: Response {
         var response = Response.text(message + "\n", status: status)
-        response.headers.add(contentsOf: headers)
+        response.headers.append(contentsOf: headers)
         return response
     }
 }

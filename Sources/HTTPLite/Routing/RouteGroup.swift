@@ -1,4 +1,4 @@
-import NIOHTTP1
+import HTTPTypes
 
 /// Routes that share a path prefix, middleware that runs around them only, and maybe a context
 /// of their own: "who may see these pages" said once, where the group is made, instead of in
@@ -11,7 +11,7 @@ public final class RouteGroup<Context: RequestContext>: RouterMethods {
     /// One route relative to the group that holds it, its handler already wrapped in that
     /// group's middleware.
     struct Route {
-        var method: HTTPMethod
+        var method: HTTPRequest.Method
         var path: String
         var handler: RouteHandler<Context>
     }
@@ -27,7 +27,7 @@ public final class RouteGroup<Context: RequestContext>: RouterMethods {
         self.prefix = prefix
     }
 
-    public func on(_ method: HTTPMethod, _ path: String, use handler: @escaping RouteHandler<Context>) {
+    public func on(_ method: HTTPRequest.Method, _ path: String, use handler: @escaping RouteHandler<Context>) {
         routes.append(Route(method: method, path: path, handler: handler))
     }
 

@@ -1,4 +1,4 @@
-import NIOHTTP1
+import HTTPTypes
 import Wording
 
 /// Routes by method and path, with `:name` path parameters, and runs middleware around them.
@@ -22,7 +22,7 @@ public final class Router<Context: RequestContext>: RouterMethods {
         return self
     }
 
-    public func on(_ method: HTTPMethod, _ path: String, use handler: @escaping RouteHandler<Context>) {
+    public func on(_ method: HTTPRequest.Method, _ path: String, use handler: @escaping RouteHandler<Context>) {
         routes.on(method, path, use: handler)
     }
 
@@ -107,13 +107,13 @@ struct RouteTable<Context: RequestContext>: HTTPResponder {
             throw HTTPError(.notFound, Phrase("http.noPage"), message: "There is no page at this address.")
         }
         let method = request.method
-        guard let handler = handlers[method.rawValue] ?? (method == .HEAD ? handlers["GET"] : nil) else {
+        guard let handler = handlers[method.rawValue] ?? (method == .head ? handlers["GET"] : nil) else {
             var allowed = Array(handlers.keys)
             if handlers["GET"] != nil, handlers["HEAD"] == nil { allowed.append("HEAD") }
             throw HTTPError(
                 .methodNotAllowed, Phrase("http.methodNotAllowed", ["method": .text(method.rawValue)]),
                 message: "This address does not accept \(method.rawValue) requests.",
-                headers: ["Allow": allowed.sorted().joined(separator: ", ")])
+                headers: [.allow: allowed.sorted().joined(separator: ", ")])
         }
         context.matchedRoute.pattern = route
         return try await handler(request, context)

@@ -1,12 +1,12 @@
-import NIOHTTP1
+import HTTPTypes
 
 /// Adding routes and groups, the same on a ``Router`` and on each ``RouteGroup``: paths are
 /// relative to the router or group they are added to.
 public protocol RouterMethods<Context>: AnyObject {
     associatedtype Context: RequestContext
 
-    /// Adds a route, e.g. `on(.GET, "/accounts/:id")`.
-    func on(_ method: HTTPMethod, _ path: String, use handler: @escaping RouteHandler<Context>)
+    /// Adds a route, e.g. `on(.get, "/accounts/:id")`.
+    func on(_ method: HTTPRequest.Method, _ path: String, use handler: @escaping RouteHandler<Context>)
 
     /// Adds middleware around the routes here; the first added runs outermost.
     @discardableResult
@@ -27,12 +27,12 @@ public typealias RouteHandler<Context> = @Sendable (Request, Context) async thro
 /// The methods spelled in terms of ``RouterMethods/on(_:_:use:)`` and the two `group`s.
 extension RouterMethods {
     /// Adds a `GET` route (it answers `HEAD` too).
-    public func get(_ path: String, use handler: @escaping RouteHandler<Context>) { on(.GET, path, use: handler) }
+    public func get(_ path: String, use handler: @escaping RouteHandler<Context>) { on(.get, path, use: handler) }
     /// Adds a `POST` route.
-    public func post(_ path: String, use handler: @escaping RouteHandler<Context>) { on(.POST, path, use: handler) }
+    public func post(_ path: String, use handler: @escaping RouteHandler<Context>) { on(.post, path, use: handler) }
     /// Adds a `DELETE` route.
     public func delete(_ path: String, use handler: @escaping RouteHandler<Context>) {
-        on(.DELETE, path, use: handler)
+        on(.delete, path, use: handler)
     }
 
     /// Routes at the same paths with middleware of their own.

@@ -1,6 +1,8 @@
+import HTTPTypes
 import Logging
 import NIOCore
 import NIOHTTP1
+import NIOHTTPTypesHTTP1
 
 /// The last handler of a connection's pipeline, after NIO's HTTP/1.1 decoder: collects one
 /// request (head and body within the limits), hands it to the responder on a task, and writes
@@ -201,10 +203,16 @@ where Responder.Context: RootRequestContext {
             fallback: requestIDPrefix + String(requestCount))
         // The request id reaches log lines through ``RequestID/current`` and the logging system's
         // metadata provider, not through a logger copied with metadata for every request.
+        // NIO's HTTP/1 head becomes swift-http-types' HTTPRequest (Host becomes the authority);
+        // a method it cannot carry is refused like any malformed request.
+        guard let requestHead = try? HTTPRequest(head, secure: false, splitCookie: false) else {
+            refuse(head, status: .badRequest, context: context)
+            return
+        }
         let request = Request(
-            method: head.method, uri: head.uri, headers: head.headers, body: body, remoteAddress: remoteAddress,
+            head: requestHead, body: body, remoteAddress: remoteAddress,
             client: configuration.trustProxy
-                ? ClientAddress(peer: remoteAddress, headers: head.headers, trustProxy: true) : peerClient,
+                ? ClientAddress(peer: remoteAddress, headers: requestHead.headerFields, trustProxy: true) : peerClient,
             isKeepAlive: head.isKeepAlive)
         let source = RequestContextSource(logger: logger, remoteAddress: remoteAddress)
         let responder = self.responder
@@ -214,16 +222,16 @@ where Responder.Context: RootRequestContext {
                 var response = try await RequestID.$current.withValue(requestID) {
                     try await responder.respond(to: request, context: Responder.Context(source: source))
                 }
-                response.headers.replaceOrAdd(name: "X-Request-Id", value: requestID)
+                response.headers[.requestID] = requestID
                 return response
             } catch let error as any HTTPResponseError {
                 var response = error.response
-                response.headers.replaceOrAdd(name: "X-Request-Id", value: requestID)
+                response.headers[.requestID] = requestID
                 return response
             } catch {
                 taskLogger.error("Request failed", metadata: ["error": "\(error)", "request": "\(requestID)"])
                 var response = Response.internalServerError
-                response.headers.replaceOrAdd(name: "X-Request-Id", value: requestID)
+                response.headers[.requestID] = requestID
                 return response
             }
         }
@@ -256,17 +264,20 @@ where Responder.Context: RootRequestContext {
         default: message = "The request could not be understood."
         }
         let head = HTTPRequestHead(version: version, method: isHead ? .HEAD : .GET, uri: "/")
-        var response = Response.text(message + "\n", status: status)
-        for (name, value) in configuration.refusalHeaders { response.headers.replaceOrAdd(name: name, value: value) }
-        if status == .serviceUnavailable { response.headers.replaceOrAdd(name: "Retry-After", value: "1") }
-        configuration.onRefusal?(status)
+        var response = Response.text(message + "\n", status: HTTPResponse.Status(code: Int(status.code)))
+        for field in configuration.refusalHeaders { response.headers[field.name] = field.value }
+        if status == .serviceUnavailable { response.headers[.retryAfter] = "1" }
+        configuration.onRefusal?(response.status)
         write(response, for: head, close: true, context: context)
     }
 
     /// Behind a trusted proxy: counts the request for the client the proxy names, or refuses it
     /// (503, then close) when that client already has its share in progress.
     private func countRequest(_ head: HTTPRequestHead, context: ChannelHandlerContext) -> Bool {
-        guard let client = ClientAddress(peer: remoteAddress, headers: head.headers, trustProxy: true)?.group else {
+        guard
+            let client = ClientAddress(
+                peer: remoteAddress, headers: HTTPFields(head.headers, splitCookie: false), trustProxy: true)?.group
+        else {
             return true
         }
         guard limits.admitRequest(client: client) else {
@@ -291,18 +302,18 @@ where Responder.Context: RootRequestContext {
         var headers = response.headers
         let close =
             close || quiescing
-            || (headers.contains(name: "Connection")
-                && headers[canonicalForm: "Connection"].contains { $0.lowercased() == "close" })
+            || headers.listElements(.connection).contains { $0.lowercased() == "close" }
         let hasBody = !(response.status.code < 200 || response.status == .noContent || response.status == .notModified)
         if hasBody {
-            headers.replaceOrAdd(name: "Content-Length", value: String(response.body.readableBytes))
+            headers[.contentLength] = String(response.body.readableBytes)
         }
         if close {
-            headers.replaceOrAdd(name: "Connection", value: "close")
+            headers[.connection] = "close"
         } else if head.version.major == 1 && head.version.minor == 0 {
-            headers.replaceOrAdd(name: "Connection", value: "keep-alive")
+            headers[.connection] = "keep-alive"
         }
-        let responseHead = HTTPResponseHead(version: head.version, status: response.status, headers: headers)
+        let status = HTTPResponseStatus(statusCode: response.status.code, reasonPhrase: response.status.reasonPhrase)
+        let responseHead = HTTPResponseHead(version: head.version, status: status, headers: HTTPHeaders(headers))
         unanswered = max(0, unanswered - 1)
         context.write(wrapOutboundOut(.head(responseHead)), promise: nil)
         if hasBody, head.method != .HEAD, response.body.readableBytes > 0 {

@@ -1,5 +1,5 @@
+import HTTPTypes
 import NIOCore
-import NIOHTTP1
 
 /// Where the server listens and the limits it enforces on every connection.
 public struct ServerConfiguration: Sendable {
@@ -47,9 +47,9 @@ public struct ServerConfiguration: Sendable {
     /// Headers added to the answers the server gives by itself, before any responder sees the
     /// request (400, 408, 413, 414, 431): the app's security headers, so no answer goes out
     /// without them.
-    public var refusalHeaders: HTTPHeaders = [:]
+    public var refusalHeaders: HTTPFields = [:]
     /// Told of each such answer, with its status (the app counts them in its metrics).
-    public var onRefusal: (@Sendable (HTTPResponseStatus) -> Void)?
+    public var onRefusal: (@Sendable (HTTPResponse.Status) -> Void)?
     /// Told of each connection closed at once because a cap was reached (the app counts them).
     public var onConnectionRefused: (@Sendable (ConnectionRefusal) -> Void)?
 

@@ -2,7 +2,7 @@ import AuthCore
 import DeliveryCore
 import Foundation
 import HTTPLite
-import NIOHTTP1
+import HTTPTypes
 import Wording
 
 /// The JSON API under `/api/v1`, for app clients: the original app's
@@ -143,7 +143,7 @@ struct APIController: Sendable {
         let body = try request.decodeJSON(CheckRequest.self)
         let signedIn = try await signIn.verify(
             phoneInput: body.phone_number, verificationID: body.verification_id, codeInput: body.code,
-            client: request.client?.group, userAgent: request.headers.first(name: "User-Agent"))
+            client: request.client?.group, userAgent: request.headers[.userAgent])
         return try Self.reply(
             CheckReply(
                 auth_token: signedIn.session.value, expires_in: Int(signIn.policy.sessionIdleTimeout),
@@ -156,19 +156,19 @@ struct APIController: Sendable {
 
     @Sendable func logout(_ request: Request, _ context: APIUserContext) async throws -> Response {
         try await signIn.signOut(session: context.token)
-        return Response(status: .noContent, headers: ["Cache-Control": "no-store"])
+        return Response(status: .noContent, headers: [.cacheControl: "no-store"])
     }
 
     @Sendable func openAPI(_ request: Request, _ context: AppContext) async throws -> Response {
         Response(
-            status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "public, max-age=3600"],
+            status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=3600"],
             body: .init(bytes: openAPIDocument))
     }
 
     /// A JSON reply that no cache keeps (it may hold a token or balances).
-    static func reply<T: Encodable>(_ value: T, status: HTTPResponseStatus = .ok) throws -> Response {
+    static func reply<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) throws -> Response {
         var response = try Response.json(value, status: status)
-        response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+        response.headers[.cacheControl] = "no-store"
         return response
     }
 }

@@ -1,6 +1,6 @@
 import AuthCore
 import HTTPLite
-import NIOHTTP1
+import HTTPTypes
 import WalletCore
 import Wording
 
@@ -10,11 +10,11 @@ import Wording
 /// (`invalid_phone_number` "Your phone number is invalid", `incorrect_code` "Incorrect
 /// verification code", `code_expired` "Your code expired"); the others are ours.
 struct APIError: HTTPResponseError, Equatable {
-    var status: HTTPResponseStatus
+    var status: HTTPResponse.Status
     var code: String
     var message: String
     /// `Retry-After` on `rate_limited` and `unavailable`, `Allow` on `method_not_allowed`.
-    var headers: HTTPHeaders = [:]
+    var headers: HTTPFields = [:]
     /// The `message` people's apps show, in the `Accept-Language` language; `nil` for an error
     /// with no words of ours (the status's name, in English, stays the message).
     var phrase: Phrase?
@@ -24,7 +24,7 @@ struct APIError: HTTPResponseError, Equatable {
         message: "Send a valid token as Authorization: Bearer TOKEN; sign in again if it expired.",
         phrase: Phrase("api.bearer"))
 
-    init(status: HTTPResponseStatus, code: String, message: String, headers: HTTPHeaders = [:], phrase: Phrase? = nil) {
+    init(status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:], phrase: Phrase? = nil) {
         self.status = status
         self.code = code
         self.message = message
@@ -109,7 +109,7 @@ struct APIError: HTTPResponseError, Equatable {
             case .notFound: "not_found"
             case .methodNotAllowed: "method_not_allowed"
             case .forbidden: "forbidden"
-            case .payloadTooLarge: "payload_too_large"
+            case .contentTooLarge: "payload_too_large"
             default: error.status.code >= 500 ? "internal_error" : "bad_request"
             }
         }
@@ -131,11 +131,11 @@ struct APIError: HTTPResponseError, Equatable {
         var response =
             (try? Response.json(Body(error: .init(code: code, message: message)), status: status))
             ?? Response.text(message, status: status)
-        for (name, value) in headers { response.headers.replaceOrAdd(name: name, value: value) }
-        if status == .unauthorized { response.headers.replaceOrAdd(name: "WWW-Authenticate", value: "Bearer") }
+        for field in headers { response.headers[field.name] = field.value }
+        if status == .unauthorized { response.headers[.wwwAuthenticate] = "Bearer" }
         // Said in the asker's language: no cache may hand it to someone else.
-        if response.headers["Cache-Control"].isEmpty {
-            response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+        if response.headers[values: .cacheControl].isEmpty {
+            response.headers[.cacheControl] = "no-store"
         }
         return response
     }

@@ -11,7 +11,7 @@ struct BearerAuthentication: Middleware {
     func handle(
         _ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response
     ) async throws -> Response {
-        guard let header = request.headers.first(name: "Authorization"),
+        guard let header = request.headers[.authorization],
             header.count > 7, header.prefix(7).lowercased() == "bearer ",
             let token = SessionToken(String(header.dropFirst(7).trimmingCharacters(in: .whitespaces)))
         else { throw APIError.unauthorized }

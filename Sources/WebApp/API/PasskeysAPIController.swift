@@ -1,7 +1,7 @@
 import AuthCore
 import Foundation
 import HTTPLite
-import NIOHTTP1
+import HTTPTypes
 import WebAuthnCore
 import Wording
 
@@ -48,7 +48,7 @@ struct PasskeysAPIController: Sendable {
         guard let token = SessionToken(body.passkey_request_id) else { throw PasskeyError.challengeExpired }
         let signedIn = try await passkeys.signIn(
             body.credential, token: token, client: request.client?.group,
-            userAgent: request.headers.first(name: "User-Agent"), api: true)
+            userAgent: request.headers[.userAgent], api: true)
         return try APIController.reply(
             APIController.CheckReply(
                 auth_token: signedIn.session.value, expires_in: Int(policy.sessionIdleTimeout),
@@ -83,7 +83,7 @@ struct PasskeysAPIController: Sendable {
         let created = try await passkeys.register(
             body, for: context.user, session: context.token,
             browser: String(
-                UserAgentDescription.describe(request.headers.first(name: "User-Agent"), wording[context.language])
+                UserAgentDescription.describe(request.headers[.userAgent], wording[context.language])
                     .prefix(64)))
         return try APIController.reply(PasskeyReply(created), status: .created)
     }

@@ -49,6 +49,6 @@ struct SessionsAPIController: Sendable {
         guard let id = context.parameters["id"], try await signIn.signOut(sessionID: id, of: context.user) else {
             throw HTTPError(.notFound, Phrase("http.noSuchSession"), message: "There is no such session.")
         }
-        return Response(status: .noContent, headers: ["Cache-Control": "no-store"])
+        return Response(status: .noContent, headers: [.cacheControl: "no-store"])
     }
 }

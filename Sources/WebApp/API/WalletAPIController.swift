@@ -1,7 +1,7 @@
 import AuthCore
 import Foundation
 import HTTPLite
-import NIOHTTP1
+import HTTPTypes
 import WalletCore
 import Wording
 
@@ -108,7 +108,7 @@ struct WalletAPIController: Sendable {
         let user = context.user
         let id = try id(context)
         _ = try await wallet.delete(user: user.id, account: id, key: try key(request))
-        return Response(status: .noContent, headers: ["Cache-Control": "no-store"])
+        return Response(status: .noContent, headers: [.cacheControl: "no-store"])
     }
 
     @Sendable func history(_ request: Request, _ context: APIUserContext) async throws -> Response {
@@ -166,7 +166,7 @@ struct WalletAPIController: Sendable {
 
     // MARK: Shared steps
 
-    private func accountReply(_ user: User, _ id: Int64?, status: HTTPResponseStatus = .ok) async throws -> Response {
+    private func accountReply(_ user: User, _ id: Int64?, status: HTTPResponse.Status = .ok) async throws -> Response {
         let account = try await wallet.account(user: user.id, id: id ?? 0)
         return try APIController.reply(AccountReply(account), status: status)
     }
@@ -178,7 +178,7 @@ struct WalletAPIController: Sendable {
 
     /// The `Idempotency-Key`, with the fingerprint of the request it came with.
     private func key(_ request: Request) throws -> OperationKey? {
-        request.headers.first(name: "Idempotency-Key").map {
+        request.headers[.idempotencyKey].map {
             OperationKey($0, fingerprint: RequestFingerprint.json(request))
         }
     }

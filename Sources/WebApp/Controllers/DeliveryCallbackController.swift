@@ -3,8 +3,8 @@ import Crypto
 import DeliveryCore
 import Foundation
 import HTTPLite
+import HTTPTypes
 import Logging
-import NIOHTTP1
 
 /// Where the SMS provider reports what happened to each text and call: `POST
 /// /callbacks/twilio/{reference}` (Twilio's status callbacks) and `POST
@@ -43,16 +43,16 @@ struct DeliveryCallbackController: Sendable {
         guard case .twilio(let authToken) = provider else { throw HTTPError(.notFound) }
         let reference = try Self.reference(context)
         // No signature at all is refused before the body is read (whatever its type).
-        guard request.headers.first(name: TwilioSignature.header) != nil else { throw refusedSignature("Twilio") }
+        guard request.headers[.twilioSignature] != nil else { throw refusedSignature("Twilio") }
         let fields = try request.formData().pairs.map { ($0.name, $0.value) }
-        guard let signature = request.headers.first(name: TwilioSignature.header),
+        guard let signature = request.headers[.twilioSignature],
             TwilioSignature.isValid(
                 signature, url: publicURL + Self.twilioPath + "/" + reference.hex, parameters: fields,
                 authToken: authToken)
         else {
             // A Twilio Webhooks Rule signs with its own SharedKey (HMAC-SHA256) and says so in this
             // header; we check only the auth token's HMAC-SHA1, so say why everything is refused.
-            if request.headers.first(name: "X-Twilio-Webhooks-Signature-Settings") != nil {
+            if request.headers[.twilioWebhooksSignatureSettings] != nil {
                 logger.warning(
                     "Twilio signed this callback with a Webhooks Rule's SharedKey, which is not supported: remove the rule for /callbacks/twilio/"
                 )
@@ -69,7 +69,7 @@ struct DeliveryCallbackController: Sendable {
         guard case .webhook(let secret) = provider else { throw HTTPError(.notFound) }
         let reference = try Self.reference(context)
         let body = Data(request.body.readableBytesView)
-        guard let signature = request.headers.first(name: WebhookSignature.header),
+        guard let signature = request.headers[.webhookSignature],
             WebhookSignature.isValid(signature, body: body, secret: secret)
         else { throw refusedSignature("SMS webhook") }
         let (named, report) = try Self.parsed { () throws(StatusCallback.Refused) in
@@ -118,4 +118,13 @@ struct DeliveryCallbackController: Sendable {
         logger.warning("Delivery callback refused: missing or wrong signature", metadata: ["provider": "\(provider)"])
         return HTTPError(.forbidden, message: "The request's signature is missing or wrong.")
     }
+}
+
+extension HTTPField.Name {
+    /// Twilio's signature of a status callback (``DeliveryCore/TwilioSignature``).
+    static let twilioSignature = Self(TwilioSignature.header)!
+    /// Set by a Twilio Webhooks Rule, which signs with a SharedKey we do not check.
+    static let twilioWebhooksSignatureSettings = Self("X-Twilio-Webhooks-Signature-Settings")!
+    /// Our signed webhook's signature (``DeliveryCore/WebhookSignature``).
+    static let webhookSignature = Self(WebhookSignature.header)!
 }

@@ -2,8 +2,8 @@ import AuthCore
 import Foundation
 import GatewayCore
 import HTTPLite
+import HTTPTypes
 import NIOCore
-import NIOHTTP1
 import WalletCore
 
 /// Gateway mode's endpoints for the reverse proxy in front of the protected apps
@@ -51,7 +51,7 @@ struct GatewayController: Sendable {
             return try await passing(user, host)
         case .signIn(let returnTo):
             var response = Response.redirect(to: gateway.loginAddress(returningTo: returnTo), status: .found)
-            response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+            response.headers[.cacheControl] = "no-store"
             return response
         case .notAllowed(let user, let host):
             return try pages.in(context.language).notAllowed(
@@ -64,10 +64,10 @@ struct GatewayController: Sendable {
 
     @Sendable func keySet(_ request: Request, _ context: AppContext) async throws -> Response {
         var response = Response(
-            status: .ok, headers: ["Content-Type": "application/json"], body: ByteBuffer(bytes: signer.keySetJSON))
+            status: .ok, headers: [.contentType: "application/json"], body: ByteBuffer(bytes: signer.keySetJSON))
         // Upstreams fetch the key set now and then; an hour keeps a rotation's new key visible
         // well within the day the old one stays listed.
-        response.headers.add(name: "Cache-Control", value: "public, max-age=3600")
+        response.headers.append(HTTPField(name: .cacheControl, value: "public, max-age=3600"))
         return response
     }
 
@@ -77,8 +77,8 @@ struct GatewayController: Sendable {
         let headers = request.headers
         let decision = gateway.decide(
             (
-                proto: headers.first(name: "X-Forwarded-Proto"), host: Self.single(headers, "X-Forwarded-Host"),
-                uri: headers.first(name: "X-Forwarded-Uri")
+                proto: headers[.xForwardedProto], host: Self.single(headers, .xForwardedHost),
+                uri: headers[.xForwardedURI]
             ), user: context.user)
         switch decision {
         case .notAllowed(let user, let host):
@@ -99,22 +99,30 @@ struct GatewayController: Sendable {
             return name.isEmpty ? nil : name
         }
         var response = Self.plain("Signed in.", status: .ok)
-        response.headers.add(name: "Remote-User", value: user.phone.e164)
-        if let name = pass.name { response.headers.add(name: "Remote-Name", value: name) }
-        response.headers.add(name: "Phone-Login-Assertion", value: pass.assertion)
+        response.headers.append(HTTPField(name: .remoteUser, value: user.phone.e164))
+        if let name = pass.name { response.headers.append(HTTPField(name: .remoteName, value: name)) }
+        response.headers.append(HTTPField(name: .phoneLoginAssertion, value: pass.assertion))
         return response
     }
 
     /// The header's value when it is given exactly once; a repeated header is none.
-    private static func single(_ headers: HTTPHeaders, _ name: String) -> String? {
-        let values = headers[name]
+    private static func single(_ headers: HTTPFields, _ name: HTTPField.Name) -> String? {
+        let values = headers[values: name]
         return values.count == 1 ? values[0] : nil
     }
 
     /// A short text answer no cache keeps: each answer is about one person at one moment.
-    private static func plain(_ text: String, status: HTTPResponseStatus) -> Response {
+    private static func plain(_ text: String, status: HTTPResponse.Status) -> Response {
         var response = Response.text(text, status: status)
-        response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+        response.headers[.cacheControl] = "no-store"
         return response
     }
+}
+
+extension HTTPField.Name {
+    /// What gateway mode hands the protected app (docs/GATEWAY.md): the person's number, their
+    /// name, and the signed assertion.
+    static let remoteUser = Self("Remote-User")!
+    static let remoteName = Self("Remote-Name")!
+    static let phoneLoginAssertion = Self("Phone-Login-Assertion")!
 }

@@ -1,7 +1,7 @@
 import AuthCore
 import Foundation
 import HTTPLite
-import NIOHTTP1
+import HTTPTypes
 import Prometheus
 
 /// What a load balancer and a monitoring system ask: `GET /healthz` (the process answers),
@@ -39,14 +39,14 @@ struct OpsController: Sendable {
 
     @Sendable func metrics(_ request: Request, _ context: AppContext) async throws -> Response {
         var response = Response(status: .ok, body: .init(bytes: registry.emitToBuffer()))
-        response.headers.replaceOrAdd(name: "Content-Type", value: "text/plain; version=0.0.4; charset=utf-8")
-        response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+        response.headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+        response.headers[.cacheControl] = "no-store"
         return response
     }
 
-    private static func plain(_ text: String, status: HTTPResponseStatus = .ok) -> Response {
+    private static func plain(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
         var response = Response.text(text, status: status)
-        response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+        response.headers[.cacheControl] = "no-store"
         return response
     }
 }

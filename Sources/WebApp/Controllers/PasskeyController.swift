@@ -56,7 +56,7 @@ struct PasskeyController: Sendable {
             guard let token = cookies.challengeToken(in: request) else { throw PasskeyError.challengeExpired }
             let signedIn = try await passkeys.signIn(
                 credential, token: token, replacing: context.sessionToken, client: request.client?.group,
-                userAgent: request.headers.first(name: "User-Agent"))
+                userAgent: request.headers[.userAgent])
             var response = landing.response(signedIn, context.app, request)
             response.setCookie(cookies.challengeCleared)
             return response
@@ -87,8 +87,8 @@ struct PasskeyController: Sendable {
         } catch let error as any HTTPResponseError where error is PasskeyError || error is SignInError {
             var response = try Response.json(
                 ["message": error.phrase.map { pages.in(language).words($0) } ?? error.message], status: error.status)
-            response.headers.add(contentsOf: error.headers)
-            response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+            response.headers.append(contentsOf: error.headers)
+            response.headers[.cacheControl] = "no-store"
             return response
         }
     }
@@ -99,7 +99,7 @@ struct PasskeyController: Sendable {
         guard let session = context.app.sessionToken else { throw Redirect.toLogin }
         let credential = Data((try request.formData()["credential"] ?? "").utf8)
         let browser = UserAgentDescription.describe(
-            request.headers.first(name: "User-Agent"), pages.in(context.language).words)
+            request.headers[.userAgent], pages.in(context.language).words)
         do {
             _ = try await passkeys.register(
                 credential, for: context.user, session: session, browser: String(browser.prefix(64)))
@@ -152,7 +152,7 @@ struct PasskeyController: Sendable {
     /// Options as JSON, never cached (they hold a challenge).
     static func json(_ value: some Encodable) throws -> Response {
         var response = try Response.json(value)
-        response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+        response.headers[.cacheControl] = "no-store"
         return response
     }
 }

@@ -123,7 +123,7 @@ struct SignInController: Sendable {
             if let token = device.token(in: request), oidc?.cookie.pending(in: request) == nil,
                 let signedIn = try await signIn.signInRemembered(
                     phoneInput: phoneInput, device: token, replacing: context.sessionToken,
-                    userAgent: request.headers.first(name: "User-Agent"))
+                    userAgent: request.headers[.userAgent])
             {
                 return landing.response(signedIn, context.app, request)
             }
@@ -207,7 +207,7 @@ struct SignInController: Sendable {
     @Sendable func deliveryStatus(_ request: Request, _ context: PendingSignInContext) async throws -> Response {
         let status = try await signIn.codeStatus(for: context.phone)
         var response = try Response.json(delivery(status, context.phone, context.language).reply)
-        response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+        response.headers[.cacheControl] = "no-store"
         return response
     }
 
@@ -230,7 +230,7 @@ struct SignInController: Sendable {
         do {
             let signedIn = try await signIn.verify(
                 session: token, pendingFor: phone, codeInput: code, client: request.client?.group,
-                rememberDevice: form["remember"] == "on", userAgent: request.headers.first(name: "User-Agent"))
+                rememberDevice: form["remember"] == "on", userAgent: request.headers[.userAgent])
             var response = landing.response(signedIn, context.app, request)
             // Signed in by text: Home offers a passkey, unless the person has one or said no.
             if let passkeys, (try? await passkeys.offers(to: signedIn.user)) == true {

@@ -21,7 +21,7 @@ struct WellKnownController: Sendable {
     private static func file(_ json: [UInt8]?) throws -> Response {
         guard let json else { throw HTTPError(.notFound, message: "Not Found") }
         return Response(
-            status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "public, max-age=3600"],
+            status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=3600"],
             body: .init(bytes: json))
     }
 }

@@ -1,6 +1,6 @@
 import AuthCore
 import HTTPLite
-import NIOHTTP1
+import HTTPTypes
 import WalletCore
 import Wording
 
@@ -13,16 +13,16 @@ extension SignInError: HTTPResponseError {
     /// A text that could not be sent, or may not be sent now (the spend budget is used up), is
     /// our side's trouble (503); a limit says how long to wait (429); anything else is what
     /// was typed (422).
-    public var status: HTTPResponseStatus {
+    public var status: HTTPResponse.Status {
         if case .textsUnavailable = self { return .serviceUnavailable }
         if case .callsUnavailable = self { return .serviceUnavailable }
         if self == .deliveryFailed || self == .callFailed { return .serviceUnavailable }
-        return retryAfter == nil ? .unprocessableEntity : .tooManyRequests
+        return retryAfter == nil ? .unprocessableContent : .tooManyRequests
     }
 
-    public var headers: HTTPHeaders {
+    public var headers: HTTPFields {
         guard let retryAfter else { return [:] }
-        return ["Retry-After": String(retryAfter)]
+        return [.retryAfter: String(retryAfter)]
     }
 
     public var message: String { description }
@@ -33,8 +33,8 @@ extension SignInError: HTTPResponseError {
 extension WalletError: HTTPResponseError {
     /// Someone else's account is 404, the same as one that does not exist; every other refusal
     /// is the form coming back with its reason (422).
-    public var status: HTTPResponseStatus {
-        self == .accountNotFound ? .notFound : .unprocessableEntity
+    public var status: HTTPResponse.Status {
+        self == .accountNotFound ? .notFound : .unprocessableContent
     }
 
     public var message: String { description }
@@ -45,19 +45,19 @@ extension WalletError: HTTPResponseError {
 extension PasskeyError: HTTPResponseError {
     /// A passkey that signs no one in is 401; one that is not the person's (or passkeys being
     /// off) 404; a limit or a name 422; anything the browser sent that does not check out 400.
-    public var status: HTTPResponseStatus {
+    public var status: HTTPResponse.Status {
         switch self {
         case .unknownPasskey, .notYours, .turnedOff, .counterWentBack: .unauthorized
         case .unavailable, .noSuchPasskey: .notFound
-        case .tooMany, .alreadyRegistered, .badName: .unprocessableEntity
+        case .tooMany, .alreadyRegistered, .badName: .unprocessableContent
         case .challengeExpired, .malformed, .refused, .storedKeyUnreadable: .badRequest
         case .tooManyRequests: .tooManyRequests
         }
     }
 
-    public var headers: HTTPHeaders {
+    public var headers: HTTPFields {
         guard case .tooManyRequests(let seconds) = self else { return [:] }
-        return ["Retry-After": String(seconds)]
+        return [.retryAfter: String(seconds)]
     }
 
     public var message: String { description }
@@ -67,9 +67,9 @@ extension PasskeyError: HTTPResponseError {
 /// A database that did not answer in time: the same 503 on pages and in the API.
 extension StorageUnavailable: HTTPResponseError {
     /// Nothing was decided: 503, and try again in a few seconds.
-    public var status: HTTPResponseStatus { .serviceUnavailable }
+    public var status: HTTPResponse.Status { .serviceUnavailable }
 
-    public var headers: HTTPHeaders { ["Retry-After": Self.retryAfter] }
+    public var headers: HTTPFields { [.retryAfter: Self.retryAfter] }
 
     public var message: String { Self.message }
     public var phrase: Phrase? { Phrase("http.unavailable") }
@@ -78,7 +78,7 @@ extension StorageUnavailable: HTTPResponseError {
 /// A value the database's CHECK constraints refused after the rules let it through: what was
 /// typed cannot be kept, so 422 and a plain sentence (the constraint itself stays in the log).
 extension SchemaCheckFailed: HTTPResponseError {
-    public var status: HTTPResponseStatus { .unprocessableEntity }
+    public var status: HTTPResponse.Status { .unprocessableContent }
 
     public var message: String { "That cannot be saved. Please check what you entered and try again." }
     public var phrase: Phrase? { Phrase("http.cannotSave") }
@@ -104,10 +104,10 @@ struct Redirect: HTTPResponseError {
         Redirect(location: "/login", cookies: [LoginNotice.expired.cookie(secure: secure)])
     }
 
-    var status: HTTPResponseStatus { .seeOther }
-    var headers: HTTPHeaders {
-        var headers: HTTPHeaders = ["Location": location]
-        for cookie in cookies { headers.add(name: "Set-Cookie", value: cookie.headerValue) }
+    var status: HTTPResponse.Status { .seeOther }
+    var headers: HTTPFields {
+        var headers: HTTPFields = [.location: location]
+        for cookie in cookies { headers.append(HTTPField(name: .setCookie, value: cookie.headerValue)) }
         return headers
     }
     var message: String { "See \(location)." }

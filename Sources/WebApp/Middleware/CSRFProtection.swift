@@ -1,6 +1,6 @@
 import AuthCore
 import HTTPLite
-import NIOHTTP1
+import HTTPTypes
 import Wording
 
 /// Refuses forged form posts with 403 before they reach a route.
@@ -30,13 +30,13 @@ struct CSRFProtection: Middleware {
         let cookieToken = request.cookie(cookieName).flatMap { tokens.isValid($0) ? $0 : nil }
         // POST is the only state-changing method any route accepts; others fall through to
         // the router's 405.
-        if request.method == .POST {
-            if let site = request.headers.first(name: "Sec-Fetch-Site"), site != "same-origin", site != "none" {
+        if request.method == .post {
+            if let site = request.headers[.secFetchSite], site != "same-origin", site != "none" {
                 context.logger.notice("Refused cross-site request", metadata: ["sec-fetch-site": "\(site)"])
                 throw HTTPError(.forbidden, Phrase("http.csrf"), message: Self.rejection)
             }
-            if let origin = request.headers.first(name: "Origin"),
-                !Self.origin(origin, matchesHost: request.headers.first(name: "Host"))
+            if let origin = request.headers[.origin],
+                !Self.origin(origin, matchesHost: request.authority)
             {
                 context.logger.notice("Refused request from another origin")
                 throw HTTPError(.forbidden, Phrase("http.csrf"), message: Self.rejection)

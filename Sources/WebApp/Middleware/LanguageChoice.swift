@@ -1,5 +1,6 @@
 import Foundation
 import HTTPLite
+import HTTPTypes
 import Wording
 
 /// Which language a page is in (issue 29): the one the person chose with the link every page
@@ -25,7 +26,7 @@ struct LanguageChoice: Middleware {
         // Static files are the same in every language (and cached for a year).
         if request.path.hasPrefix("/public/") { return try await next(request, context) }
         var context = context
-        if !headerOnly, request.method == .GET || request.method == .HEAD, request.rawQuery.contains("lang=") {
+        if !headerOnly, request.method == .get || request.method == .head, request.rawQuery.contains("lang=") {
             let query = request.query
             if let asked = query["lang"], let language = Language(rawValue: asked) {
                 var response = Response.redirect(to: Self.address(request.path, keeping: query))
@@ -36,11 +37,11 @@ struct LanguageChoice: Middleware {
         }
         context.language =
             (headerOnly ? nil : request.cookie(Self.cookieName).flatMap(Language.init(rawValue:)))
-            ?? Language.preferred(by: request.headers.first(name: "Accept-Language"))
+            ?? Language.preferred(by: request.headers[.acceptLanguage])
         var response = try await next(request, context)
-        response.headers.replaceOrAdd(name: "Content-Language", value: context.language.code)
+        response.headers[.contentLanguage] = context.language.code
         // The same address answers in another language for another header (or cookie).
-        response.headers.add(name: "Vary", value: headerOnly ? "Accept-Language" : "Accept-Language, Cookie")
+        response.headers.append(HTTPField(name: .vary, value: headerOnly ? "Accept-Language" : "Accept-Language, Cookie"))
         return response
     }
 

@@ -43,7 +43,7 @@ struct RequestMetrics: Middleware {
 
     /// Counts an answer the server gave before any middleware ran (`route="refused"`: a body,
     /// URL or headers over the limits, a request that was not HTTP, one that came too slowly).
-    func countRefusal(_ status: UInt) {
+    func countRefusal(_ status: Int) {
         handles.for(route: "refused", status: status).0.increment()
     }
 
@@ -60,14 +60,14 @@ struct RequestMetrics: Middleware {
 
         private struct Key: Hashable {
             let route: String
-            let status: UInt
+            let status: Int
         }
 
         init(factory: any MetricsFactory) {
             self.factory = factory
         }
 
-        func `for`(route: String, status: UInt) -> (Counter, Timer) {
+        func `for`(route: String, status: Int) -> (Counter, Timer) {
             let key = Key(route: route, status: status)
             return lock.withLock {
                 if let found = made[key] { return found }

@@ -1,5 +1,5 @@
 import HTTPLite
-import NIOHTTP1
+import HTTPTypes
 
 /// Headers every response carries: a strict Content-Security-Policy (no inline script or
 /// style), no MIME sniffing, no cross-site referrers, no framing, and HSTS over HTTPS; scripts
@@ -8,9 +8,9 @@ struct SecurityHeaders: Middleware {
     typealias Context = AppContext
     /// The headers themselves, made once; the server adds them to the answers it gives before
     /// any middleware runs too (``HTTPLite/ServerConfiguration/refusalHeaders``).
-    let headers: HTTPHeaders
+    let headers: HTTPFields
     /// The two of them a script or a style sheet keeps (``subresourceHeaders``), picked once.
-    private let subresource: HTTPHeaders
+    private let subresource: HTTPFields
 
     /// - Parameter formTargets: origins besides this one that a form's answer may redirect to
     ///   (gateway mode: the protected apps, where signing in sends people back; browsers apply
@@ -19,14 +19,14 @@ struct SecurityHeaders: Middleware {
     ///   (gateway mode: this app's public address, for the 403 page the proxy shows on a
     ///   protected host).
     init(https: Bool, formTargets: [String] = [], assetOrigin: String? = nil) {
-        var headers: HTTPHeaders = [
-            "Content-Security-Policy": Self.contentSecurityPolicy(formTargets: formTargets, assetOrigin: assetOrigin),
-            "X-Content-Type-Options": "nosniff",
-            "Referrer-Policy": "same-origin", "X-Frame-Options": "DENY",
+        var headers: HTTPFields = [
+            .contentSecurityPolicy: Self.contentSecurityPolicy(formTargets: formTargets, assetOrigin: assetOrigin),
+            .xContentTypeOptions: "nosniff",
+            .referrerPolicy: "same-origin", .xFrameOptions: "DENY",
         ]
-        if https { headers.add(name: "Strict-Transport-Security", value: "max-age=31536000; includeSubDomains") }
+        if https { headers.append(HTTPField(name: .strictTransportSecurity, value: "max-age=31536000; includeSubDomains")) }
         self.headers = headers
-        self.subresource = HTTPHeaders(headers.filter { Self.subresourceHeaders.contains($0.name) })
+        self.subresource = HTTPFields(headers.filter { Self.subresourceHeaders.contains($0.name) })
     }
 
     static func contentSecurityPolicy(formTargets: [String] = [], assetOrigin: String? = nil) -> String {
@@ -39,8 +39,8 @@ struct SecurityHeaders: Middleware {
         _ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response
     ) async throws -> Response {
         var response = try await next(request, context)
-        for (name, value) in Self.isSubresource(response) ? subresource : headers {
-            response.headers.replaceOrAdd(name: name, value: value)
+        for field in Self.isSubresource(response) ? subresource : headers {
+            response.headers[field.name] = field.value
         }
         return response
     }
@@ -49,12 +49,12 @@ struct SecurityHeaders: Middleware {
     /// and HSTS. A Content-Security-Policy, `X-Frame-Options` and `Referrer-Policy` govern the
     /// document they arrive with, so on these they do nothing but cost a phone about 240 bytes
     /// per file on its first visit.
-    static let subresourceHeaders: Set<String> = ["X-Content-Type-Options", "Strict-Transport-Security"]
+    static let subresourceHeaders: Set<HTTPField.Name> = [.xContentTypeOptions, .strictTransportSecurity]
 
     /// Whether `response` is a script or a style sheet (images keep everything: an SVG opened
     /// on its own is a document).
     static func isSubresource(_ response: Response) -> Bool {
-        guard let type = response.headers.first(name: "Content-Type") else { return false }
+        guard let type = response.headers[.contentType] else { return false }
         return type.hasPrefix("text/css") || type.hasPrefix("text/javascript")
     }
 }

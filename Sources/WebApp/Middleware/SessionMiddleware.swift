@@ -79,6 +79,6 @@ struct SessionMiddleware: Middleware {
 
     /// Whether the handler already set (or deleted) the session cookie: then it is left as set.
     private func setsSessionCookie(_ response: Response) -> Bool {
-        response.headers["Set-Cookie"].contains { $0.hasPrefix(cookie.name + "=") }
+        response.headers[values: .setCookie].contains { $0.hasPrefix(cookie.name + "=") }
     }
 }

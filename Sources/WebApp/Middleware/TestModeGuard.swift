@@ -1,4 +1,5 @@
 import HTTPLite
+import HTTPTypes
 import NIOCore
 import Wording
 
@@ -14,7 +15,7 @@ struct TestModeGuard: Middleware {
     typealias Context = AppContext
 
     /// Headers a proxy adds; their presence means the request did not start on this machine.
-    static let proxyHeaders = ["Forwarded", "X-Forwarded-For", "X-Real-IP"]
+    static let proxyHeaders: [HTTPField.Name] = [.forwarded, .xForwardedFor, .xRealIP]
     static let refusal = HTTPError(
         .forbidden, Phrase("http.testMode"),
         message:
@@ -35,7 +36,7 @@ struct TestModeGuard: Middleware {
 
     /// Whether `request` came straight from a loopback peer, through no proxy.
     static func isLocal(_ request: Request) -> Bool {
-        guard !proxyHeaders.contains(where: { request.headers.contains(name: $0) }) else { return false }
+        guard !proxyHeaders.contains(where: { request.headers[$0] != nil }) else { return false }
         return isLoopback(request.remoteAddress)
     }
 

@@ -1,7 +1,7 @@
 import AuthCore
 import Foundation
 import HTTPLite
-import NIOHTTP1
+import HTTPTypes
 import OIDCCore
 import Wording
 
@@ -71,7 +71,7 @@ struct OIDCController: Sendable {
         let body = try JSONSerialization.data(
             withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])
         return Response(
-            status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "public, max-age=3600"],
+            status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=3600"],
             body: .init(bytes: body))
     }
 
@@ -113,7 +113,7 @@ struct OIDCController: Sendable {
                 // prompt=login or max_age: this sign-in is too old. The person is asked first
                 // ("Sign out?"), so no link from another site can end their session; once signed
                 // out, Login leads back here.
-                response.headers.replaceOrAdd(name: "Location", value: "/logout")
+                response.headers[.location] = "/logout"
             }
             return response
         case .consent:
@@ -142,7 +142,7 @@ struct OIDCController: Sendable {
         do {
             let form = try request.formData()
             let parsed = try TokenRequest.parse(
-                form.pairs.map { ($0.name, $0.value) }, authorization: request.headers.first(name: "Authorization"),
+                form.pairs.map { ($0.name, $0.value) }, authorization: request.headers[.authorization],
                 registry: provider.registry)
             return try Self.json(try await provider.token(parsed))
         } catch let error as TokenError {
@@ -150,7 +150,7 @@ struct OIDCController: Sendable {
             var response = try Self.json(
                 ["error": error.code.rawValue, "error_description": error.description],
                 status: error.status == 401 ? .unauthorized : .badRequest)
-            if error.basic { response.headers.replaceOrAdd(name: "WWW-Authenticate", value: "Basic realm=\"oidc\"") }
+            if error.basic { response.headers[.wwwAuthenticate] = "Basic realm=\"oidc\"" }
             return response
         } catch let error as HTTPError where error.status == .badRequest || error.status == .unsupportedMediaType {
             return try Self.json(["error": "invalid_request", "error_description": error.message], status: .badRequest)
@@ -161,14 +161,14 @@ struct OIDCController: Sendable {
 
     @Sendable func userinfo(_ request: Request, _ context: AppContext) async throws -> Response {
         var token: String?
-        if let header = request.headers.first(name: "Authorization"), header.lowercased().hasPrefix("bearer ") {
+        if let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") {
             token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
-        } else if request.method == .POST {
+        } else if request.method == .post {
             token = try? request.formData().values(for: "access_token").first
         }
         guard let token, let claims = try await provider.userinfo(accessToken: token) else {
             var response = try Self.json(["error": "invalid_token"], status: .unauthorized)
-            response.headers.replaceOrAdd(name: "WWW-Authenticate", value: "Bearer error=\"invalid_token\"")
+            response.headers[.wwwAuthenticate] = "Bearer error=\"invalid_token\""
             return response
         }
         return try Self.json(claims)
@@ -180,7 +180,7 @@ struct OIDCController: Sendable {
     /// person goes to the client's registered `post_logout_redirect_uri` (with `state`); any
     /// other address is ignored. Without a valid hint, the "Sign out?" page asks first.
     @Sendable func logout(_ request: Request, _ context: AppContext) async throws -> Response {
-        let query = request.method == .POST ? try request.formData() : request.query
+        let query = request.method == .post ? try request.formData() : request.query
         guard let hint = query.values(for: "id_token_hint").first,
             let idToken = try? await provider.verifiedIDToken(hint)
         else { return .redirect(to: "/logout") }
@@ -202,10 +202,10 @@ struct OIDCController: Sendable {
         return response
     }
 
-    static func json(_ value: some Encodable, status: HTTPResponseStatus = .ok) throws -> Response {
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
         var response = try Response.json(value, status: status)
-        response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
-        response.headers.replaceOrAdd(name: "Pragma", value: "no-cache")
+        response.headers[.cacheControl] = "no-store"
+        response.headers[.pragma] = "no-cache"
         return response
     }
 }

@@ -2,6 +2,7 @@ import Crypto
 import DeliveryCore
 import Foundation
 import HTTPLite
+import HTTPTypes
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -60,19 +61,19 @@ final class FakeTwilio: @unchecked Sendable {
 
     private func answer(_ request: Request) -> Response {
         if request.uri == webhookPath { return webhook(request) }
-        func error(_ status: HTTPResponseStatus, _ code: Int, _ message: String) -> Response {
+        func error(_ status: HTTPResponse.Status, _ code: Int, _ message: String) -> Response {
             Response(
-                status: status, headers: ["Content-Type": "application/json"],
+                status: status, headers: [.contentType: "application/json"],
                 body: ByteBuffer(
                     string: #"{"code": \#(code), "message": "\#(message)", "more_info": "https://www.twilio.com/docs/errors/\#(code)", "status": \#(status.code)}"#
                 ))
         }
         let prefix = "/2010-04-01/Accounts/\(accountSID)/"
-        guard request.method == .POST, request.uri.hasPrefix(prefix),
+        guard request.method == .post, request.uri.hasPrefix(prefix),
             let resource = ["Messages.json": "Messages", "Calls.json": "Calls"][String(request.uri.dropFirst(prefix.count))]
         else { return error(.notFound, 20404, "The requested resource was not found") }
         let credentials = Data("\(accountSID):\(authToken)".utf8).base64EncodedString()
-        guard request.headers.first(name: "Authorization") == "Basic \(credentials)" else {
+        guard request.headers[.authorization] == "Basic \(credentials)" else {
             return error(.unauthorized, 20003, "Authenticate")
         }
         guard let form = try? request.formData() else { return error(.badRequest, 20001, "Bad form") }
@@ -87,13 +88,13 @@ final class FakeTwilio: @unchecked Sendable {
         let sid = (resource == "Messages" ? "SM" : "CA") + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         lock.withLock { received.append(Sent(resource: resource, sid: sid, fields: fields)) }
         return Response(
-            status: .created, headers: ["Content-Type": "application/json"],
+            status: .created, headers: [.contentType: "application/json"],
             body: ByteBuffer(string: #"{"sid": "\#(sid)", "status": "queued", "to": "\#(form["To"]!)"}"#))
     }
 
     private func webhook(_ request: Request) -> Response {
         let body = Data(request.body.readableBytesView)
-        guard let signature = request.headers.first(name: WebhookSignature.header),
+        guard let signature = request.headers[HTTPField.Name(WebhookSignature.header)!],
             WebhookSignature.isValid(signature, body: body, secret: SymmetricKey(data: Data(webhookSecret.utf8))),
             let object = try? JSONSerialization.jsonObject(with: body) as? [String: String]
         else { return Response(status: .unauthorized) }
