@@ -53,6 +53,7 @@ struct CeremonyTests {
             ("another challenge", CeremonyFailure.wrongChallenge), ("another origin", .wrongOrigin),
             ("cross-origin", .wrongOrigin), ("another top origin", .wrongOrigin), ("a get, not a create", .wrongType), ("UV false", .userNotVerified),
             ("UP false", .userNotPresent), ("another RP ID", .wrongRelyingParty),
+            ("backed up but not backup-eligible", .backupStateInvalid),
             ("packed attestation", .unsupportedAttestation("packed")), ("a statement", .attestationObject),
             ("no credential", .noCredential), ("1 MB of client data", .clientData(.tooLong)),
             ("client data not JSON", .clientData(.malformed)),
@@ -71,6 +72,7 @@ struct CeremonyTests {
         case "a get, not a create": client = clientData("webauthn.get")
         case "UV false": object = attestation(flags: 0x41)
         case "UP false": object = attestation(flags: 0x44)
+        case "backed up but not backup-eligible": object = attestation(flags: 0x45 | 0x10)
         case "another RP ID": object = attestation(rpID: "evil.example")
         case "packed attestation": object = attestation(format: "packed")
         case "a statement": object = attestation(statement: .map([(.text("alg"), .negative(-7))]))
@@ -117,6 +119,12 @@ struct CeremonyTests {
                 challenge: "c2lnbi1pbi1jaGFsbGVuZ2U",
                 credential: StoredCredential(publicKey: .es256(key.publicKey), signCount: 6))
         }
+        // A synced passkey (backup-eligible and backed up) is fine.
+        let (synced, syncedSignature) = try assertion(counter: 7, flags: 0x05 | 0x08 | 0x10, client: client)
+        _ = try site.verifyAssertion(
+            clientDataJSON: client, authenticatorData: synced, signature: syncedSignature,
+            challenge: "c2lnbi1pbi1jaGFsbGVuZ2U",
+            credential: StoredCredential(publicKey: .es256(key.publicKey), signCount: 6))
         // An authenticator that keeps no counter (0, as synced passkeys do) is fine.
         let (zero, zeroSignature) = try assertion(counter: 0, client: client)
         _ = try site.verifyAssertion(
@@ -132,6 +140,7 @@ struct CeremonyTests {
             ("another origin", .wrongOrigin), ("a create, not a get", .wrongType), ("UV false", .userNotVerified),
             ("a tampered signature", .badSignature), ("1 MB of client data", .clientData(.tooLong)),
             ("short authenticator data", .authenticatorData(.truncated)),
+            ("backed up but not backup-eligible", .backupStateInvalid),
         ] as [(String, CeremonyFailure)])
     func signInRefused(_ attack: String, _ failure: CeremonyFailure) throws {
         var client = clientData("webauthn.get")
@@ -143,6 +152,7 @@ struct CeremonyTests {
         case "another origin": client = clientData("webauthn.get", origin: "http://localhost:8081")
         case "a create, not a get": client = clientData("webauthn.create")
         case "UV false": flags = 0x01
+        case "backed up but not backup-eligible": flags = 0x05 | 0x10
         case "1 MB of client data": client = [UInt8](repeating: 0x20, count: 1 << 20)
         default: break
         }

@@ -27,7 +27,8 @@ public struct RelyingParty: Sendable, Equatable {
 
     /// The checks both ceremonies share, in the specification's order (§7.1 steps 7-9 and 13-16,
     /// §7.2 steps 11-13 and 15-18): the type, the challenge (compared in constant time), the
-    /// origin, the RP ID's hash, and the UP and UV flags.
+    /// origin, the RP ID's hash, the UP and UV flags, and BS only with BE (§7.1 step 18, §7.2
+    /// step 19).
     func checkShared(
         _ client: ClientData, type: String, challenge: String, data: AuthenticatorData
     ) throws(CeremonyFailure) {
@@ -42,6 +43,7 @@ public struct RelyingParty: Sendable, Equatable {
         guard Self.constantTimeEquals(data.rpIdHash, idHash) else { throw .wrongRelyingParty }
         guard data.flags.userPresent else { throw .userNotPresent }
         guard data.flags.userVerified else { throw .userNotVerified }
+        guard data.flags.backupEligible || !data.flags.backedUp else { throw .backupStateInvalid }
     }
 
     static func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
@@ -71,4 +73,7 @@ public enum CeremonyFailure: Error, Equatable, Sendable {
     case badSignature
     /// Sign-in: a counter that did not go up (a cloned authenticator, or a replay).
     case counterWentBack
+    /// Backed up (BS) without being backup-eligible (BE): no authenticator can be in that state
+    /// (WebAuthn Level 3 §6.1.3), so the data is forged or broken (§7.1 step 18, §7.2 step 19).
+    case backupStateInvalid
 }
