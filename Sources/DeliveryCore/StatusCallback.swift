@@ -9,6 +9,14 @@ public enum StatusCallback {
         init(_ description: String) { self.description = description }
     }
 
+    /// Whether a Twilio callback names our account (`AccountSid`, compared as bytes). A callback
+    /// signed with our auth token but about another account's message, or naming none, is not
+    /// ours to record.
+    public static func isForAccount(_ parameters: [(String, String)], accountSID: String) -> Bool {
+        let named = parameters.filter { $0.0 == "AccountSid" }
+        return named.count == 1 && named[0].1.utf8.elementsEqual(accountSID.utf8)
+    }
+
     /// Twilio's status callback for a message (`MessageSid`, `MessageStatus`) or a call
     /// (`CallSid`, `CallStatus`), with `ErrorCode` when it failed.
     public static func twilio(_ parameters: [(String, String)]) throws(Refused) -> DeliveryReport {

@@ -223,7 +223,7 @@ struct Routes {
     private var deliveryCallbacks: (DeliveryCallbackController.Provider, String)? {
         guard let publicURL = configuration.publicURL ?? configuration.gateway?.publicURL else { return nil }
         switch configuration.sms {
-        case .twilio(let twilio): return (.twilio(authToken: twilio.authToken), publicURL)
+        case .twilio(let twilio): return (.twilio(authToken: twilio.authToken, accountSID: twilio.accountSID), publicURL)
         case .webhook(let webhook): return (.webhook(secret: webhook.secret), publicURL)
         case .outbox, .test: return nil
         }

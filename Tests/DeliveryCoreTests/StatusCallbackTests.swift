@@ -29,6 +29,19 @@ struct StatusCallbackTests {
         #expect(report == DeliveryReport(providerID: "CA99", status: ours))
     }
 
+    @Test("a Twilio callback is ours only when it names our account once, byte for byte")
+    func account() {
+        let ours = "AC0123456789abcdef0123456789abcdef"
+        #expect(StatusCallback.isForAccount([("AccountSid", ours), ("MessageStatus", "sent")], accountSID: ours))
+        for fields in [
+            [("MessageStatus", "sent")], [("AccountSid", "AC" + String(repeating: "f", count: 32))],
+            [("AccountSid", ours), ("AccountSid", "ACother")], [("AccountSid", ours.uppercased())],
+            [("AccountSid", "")],
+        ] {
+            #expect(!StatusCallback.isForAccount(fields, accountSID: ours), "\(fields)")
+        }
+    }
+
     @Test("an error code is kept; the last value of a repeated field counts")
     func errorCode() throws {
         let report = try StatusCallback.twilio([

@@ -269,7 +269,9 @@ struct DeliveryCallbackTests: SignInSteps {
         }
     }
 
-    @Test("forged callbacks: unsigned, wrongly signed, signed for another address: 403, nothing recorded")
+    @Test(
+        "forged callbacks: unsigned, wrongly signed, signed for another address, naming another account: 403, nothing recorded"
+    )
     func forged() async throws {
         try await withTwilio { server, twilio in
             let (browser, text) = try await started(server, twilio)
@@ -283,6 +285,13 @@ struct DeliveryCallbackTests: SignInSteps {
             let changed = genuine.fields.map { $0.0 == "MessageStatus" ? ($0.0, "delivered") : $0 }
             #expect(try await twilio.post(genuine.path, fields: changed, signature: genuine.signature) == .forbidden)
             #expect(try await twilio.post(genuine.path, fields: genuine.fields, signature: "garbage") == .forbidden)
+            // Signed with our token, but about another account's message (or naming none).
+            for account in ["AC" + String(repeating: "f", count: 32), ""] {
+                let elsewhere = try twilio.callback(text, status: "undelivered", errorCode: "30003", account: account)
+                #expect(
+                    try await twilio.post(elsewhere.path, fields: elsewhere.fields, signature: elsewhere.signature)
+                        == .forbidden, "\(account)")
+            }
             // A genuine callback replayed at another send's address.
             _ = try await browser.post("/logout")
             try await login(browser, "(530) 555-0199")
@@ -330,10 +339,11 @@ struct DeliveryCallbackTests: SignInSteps {
             let (browser, text) = try await started(server, twilio)
             let path = try twilio.callback(text, status: "sent").path
             let url = Self.publicURL + path
-            for fields in [
+            for status in [
                 [("MessageSid", text.sid)], [("MessageSid", text.sid), ("MessageStatus", "exploded")],
                 [("MessageSid", text.sid), ("MessageStatus", "failed"), ("ErrorCode", "<script>")],
             ] {
+                let fields = [("AccountSid", twilio.accountSID)] + status
                 let signature = TwilioSignature.compute(url: url, parameters: fields, authToken: twilio.authToken)
                 #expect(try await twilio.post(path, fields: fields, signature: signature) == .badRequest)
             }

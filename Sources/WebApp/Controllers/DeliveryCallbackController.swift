@@ -22,7 +22,7 @@ struct DeliveryCallbackController: Sendable {
 
     /// How the provider in use proves a callback is its own.
     enum Provider: Sendable {
-        case twilio(authToken: String)
+        case twilio(authToken: String, accountSID: String)
         case webhook(secret: SymmetricKey)
     }
 
@@ -40,7 +40,7 @@ struct DeliveryCallbackController: Sendable {
     }
 
     @Sendable func twilio(_ request: Request, _ context: AppContext) async throws -> Response {
-        guard case .twilio(let authToken) = provider else { throw HTTPError(.notFound) }
+        guard case .twilio(let authToken, let accountSID) = provider else { throw HTTPError(.notFound) }
         let reference = try Self.reference(context)
         // No signature at all is refused before the body is read (whatever its type).
         guard request.headers[.twilioSignature] != nil else { throw refusedSignature("Twilio") }
@@ -57,6 +57,10 @@ struct DeliveryCallbackController: Sendable {
                     "Twilio signed this callback with a Webhooks Rule's SharedKey, which is not supported: remove the rule for /callbacks/twilio/"
                 )
             }
+            throw refusedSignature("Twilio")
+        }
+        guard StatusCallback.isForAccount(fields, accountSID: accountSID) else {
+            logger.warning("Refused a Twilio callback signed with our token but naming another account, or none")
             throw refusedSignature("Twilio")
         }
         return try await record(

@@ -119,9 +119,10 @@ final class FakeTwilio: @unchecked Sendable {
     }
 
     /// The status callback Twilio would post for `sent`: its fields, signed.
-    func callback(_ sent: Sent, status: String, errorCode: String? = nil, signingWith token: String? = nil)
-        throws -> (path: String, fields: [(String, String)], signature: String)
-    {
+    func callback(
+        _ sent: Sent, status: String, errorCode: String? = nil, signingWith token: String? = nil,
+        account: String? = nil
+    ) throws -> (path: String, fields: [(String, String)], signature: String) {
         guard let url = sent.field("StatusCallback"), let components = URLComponents(string: url) else {
             throw TestFailure("the send asked for no status callback")
         }
@@ -138,6 +139,7 @@ final class FakeTwilio: @unchecked Sendable {
                 ("To", sent.field("To") ?? ""),
             ]
         if let errorCode { fields.append(("ErrorCode", errorCode)) }
+        if let account { fields = fields.map { $0.0 == "AccountSid" ? ($0.0, account) : $0 } }
         let signature = TwilioSignature.compute(url: url, parameters: fields, authToken: token ?? authToken)
         return (components.path, fields, signature)
     }
