@@ -249,6 +249,23 @@ struct SignInFlowTests: SignInSteps {
         }
     }
 
+    @Test("Resend tapped seconds after the first text sends nothing and says the code is on its way, not that a new one was sent")
+    func resendAtOnce() async throws {
+        try await withServer { server in
+            let browser = Browser(baseURL: server.baseURL)
+            try await login(browser)
+            let first = try server.lastCode()
+            server.clock.advance(by: 2)
+            let tapped = try await browser.post("/verify/resend")
+            #expect(tapped.location == "/verify")
+            #expect(try server.outbox().count == 1)
+            let page = try await browser.get("/verify")
+            #expect(page.body.contains("The code we sent to (530) 555-0123 is on its way."))
+            #expect(!page.body.contains("A new code was sent"))
+            #expect(try await submitCode(browser, first).location == "/home")
+        }
+    }
+
     @Test("going back to Login shows the number, and a new number starts over")
     func backToLogin() async throws {
         try await withServer { server in

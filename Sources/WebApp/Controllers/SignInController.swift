@@ -169,6 +169,7 @@ struct SignInController: Sendable {
             switch request.cookie(Self.noticeCookie) {
             case "resent": words("verify.notice.resent", ["phone": phone.nationalFormat])
             case "called": words("verify.notice.called", ["phone": phone.nationalFormat])
+            case "onItsWay": words("verify.notice.onItsWay", ["phone": phone.nationalFormat])
             default: nil
             }
         // A locked number, or a code that took its last try or expired, stays so on reload: the
@@ -266,18 +267,18 @@ struct SignInController: Sendable {
         do {
             _ = try await signIn.resendCode(
                 session: token, client: request.client?.group, channel: channel, language: context.language)
-            return sent(by: channel)
+            return notice(channel == .voice ? "called" : "resent")
         } catch SignInError.noPendingSignIn {
             return Redirect.toLoginExpired(secure: cookie.secure).response
         } catch let error as SignInError {
             let status = try await signIn.codeStatus(for: phone)
-            // A second tap on the same button (a slow network, a double tap): the first one's
-            // text or call is still on its way, so this one answers as that one did, not as a
-            // refusal. (One reported unanswered or undelivered is no double tap.)
+            // A second tap on the same button (a slow network, a double tap), or Resend tapped
+            // at once: the text or call already sent is still on its way, so say that (nothing
+            // new was sent), not a refusal. (One reported unanswered or undelivered is no double tap.)
             if case .resendTooSoon = error, let delivery = status.delivery, delivery.channel == channel,
                 !delivery.status.isFinal, (status.sentAgo ?? .max) < 5
             {
-                return sent(by: channel)
+                return notice(channel == .voice ? "called" : "onItsWay")
             }
             // Refused a new code while the one already sent still works: say so, so the
             // person types that one instead of waiting.
@@ -293,13 +294,11 @@ struct SignInController: Sendable {
         }
     }
 
-    /// Verify, saying a new code was sent or that we are calling.
-    private func sent(by channel: DeliveryChannel) -> Response {
+    /// Verify, with a notice: a new code was sent (`resent`), we are calling (`called`), or
+    /// the text already sent is on its way (`onItsWay`).
+    private func notice(_ name: String) -> Response {
         var response = Response.redirect(to: "/verify")
-        response.setCookie(
-            Cookie(
-                name: Self.noticeCookie, value: channel == .voice ? "called" : "resent", path: "/verify",
-                maxAge: 60, secure: cookie.secure))
+        response.setCookie(Cookie(name: Self.noticeCookie, value: name, path: "/verify", maxAge: 60, secure: cookie.secure))
         return response
     }
 
