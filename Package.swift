@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "AuthCore", targets: ["AuthCore"]),
         .library(name: "DeliveryCore", targets: ["DeliveryCore"]),
         .library(name: "Wording", targets: ["Wording"]),
+        .library(name: "Encodings", targets: ["Encodings"]),
         .library(name: "WebAuthnCore", targets: ["WebAuthnCore"]),
         .library(name: "SMSGateways", targets: ["SMSGateways"]),
         .library(name: "WalletCore", targets: ["WalletCore"]),
@@ -47,6 +48,7 @@ let package = Package(
         .target(
             name: "HTTPLite",
             dependencies: [
+                "Encodings",
                 "Wording",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -65,6 +67,9 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache")
             ]
         ),
+        // The byte encodings every module shares, written once: base64url, hex, the
+        // constant-time comparison of secrets, and secure random bytes.
+        .target(name: "Encodings"),
         // Every word people read or hear, per language: the catalogs in Locales/, the language an
         // Accept-Language header prefers, plurals, and the check that every language has every key.
         .target(name: "Wording"),
@@ -74,6 +79,7 @@ let package = Package(
         .target(
             name: "WebAuthnCore",
             dependencies: [
+                "Encodings",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
@@ -83,6 +89,7 @@ let package = Package(
         .target(
             name: "DeliveryCore",
             dependencies: [
+                "Encodings",
                 .product(name: "Crypto", package: "swift-crypto")
             ]
         ),
@@ -90,6 +97,7 @@ let package = Package(
         .target(
             name: "AuthCore",
             dependencies: [
+                "Encodings",
                 "DeliveryCore",
                 "WebAuthnCore",
                 "Wording",
@@ -148,6 +156,7 @@ let package = Package(
         .target(
             name: "GatewayCore",
             dependencies: [
+                "Encodings",
                 "AuthCore",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -159,6 +168,7 @@ let package = Package(
         .target(
             name: "OIDCCore",
             dependencies: [
+                "Encodings",
                 "AuthCore",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -181,6 +191,7 @@ let package = Package(
         .executableTarget(
             name: "WebApp",
             dependencies: [
+                "Encodings",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 "OIDCCore",
                 "HTTPLite",
@@ -284,6 +295,10 @@ let package = Package(
                 "WebAuthnCore", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
+        ),
+        .testTarget(
+            name: "EncodingsTests",
+            dependencies: ["Encodings"]
         ),
         .testTarget(
             name: "WordingTests",

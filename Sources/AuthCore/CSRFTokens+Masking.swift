@@ -1,3 +1,4 @@
+import Encodings
 import Foundation
 
 /// The form side of a CSRF token, masked afresh for every page (BREACH).

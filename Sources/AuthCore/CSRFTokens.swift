@@ -1,4 +1,5 @@
 import Crypto
+import Encodings
 import Foundation
 
 /// Signed double-submit tokens against cross-site request forgery.

@@ -66,10 +66,3 @@ public struct CodeHasher: Sendable {
     }
 }
 
-/// Compares two digests in time that does not depend on where they first differ.
-public func constantTimeEquals(_ a: Data, _ b: Data) -> Bool {
-    guard a.count == b.count else { return false }
-    var difference: UInt8 = 0
-    for (x, y) in zip(a, b) { difference |= x ^ y }
-    return difference == 0
-}

@@ -1,4 +1,5 @@
 import Crypto
+import Encodings
 import Foundation
 
 /// The secret a browser holds in its session cookie (or an app as a bearer token): 256 random bits.
@@ -39,41 +40,3 @@ public struct SessionToken: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "SessionToken(…)" }
 }
 
-extension Data {
-    /// Unpadded base64url (RFC 4648 §5), safe in cookies and URLs.
-    public func base64URLEncodedString() -> String {
-        // One pass over the ASCII bytes (Foundation's replacingOccurrences, three times, showed
-        // up in the profile of every page).
-        var bytes = Array(base64EncodedString().utf8)
-        while bytes.last == UInt8(ascii: "=") { bytes.removeLast() }
-        for index in bytes.indices {
-            if bytes[index] == UInt8(ascii: "+") {
-                bytes[index] = UInt8(ascii: "-")
-            } else if bytes[index] == UInt8(ascii: "/") {
-                bytes[index] = UInt8(ascii: "_")
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// Decodes unpadded base64url; `nil` on malformed input (standard base64's `+`, `/` and
-    /// padding are not base64url and are refused too).
-    public init?(base64URLEncoded text: String) {
-        // One pass over the bytes into standard base64 (Foundation's replacingOccurrences,
-        // twice, was most of checking a CSRF cookie on every page).
-        let count = text.utf8.count
-        if count % 4 == 1 { return nil }
-        var base64: [UInt8] = []
-        base64.reserveCapacity(count + 3)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "-"): base64.append(UInt8(ascii: "+"))
-            case UInt8(ascii: "_"): base64.append(UInt8(ascii: "/"))
-            case UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="): return nil
-            default: base64.append(byte)
-            }
-        }
-        while base64.count % 4 != 0 { base64.append(UInt8(ascii: "=")) }
-        self.init(base64Encoded: Data(base64))
-    }
-}

@@ -1,4 +1,5 @@
 import Crypto
+import Encodings
 import Foundation
 
 /// Our own name for one text or call: 128 random bits, as 32 lowercase hex digits. It is the
@@ -12,7 +13,7 @@ public struct SendReference: Sendable, Hashable, CustomStringConvertible {
     public static func generate() -> SendReference {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return SendReference(validHex: bytes.map { String(format: "%02x", $0) }.joined())
+        return SendReference(validHex: bytes.hexString)
     }
 
     /// A reference as it appears in a callback address; `nil` unless it is exactly 32

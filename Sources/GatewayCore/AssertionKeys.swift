@@ -1,5 +1,6 @@
 import AuthCore
 import Crypto
+import Encodings
 import Foundation
 import JWTKit
 
@@ -103,7 +104,3 @@ public struct AssertionKeys: Sendable {
     }
 }
 
-extension Digest {
-    /// Lower-case hexadecimal text of the digest.
-    var hexString: String { Data(self).hexString }
-}

@@ -1,5 +1,6 @@
 import AuthCore
 import Crypto
+import Encodings
 import Foundation
 import Logging
 
@@ -214,7 +215,7 @@ public struct OIDCProvider: Sendable {
         let access = AccessToken(
             iss: issuer, sub: subject, clientID: client.id, exp: expires, iat: issued,
             scope: scopes.joined(separator: " "),
-            family: family.map { String(format: "%02x", $0) }.joined(), jti: Self.randomToken())
+            family: family.hexString, jti: Self.randomToken())
         var refresh: String?
         if refreshScopes.contains("offline_access") {
             let token = Self.randomToken()
@@ -260,7 +261,7 @@ public struct OIDCProvider: Sendable {
     /// of their id under a key derived from the server secret).
     public func subject(of userID: Int64) -> String {
         Data(HMAC<SHA256>.authenticationCode(for: Data("oidc-sub:\(userID)".utf8), using: subjectKey)).prefix(16)
-            .map { String(format: "%02x", $0) }.joined()
+            .hexString
     }
 
     /// RFC 8176's names for how the person signed in: `sms` for a texted (or called) code,
@@ -282,7 +283,7 @@ public struct OIDCProvider: Sendable {
     /// What is stored of a code or refresh token: its SHA-256.
     static func hash(_ token: String) -> Data { Data(SHA256.hash(data: Data(token.utf8))) }
 
-    static func unhex(_ text: String) -> Data? { ClientRegistry.hex(text) }
+    static func unhex(_ text: String) -> Data? { Data(hexString: text) }
 }
 
 /// A userinfo claim's value.

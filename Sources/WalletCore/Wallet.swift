@@ -1,4 +1,5 @@
 import AuthCore
+import Encodings
 import Foundation
 
 /// The wallet: accounts with balances in integer cents, and deposit, withdraw, transfer,

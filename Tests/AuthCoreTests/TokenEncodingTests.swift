@@ -1,7 +1,8 @@
 import Crypto
+import Encodings
 import Foundation
-import TestSupport
 import Testing
+import TestSupport
 
 @testable import AuthCore
 

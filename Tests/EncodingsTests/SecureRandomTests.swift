@@ -1,6 +1,6 @@
 import Testing
 
-@testable import AuthCore
+@testable import Encodings
 
 @Suite("Secure random bytes")
 struct SecureRandomTests {

@@ -1,8 +1,9 @@
 import Crypto
+import Encodings
 import Foundation
 import Logging
-import TestSupport
 import Testing
+import TestSupport
 import WebAuthnCore
 
 @testable import AuthCore

@@ -1,6 +1,7 @@
+import Encodings
 import Foundation
-import TestSupport
 import Testing
+import TestSupport
 import Wording
 
 @testable import AuthCore

@@ -1,4 +1,5 @@
 import AuthCore
+import Encodings
 import Foundation
 import NIOHTTP1
 import Testing

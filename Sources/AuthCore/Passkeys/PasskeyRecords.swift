@@ -1,4 +1,5 @@
 import Crypto
+import Encodings
 import Foundation
 import WebAuthnCore
 

@@ -1,4 +1,5 @@
 import Crypto
+import Encodings
 import Foundation
 
 /// A typed code to compare against the stored digest for the session's phone.

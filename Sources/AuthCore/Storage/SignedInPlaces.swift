@@ -1,3 +1,4 @@
+import Encodings
 import Foundation
 
 /// A remembered device as stored: whose it is and until when it signs them in.
@@ -95,6 +96,6 @@ public struct SignedInPlaces: Sendable, Equatable {
     /// A session's id on the page and in the API: the first 16 bytes of its storage key (itself
     /// a SHA-256 of the token) in hex. It names the session without giving a way to use it.
     public static func publicID(of key: Data) -> String {
-        key.prefix(16).map { String(format: "%02x", $0) }.joined()
+        key.prefix(16).hexString
     }
 }

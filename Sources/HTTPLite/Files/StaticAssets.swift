@@ -1,4 +1,5 @@
 import Crypto
+import Encodings
 import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
@@ -138,7 +139,7 @@ public final class StaticAssets: Sendable {
                 continue
             }
             guard let data = FileManager.default.contents(atPath: path) else { continue }
-            let digest = SHA256.hash(data: data).prefix(8).map { String(format: "%02x", $0) }.joined()
+            let digest = SHA256.hash(data: data).prefix(8).hexString
             let body = ByteBuffer(bytes: data)
             let contentType = StaticFiles<BasicRequestContext>.contentType(
                 forExtension: (relative as NSString).pathExtension)

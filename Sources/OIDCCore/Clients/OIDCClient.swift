@@ -1,5 +1,6 @@
 import AuthCore
 import Crypto
+import Encodings
 import Foundation
 
 /// An app that signs people in through this provider (`--oidc-clients FILE`), as configured:
@@ -101,7 +102,7 @@ public struct ClientRegistry: Sendable {
             var secret: Data?
             switch (entry.client_secret_sha256, isPublic) {
             case (let hex?, false):
-                guard hex.count == 64, let bytes = Self.hex(hex) else {
+                guard hex.count == 64, let bytes = Data(hexString: hex) else {
                     throw refuse("client_secret_sha256", "must be 64 hex digits (SHA-256 of the secret).")
                 }
                 secret = bytes
@@ -125,15 +126,5 @@ public struct ClientRegistry: Sendable {
             components.user == nil, components.password == nil
         else { return false }
         return scheme == "https" || (scheme == "http" && ["localhost", "127.0.0.1", "[::1]", "::1"].contains(host))
-    }
-
-    static func hex(_ text: String) -> Data? {
-        var bytes = Data()
-        var iterator = text.makeIterator()
-        while let high = iterator.next(), let low = iterator.next() {
-            guard let byte = UInt8(String([high, low]), radix: 16) else { return nil }
-            bytes.append(byte)
-        }
-        return bytes.count * 2 == text.count ? bytes : nil
     }
 }

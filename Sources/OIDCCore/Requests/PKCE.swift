@@ -1,5 +1,6 @@
 import AuthCore
 import Crypto
+import Encodings
 import Foundation
 
 /// Proof Key for Code Exchange (RFC 7636), `S256` only: `plain` gives nothing an attacker who

@@ -1,5 +1,6 @@
 import AuthCore
 import Crypto
+import Encodings
 import Foundation
 import HTTPLite
 import OIDCCore

@@ -1,3 +1,4 @@
+import Encodings
 import Foundation
 
 /// What the browser sends back, as `PublicKeyCredential.toJSON()` gives it (WebAuthn Level 3

@@ -1,4 +1,5 @@
 import Crypto
+import Encodings
 
 /// What this site expects of every ceremony: its RP ID (the host, e.g. `login.example.com`;
 /// `localhost` in development) and the one origin its pages are served from
@@ -33,22 +34,17 @@ public struct RelyingParty: Sendable, Equatable {
         _ client: ClientData, type: String, challenge: String, data: AuthenticatorData
     ) throws(CeremonyFailure) {
         guard client.type == type else { throw .wrongType }
-        guard Self.constantTimeEquals(Array(client.challenge.utf8), Array(challenge.utf8)) else {
+        guard constantTimeEquals(Array(client.challenge.utf8), Array(challenge.utf8)) else {
             throw .wrongChallenge
         }
         // Our pages never run a ceremony in a frame: another site's top-level page is refused.
         guard client.origin == origin || appOrigins.contains(client.origin), !client.crossOrigin,
             client.topOrigin == nil || client.topOrigin == client.origin
         else { throw .wrongOrigin }
-        guard Self.constantTimeEquals(data.rpIdHash, idHash) else { throw .wrongRelyingParty }
+        guard constantTimeEquals(data.rpIdHash, idHash) else { throw .wrongRelyingParty }
         guard data.flags.userPresent else { throw .userNotPresent }
         guard data.flags.userVerified else { throw .userNotVerified }
         guard data.flags.backupEligible || !data.flags.backedUp else { throw .backupStateInvalid }
-    }
-
-    static func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }
 
