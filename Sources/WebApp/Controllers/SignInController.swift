@@ -214,7 +214,7 @@ struct SignInController: Sendable {
 
     /// What the pages say and do about the last code's delivery; a locked number is offered no
     /// call (it would be refused).
-    private func delivery(_ status: SignInService.CodeStatus, _ phone: PhoneNumber, _ language: Language)
+    func delivery(_ status: SignInService.CodeStatus, _ phone: PhoneNumber, _ language: Language)
         -> Pages.DeliveryView
     {
         Pages.DeliveryView(
@@ -248,74 +248,6 @@ struct SignInController: Sendable {
                 delivery: delivery(status, phone, context.language), error: error,
                 signingInTo: landing.oidcClientName(in: request))
         }
-    }
-
-    @Sendable func resend(_ request: Request, _ context: PendingSignInContext) async throws -> Response {
-        try await newCode(by: .sms, request, context)
-    }
-
-    /// "Call me with the code instead": a new code, read out on a call.
-    @Sendable func call(_ request: Request, _ context: PendingSignInContext) async throws -> Response {
-        try await newCode(by: .voice, request, context)
-    }
-
-    /// A new code by text or call, then Verify with the notice; refused, Verify says why.
-    private func newCode(by channel: DeliveryChannel, _ request: Request, _ context: PendingSignInContext)
-        async throws -> Response
-    {
-        let (token, phone) = (context.session, context.phone)
-        do {
-            _ = try await signIn.resendCode(
-                session: token, client: request.client?.group, channel: channel, language: context.language)
-            return notice(channel == .voice ? "called" : "resent")
-        } catch SignInError.noPendingSignIn {
-            return Redirect.toLoginExpired(secure: cookie.secure).response
-        } catch let error as SignInError {
-            let status = try await signIn.codeStatus(for: phone)
-            // A second tap on the same button (a slow network, a double tap), or Resend tapped
-            // at once: the text or call already sent is still on its way, so say that (nothing
-            // new was sent), not a refusal. (One reported unanswered or undelivered is no double tap.)
-            if case .resendTooSoon = error, let delivery = status.delivery, delivery.channel == channel,
-                !delivery.status.isFinal, (status.sentAgo ?? .max) < 5
-            {
-                return notice(channel == .voice ? "called" : "onItsWay")
-            }
-            // Refused a new code while the one already sent still works: say so, so the
-            // person types that one instead of waiting.
-            let usable = status.triesLeft.map { $0 > 0 } ?? false
-            let words = pages.in(context.language).words
-            let notice: String? =
-                usable ? status.expiresIn.map { Self.stillWorks(seconds: $0, words) } : nil
-            return try pages.in(context.language).verify(
-                csrf: context.csrfToken, phone: phone, resendWait: max(status.resendWait, error.retryAfter ?? 0),
-                codeLifetime: signIn.policy.codeLifetime, notice: notice,
-                delivery: delivery(status, phone, context.language),
-                error: error, signingInTo: landing.oidcClientName(in: request))
-        }
-    }
-
-    /// Verify, with a notice: a new code was sent (`resent`), we are calling (`called`), or
-    /// the text already sent is on its way (`onItsWay`).
-    private func notice(_ name: String) -> Response {
-        var response = Response.redirect(to: "/verify")
-        response.setCookie(Cookie(name: Self.noticeCookie, value: name, path: "/verify", maxAge: 60, secure: cookie.secure))
-        return response
-    }
-
-    /// "Enter the code we already sent. It expires in 7 minutes." (rounded up, like the limits).
-    static func stillWorks(seconds: Int, _ words: Catalog) -> String {
-        words("verify.stillWorks", ["expiry": expiry(seconds: seconds, words)])
-    }
-
-    /// "It expires in 7 minutes." (rounded up, like the limits).
-    static func expiry(seconds: Int, _ words: Catalog) -> String {
-        words.plural("verify.itExpiresIn", count: max(1, (seconds + 59) / 60))
-    }
-
-    /// Reload or Back on the page a refused resend answered (the browser asks for its address
-    /// with GET): Verify as it stands now, never a 405.
-    @Sendable func reloadResend(_ request: Request, _ context: PendingSignInContext) async throws -> Response {
-        .redirect(to: "/verify")
     }
 
     /// Ends whatever session the cookie names: in gateway mode, for every protected app too
