@@ -283,7 +283,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OIDCCoreTests",
-            dependencies: ["OIDCCore", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["OIDCCore", "AuthCore", "Encodings", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(
             name: "WalletCoreTests",
@@ -295,6 +295,10 @@ let package = Package(
                 "WebAuthnCore", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
+        ),
+        .testTarget(
+            name: "StorageSQLTests",
+            dependencies: ["StorageSQL"]
         ),
         .testTarget(
             name: "EncodingsTests",

@@ -30,7 +30,9 @@ extension Database {
 
     private func prepare(_ statement: StorageSQL.Statement) throws -> GRDB.Statement {
         let prepared = try cachedStatement(sql: statement.sql.sqlite)
-        prepared.arguments = StatementArguments(statement.arguments.map(\.databaseValue))
+        // The throwing setter: a count that does not match the statement is an error for this
+        // request (GRDB's `arguments` property would trap the whole process).
+        try prepared.setArguments(StatementArguments(statement.arguments.map(\.databaseValue)))
         return prepared
     }
 

@@ -118,7 +118,7 @@ struct HTTPBehaviourTests {
 
             for garbage in [
                 "GARBAGE\r\n\r\n", "GET / HTTP/9.9\r\n\r\n", "GET / HTTP/1.1\r\nBad Header\r\n\r\n",
-                "\u{0}\u{1}\u{2}\r\n\r\n",
+                "\u{0}\u{1}\u{2}\r\n\r\n", "GET /login HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\n\r\n",
             ] {
                 let connection = try RawConnection(port: server.port)
                 connection.send(garbage)

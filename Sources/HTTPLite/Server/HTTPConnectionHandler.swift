@@ -177,6 +177,12 @@ where Responder.Context: RootRequestContext {
             state = .rejecting(head, .uriTooLong, discarded: 0)
             return
         }
+        // RFC 9112 §3.2: a request with more than one Host is refused (only the first would
+        // become the request's authority; a proxy in front might route on another).
+        if head.headers["Host"].count > 1 {
+            state = .rejecting(head, .badRequest, discarded: 0)
+            return
+        }
         if let length = head.headers.first(name: "Content-Length").flatMap(Int.init), length > configuration.maxBodySize
         {
             state = .rejecting(head, .payloadTooLarge, discarded: 0)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One statement's text, written once for both databases.
 ///
 /// Parameters are numbered, PostgreSQL's way (`$1`, `$2`, … a number may repeat); SQLite gets
@@ -37,20 +39,62 @@ public struct SQL: Sendable, Hashable {
         }
     }
 
-    /// `$N` becomes `?N`, and a `FOR UPDATE [OF name]` clause goes. Outside quoted text only.
+    /// `$N` becomes `?N`, and every row-lock clause (`FOR UPDATE`, `FOR SHARE`, … with `OF`,
+    /// `NOWAIT` or `SKIP LOCKED`) goes; text in quotes ('…', "…") and comments (`--`, `/* */`) is
+    /// copied as it is.
     static func sqliteForm(of text: String) -> String {
+        let characters = Array(text)
         var output = ""
-        output.reserveCapacity(text.utf8.count)
-        var quoted = false
-        for character in text {
-            if character == "'" { quoted.toggle() }
-            output.append(!quoted && character == "$" ? "?" : character)
+        output.reserveCapacity(characters.count)
+        var index = 0
+        while index < characters.count {
+            let character = characters[index]
+            // Quoted text and comments: copied to their end.
+            let end: String? =
+                switch character {
+                case "'": "'"
+                case "\"": "\""
+                case "-" where index + 1 < characters.count && characters[index + 1] == "-": "\n"
+                case "/" where index + 1 < characters.count && characters[index + 1] == "*": "*/"
+                default: nil
+                }
+            if let end {
+                let start = index
+                index += character == "'" || character == "\"" ? 1 : 2
+                let closing = Array(end)
+                while index < characters.count, !characters[index...].starts(with: closing) { index += 1 }
+                index = min(characters.count, index + end.count)
+                output += String(characters[start..<index])
+                continue
+            }
+            if character == "$", index + 1 < characters.count, characters[index + 1].isNumber {
+                output.append("?")
+                index += 1
+                continue
+            }
+            if let lockEnd = lockClause(characters, at: index) {
+                while output.last?.isWhitespace == true { output.removeLast() }
+                index = lockEnd
+                continue
+            }
+            output.append(character)
+            index += 1
         }
-        guard let lock = output.range(of: #"\s+FOR UPDATE(\s+OF\s+\w+)?"#, options: .regularExpression) else {
-            return output
-        }
-        output.removeSubrange(lock)
         return output
+    }
+
+    /// Where a row-lock clause starting at `index` ends, if one starts there (at a word start).
+    private static func lockClause(_ characters: [Character], at index: Int) -> Int? {
+        guard characters[index] == "F" || characters[index] == "f",
+            index == 0 || !(characters[index - 1].isLetter || characters[index - 1].isNumber || characters[index - 1] == "_")
+        else { return nil }
+        let rest = String(characters[index...])
+        guard
+            let match = rest.range(
+                of: #"^FOR\s+(NO\s+KEY\s+UPDATE|KEY\s+SHARE|UPDATE|SHARE)(\s+OF\s+[\w.]+(\s*,\s*[\w.]+)*)?(\s+NOWAIT|\s+SKIP\s+LOCKED)?\b"#,
+                options: [.regularExpression, .caseInsensitive])
+        else { return nil }
+        return index + rest.distance(from: rest.startIndex, to: match.upperBound)
     }
 }
 

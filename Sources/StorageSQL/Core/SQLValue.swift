@@ -1,7 +1,8 @@
 import Foundation
 
-/// A value bound to a statement's parameter. Each case keeps its type when it is NULL, so
-/// PostgreSQL, which types every parameter, is told what the NULL stands for.
+/// A value bound to a statement's parameter, by kind. A NULL reaches PostgreSQL untyped
+/// (postgres-nio's `appendNull`): put a nullable parameter only where PostgreSQL can infer its
+/// type (an INSERT's column, `coalesce` with a column), or `CAST` it in the statement.
 public enum SQLValue: Sendable, Hashable {
     case integer(Int64?)
     case real(Double?)
