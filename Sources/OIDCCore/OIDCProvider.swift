@@ -38,10 +38,9 @@ public struct OIDCProvider: Sendable {
         public let userID: Int64
         /// When they signed in (seconds since 1970).
         public let authTime: Double
-        /// `sms` or `passkey`.
-        public let method: String
+        public let method: SignInMethod
 
-        public init(userID: Int64, authTime: Double, method: String) {
+        public init(userID: Int64, authTime: Double, method: SignInMethod) {
             self.userID = userID
             self.authTime = authTime
             self.method = method
@@ -137,99 +136,56 @@ public struct OIDCProvider: Sendable {
 
     // MARK: The token endpoint
 
+    /// Exchanges a code or a refresh token: ``TokenRules`` decide on what the store read, in the
+    /// transaction that read it; the tokens are signed after it commits.
     public func token(_ request: TokenRequest) async throws -> TokenResponse {
         let now = clock().timeIntervalSince1970
+        let client = request.client.id
+        let newRefreshToken = Self.randomToken()
+        let outcome: TokenRules.Outcome
         switch request.grant {
         case .authorizationCode(let code, let redirectURI, let verifier):
-            switch try await store.takeCode(Self.hash(code), at: now) {
-            case .unknown:
-                throw TokenError(.invalidGrant, "The code is unknown, used or expired.")
-            case .reused(let family):
-                // RFC 6749 §4.1.2: a code used twice revokes what it issued.
-                try await store.revoke(family: family, at: now)
-                logger.warning(
-                    "OIDC code presented twice: its tokens are revoked", metadata: ["client": "\(request.client.id)"])
-                throw TokenError(.invalidGrant, "The code is unknown, used or expired.")
-            case .fresh(let grant, let phone):
-                guard grant.clientID == request.client.id else {
-                    try await store.revoke(family: grant.family, at: now)
-                    throw TokenError(.invalidGrant, "The code was issued to another client.")
-                }
-                guard grant.redirectURI == redirectURI else {
-                    throw TokenError(.invalidGrant, "redirect_uri is not the one the code was issued for.")
-                }
-                guard grant.expiresAt > now else { throw TokenError(.invalidGrant, "The code expired.") }
-                switch (grant.codeChallenge, verifier) {
-                case (nil, nil): break
-                case (let challenge?, let verifier?) where PKCE.verifies(verifier, challenge: challenge): break
-                case (nil, _?):
-                    // RFC 9700 §2.1.1: a verifier for a code issued without a challenge is a downgrade.
-                    throw TokenError(.invalidGrant, "code_verifier given, but the request had no code_challenge.")
-                default:
-                    throw TokenError(.invalidGrant, "code_verifier does not match the code_challenge.")
-                }
-                return try await tokens(
-                    family: grant.family, client: request.client, userID: grant.userID, phone: phone,
-                    scopes: grant.scopes, authTime: grant.authTime, method: grant.method, nonce: grant.nonce, now: now)
+            let hash = Self.hash(code)
+            outcome = try await store.redeemCode(hash) { stored in
+                TokenRules.redeem(
+                    code: stored, hash: hash, client: client, redirectURI: redirectURI, verifier: verifier,
+                    newRefreshToken: newRefreshToken, now: now)
             }
         case .refreshToken(let token, let asked):
-            switch try await store.takeRefresh(Self.hash(token), at: now) {
-            case .unknown:
-                throw TokenError(.invalidGrant, "The refresh token is unknown, used, revoked or expired.")
-            case .reused(let family):
-                // RFC 9700 §4.14.2: a rotated refresh token that comes back was stolen, or is a replay.
-                try await store.revoke(family: family, at: now)
-                logger.warning(
-                    "OIDC refresh token reused: its family is revoked", metadata: ["client": "\(request.client.id)"])
-                throw TokenError(.invalidGrant, "The refresh token is unknown, used, revoked or expired.")
-            case .fresh(let grant, let phone):
-                guard grant.clientID == request.client.id else {
-                    try await store.revoke(family: grant.family, at: now)
-                    throw TokenError(.invalidGrant, "The refresh token was issued to another client.")
-                }
-                guard grant.expiresAt > now else { throw TokenError(.invalidGrant, "The refresh token expired.") }
-                // RFC 6749 §6: these tokens may have fewer scopes than the grant (never more:
-                // others asked for are left out, as at the authorization); the new refresh token
-                // keeps the grant's, so a narrower refresh loses nothing.
-                let known = (asked ?? []).filter(AuthorizationRequest.supportedScopes.contains)
-                let scopes = known.isEmpty ? grant.scopes : grant.scopes.filter { $0 == "openid" || known.contains($0) }
-                return try await tokens(
-                    family: grant.family, client: request.client, userID: grant.userID, phone: phone, scopes: scopes,
-                    authTime: grant.authTime, method: grant.method, nonce: nil, now: now, refreshScopes: grant.scopes)
+            let hash = Self.hash(token)
+            outcome = try await store.redeemRefresh(hash) { stored in
+                TokenRules.refresh(
+                    stored, hash: hash, client: client, asked: asked, newRefreshToken: newRefreshToken, now: now)
             }
+        }
+        switch outcome {
+        case .refuse(let error, let replay):
+            if replay {
+                logger.warning(
+                    "OIDC code or refresh token presented again: its family is revoked", metadata: ["client": "\(client)"])
+            }
+            throw error
+        case .issue(let issue):
+            return try await tokens(issue, client: request.client, now: now)
         }
     }
 
-    private func tokens(
-        family: Data, client: OIDCClient, userID: Int64, phone: String, scopes: [String], authTime: Double,
-        method: String, nonce: String?, now: Double, refreshScopes: [String]? = nil
-    ) async throws -> TokenResponse {
-        let refreshScopes = refreshScopes ?? scopes
+    /// Signs the access and ID tokens ``TokenRules`` decided on.
+    private func tokens(_ issue: TokenRules.Issue, client: OIDCClient, now: Double) async throws -> TokenResponse {
         let issued = Date(timeIntervalSince1970: now.rounded(.down))
         let expires = issued.addingTimeInterval(Self.tokenLifetime)
-        let subject = self.subject(of: userID)
+        let subject = self.subject(of: issue.userID)
         let idToken = IDToken(
-            iss: issuer, sub: subject, aud: client.id, exp: expires, iat: issued, authTime: Int(authTime), nonce: nonce,
-            amr: Self.amr(method),
-            phoneNumber: scopes.contains("phone") ? phone : nil)
+            iss: issuer, sub: subject, aud: client.id, exp: expires, iat: issued, authTime: Int(issue.authTime),
+            nonce: issue.nonce, amr: Self.amr(issue.method),
+            phoneNumber: issue.scopes.contains("phone") ? issue.phone : nil)
         let access = AccessToken(
             iss: issuer, sub: subject, clientID: client.id, exp: expires, iat: issued,
-            scope: scopes.joined(separator: " "),
-            family: family.hexString, jti: Self.randomToken())
-        var refresh: String?
-        if refreshScopes.contains("offline_access") {
-            let token = Self.randomToken()
-            try await store.saveRefresh(
-                Self.hash(token),
-                RefreshGrant(
-                    family: family, clientID: client.id, userID: userID, scopes: refreshScopes, authTime: authTime,
-                    method: method, expiresAt: now + RefreshGrant.lifetime))
-            refresh = token
-        }
+            scope: issue.scopes.joined(separator: " "), family: issue.family.hexString, jti: Self.randomToken())
         return TokenResponse(
             access_token: try await signer.sign(access, type: "at+jwt"), expires_in: Int(Self.tokenLifetime),
-            id_token: try await signer.sign(idToken, type: "JWT"), refresh_token: refresh,
-            scope: scopes.joined(separator: " "))
+            id_token: try await signer.sign(idToken, type: "JWT"), refresh_token: issue.refreshToken,
+            scope: issue.scopes.joined(separator: " "))
     }
 
     // MARK: Userinfo
@@ -267,11 +223,11 @@ public struct OIDCProvider: Sendable {
     /// RFC 8176's names for how the person signed in: `sms` for a texted (or called) code,
     /// `hwk` and `user` for a passkey (a key in hardware, unlocked by the person); none for a
     /// browser remembered at an earlier sign-in, which proved nothing now.
-    static func amr(_ method: String) -> [String]? {
+    static func amr(_ method: SignInMethod) -> [String]? {
         switch method {
-        case "sms": ["sms"]
-        case "passkey": ["hwk", "user"]
-        default: nil
+        case .code: ["sms"]
+        case .passkey: ["hwk", "user"]
+        case .rememberedDevice: nil
         }
     }
 

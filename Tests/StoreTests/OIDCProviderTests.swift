@@ -96,7 +96,7 @@ struct OIDCProviderTests {
         let user = try await f.service.verify(
             session: pending.session, pendingFor: pending.phone, codeInput: f.sms.lastCode!
         ).user
-        let person = OIDCProvider.Person(userID: user.id, authTime: 1_800_000_000, method: "sms")
+        let person = OIDCProvider.Person(userID: user.id, authTime: 1_800_000_000, method: .code)
         guard
             case .redirect(let url) = try await provider.next(
                 for: try authorize(client), person: person, signedInFresh: false)
@@ -185,7 +185,7 @@ struct OIDCProviderTests {
                 try await provider.token(try tokenRequest("mobile", late))
             }
             // A confidential client's code issued without PKCE, then redeemed with a verifier.
-            let person = OIDCProvider.Person(userID: 1, authTime: 1_800_000_000, method: "sms")
+            let person = OIDCProvider.Person(userID: 1, authTime: 1_800_000_000, method: .code)
             try await database.oidc.grantConsent(user: 1, client: "grafana", scopes: ["openid"], at: 1)
             guard
                 case .redirect(let url) = try await provider.next(
@@ -208,7 +208,7 @@ struct OIDCProviderTests {
         try await withDatabase(backend) { database in
             let provider = await provider(database, clock: TestClock())
             let person = OIDCProvider.Person(
-                userID: try await signedIn(provider, database).0.userID, authTime: 1, method: "sms")
+                userID: try await signedIn(provider, database).0.userID, authTime: 1, method: .code)
             let request = try authorize("grafana", scope: "openid phone", pkce: false)
             #expect(try await provider.next(for: request, person: person, signedInFresh: false) == .consent)
             let url = try await provider.approve(request, person: person)

@@ -1,3 +1,4 @@
+import AuthCore
 import Foundation
 
 /// What an authorization code stands for until it is exchanged (at most ``CodeGrant/lifetime``):
@@ -18,13 +19,13 @@ public struct CodeGrant: Sendable, Equatable {
     public var scopes: [String]
     /// When the person signed in (seconds since 1970).
     public var authTime: Double
-    /// How: `sms` or `passkey` (the ID token's `amr`).
-    public var method: String
+    /// How the person signed in (the ID token's `amr`).
+    public var method: SignInMethod
     public var expiresAt: Double
 
     public init(
         family: Data, clientID: String, userID: Int64, redirectURI: String, codeChallenge: String?, nonce: String?,
-        scopes: [String], authTime: Double, method: String, expiresAt: Double
+        scopes: [String], authTime: Double, method: SignInMethod, expiresAt: Double
     ) {
         self.family = family
         self.clientID = clientID
@@ -49,11 +50,11 @@ public struct RefreshGrant: Sendable, Equatable {
     public var userID: Int64
     public var scopes: [String]
     public var authTime: Double
-    public var method: String
+    public var method: SignInMethod
     public var expiresAt: Double
 
     public init(
-        family: Data, clientID: String, userID: Int64, scopes: [String], authTime: Double, method: String,
+        family: Data, clientID: String, userID: Int64, scopes: [String], authTime: Double, method: SignInMethod,
         expiresAt: Double
     ) {
         self.family = family
@@ -66,14 +67,46 @@ public struct RefreshGrant: Sendable, Equatable {
     }
 }
 
-/// What presenting a code or refresh token found.
-public enum Taken<Grant: Sendable & Equatable>: Sendable, Equatable {
-    /// Unused until now (now used), with the person's phone number (E.164).
-    case fresh(Grant, phone: String)
-    /// Used before: an attacker or a replay. Its family must be revoked.
-    case reused(family: Data)
-    /// Unknown, expired and purged, or of a revoked family.
-    case unknown
+/// A code or refresh token as stored, read (locked) for the token endpoint's decision: its grant,
+/// whose phone it is, and whether it was used or its family revoked. Deciding what that means
+/// is ``TokenRules``'.
+public struct StoredGrant<Grant: Sendable & Equatable>: Sendable, Equatable {
+    public var grant: Grant
+    /// The person's phone number (E.164).
+    public var phone: String
+    public var usedAt: Double?
+    public var familyRevokedAt: Double?
+
+    public init(grant: Grant, phone: String, usedAt: Double?, familyRevokedAt: Double?) {
+        self.grant = grant
+        self.phone = phone
+        self.usedAt = usedAt
+        self.familyRevokedAt = familyRevokedAt
+    }
+}
+
+/// What a token request changes, decided by ``TokenRules`` and written by the store in the
+/// same transaction as the read it was decided on.
+public enum OIDCChange: Sendable, Equatable {
+    /// A code or refresh token is used once, whatever the answer.
+    case markCodeUsed(hash: Data, at: Double)
+    case markRefreshUsed(hash: Data, at: Double)
+    /// Everything a family issued stops working (a code presented twice, a rotated refresh
+    /// token that came back, another client's code).
+    case revoke(family: Data, at: Double)
+    /// The refresh token that replaces the one used (or the first, for `offline_access`).
+    case saveRefresh(hash: Data, RefreshGrant)
+}
+
+/// A decision and the changes it needs.
+public struct OIDCDecision<Outcome: Sendable>: Sendable {
+    public var outcome: Outcome
+    public var changes: [OIDCChange]
+
+    public init(_ outcome: Outcome, changes: [OIDCChange] = []) {
+        self.outcome = outcome
+        self.changes = changes
+    }
 }
 
 /// An app the person let have their phone number, or a first-party one signed in for them.
@@ -90,19 +123,20 @@ public struct Consent: Sendable, Equatable {
 }
 
 /// Where the provider keeps codes, refresh tokens, their families and consents: every instance
-/// sees the same (SQLite, or PostgreSQL for several). Each method is one transaction; the
-/// decisions are ``OIDCRules``'.
+/// sees the same (SQLite, or PostgreSQL for several). Each method is one transaction; the token
+/// endpoint's decisions are ``TokenRules``', made inside that transaction on what it read.
 public protocol OIDCStore: Sendable {
     /// Stores a new code (and its family).
     func saveCode(_ hash: Data, _ grant: CodeGrant, at now: Double) async throws
-    /// Marks the code used and says what it was; a code already used, or of a revoked family,
-    /// is never `fresh`.
-    func takeCode(_ hash: Data, at now: Double) async throws -> Taken<CodeGrant>
-    func saveRefresh(_ hash: Data, _ grant: RefreshGrant) async throws
-    /// Marks the refresh token used and says what it was.
-    func takeRefresh(_ hash: Data, at now: Double) async throws -> Taken<RefreshGrant>
-    /// Revokes everything a family issued.
-    func revoke(family: Data, at now: Double) async throws
+    /// Reads the code with this hash (locked until the transaction ends), passes it to `decide`
+    /// and writes the changes it returns, in one transaction.
+    func redeemCode<Outcome: Sendable>(
+        _ hash: Data, decide: @escaping @Sendable (StoredGrant<CodeGrant>?) -> OIDCDecision<Outcome>
+    ) async throws -> Outcome
+    /// The same for a refresh token.
+    func redeemRefresh<Outcome: Sendable>(
+        _ hash: Data, decide: @escaping @Sendable (StoredGrant<RefreshGrant>?) -> OIDCDecision<Outcome>
+    ) async throws -> Outcome
     /// The person's phone (E.164) when `family` is live (not revoked) and theirs; `nil` otherwise.
     func userinfo(family: Data) async throws -> (userID: Int64, phone: String)?
     func hasConsent(user: Int64, client: String, scopes: [String]) async throws -> Bool

@@ -1,3 +1,4 @@
+import AuthCore
 import Foundation
 import OIDCCore
 
@@ -19,7 +20,7 @@ public enum OIDCQueries {
             Statement(insertGrant, grant.family, grant.clientID, grant.userID, now),
             Statement(
                 insertCode, hash, grant.family, grant.redirectURI, grant.codeChallenge, grant.nonce,
-                grant.scopes.joined(separator: " "), grant.authTime, grant.method, grant.expiresAt),
+                grant.scopes.joined(separator: " "), grant.authTime, grant.method.rawValue, grant.expiresAt),
         ])
     }
 
@@ -32,44 +33,17 @@ public enum OIDCQueries {
         """)
     static let useCode = SQL("UPDATE oidc_codes SET used_at = $1 WHERE hash = $2")
 
-    /// The code with this hash, marked used if it was not.
-    public static func takeCode(_ hash: Data, at now: Double) -> Step<Taken<CodeGrant>> {
-        take(Statement(codeByHash, hash), marking: Statement(useCode, now, hash)) { row, family in
+    /// The code with this hash as stored (locked), `decide`'s outcome, and its changes written.
+    public static func redeemCode<Outcome>(
+        _ hash: Data, decide: @escaping (StoredGrant<CodeGrant>?) -> OIDCDecision<Outcome>
+    ) -> Step<Outcome> {
+        redeem(Statement(codeByHash, hash), decide) { row, family in
             CodeGrant(
                 family: family, clientID: try row.get("client_id"), userID: try row.get("user_id"),
                 redirectURI: try row.get("redirect_uri"), codeChallenge: try row.optional("code_challenge"),
                 nonce: try row.optional("nonce"), scopes: scopes(try row.get("scope")),
-                authTime: try row.get("auth_time"), method: try row.get("method"), expiresAt: try row.get("expires_at"))
+                authTime: try row.get("auth_time"), method: try method(row), expiresAt: try row.get("expires_at"))
         }
-    }
-
-    /// What `find` finds (a code or refresh token with its grant and person): unknown, or of a
-    /// revoked grant; reused; or fresh, and then marked used by `use` in the same transaction.
-    private static func take<Grant>(
-        _ find: Statement, marking use: Statement, _ grant: @escaping (any SQLRow, Data) throws -> Grant
-    ) -> Step<Taken<Grant>> {
-        .rows(find) { rows in
-            guard let row = rows.first else { return .done(.unknown) }
-            let family: Data = try row.get("family")
-            if try row.optional("used_at", as: Double.self) != nil { return .done(.reused(family: family)) }
-            if try row.optional("revoked_at", as: Double.self) != nil { return .done(.unknown) }
-            let fresh = Taken.fresh(try grant(row, family), phone: try row.get("phone"))
-            return .changes(use) { _ in .done(fresh) }
-        }
-    }
-
-    static let insertRefresh = SQL(
-        """
-        INSERT INTO oidc_refresh_tokens (hash, family, scope, auth_time, method, expires_at)
-        VALUES ($1, $2, $3, $4, $5, $6)
-        """)
-
-    public static func saveRefresh(_ hash: Data, _ grant: RefreshGrant) -> Step<Int> {
-        .execute([
-            Statement(
-                insertRefresh, hash, grant.family, grant.scopes.joined(separator: " "), grant.authTime, grant.method,
-                grant.expiresAt)
-        ])
     }
 
     static let refreshByHash = SQL(
@@ -80,21 +54,62 @@ public enum OIDCQueries {
         WHERE r.hash = $1 FOR UPDATE OF r
         """)
     static let useRefresh = SQL("UPDATE oidc_refresh_tokens SET used_at = $1 WHERE hash = $2")
+    static let insertRefresh = SQL(
+        """
+        INSERT INTO oidc_refresh_tokens (hash, family, scope, auth_time, method, expires_at)
+        VALUES ($1, $2, $3, $4, $5, $6)
+        """)
 
-    /// The refresh token with this hash, marked used if it was not.
-    public static func takeRefresh(_ hash: Data, at now: Double) -> Step<Taken<RefreshGrant>> {
-        take(Statement(refreshByHash, hash), marking: Statement(useRefresh, now, hash)) { row, family in
+    /// The refresh token with this hash as stored (locked), `decide`'s outcome, and its changes.
+    public static func redeemRefresh<Outcome>(
+        _ hash: Data, decide: @escaping (StoredGrant<RefreshGrant>?) -> OIDCDecision<Outcome>
+    ) -> Step<Outcome> {
+        redeem(Statement(refreshByHash, hash), decide) { row, family in
             RefreshGrant(
                 family: family, clientID: try row.get("client_id"), userID: try row.get("user_id"),
-                scopes: scopes(try row.get("scope")), authTime: try row.get("auth_time"),
-                method: try row.get("method"), expiresAt: try row.get("expires_at"))
+                scopes: scopes(try row.get("scope")), authTime: try row.get("auth_time"), method: try method(row),
+                expiresAt: try row.get("expires_at"))
+        }
+    }
+
+    /// What `find` finds (a code or refresh token with its grant and person), decided on, and the
+    /// decision's changes written, in the caller's transaction.
+    private static func redeem<Grant, Outcome>(
+        _ find: Statement, _ decide: @escaping (StoredGrant<Grant>?) -> OIDCDecision<Outcome>,
+        _ grant: @escaping (any SQLRow, Data) throws -> Grant
+    ) -> Step<Outcome> {
+        .rows(find) { rows in
+            let stored = try rows.first.map { row in
+                StoredGrant(
+                    grant: try grant(row, try row.get("family")), phone: try row.get("phone"),
+                    usedAt: try row.optional("used_at"), familyRevokedAt: try row.optional("revoked_at"))
+            }
+            let decision = decide(stored)
+            return Step<Int>.execute(decision.changes.map(statement)).map { _ in decision.outcome }
         }
     }
 
     static let revokeFamily = SQL("UPDATE oidc_grants SET revoked_at = coalesce(revoked_at, $1) WHERE family = $2")
 
-    public static func revoke(family: Data, at now: Double) -> Step<Int> {
-        .execute([Statement(revokeFamily, now, family)])
+    /// The statement that writes `change`.
+    static func statement(_ change: OIDCChange) -> Statement {
+        switch change {
+        case .markCodeUsed(let hash, let at): Statement(useCode, at, hash)
+        case .markRefreshUsed(let hash, let at): Statement(useRefresh, at, hash)
+        case .revoke(let family, let at): Statement(revokeFamily, at, family)
+        case .saveRefresh(let hash, let grant):
+            Statement(
+                insertRefresh, hash, grant.family, grant.scopes.joined(separator: " "), grant.authTime,
+                grant.method.rawValue, grant.expiresAt)
+        }
+    }
+
+    /// How the person signed in, as stored; a value the code does not know is corrupt data.
+    static func method(_ row: any SQLRow) throws -> SignInMethod {
+        guard let method = SignInMethod(rawValue: try row.get("method")) else {
+            throw StoredDataCorrupt("an OIDC grant with an unknown sign-in method")
+        }
+        return method
     }
 
     static let liveGrant = SQL(

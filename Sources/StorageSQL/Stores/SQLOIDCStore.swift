@@ -14,20 +14,16 @@ public struct SQLOIDCStore<Runner: StepRunner>: OIDCStore {
         _ = try await runner.transaction { OIDCQueries.saveCode(hash, grant, at: now) }
     }
 
-    public func takeCode(_ hash: Data, at now: Double) async throws -> Taken<CodeGrant> {
-        try await runner.transaction { OIDCQueries.takeCode(hash, at: now) }
+    public func redeemCode<Outcome: Sendable>(
+        _ hash: Data, decide: @escaping @Sendable (StoredGrant<CodeGrant>?) -> OIDCDecision<Outcome>
+    ) async throws -> Outcome {
+        try await runner.transaction { OIDCQueries.redeemCode(hash, decide: decide) }
     }
 
-    public func saveRefresh(_ hash: Data, _ grant: RefreshGrant) async throws {
-        _ = try await runner.transaction { OIDCQueries.saveRefresh(hash, grant) }
-    }
-
-    public func takeRefresh(_ hash: Data, at now: Double) async throws -> Taken<RefreshGrant> {
-        try await runner.transaction { OIDCQueries.takeRefresh(hash, at: now) }
-    }
-
-    public func revoke(family: Data, at now: Double) async throws {
-        _ = try await runner.transaction { OIDCQueries.revoke(family: family, at: now) }
+    public func redeemRefresh<Outcome: Sendable>(
+        _ hash: Data, decide: @escaping @Sendable (StoredGrant<RefreshGrant>?) -> OIDCDecision<Outcome>
+    ) async throws -> Outcome {
+        try await runner.transaction { OIDCQueries.redeemRefresh(hash, decide: decide) }
     }
 
     public func userinfo(family: Data) async throws -> (userID: Int64, phone: String)? {

@@ -133,7 +133,7 @@ struct OIDCController: Sendable {
             let record = try await signIn.sessionRecord(of: token)
         else { return nil }
         return OIDCProvider.Person(
-            userID: user.id, authTime: record.createdAt, method: record.method.rawValue)
+            userID: user.id, authTime: record.createdAt, method: record.method)
     }
 
     // MARK: Token
