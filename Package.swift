@@ -13,7 +13,7 @@ let package = Package(
         .library(name: "Wording", targets: ["Wording"]),
         .library(name: "Encodings", targets: ["Encodings"]),
         .library(name: "WebAuthnCore", targets: ["WebAuthnCore"]),
-        .library(name: "SMSGateways", targets: ["SMSGateways"]),
+        .library(name: "SMSProviders", targets: ["SMSProviders"]),
         .library(name: "WalletCore", targets: ["WalletCore"]),
         .library(name: "SQLiteStorage", targets: ["SQLiteStorage"]),
         .library(name: "PostgresStorage", targets: ["PostgresStorage"]),
@@ -177,7 +177,7 @@ let package = Package(
         ),
         // Real delivery of texts and calls (Twilio, a signed webhook) behind AuthCore's CodeSender protocol.
         .target(
-            name: "SMSGateways",
+            name: "SMSProviders",
             dependencies: [
                 "AuthCore",
                 "DeliveryCore",
@@ -200,7 +200,7 @@ let package = Package(
                 "DeliveryCore",
                 "Wording",
                 "GatewayCore",
-                "SMSGateways",
+                "SMSProviders",
                 "WalletCore",
                 "SQLiteStorage",
                 "PostgresStorage",
@@ -313,10 +313,10 @@ let package = Package(
             dependencies: ["DeliveryCore", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(
-            name: "SMSGatewaysTests",
+            name: "SMSProvidersTests",
             dependencies: [
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                "SMSGateways",
+                "SMSProviders",
                 "DeliveryCore",
                 "AuthCore",
                 "HTTPLite",
@@ -338,7 +338,7 @@ let package = Package(
                 "GatewayCore",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 "HTTPLite",
-                "SMSGateways",
+                "SMSProviders",
                 "WalletCore",
                 "SQLiteStorage",
                 "PostgresStorage",

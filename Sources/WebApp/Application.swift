@@ -8,7 +8,7 @@ import Logging
 import NIOCore
 import OIDCCore
 import Prometheus
-import SMSGateways
+import SMSProviders
 import ServiceLifecycle
 import UnixSignals
 import WalletCore

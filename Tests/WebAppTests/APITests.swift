@@ -1,6 +1,6 @@
 import Foundation
 import NIOHTTP1
-import SMSGateways
+import SMSProviders
 import Testing
 
 @testable import WebApp

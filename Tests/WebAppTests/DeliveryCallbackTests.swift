@@ -2,7 +2,7 @@ import AuthCore
 import DeliveryCore
 import Foundation
 import NIOHTTP1
-import SMSGateways
+import SMSProviders
 import Testing
 
 @testable import WebApp

@@ -5,7 +5,7 @@ import HTTPTypes
 import Logging
 import NIOCore
 import NIOHTTP1
-import SMSGateways
+import SMSProviders
 import Testing
 
 @testable import WebApp

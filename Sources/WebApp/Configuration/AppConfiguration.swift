@@ -4,7 +4,7 @@ import GatewayCore
 import HTTPLite
 import OIDCCore
 import PostgresStorage
-import SMSGateways
+import SMSProviders
 
 /// How sign-in texts are delivered.
 enum SMSDelivery: Sendable {

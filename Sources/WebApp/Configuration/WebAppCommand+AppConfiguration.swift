@@ -2,7 +2,7 @@ import ArgumentParser
 import AuthCore
 import Foundation
 import PostgresStorage
-import SMSGateways
+import SMSProviders
 
 /// How the command's options, and the secrets only the environment may hold, become the
 /// ``AppConfiguration`` the app is assembled from.

@@ -7,7 +7,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 
-/// Any other gateway: POSTs `{"to": "+15305550123", "channel": "sms", "body": "…",
+/// Any other provider: POSTs `{"to": "+15305550123", "channel": "sms", "body": "…",
 /// "reference": "…", "status_callback": "https://…"}` as JSON to a URL, signed with
 /// ``WebhookSignature`` (`X-Signature-256`), so the receiver can tell the request came from us.
 /// For a call, `channel` is `voice` and `body` the words to say. The receiver reports the
@@ -41,14 +41,14 @@ public struct WebhookSender: CodeSender {
 
     private let configuration: Configuration
     /// The HTTP side, with the retry rule and the logger.
-    private let gateway: GatewayClient
+    private let client: ProviderClient
 
     public init(
         configuration: Configuration, client: HTTPClient = .shared, logger: Logger,
         retryDelay: Duration = .milliseconds(500)
     ) {
         self.configuration = configuration
-        self.gateway = GatewayClient(
+        self.client = ProviderClient(
             client: client, timeout: configuration.timeout, retryDelay: retryDelay, logger: logger)
     }
 
@@ -71,10 +71,10 @@ public struct WebhookSender: CodeSender {
             "Content-Type": "application/json",
             Self.signatureHeader: WebhookSignature.compute(body: body, secret: configuration.secret),
         ]
-        _ = try await gateway.post(
-            url: configuration.url, headers: headers, body: ByteBuffer(bytes: body), gateway: "SMS webhook",
+        _ = try await client.post(
+            url: configuration.url, headers: headers, body: ByteBuffer(bytes: body), provider: "SMS webhook",
             describe: { "HTTP \($0.status.code)" })
-        gateway.logger.info(
+        client.logger.info(
             "SMS webhook accepted the message", metadata: ["to": "\(message.to.masked)", "channel": "\(message.channel)"])
         return DeliveryReport(providerID: nil, status: .queued)
     }

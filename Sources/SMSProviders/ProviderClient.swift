@@ -5,11 +5,11 @@ import Logging
 import NIOCore
 import NIOHTTP1
 
-/// One POST to an SMS gateway with the retry rule both gateways share: a connection that
+/// One POST to an SMS provider with the retry rule both providers share: a connection that
 /// could not be made, or a 5xx answer, is tried once more; a 4xx is final; a request that
 /// timed out after it was sent is not repeated (the text may have gone out, and a second one
 /// would be a second text).
-struct GatewayClient: Sendable {
+struct ProviderClient: Sendable {
     let client: HTTPClient
     /// Deadline for one attempt, from connecting to the last byte of the answer.
     let timeout: TimeAmount
@@ -25,7 +25,7 @@ struct GatewayClient: Sendable {
     /// Sends the request; returns a 2xx answer, or throws ``DeliveryError`` saying why not.
     /// `describe` turns a non-2xx answer into a log-safe reason.
     func post(
-        url: String, headers: HTTPHeaders, body: ByteBuffer, gateway: String,
+        url: String, headers: HTTPHeaders, body: ByteBuffer, provider: String,
         describe: (Answer) -> String
     ) async throws -> Answer {
         var lastReason = ""
@@ -40,19 +40,19 @@ struct GatewayClient: Sendable {
                 if (200..<300).contains(answer.status.code) { return answer }
                 lastReason = describe(answer)
                 logger.error(
-                    "SMS gateway refused the message",
-                    metadata: ["gateway": "\(gateway)", "attempt": "\(attempt)", "reason": "\(lastReason)"])
+                    "SMS provider refused the message",
+                    metadata: ["provider": "\(provider)", "attempt": "\(attempt)", "reason": "\(lastReason)"])
                 guard answer.status.code >= 500 else { break }
             } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout {
-                logger.error("SMS gateway timed out", metadata: ["gateway": "\(gateway)", "attempt": "\(attempt)"])
-                throw DeliveryError(reason: "\(gateway) did not answer in time", mayHaveBeenSent: true)
+                logger.error("SMS provider timed out", metadata: ["provider": "\(provider)", "attempt": "\(attempt)"])
+                throw DeliveryError(reason: "\(provider) did not answer in time", mayHaveBeenSent: true)
             } catch let error as DeliveryError {
                 throw error
             } catch {
-                lastReason = "cannot reach \(gateway): \(error)"
+                lastReason = "cannot reach \(provider): \(error)"
                 logger.error(
-                    "SMS gateway unreachable",
-                    metadata: ["gateway": "\(gateway)", "attempt": "\(attempt)", "error": "\(error)"])
+                    "SMS provider unreachable",
+                    metadata: ["provider": "\(provider)", "attempt": "\(attempt)", "error": "\(error)"])
             }
             if attempt == 1 { try await Task.sleep(for: retryDelay) }
         }

@@ -8,7 +8,7 @@ import NIOCore
 import NIOHTTP1
 import Testing
 
-@testable import SMSGateways
+@testable import SMSProviders
 
 let body = "123456 is your Phone Login verification code.\n\n@login.example.com #123456"
 let reference = SendReference(Substring("0123456789abcdef0123456789abcdef"))!
@@ -26,7 +26,7 @@ let call = CodeMessage(
 @Suite("Twilio")
 struct TwilioTests {
     func sender(
-        _ gateway: FakeGateway, _ log: CapturedLog,
+        _ gateway: FakeProvider, _ log: CapturedLog,
         // The tests of the timeout pass their own; otherwise a bound only (a 5 s one ran out
         // once with the whole suite on two busy cores).
         sender: TwilioSender.Configuration.Sender = .number("+15005550006"), timeout: TimeAmount = .seconds(30),
@@ -52,7 +52,7 @@ struct TwilioTests {
 
     @Test("POSTs To, From and Body as a form to Messages.json with basic auth")
     func request() async throws {
-        try await withGateway { gateway in
+        try await withProvider { gateway in
             let log = CapturedLog()
             let report = try await sender(gateway, log).send(message)
             #expect(report == DeliveryReport(providerID: "SM123", status: .queued))
@@ -72,7 +72,7 @@ struct TwilioTests {
 
     @Test("with --public-url, each text asks Twilio to report back at its own callback address")
     func statusCallback() async throws {
-        try await withGateway { gateway in
+        try await withProvider { gateway in
             try await sender(gateway, CapturedLog(), callbacks: "https://login.example.com/callbacks/twilio/")
                 .send(message)
             #expect(
@@ -83,8 +83,8 @@ struct TwilioTests {
 
     @Test("a call: POST Calls.json with To, From and the TwiML inline, reporting every stage of the call")
     func placesCall() async throws {
-        let answer = FakeGateway.Answer(body: #"{"sid": "CA77", "status": "queued"}"#)
-        try await withGateway([answer]) { gateway in
+        let answer = FakeProvider.Answer(body: #"{"sid": "CA77", "status": "queued"}"#)
+        try await withProvider([answer]) { gateway in
             let log = CapturedLog()
             let sender = sender(gateway, log, callbacks: "https://login.example.com/callbacks/twilio/")
             #expect(sender.channels == [.sms, .voice])
@@ -109,7 +109,7 @@ struct TwilioTests {
 
     @Test("a Messaging Service alone places no calls: no voice channel, and a call is refused without a request")
     func noCallsWithoutNumber() async throws {
-        try await withGateway { gateway in
+        try await withProvider { gateway in
             let sender = sender(gateway, CapturedLog(), sender: .messagingService("MG42"))
             #expect(sender.channels == [.sms])
             await #expect(throws: DeliveryError.self) { try await sender.send(call) }
@@ -119,7 +119,7 @@ struct TwilioTests {
 
     @Test("a Messaging Service instead of a number")
     func messagingService() async throws {
-        try await withGateway { gateway in
+        try await withProvider { gateway in
             _ = try await sender(gateway, CapturedLog(), sender: .messagingService("MG42")).send(message)
             let fields = form(try #require(gateway.requests.first).body)
             #expect(fields["MessagingServiceSid"] == "MG42")
@@ -131,7 +131,7 @@ struct TwilioTests {
     func clientError() async throws {
         let error =
             #"{"code": 21211, "message": "The 'To' number +15305550123 is not valid. Body: 123456 is your code", "more_info": "https://www.twilio.com/docs/errors/21211", "status": 400}"#
-        try await withGateway([.init(status: .badRequest, body: error)]) { gateway in
+        try await withProvider([.init(status: .badRequest, body: error)]) { gateway in
             let log = CapturedLog()
             await #expect(throws: DeliveryError.self) { try await sender(gateway, log).send(message) }
             #expect(gateway.requests.count == 1)
@@ -144,7 +144,7 @@ struct TwilioTests {
 
     @Test("a 5xx is tried once more: success on the second try")
     func retryThenSuccess() async throws {
-        try await withGateway([.init(status: .serviceUnavailable, body: "{}")]) { gateway in
+        try await withProvider([.init(status: .serviceUnavailable, body: "{}")]) { gateway in
             _ = try await sender(gateway, CapturedLog()).send(message)
             #expect(gateway.requests.count == 2)
         }
@@ -152,7 +152,7 @@ struct TwilioTests {
 
     @Test("two 5xx: failure after exactly two requests")
     func retryThenFailure() async throws {
-        try await withGateway([.init(status: .internalServerError), .init(status: .badGateway)]) { gateway in
+        try await withProvider([.init(status: .internalServerError), .init(status: .badGateway)]) { gateway in
             await #expect(throws: DeliveryError.self) { try await sender(gateway, CapturedLog()).send(message) }
             #expect(gateway.requests.count == 2)
         }
@@ -162,7 +162,7 @@ struct TwilioTests {
     func timeout() async throws {
         // The gateway would answer (a success) after 10 s; only the 300 ms deadline makes the
         // send fail, so the failure is the outcome asserted, not how long it took.
-        try await withGateway([.init(delay: .seconds(10))]) { gateway in
+        try await withProvider([.init(delay: .seconds(10))]) { gateway in
             await #expect(throws: DeliveryError.self) {
                 try await sender(gateway, CapturedLog(), timeout: .milliseconds(300)).send(message)
             }
@@ -220,7 +220,7 @@ struct TwilioTests {
 struct WebhookTests {
     let secret = "a-shared-secret-of-some-length"
 
-    func sender(_ gateway: FakeGateway, _ log: CapturedLog = CapturedLog()) throws -> WebhookSender {
+    func sender(_ gateway: FakeProvider, _ log: CapturedLog = CapturedLog()) throws -> WebhookSender {
         WebhookSender(
             configuration: try .init(url: gateway.baseURL + "/sms", secret: secret), logger: log.logger,
             retryDelay: .milliseconds(10))
@@ -228,7 +228,7 @@ struct WebhookTests {
 
     @Test("POSTs {to, channel, body, reference} as JSON with an HMAC-SHA256 signature of the exact body")
     func request() async throws {
-        try await withGateway { gateway in
+        try await withProvider { gateway in
             let log = CapturedLog()
             #expect(try await sender(gateway, log).send(message) == DeliveryReport(providerID: nil, status: .queued))
             let request = try #require(gateway.requests.first)
@@ -252,7 +252,7 @@ struct WebhookTests {
 
     @Test("a call carries channel voice and the words to say; with callbacks, its status_callback address")
     func voice() async throws {
-        try await withGateway { gateway in
+        try await withProvider { gateway in
             let sender = WebhookSender(
                 configuration: try .init(
                     url: gateway.baseURL + "/sms", secret: secret,
@@ -272,11 +272,11 @@ struct WebhookTests {
 
     @Test("4xx final, 5xx retried once")
     func errors() async throws {
-        try await withGateway([.init(status: .unauthorized)]) { gateway in
+        try await withProvider([.init(status: .unauthorized)]) { gateway in
             await #expect(throws: DeliveryError.self) { try await sender(gateway).send(message) }
             #expect(gateway.requests.count == 1)
         }
-        try await withGateway([.init(status: .badGateway)]) { gateway in
+        try await withProvider([.init(status: .badGateway)]) { gateway in
             _ = try await sender(gateway).send(message)
             #expect(gateway.requests.count == 2)
         }

@@ -78,14 +78,14 @@ public struct TwilioSender: CodeSender {
 
     private let configuration: Configuration
     /// The HTTP side, with the retry rule and the logger.
-    private let gateway: GatewayClient
+    private let client: ProviderClient
 
     public init(
         configuration: Configuration, client: HTTPClient = .shared, logger: Logger,
         retryDelay: Duration = .milliseconds(500)
     ) {
         self.configuration = configuration
-        self.gateway = GatewayClient(
+        self.client = ProviderClient(
             client: client, timeout: configuration.timeout, retryDelay: retryDelay, logger: logger)
     }
 
@@ -125,11 +125,11 @@ public struct TwilioSender: CodeSender {
             "Accept": "application/json",
         ]
         let sid = Self.percentEncoded(configuration.accountSID)
-        let answer = try await gateway.post(
+        let answer = try await client.post(
             url: "\(base)/2010-04-01/Accounts/\(sid)/\(resource).json", headers: headers,
-            body: ByteBuffer(string: form), gateway: "Twilio", describe: Self.describe)
+            body: ByteBuffer(string: form), provider: "Twilio", describe: Self.describe)
         let report = Self.report(answer, channel: message.channel)
-        gateway.logger.info(
+        client.logger.info(
             "Twilio accepted the \(message.channel == .voice ? "call" : "message")",
             metadata: ["to": "\(message.to.masked)", "sid": "\(report.providerID ?? "?")"])
         return report
@@ -137,7 +137,7 @@ public struct TwilioSender: CodeSender {
 
     /// What Twilio's answer to a send says: the new resource's `sid` and `status` (`queued`,
     /// `accepted`), read as a status callback would be; just `queued` if it says nothing we know.
-    static func report(_ answer: GatewayClient.Answer, channel: DeliveryChannel) -> DeliveryReport {
+    static func report(_ answer: ProviderClient.Answer, channel: DeliveryChannel) -> DeliveryReport {
         let object = try? JSONSerialization.jsonObject(with: Data(answer.body.readableBytesView)) as? [String: Any]
         let sid = object?["sid"] as? String
         let status = object?["status"] as? String ?? "queued"
@@ -150,7 +150,7 @@ public struct TwilioSender: CodeSender {
     /// Twilio's error JSON (`code`, `message`, `more_info`) for the log, with every run of six
     /// or more digits hidden: the message may quote the number or the text, which holds the
     /// sign-in code.
-    static func describe(_ answer: GatewayClient.Answer) -> String {
+    static func describe(_ answer: ProviderClient.Answer) -> String {
         let object = try? JSONSerialization.jsonObject(with: Data(answer.body.readableBytesView)) as? [String: Any]
         var parts = ["HTTP \(answer.status.code)"]
         if let code = object?["code"] { parts.append("Twilio error \(code)") }

@@ -6,7 +6,7 @@ import NIOCore
 
 /// A stand-in SMS provider on 127.0.0.1 and a free port, built on our own HTTPLite: it records
 /// every request and answers from a script (status, body, delay), then 201 for the rest.
-final class FakeGateway: @unchecked Sendable {
+final class FakeProvider: @unchecked Sendable {
     struct Received: Sendable {
         let method: HTTPRequest.Method
         let path: String
@@ -32,8 +32,8 @@ final class FakeGateway: @unchecked Sendable {
         self.script = script
     }
 
-    static func start(_ script: [Answer] = []) async throws -> FakeGateway {
-        let fake = FakeGateway(script: script)
+    static func start(_ script: [Answer] = []) async throws -> FakeProvider {
+        let fake = FakeProvider(script: script)
         var logger = Logger(label: "fake-gateway")
         logger.logLevel = .critical
         fake.server = HTTPServer(
@@ -61,8 +61,8 @@ final class FakeGateway: @unchecked Sendable {
 }
 
 /// Runs `body` with a fake gateway, stopping it afterwards.
-func withGateway(_ script: [FakeGateway.Answer] = [], _ body: (FakeGateway) async throws -> Void) async throws {
-    let gateway = try await FakeGateway.start(script)
+func withProvider(_ script: [FakeProvider.Answer] = [], _ body: (FakeProvider) async throws -> Void) async throws {
+    let gateway = try await FakeProvider.start(script)
     do {
         try await body(gateway)
     } catch {
