@@ -36,7 +36,7 @@ struct FormAndCookieTests {
             body: ByteBuffer(string: "a=1"))
         #expect(try request.formData()["a"] == "1")
         request.headers = [.contentType: "text/plain"]
-        #expect { try request.formData() } throws: { ($0 as? HTTPError)?.status == .unsupportedMediaType }
+        #expect { try request.formData() } throws: { ($0 as? StatusError)?.status == .unsupportedMediaType }
     }
 
     @Test("cookies are read from all Cookie headers; the first of a name wins")

@@ -56,18 +56,18 @@ struct RouterTests {
         await #expect {
             try await responder.respond(to: Request(method: .get, uri: "/nope"), context: context())
         } throws: { error in
-            (error as? HTTPError)?.status == .notFound
+            (error as? StatusError)?.status == .notFound
         }
         await #expect {
             try await responder.respond(to: Request(method: .delete, uri: "/login"), context: context())
         } throws: { error in
-            guard let error = error as? HTTPError else { return false }
+            guard let error = error as? StatusError else { return false }
             return error.status == .methodNotAllowed && error.headers[.allow] == "GET, HEAD, POST"
         }
         await #expect {
             try await responder.respond(to: Request(method: .get, uri: "/%ff"), context: context())
         } throws: { error in
-            (error as? HTTPError)?.status == .badRequest
+            (error as? StatusError)?.status == .badRequest
         }
     }
 
@@ -111,7 +111,7 @@ struct RouterTests {
         #expect(try await answer("/api/v1/me") == "me")
         #expect(try await answer("/api/v1/accounts/7") == "account 7")
         #expect(try await answer("/login") == "login")
-        await #expect(throws: HTTPError.self) { try await answer("/me") }
+        await #expect(throws: StatusError.self) { try await answer("/me") }
     }
 
     @Test("a group's middleware runs around its routes only, inside the router's")
@@ -146,7 +146,7 @@ struct RouterTests {
 
         init(context: BasicRequestContext) throws {
             guard let name = context.parameters["name"], name != "nobody" else {
-                throw HTTPError(.unauthorized, message: "Who are you?")
+                throw StatusError(.unauthorized, message: "Who are you?")
             }
             (logger, parameters, matchedRoute) = (context.logger, context.parameters, context.matchedRoute)
             self.name = name
@@ -197,7 +197,7 @@ struct RouterTests {
         }
         #expect(try request(#"{"phone_number": "5305550123"}"#).decodeJSON(Body.self).phone_number == "5305550123")
         func status(_ request: Request) -> (Int, String)? {
-            do throws(HTTPError) {
+            do throws(StatusError) {
                 _ = try request.decodeJSON(Body.self)
                 return nil
             } catch {

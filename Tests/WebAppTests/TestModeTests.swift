@@ -69,7 +69,7 @@ struct TestModeTests {
         let context = AppContext(
             source: RequestContextSource(
                 logger: Logger(label: "test"), remoteAddress: try SocketAddress(ipAddress: "192.0.2.1", port: 1)))
-        await #expect(throws: HTTPError.self) {
+        await #expect(throws: StatusError.self) {
             try await TestModeGuard().handle(try request("192.0.2.1"), context: context) { _, _ in
                 Issue.record("a remote request reached the app")
                 return Response(status: .ok)

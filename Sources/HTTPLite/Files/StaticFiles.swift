@@ -42,16 +42,16 @@ public struct StaticFiles<Context: RequestContext>: Middleware {
             return try await next(request, context)
         }
         guard request.method == .get || request.method == .head else {
-            throw HTTPError(.methodNotAllowed, headers: [.allow: "GET, HEAD"])
+            throw StatusError(.methodNotAllowed, headers: [.allow: "GET, HEAD"])
         }
         guard let segments = request.pathSegments, segments.count > prefix.count,
             segments.dropFirst(prefix.count).allSatisfy(Self.isSafeSegment)
-        else { throw HTTPError(.notFound, Phrase("http.noFile"), message: "There is no file at this address.") }
+        else { throw StatusError(.notFound, Phrase("http.noFile"), message: "There is no file at this address.") }
 
         assets.refreshIfStale()
         let relative = segments.dropFirst(prefix.count).joined(separator: "/")
         guard let (asset, immutable) = assets.lookup(relative) else {
-            throw HTTPError(.notFound, Phrase("http.noFile"), message: "There is no file at this address.")
+            throw StatusError(.notFound, Phrase("http.noFile"), message: "There is no file at this address.")
         }
         let cacheControl = immutable ? immutableCacheControl : plainCacheControl
         // The gzip copy made with the snapshot, for a GET that accepts it (HEAD describes the

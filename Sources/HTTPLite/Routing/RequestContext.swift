@@ -55,8 +55,8 @@ public protocol RootRequestContext: RequestContext {
 /// learnt something the parent only may have: a `SignedInContext` carries a `User` where its
 /// parent has an optional one, so the group's handlers never check for a user again.
 ///
-/// Modelled on Hummingbird's `ChildRequestContext`. When `init` throws an ``HTTPResponseError``,
-/// the route answers with the error's ``HTTPResponseError/response`` (a redirect to the sign-in
+/// Modelled on Hummingbird's `ChildRequestContext`. When `init` throws an ``AnsweringError``,
+/// the route answers with the error's ``AnsweringError/response`` (a redirect to the sign-in
 /// page, a 401), returned through the group's middleware like any handler's answer.
 public protocol ChildRequestContext<ParentContext>: RequestContext {
     associatedtype ParentContext: RequestContext

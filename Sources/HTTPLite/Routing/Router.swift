@@ -7,10 +7,10 @@ import Wording
 /// once; the result is immutable and shared by all connections. Unknown paths throw 404; a
 /// known path with another method throws 405 with an `Allow` header; `HEAD` falls back to `GET`.
 /// The router's own middleware runs around every request, those errors included; a group's
-/// (``RouteGroup``) runs around the group's routes only.
+/// (``RouteScope``) runs around the group's routes only.
 public final class Router<Context: RequestContext>: RouterMethods {
     /// The routes added to the router itself, and its groups.
-    private let routes = RouteGroup<Context>(prefix: "")
+    private let routes = RouteScope<Context>(prefix: "")
     private var middlewares: [any Middleware<Context>] = []
 
     public init() {}
@@ -26,11 +26,11 @@ public final class Router<Context: RequestContext>: RouterMethods {
         routes.on(method, path, use: handler)
     }
 
-    public func group(_ prefix: String) -> RouteGroup<Context> {
+    public func group(_ prefix: String) -> RouteScope<Context> {
         routes.group(prefix)
     }
 
-    public func group<Child: ChildRequestContext>(_ prefix: String, context: Child.Type) -> RouteGroup<Child>
+    public func group<Child: ChildRequestContext>(_ prefix: String, context: Child.Type) -> RouteScope<Child>
     where Child.ParentContext == Context {
         routes.group(prefix, context: context)
     }
@@ -90,7 +90,7 @@ struct RouteTable<Context: RequestContext>: HTTPResponder {
 
     func respond(to request: Request, context: Context) async throws -> Response {
         guard let segments = request.pathSegments else {
-            throw HTTPError(.badRequest, Phrase("http.malformedPath"), message: "Malformed path.")
+            throw StatusError(.badRequest, Phrase("http.malformedPath"), message: "Malformed path.")
         }
         var context = context
         let handlers: [String: Handler]
@@ -104,13 +104,13 @@ struct RouteTable<Context: RequestContext>: HTTPResponder {
             route = PathComponent.text(of: pattern)
             context.parameters = parameters
         } else {
-            throw HTTPError(.notFound, Phrase("http.noPage"), message: "There is no page at this address.")
+            throw StatusError(.notFound, Phrase("http.noPage"), message: "There is no page at this address.")
         }
         let method = request.method
         guard let handler = handlers[method.rawValue] ?? (method == .head ? handlers["GET"] : nil) else {
             var allowed = Array(handlers.keys)
             if handlers["GET"] != nil, handlers["HEAD"] == nil { allowed.append("HEAD") }
-            throw HTTPError(
+            throw StatusError(
                 .methodNotAllowed, Phrase("http.methodNotAllowed", ["method": .text(method.rawValue)]),
                 message: "This address does not accept \(method.rawValue) requests.",
                 headers: [.allow: allowed.sorted().joined(separator: ", ")])

@@ -1,6 +1,6 @@
 import HTTPTypes
 
-/// Adding routes and groups, the same on a ``Router`` and on each ``RouteGroup``: paths are
+/// Adding routes and groups, the same on a ``Router`` and on each ``RouteScope``: paths are
 /// relative to the router or group they are added to.
 public protocol RouterMethods<Context>: AnyObject {
     associatedtype Context: RequestContext
@@ -13,11 +13,11 @@ public protocol RouterMethods<Context>: AnyObject {
     func add(middleware: any Middleware<Context>) -> Self
 
     /// Routes under `prefix` (none: the same paths) with middleware of their own.
-    func group(_ prefix: String) -> RouteGroup<Context>
+    func group(_ prefix: String) -> RouteScope<Context>
 
     /// Routes under `prefix` whose handlers see a `Child` context made from this one (e.g. one
     /// that carries the signed-in user); see ``ChildRequestContext``.
-    func group<Child: ChildRequestContext>(_ prefix: String, context: Child.Type) -> RouteGroup<Child>
+    func group<Child: ChildRequestContext>(_ prefix: String, context: Child.Type) -> RouteScope<Child>
     where Child.ParentContext == Context
 }
 
@@ -36,10 +36,10 @@ extension RouterMethods {
     }
 
     /// Routes at the same paths with middleware of their own.
-    public func group() -> RouteGroup<Context> { group("") }
+    public func group() -> RouteScope<Context> { group("") }
 
     /// Routes at the same paths whose handlers see a `Child` context.
-    public func group<Child: ChildRequestContext>(context: Child.Type) -> RouteGroup<Child>
+    public func group<Child: ChildRequestContext>(context: Child.Type) -> RouteScope<Child>
     where Child.ParentContext == Context {
         group("", context: context)
     }

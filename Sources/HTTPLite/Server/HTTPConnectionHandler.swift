@@ -230,7 +230,7 @@ where Responder.Context: RootRequestContext {
                 }
                 response.headers[.requestID] = requestID
                 return response
-            } catch let error as any HTTPResponseError {
+            } catch let error as any AnsweringError {
                 var response = error.response
                 response.headers[.requestID] = requestID
                 return response

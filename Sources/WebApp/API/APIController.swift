@@ -20,7 +20,7 @@ struct APIController: Sendable {
     /// - Parameters:
     ///   - v1: the calls anyone may make, under `/api/v1`.
     ///   - signedIn: the calls that need a bearer token, under `/api/v1`.
-    func register(v1: RouteGroup<AppContext>, signedIn: RouteGroup<APIUserContext>) {
+    func register(v1: RouteScope<AppContext>, signedIn: RouteScope<APIUserContext>) {
         v1.post("/verifications", use: sendCode)
         v1.post("/verifications/check", use: checkCode)
         v1.get("/verifications/:verification_id", use: verification)
@@ -52,7 +52,7 @@ struct APIController: Sendable {
         switch name {
         case nil, "sms": return .sms
         case "call": return .voice
-        default: throw HTTPError(.badRequest, Phrase("api.channel"), message: "The field channel must be sms or call.")
+        default: throw StatusError(.badRequest, Phrase("api.channel"), message: "The field channel must be sms or call.")
         }
     }
 
@@ -127,7 +127,7 @@ struct APIController: Sendable {
         do {
             found = try await signIn.verificationStatus(id: id)
         } catch SignInError.codeRequestedElsewhere {
-            throw HTTPError(
+            throw StatusError(
                 .notFound, Phrase("api.noVerification"), message: "No code is out under this verification_id.")
         }
         let formatter = ISO8601DateFormatter()

@@ -9,7 +9,7 @@ import Wording
 /// The codes and messages of the original app's API are kept as they were
 /// (`invalid_phone_number` "Your phone number is invalid", `incorrect_code` "Incorrect
 /// verification code", `code_expired` "Your code expired"); the others are ours.
-struct APIError: HTTPResponseError, Equatable {
+struct APIError: AnsweringError, Equatable {
     var status: HTTPResponse.Status
     var code: String
     var message: String
@@ -35,7 +35,7 @@ struct APIError: HTTPResponseError, Equatable {
     /// The API's face of any error that knows its answer: the error's status, headers and
     /// sentence with the API's `code`, and the original app's wording where it had its own.
     /// The one place an error becomes JSON.
-    init(_ error: any HTTPResponseError) {
+    init(_ error: any AnsweringError) {
         if let error = error as? APIError {
             self = error
             return
@@ -55,7 +55,7 @@ struct APIError: HTTPResponseError, Equatable {
         }
     }
 
-    private static func code(of error: any HTTPResponseError) -> String {
+    private static func code(of error: any AnsweringError) -> String {
         switch error {
         case let error as SignInError:
             switch error {
@@ -146,7 +146,7 @@ extension ErrorMiddleware where Context == AppContext {
     /// that does not know its answer is a logged 500 (`internal_error`) that reveals nothing.
     static func api(_ wording: Wording) -> Self {
         ErrorMiddleware(
-            unexplained: HTTPError.unexplained,
+            unexplained: StatusError.unexplained,
             render: { error, context in APIError(error).response(in: wording[context.language]) })
     }
 }

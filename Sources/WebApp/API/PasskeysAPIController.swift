@@ -17,7 +17,7 @@ struct PasskeysAPIController: Sendable {
     /// For a passkey's name when its authenticator is not a known one: the app's `User-Agent`.
     let wording: Wording
 
-    func register(v1: RouteGroup<AppContext>, signedIn: RouteGroup<APIUserContext>) {
+    func register(v1: RouteScope<AppContext>, signedIn: RouteScope<APIUserContext>) {
         v1.post("/passkeys/sign-in/options", use: signInOptions)
         v1.post("/passkeys/sign-in", use: signIn)
         signedIn.post("/passkeys/registration/options", use: creationOptions)

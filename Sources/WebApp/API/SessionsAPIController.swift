@@ -11,7 +11,7 @@ struct SessionsAPIController: Sendable {
     /// The words of `description` ("Safari on iPhone"), in the `Accept-Language` language.
     let wording: Wording
 
-    func register(signedIn: RouteGroup<APIUserContext>) {
+    func register(signedIn: RouteScope<APIUserContext>) {
         signedIn.get("/sessions", use: list)
         signedIn.delete("/sessions/:id", use: end)
     }
@@ -47,7 +47,7 @@ struct SessionsAPIController: Sendable {
 
     @Sendable func end(_ request: Request, _ context: APIUserContext) async throws -> Response {
         guard let id = context.parameters["id"], try await signIn.signOut(sessionID: id, of: context.user) else {
-            throw HTTPError(.notFound, Phrase("http.noSuchSession"), message: "There is no such session.")
+            throw StatusError(.notFound, Phrase("http.noSuchSession"), message: "There is no such session.")
         }
         return Response(status: .noContent, headers: [.cacheControl: "no-store"])
     }

@@ -15,7 +15,7 @@ struct WalletAPIController: Sendable {
     let wording: Wording
 
     /// - Parameter signedIn: the API's calls with a bearer token, under `/api/v1`.
-    func register(signedIn: RouteGroup<APIUserContext>) {
+    func register(signedIn: RouteScope<APIUserContext>) {
         signedIn.get("/accounts", use: list)
         signedIn.post("/accounts", use: add)
         signedIn.get("/accounts/:id", use: show)

@@ -40,7 +40,7 @@ struct DeliveryCallbackController: Sendable {
     }
 
     @Sendable func twilio(_ request: Request, _ context: AppContext) async throws -> Response {
-        guard case .twilio(let authToken, let accountSID) = provider else { throw HTTPError(.notFound) }
+        guard case .twilio(let authToken, let accountSID) = provider else { throw StatusError(.notFound) }
         let reference = try Self.reference(context)
         // No signature at all is refused before the body is read (whatever its type).
         guard request.headers[.twilioSignature] != nil else { throw refusedSignature("Twilio") }
@@ -70,7 +70,7 @@ struct DeliveryCallbackController: Sendable {
     }
 
     @Sendable func webhook(_ request: Request, _ context: AppContext) async throws -> Response {
-        guard case .webhook(let secret) = provider else { throw HTTPError(.notFound) }
+        guard case .webhook(let secret) = provider else { throw StatusError(.notFound) }
         let reference = try Self.reference(context)
         let body = Data(request.body.readableBytesView)
         guard let signature = request.headers[.webhookSignature],
@@ -87,7 +87,7 @@ struct DeliveryCallbackController: Sendable {
     private func record(_ report: DeliveryReport, for reference: SendReference) async throws -> Response {
         switch try await signIn.recordDelivery(report, for: reference) {
         case .unknownSend, .otherMessage:
-            throw HTTPError(.notFound, message: "No such text or call.")
+            throw StatusError(.notFound, message: "No such text or call.")
         case .recorded(let send, let changed):
             if changed {
                 logger.info(
@@ -104,7 +104,7 @@ struct DeliveryCallbackController: Sendable {
     /// The path's reference; 404 unless it is one we could have made (32 lowercase hex digits).
     private static func reference(_ context: AppContext) throws -> SendReference {
         guard let text = context.parameters["reference"], let reference = SendReference(Substring(text)) else {
-            throw HTTPError(.notFound, message: "No such text or call.")
+            throw StatusError(.notFound, message: "No such text or call.")
         }
         return reference
     }
@@ -114,13 +114,13 @@ struct DeliveryCallbackController: Sendable {
         do {
             return try parse()
         } catch {
-            throw HTTPError(.badRequest, message: "Not a delivery status: \(error.description).")
+            throw StatusError(.badRequest, message: "Not a delivery status: \(error.description).")
         }
     }
 
-    private func refusedSignature(_ provider: String) -> HTTPError {
+    private func refusedSignature(_ provider: String) -> StatusError {
         logger.warning("Delivery callback refused: missing or wrong signature", metadata: ["provider": "\(provider)"])
-        return HTTPError(.forbidden, message: "The request's signature is missing or wrong.")
+        return StatusError(.forbidden, message: "The request's signature is missing or wrong.")
     }
 }
 

@@ -17,7 +17,7 @@ struct DevicesController: Sendable {
     /// The OpenID Connect provider, when on: the apps the person connected, with Disconnect.
     var oidc: OIDCProvider? = nil
 
-    func register(signedIn: RouteGroup<SignedInContext>) {
+    func register(signedIn: RouteScope<SignedInContext>) {
         signedIn.get("/devices", use: show)
         signedIn.post("/devices/sessions/:id/sign-out", use: signOutSession)
         signedIn.post("/devices/sign-out-others", use: signOutOthers)
@@ -62,7 +62,7 @@ struct DevicesController: Sendable {
 
     @Sendable func signOutSession(_ request: Request, _ context: SignedInContext) async throws -> Response {
         guard let id = context.parameters["id"], try await signIn.signOut(sessionID: id, of: context.user) else {
-            throw HTTPError(.notFound, Phrase("http.noSuchSignIn"), message: "There is no such sign-in.")
+            throw StatusError(.notFound, Phrase("http.noSuchSignIn"), message: "There is no such sign-in.")
         }
         return .redirect(to: "/devices")
     }
@@ -77,7 +77,7 @@ struct DevicesController: Sendable {
     @Sendable func forget(_ request: Request, _ context: SignedInContext) async throws -> Response {
         guard let id = context.parameters["id"].flatMap(Int64.init),
             try await signIn.forgetDevice(id: id, of: context.user)
-        else { throw HTTPError(.notFound, Phrase("http.noSuchDevice"), message: "There is no such device.") }
+        else { throw StatusError(.notFound, Phrase("http.noSuchDevice"), message: "There is no such device.") }
         return .redirect(to: "/devices")
     }
 }

@@ -26,7 +26,7 @@ struct GatewayController: Sendable {
     let pages: Pages
 
     /// - Parameter visitors: the group whose middleware looked up the session cookie.
-    func register(visitors: RouteGroup<AppContext>, keys: Router<AppContext>) {
+    func register(visitors: RouteScope<AppContext>, keys: Router<AppContext>) {
         visitors.get("/auth/request", use: request)
         visitors.get("/auth/forward", use: forward)
         keys.get("/.well-known/jwks.json", use: keySet)

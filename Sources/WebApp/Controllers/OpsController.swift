@@ -60,7 +60,7 @@ struct ExactPathsOnly: Middleware {
         _ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response
     ) async throws -> Response {
         guard paths.contains(request.path) else {
-            throw HTTPError(.notFound, message: "There is no page at this address.")
+            throw StatusError(.notFound, message: "There is no page at this address.")
         }
         return try await next(request, context)
     }

@@ -18,7 +18,7 @@ struct PasskeyController: Sendable {
     /// "Your devices", shown again with the reason a change was refused.
     let devices: DevicesController
 
-    func register(signedOut: RouteGroup<SignedOutContext>, signedIn: RouteGroup<SignedInContext>) {
+    func register(signedOut: RouteScope<SignedOutContext>, signedIn: RouteScope<SignedInContext>) {
         signedOut.post("/login/passkey/options", use: signInOptions)
         signedOut.post("/login/passkey", use: signIn)
         signedIn.post("/passkeys/options", use: creationOptions)
@@ -60,7 +60,7 @@ struct PasskeyController: Sendable {
             var response = landing.response(signedIn, context.app, request)
             response.setCookie(cookies.challengeCleared)
             return response
-        } catch let error as any HTTPResponseError where error is PasskeyError || error is SignInError {
+        } catch let error as any AnsweringError where error is PasskeyError || error is SignInError {
             var page = try pages.in(context.language).login(
                 csrf: context.csrfToken, continuingTo: context.app.returnAddress?.host.name,
                 signingInTo: landing.oidcClientName(in: request), passkeyRefusal: error)
@@ -84,7 +84,7 @@ struct PasskeyController: Sendable {
     private func refusalAsJSON(_ language: Language, _ answer: () async throws -> Response) async throws -> Response {
         do {
             return try await answer()
-        } catch let error as any HTTPResponseError where error is PasskeyError || error is SignInError {
+        } catch let error as any AnsweringError where error is PasskeyError || error is SignInError {
             var response = try Response.json(
                 ["message": error.phrase.map { pages.in(language).words($0) } ?? error.message], status: error.status)
             response.headers.append(contentsOf: error.headers)

@@ -47,8 +47,8 @@ struct SignInController: Sendable {
     ///   - signedOut: Login.
     ///   - signingIn: Verify.
     func register(
-        visitors: RouteGroup<AppContext>, signedOut: RouteGroup<SignedOutContext>,
-        signingIn: RouteGroup<PendingSignInContext>
+        visitors: RouteScope<AppContext>, signedOut: RouteScope<SignedOutContext>,
+        signingIn: RouteScope<PendingSignInContext>
     ) {
         visitors.get("/", use: root)
         visitors.post("/login/forget", use: forgetPhone)

@@ -23,7 +23,7 @@ struct WalletController: Sendable {
     /// - Parameters:
     ///   - signedIn: the account pages and the wallet forms.
     ///   - home: Home alone, whose group reads the overview with the session.
-    func register(signedIn: RouteGroup<SignedInContext>, home: RouteGroup<SignedInContext>) {
+    func register(signedIn: RouteScope<SignedInContext>, home: RouteScope<SignedInContext>) {
         home.get("/home", use: self.home)
         signedIn.post("/home/name", use: setName)
         signedIn.post("/accounts", use: addAccount)

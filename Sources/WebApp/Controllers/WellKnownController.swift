@@ -19,7 +19,7 @@ struct WellKnownController: Sendable {
     }
 
     private static func file(_ json: [UInt8]?) throws -> Response {
-        guard let json else { throw HTTPError(.notFound, message: "Not Found") }
+        guard let json else { throw StatusError(.notFound, message: "Not Found") }
         return Response(
             status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=3600"],
             body: .init(bytes: json))

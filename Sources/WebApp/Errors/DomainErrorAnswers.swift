@@ -9,7 +9,7 @@ import Wording
 // API (``APIError``) both start from here; only the body differs between them.
 
 /// A sign-in refusal: the Login or Verify form comes back with it, or the API's JSON.
-extension SignInError: HTTPResponseError {
+extension SignInError: AnsweringError {
     /// A text that could not be sent, or may not be sent now (the spend budget is used up), is
     /// our side's trouble (503); a limit says how long to wait (429); anything else is what
     /// was typed (422).
@@ -30,7 +30,7 @@ extension SignInError: HTTPResponseError {
 }
 
 /// A wallet refusal: the Home or account form comes back with it, or the API's JSON.
-extension WalletError: HTTPResponseError {
+extension WalletError: AnsweringError {
     /// Someone else's account is 404, the same as one that does not exist; every other refusal
     /// is the form coming back with its reason (422).
     public var status: HTTPResponse.Status {
@@ -42,7 +42,7 @@ extension WalletError: HTTPResponseError {
 }
 
 /// A passkey refused: the page it came from says why, or the API's JSON.
-extension PasskeyError: HTTPResponseError {
+extension PasskeyError: AnsweringError {
     /// A passkey that signs no one in is 401; one that is not the person's (or passkeys being
     /// off) 404; a limit or a name 422; anything the browser sent that does not check out 400.
     public var status: HTTPResponse.Status {
@@ -65,7 +65,7 @@ extension PasskeyError: HTTPResponseError {
 }
 
 /// A database that did not answer in time: the same 503 on pages and in the API.
-extension StorageUnavailable: HTTPResponseError {
+extension StorageUnavailable: AnsweringError {
     /// Nothing was decided: 503, and try again in a few seconds.
     public var status: HTTPResponse.Status { .serviceUnavailable }
 
@@ -77,7 +77,7 @@ extension StorageUnavailable: HTTPResponseError {
 
 /// A value the database's CHECK constraints refused after the rules let it through: what was
 /// typed cannot be kept, so 422 and a plain sentence (the constraint itself stays in the log).
-extension SchemaCheckFailed: HTTPResponseError {
+extension SchemaCheckFailed: AnsweringError {
     public var status: HTTPResponse.Status { .unprocessableContent }
 
     public var message: String { "That cannot be saved. Please check what you entered and try again." }
@@ -90,7 +90,7 @@ extension SchemaCheckFailed: HTTPResponseError {
 /// Thrown by the contexts of route groups (``SignedInContext``), whose router returns
 /// ``response`` as the route's answer, so it passes back out through the session middleware
 /// like any handler's redirect.
-struct Redirect: HTTPResponseError {
+struct Redirect: AnsweringError {
     let location: String
     /// Cookies the redirect sets (a notice for the page it leads to).
     var cookies: [Cookie] = []
@@ -121,7 +121,7 @@ struct Redirect: HTTPResponseError {
 
 /// What the pages and the API answer an error that does not know its answer: a 500 that
 /// reveals nothing.
-extension HTTPError {
-    static let unexplained = HTTPError(
+extension StatusError {
+    static let unexplained = StatusError(
         .internalServerError, Phrase("http.internal"), message: "Something went wrong on our side. Please try again.")
 }

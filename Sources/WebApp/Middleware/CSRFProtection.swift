@@ -33,18 +33,18 @@ struct CSRFProtection: Middleware {
         if request.method == .post {
             if let site = request.headers[.secFetchSite], site != "same-origin", site != "none" {
                 context.logger.notice("Refused cross-site request", metadata: ["sec-fetch-site": "\(site)"])
-                throw HTTPError(.forbidden, Phrase("http.csrf"), message: Self.rejection)
+                throw StatusError(.forbidden, Phrase("http.csrf"), message: Self.rejection)
             }
             if let origin = request.headers[.origin],
                 !Self.origin(origin, matchesHost: request.authority)
             {
                 context.logger.notice("Refused request from another origin")
-                throw HTTPError(.forbidden, Phrase("http.csrf"), message: Self.rejection)
+                throw StatusError(.forbidden, Phrase("http.csrf"), message: Self.rejection)
             }
             let formToken = try request.formData()[Self.fieldName] ?? ""
             guard let cookieToken, tokens.matches(formToken: formToken, cookieToken: cookieToken) else {
                 context.logger.notice("Refused form without a valid CSRF token")
-                throw HTTPError(.forbidden, Phrase("http.csrf"), message: Self.rejection)
+                throw StatusError(.forbidden, Phrase("http.csrf"), message: Self.rejection)
             }
         }
         var context = context

@@ -7,7 +7,7 @@ extension ErrorMiddleware where Context == AppContext {
     /// page that reveals nothing.
     static func pages(_ pages: Pages) -> Self {
         ErrorMiddleware(
-            unexplained: HTTPError.unexplained,
+            unexplained: StatusError.unexplained,
             render: { error, context in try pages.in(context.language).error(error) })
     }
 }

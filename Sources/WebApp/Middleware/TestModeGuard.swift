@@ -16,7 +16,7 @@ struct TestModeGuard: Middleware {
 
     /// Headers a proxy adds; their presence means the request did not start on this machine.
     static let proxyHeaders: [HTTPField.Name] = [.forwarded, .xForwardedFor, .xRealIP]
-    static let refusal = HTTPError(
+    static let refusal = StatusError(
         .forbidden, Phrase("http.testMode"),
         message:
             "This server runs in SMS test mode (every code is 123456) and answers only this machine, not requests through a proxy."

@@ -12,7 +12,7 @@ struct ConsentController: Sendable {
     let pages: Pages
     let continuing: OIDCContinueCookie
 
-    func register(signedIn: RouteGroup<SignedInContext>) {
+    func register(signedIn: RouteScope<SignedInContext>) {
         signedIn.get("/oidc/consent", use: show)
         signedIn.post("/oidc/consent", use: decide)
         signedIn.post("/devices/apps/:client/disconnect", use: disconnect)
@@ -25,7 +25,7 @@ struct ConsentController: Sendable {
         do {
             return try AuthorizationRequest.parse(form.pairs.map { ($0.name, $0.value) }, registry: provider.registry)
         } catch {
-            throw HTTPError(.badRequest, Phrase("oidc.redirectMismatch"), message: "This sign-in link is not valid.")
+            throw StatusError(.badRequest, Phrase("oidc.redirectMismatch"), message: "This sign-in link is not valid.")
         }
     }
 
@@ -66,7 +66,7 @@ struct ConsentController: Sendable {
     /// Disconnects an app: its consent and every token it holds for this person end.
     @Sendable func disconnect(_ request: Request, _ context: SignedInContext) async throws -> Response {
         guard let client = context.parameters["client"], provider.registry[client] != nil else {
-            throw HTTPError(.notFound, Phrase("http.noPage"), message: "There is no page at this address.")
+            throw StatusError(.notFound, Phrase("http.noPage"), message: "There is no page at this address.")
         }
         try await provider.disconnect(user: context.user.id, client: client)
         return .redirect(to: "/devices")

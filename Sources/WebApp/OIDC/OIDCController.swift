@@ -23,7 +23,7 @@ struct OIDCController: Sendable {
         "/oidc/cancel",
     ]
 
-    func register(visitors: RouteGroup<AppContext>) {
+    func register(visitors: RouteScope<AppContext>) {
         visitors.get("/.well-known/openid-configuration", use: discovery)
         visitors.get("/oidc/authorize", use: authorize)
         visitors.post("/oidc/authorize", use: authorizeByPost)
@@ -92,7 +92,7 @@ struct OIDCController: Sendable {
                 parameters.map { ($0.name, $0.value) }, registry: provider.registry)
         } catch .page(let reason) {
             context.logger.notice("OIDC request refused", metadata: ["why": "\(reason)"])
-            throw HTTPError(
+            throw StatusError(
                 .badRequest, Phrase(reason == .unknownClient ? "oidc.unknownClient" : "oidc.redirectMismatch"),
                 message: "This sign-in link is not valid.")
         } catch .redirect(let refusal) {
@@ -106,7 +106,7 @@ struct OIDCController: Sendable {
         case .signIn(let again):
             var response = Response.redirect(to: "/login", status: .found)
             guard let cookie = continuing.cookie(query: query, since: Date().timeIntervalSince1970) else {
-                throw HTTPError(.badRequest, Phrase("oidc.tooLong"), message: "This sign-in link is too long.")
+                throw StatusError(.badRequest, Phrase("oidc.tooLong"), message: "This sign-in link is too long.")
             }
             response.setCookie(cookie)
             if again {
@@ -152,7 +152,7 @@ struct OIDCController: Sendable {
                 status: error.status == 401 ? .unauthorized : .badRequest)
             if error.basic { response.headers[.wwwAuthenticate] = "Basic realm=\"oidc\"" }
             return response
-        } catch let error as HTTPError where error.status == .badRequest || error.status == .unsupportedMediaType {
+        } catch let error as StatusError where error.status == .badRequest || error.status == .unsupportedMediaType {
             return try Self.json(["error": "invalid_request", "error_description": error.message], status: .badRequest)
         }
     }

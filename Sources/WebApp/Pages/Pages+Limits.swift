@@ -8,7 +8,7 @@ import Wording
 extension Pages {
     /// The sentence for `error`; a locked number's says when the lock ends (in UTC: the server
     /// does not know the person's time zone) and what they can do meanwhile.
-    func sentence(for error: any HTTPResponseError) -> String {
+    func sentence(for error: any AnsweringError) -> String {
         guard case .phoneLocked(let seconds) = error as? SignInError else {
             return error.phrase.map { words($0) } ?? error.message
         }
@@ -19,7 +19,7 @@ extension Pages {
 
     /// When a limit's wait ends, in seconds since 1970, for the sentences that say "try again
     /// in 8 minutes" (the page's script counts them down from it); `nil` for the others.
-    func retryAt(_ error: (any HTTPResponseError)?) -> Int? {
+    func retryAt(_ error: (any AnsweringError)?) -> Int? {
         guard let error = error as? SignInError, let seconds = error.retryAfter else { return nil }
         switch error {
         // A lock says its end; "later" says no time; the resend wait is counted on the button.

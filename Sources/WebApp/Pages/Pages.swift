@@ -11,7 +11,7 @@ import Wording
 /// show a stale one).
 ///
 /// A form shown again after a refusal takes the error itself: its sentence goes on the page, its
-/// status and headers (`Retry-After`) on the response, as the error says (``HTTPResponseError``).
+/// status and headers (`Retry-After`) on the response, as the error says (``AnsweringError``).
 struct Pages: Sendable {
     static let templateNames = [
         "layout", "login", "verify", "verify-help", "home", "account", "devices", "error", "not-allowed", "logout",
@@ -73,8 +73,8 @@ struct Pages: Sendable {
     /// - Parameter continuingTo: gateway mode: the protected app's host signing in returns to.
     func login(
         csrf: String, phone: String = "", remembered: Bool = false, notice: String? = nil,
-        sentCodeExpiry: String? = nil, continuingTo: String? = nil, error: (any HTTPResponseError)? = nil,
-        signingInTo app: String? = nil, passkeyRefusal: (any HTTPResponseError)? = nil
+        sentCodeExpiry: String? = nil, continuingTo: String? = nil, error: (any AnsweringError)? = nil,
+        signingInTo app: String? = nil, passkeyRefusal: (any AnsweringError)? = nil
     ) throws -> Response {
         var response = try page(
             "login",
@@ -104,7 +104,7 @@ struct Pages: Sendable {
     ///     arrive is said at the top, with "Call me with the code instead" when calls are offered.
     func verify(
         csrf: String, phone: PhoneNumber, resendWait: Int, codeLifetime: Double = 600, triesLeft: Int? = nil,
-        notice: String? = nil, delivery: DeliveryView? = nil, error: (any HTTPResponseError)? = nil,
+        notice: String? = nil, delivery: DeliveryView? = nil, error: (any AnsweringError)? = nil,
         signingInTo app: String? = nil
     ) throws -> Response {
         let digits: [[String: Any]] = (1...6).map { ["index": $0, "first": $0 == 1] }
@@ -125,21 +125,21 @@ struct Pages: Sendable {
 
     /// The error's sentence, with the tries left when there are any ("Incorrect verification
     /// code. You have 3 tries left.").
-    private func sentence(_ error: (any HTTPResponseError)?, triesLeft: Int?) -> String {
+    private func sentence(_ error: (any AnsweringError)?, triesLeft: Int?) -> String {
         guard let error else { return "" }
         guard let triesLeft, triesLeft > 0 else { return sentence(for: error) }
         return words.plural("verify.triesLeft", count: triesLeft, ["error": sentence(for: error)])
     }
 
     /// A code that was typed wrong (or not six digits): the boxes are marked invalid.
-    private static func isAboutTheCode(_ error: (any HTTPResponseError)?) -> Bool {
+    private static func isAboutTheCode(_ error: (any AnsweringError)?) -> Bool {
         guard let error = error as? SignInError else { return false }
         return error == .malformedCode || error == .incorrectCode
     }
 
     /// After these no typed code can work: the page offers only what can be done next (a new
     /// code, another number), not empty boxes and a Verify button.
-    private static func leavesNothingToType(_ error: (any HTTPResponseError)?) -> Bool {
+    private static func leavesNothingToType(_ error: (any AnsweringError)?) -> Bool {
         guard let error = error as? SignInError else { return false }
         switch error {
         case .tooManyAttempts, .codeExpired, .phoneLocked: return true
@@ -148,7 +148,7 @@ struct Pages: Sendable {
     }
 
     /// A locked number gets no texts: no Resend either, only another number.
-    private static func isLock(_ error: (any HTTPResponseError)?) -> Bool {
+    private static func isLock(_ error: (any AnsweringError)?) -> Bool {
         if case .phoneLocked = error as? SignInError { return true }
         return false
     }
@@ -226,7 +226,7 @@ struct Pages: Sendable {
     }
 
     /// The page for an error no form shows: its status's name and its sentence.
-    func error(_ error: any HTTPResponseError) throws -> Response {
+    func error(_ error: any AnsweringError) throws -> Response {
         let status = "status.\(error.status.code)"
         return try page(
             "error",
@@ -250,7 +250,7 @@ struct Pages: Sendable {
     /// - Parameter assetOrigin: put before the static files' addresses: a page served on another
     ///   host (the gateway's 403, shown by the proxy on the protected app's host) links them here.
     func page(
-        _ name: String, _ values: [String: Any], answering error: (any HTTPResponseError)?, assetOrigin: String = ""
+        _ name: String, _ values: [String: Any], answering error: (any AnsweringError)?, assetOrigin: String = ""
     ) throws -> Response {
         var values = values
         values["testMode"] = testMode

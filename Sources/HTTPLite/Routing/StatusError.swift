@@ -1,12 +1,13 @@
 import HTTPTypes
 import Wording
 
-/// An error that is only an HTTP status and a sentence; thrown by routing (404, 405 with
+/// An error that is only an HTTP status and a sentence (not Hummingbird's `HTTPError`: it also
+/// carries what people are told, in their language); thrown by routing (404, 405 with
 /// `Allow`), form and JSON decoding (400, 415) and handlers.
 ///
 /// The message is safe to show to the person (it never echoes input back unescaped; pages
 /// escape it anyway).
-public struct HTTPError: HTTPResponseError, Sendable, CustomStringConvertible {
+public struct StatusError: AnsweringError, Sendable, CustomStringConvertible {
     public var status: HTTPResponse.Status
     public var message: String
     /// Headers the response must carry, e.g. `Allow` on 405 or `Retry-After` on 429.
@@ -26,5 +27,5 @@ public struct HTTPError: HTTPResponseError, Sendable, CustomStringConvertible {
         self.phrase = phrase
     }
 
-    public var description: String { "HTTPError(\(status.code) \(message))" }
+    public var description: String { "StatusError(\(status.code) \(message))" }
 }

@@ -4,10 +4,11 @@ import Wording
 /// An error that knows its answer: the status, the headers the answer must carry (`Allow` on
 /// 405, `Retry-After` on 429 and 503) and a sentence that is safe to show.
 ///
-/// Modelled on Hummingbird's `HTTPResponseError`: whoever throws decides what the answer means
-/// once, and every place that turns errors into answers (an app's error pages, its JSON API,
+/// Not Hummingbird's `HTTPResponseError` (whose answer is made from the request and context):
+/// this one carries its answer whole, with a sentence for people. Whoever throws decides what
+/// the answer means once, and every place that turns errors into answers (an app's error pages, its JSON API,
 /// the server's last resort) reads it from the error instead of keeping its own table.
-public protocol HTTPResponseError: Error {
+public protocol AnsweringError: Error {
     /// The status of the answer.
     var status: HTTPResponse.Status { get }
     /// Headers the answer must carry whatever its body.
@@ -22,7 +23,7 @@ public protocol HTTPResponseError: Error {
 }
 
 /// Most errors need no headers, and a plain-text answer is the server's last resort.
-extension HTTPResponseError {
+extension AnsweringError {
     public var headers: HTTPFields { [:] }
     public var phrase: Phrase? { nil }
 

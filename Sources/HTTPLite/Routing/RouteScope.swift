@@ -2,12 +2,13 @@ import HTTPTypes
 
 /// Routes that share a path prefix, middleware that runs around them only, and maybe a context
 /// of their own: "who may see these pages" said once, where the group is made, instead of in
-/// every handler. As in Hummingbird: `router.group("api/v1")`, then relative paths inside.
+/// every handler. Made as in Hummingbird (`router.group("api/v1")`, then relative paths), but
+/// not its `RouterGroup`: a scope's middleware never sees the 404 and 405 of its prefix.
 ///
 /// A group belongs to the ``Router`` it was made from; its routes, with its middleware around
 /// each, go into the router's table when the router builds its responder. Requests no route
 /// answers (404, 405) pass only the router's own middleware.
-public final class RouteGroup<Context: RequestContext>: RouterMethods {
+public final class RouteScope<Context: RequestContext>: RouterMethods {
     /// One route relative to the group that holds it, its handler already wrapped in that
     /// group's middleware.
     struct Route {
@@ -37,28 +38,28 @@ public final class RouteGroup<Context: RequestContext>: RouterMethods {
         return self
     }
 
-    public func group(_ prefix: String) -> RouteGroup<Context> {
+    public func group(_ prefix: String) -> RouteScope<Context> {
         subgroup(prefix) { $0 }
     }
 
-    public func group<Child: ChildRequestContext>(_ prefix: String, context: Child.Type) -> RouteGroup<Child>
+    public func group<Child: ChildRequestContext>(_ prefix: String, context: Child.Type) -> RouteScope<Child>
     where Child.ParentContext == Context {
         subgroup(prefix) { try Child(context: $0) }
     }
 
     /// A group whose handlers see `makeContext` of this group's context; when that throws an
-    /// ``HTTPResponseError``, its response is the route's answer.
+    /// ``AnsweringError``, its response is the route's answer.
     private func subgroup<Child>(_ prefix: String, makeContext: @escaping @Sendable (Context) throws -> Child)
-        -> RouteGroup<Child>
+        -> RouteScope<Child>
     {
-        let child = RouteGroup<Child>(prefix: prefix)
+        let child = RouteScope<Child>(prefix: prefix)
         subgroups.append {
             child.built().map { route in
                 Route(method: route.method, path: route.path) { request, context in
                     let childContext: Child
                     do {
                         childContext = try makeContext(context)
-                    } catch let error as any HTTPResponseError {
+                    } catch let error as any AnsweringError {
                         return error.response
                     }
                     return try await route.handler(request, childContext)
