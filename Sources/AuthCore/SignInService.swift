@@ -5,7 +5,7 @@ import Wording
 
 /// Sign-in with a phone number and a texted code: the rules, with no HTTP in them.
 ///
-/// The web pages and (later) the JSON API call the same methods, so both follow one set of
+/// The web pages and the JSON API call the same methods, so both follow one set of
 /// rules. Sessions are named by ``SessionToken``; the store only ever sees their hashes.
 public struct SignInService: Sendable {
     /// A session now pending for a phone, with a code out (the result of asking for a code).

@@ -2,7 +2,6 @@ import Foundation
 import HTTPTypes
 import NIOCore
 import NIOPosix
-import Wording
 
 /// Serves files from a folder (our `Public/`) under a URL prefix (`/public`), from memory
 /// (``StaticAssets``: read once, re-scanned when it may have changed).
@@ -46,12 +45,12 @@ public struct StaticFiles<Context: RequestContext>: Middleware {
         }
         guard let segments = request.pathSegments, segments.count > prefix.count,
             segments.dropFirst(prefix.count).allSatisfy(Self.isSafeSegment)
-        else { throw StatusError(.notFound, Phrase("http.noFile"), message: "There is no file at this address.") }
+        else { throw StatusError(.notFound, .noFile, message: "There is no file at this address.") }
 
         assets.refreshIfStale()
         let relative = segments.dropFirst(prefix.count).joined(separator: "/")
         guard let (asset, immutable) = assets.lookup(relative) else {
-            throw StatusError(.notFound, Phrase("http.noFile"), message: "There is no file at this address.")
+            throw StatusError(.notFound, .noFile, message: "There is no file at this address.")
         }
         let cacheControl = immutable ? immutableCacheControl : plainCacheControl
         // The gzip copy made with the snapshot, for a GET that accepts it (HEAD describes the

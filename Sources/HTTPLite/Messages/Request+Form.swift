@@ -1,6 +1,5 @@
 import Foundation
 import NIOCore
-import Wording
 
 extension Request {
     /// The body as an url-encoded form.
@@ -13,13 +12,13 @@ extension Request {
             .trimmingCharacters(in: .whitespaces).lowercased()
         guard type == "application/x-www-form-urlencoded" else {
             throw StatusError(
-                .unsupportedMediaType, Phrase("http.formType"),
+                .unsupportedMediaType, .formType,
                 message: "Forms must be sent as application/x-www-form-urlencoded.")
         }
         do {
             return try URLEncodedForm(parsing: body.readableBytesView)
         } catch {
-            throw StatusError(.badRequest, Phrase("http.formUnreadable"), message: "The form could not be read.")
+            throw StatusError(.badRequest, .formUnreadable, message: "The form could not be read.")
         }
     }
 }

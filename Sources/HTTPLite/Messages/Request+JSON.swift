@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import NIOCore
-import Wording
 
 extension Request {
     /// The body decoded as JSON into `T`.
@@ -15,22 +14,22 @@ extension Request {
             .trimmingCharacters(in: .whitespaces).lowercased()
         guard mediaType == "application/json" else {
             throw StatusError(
-                .unsupportedMediaType, Phrase("http.jsonType"), message: "Send the request body as application/json.")
+                .unsupportedMediaType, .jsonType, message: "Send the request body as application/json.")
         }
         do {
             return try JSONDecoder().decode(T.self, from: Data(body.readableBytesView))
         } catch DecodingError.keyNotFound(let key, _) {
             throw StatusError(
-                .badRequest, Phrase("http.jsonMissingField", ["field": .text(key.stringValue)]),
+                .badRequest, .jsonMissingField(key.stringValue),
                 message: "The field \(key.stringValue) is missing.")
         } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context) {
             let field = context.codingPath.map(\.stringValue).joined(separator: ".")
             throw StatusError(
                 .badRequest,
-                field.isEmpty ? Phrase("http.jsonNotObject") : Phrase("http.jsonWrongType", ["field": .text(field)]),
+                field.isEmpty ? .jsonNotObject : .jsonWrongType(field: field),
                 message: field.isEmpty ? "The body must be a JSON object." : "The field \(field) has the wrong type.")
         } catch {
-            throw StatusError(.badRequest, Phrase("http.jsonInvalid"), message: "The body is not valid JSON.")
+            throw StatusError(.badRequest, .jsonInvalid, message: "The body is not valid JSON.")
         }
     }
 }

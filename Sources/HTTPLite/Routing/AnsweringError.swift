@@ -18,6 +18,8 @@ public protocol AnsweringError: Error {
     var message: String { get }
     /// What people are told, in their language (`nil`: the app says something of its own).
     var phrase: Phrase? { get }
+    /// Why HTTPLite refused the request, when it did (the app words it).
+    var refusal: HTTPRefusal? { get }
     /// The whole answer when nobody renders the error their own way: plain text by default.
     var response: Response { get }
 }
@@ -26,6 +28,7 @@ public protocol AnsweringError: Error {
 extension AnsweringError {
     public var headers: HTTPFields { [:] }
     public var phrase: Phrase? { nil }
+    public var refusal: HTTPRefusal? { nil }
 
     public var response: Response {
         var response = Response.text(message + "\n", status: status)

@@ -1,4 +1,3 @@
-import Wording
 
 /// Answers every error thrown further in: an ``AnsweringError`` is rendered with its own
 /// status, sentence and headers, anything else becomes a logged 500 that reveals nothing (the
@@ -45,7 +44,7 @@ public struct ErrorMiddleware<Context: RequestContext>: Middleware {
 extension StatusError {
     /// An error nobody explained: says only that it was our fault.
     public static let internalServerError = StatusError(
-        .internalServerError, Phrase("http.internal"), message: "Something went wrong on our side.")
+        .internalServerError, .internal, message: "Something went wrong on our side.")
 }
 
 /// The answer the server gives an unexplained error that escaped every middleware.

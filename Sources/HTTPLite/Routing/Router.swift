@@ -1,5 +1,4 @@
 import HTTPTypes
-import Wording
 
 /// Routes by method and path, with `:name` path parameters, and runs middleware around them.
 ///
@@ -90,7 +89,7 @@ struct RouteTable<Context: RequestContext>: HTTPResponder {
 
     func respond(to request: Request, context: Context) async throws -> Response {
         guard let segments = request.pathSegments else {
-            throw StatusError(.badRequest, Phrase("http.malformedPath"), message: "Malformed path.")
+            throw StatusError(.badRequest, .malformedPath, message: "Malformed path.")
         }
         var context = context
         let handlers: [String: Handler]
@@ -104,14 +103,14 @@ struct RouteTable<Context: RequestContext>: HTTPResponder {
             route = PathComponent.text(of: pattern)
             context.parameters = parameters
         } else {
-            throw StatusError(.notFound, Phrase("http.noPage"), message: "There is no page at this address.")
+            throw StatusError(.notFound, .noPage, message: "There is no page at this address.")
         }
         let method = request.method
         guard let handler = handlers[method.rawValue] ?? (method == .head ? handlers["GET"] : nil) else {
             var allowed = Array(handlers.keys)
             if handlers["GET"] != nil, handlers["HEAD"] == nil { allowed.append("HEAD") }
             throw StatusError(
-                .methodNotAllowed, Phrase("http.methodNotAllowed", ["method": .text(method.rawValue)]),
+                .methodNotAllowed, .methodNotAllowed(method: method.rawValue),
                 message: "This address does not accept \(method.rawValue) requests.",
                 headers: [.allow: allowed.sorted().joined(separator: ", ")])
         }

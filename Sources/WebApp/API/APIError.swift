@@ -42,7 +42,7 @@ struct APIError: AnsweringError, Equatable {
         }
         self.init(
             status: error.status, code: Self.code(of: error), message: error.message, headers: error.headers,
-            phrase: error.phrase)
+            phrase: error.wording)
         switch error {
         case SignInError.phone: phrase = Phrase("api.invalidPhone")
         case SignInError.noPendingSignIn: phrase = Phrase("api.codeExpired")

@@ -86,7 +86,7 @@ struct PasskeyController: Sendable {
             return try await answer()
         } catch let error as any AnsweringError where error is PasskeyError || error is SignInError {
             var response = try Response.json(
-                ["message": error.phrase.map { pages.in(language).words($0) } ?? error.message], status: error.status)
+                ["message": error.wording.map { pages.in(language).words($0) } ?? error.message], status: error.status)
             response.headers.append(contentsOf: error.headers)
             response.headers[.cacheControl] = "no-store"
             return response

@@ -66,7 +66,7 @@ struct ConsentController: Sendable {
     /// Disconnects an app: its consent and every token it holds for this person end.
     @Sendable func disconnect(_ request: Request, _ context: SignedInContext) async throws -> Response {
         guard let client = context.parameters["client"], provider.registry[client] != nil else {
-            throw StatusError(.notFound, Phrase("http.noPage"), message: "There is no page at this address.")
+            throw StatusError(.notFound, .noPage, message: "There is no page at this address.")
         }
         try await provider.disconnect(user: context.user.id, client: client)
         return .redirect(to: "/devices")

@@ -10,7 +10,7 @@ extension Pages {
     /// does not know the person's time zone) and what they can do meanwhile.
     func sentence(for error: any AnsweringError) -> String {
         guard case .phoneLocked(let seconds) = error as? SignInError else {
-            return error.phrase.map { words($0) } ?? error.message
+            return error.wording.map { words($0) } ?? error.message
         }
         return words(
             "signIn.phoneLockedUntil",

@@ -232,7 +232,7 @@ struct Pages: Sendable {
             "error",
             [
                 "reason": words.has(status) ? words(status) : error.status.reasonPhrase,
-                "message": error.phrase.map { words($0) } ?? error.message,
+                "message": error.wording.map { words($0) } ?? error.message,
             ], answering: error)
     }
 
