@@ -40,9 +40,8 @@ from webapp_process import WebappProcess, free_port  # noqa: E402,F401 (free_por
 # ends the wait with a TimeoutException carrying the last error.
 IGNORED = (StaleElementReferenceException, NoSuchElementException, WebDriverException)
 
-# The number most tests sign in with, as typed, and as the pages show it.
+# The number most tests sign in with, as typed.
 PHONE = "5305550123"
-PHONE_SHOWN = "(530) 555-0123"
 
 # How long a test gives something it has not seen happen to happen anyway (see settle()).
 SETTLE_SECONDS = 0.5
@@ -179,9 +178,10 @@ class BrowserTestCase(unittest.TestCase):
         """The document in the window now: (path, address, readyState, timeOrigin), or None while
         the window is between two documents."""
         try:
-            return tuple((driver or self.driver).execute_script(DOCUMENT_SCRIPT))
+            now = (driver or self.driver).execute_script(DOCUMENT_SCRIPT)
         except WebDriverException:
             return None
+        return tuple(now) if now else None
 
     def wait_for_page(self, path, until=None, driver=None, prefix=False, left=None):
         """Waits until the window holds the document at `path`, loaded (readyState "complete"),
@@ -192,7 +192,7 @@ class BrowserTestCase(unittest.TestCase):
         `prefix`, anything that starts with it ("/accounts/").
         `left`: a document (`document()`) seen before a navigation that may end on the same path
         (Back, a form that answers with the page it is on): the page waited for is another one.
-        `until(driver)`: then waits (in the same time) for what the test is about to check on
+        `until(driver)`: then waits (as long again at most) for what the test is about to check on
         the new page, such as a text a script writes; it returns either way, so the assertion
         after it says what is missing.
         Fails the test, saying where the window is, when the page does not come."""

@@ -60,12 +60,16 @@ def browser(scheme="light", javascript=True, hold_back=(), proxy=None, test_cert
     """
     if WEBKIT:
         # WebKitWebDriver sometimes fails to open MiniBrowser's window when two cores are busy
-        # ("failed to create a new browsing context", seen once in CI): a second try is a new one.
-        try:
-            driver = _webkit(scheme, javascript, hold_back, proxy, test_certificate)
-        except SessionNotCreatedException:
-            time.sleep(1)
-            driver = _webkit(scheme, javascript, hold_back, proxy, test_certificate)
+        # ("failed to create a new browsing context", seen once in CI, and twice in a row with
+        # Swift builds beside the suite): each try is a new one, after a longer pause.
+        for pause in (1, 3, None):
+            try:
+                driver = _webkit(scheme, javascript, hold_back, proxy, test_certificate)
+                break
+            except SessionNotCreatedException:
+                if pause is None:
+                    raise
+                time.sleep(pause)
     else:
         driver = _chromium(scheme, javascript, hold_back, proxy, test_certificate, performance_log)
     driver.engine = ENGINE
@@ -141,7 +145,10 @@ def narrowed(driver, css_width):
     if not WEBKIT:
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
             "width": css_width, "height": 700, "deviceScaleFactor": 1, "mobile": True})
-        time.sleep(0.1)
+        # Laid out again at the new width (at once, in practice): looked for, not slept on.
+        deadline = time.time() + 2
+        while width(driver) > css_width and time.time() < deadline:
+            time.sleep(0.02)
         return width(driver)
     for _ in range(12):
         if width(driver) <= css_width:

@@ -12,46 +12,35 @@ import unittest
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
-from selenium_axe_python import Axe
 
-import test_pages as base
+import base
 from engines import browser
 
 sys.path.insert(0, os.path.join(base.ROOT, "Tests", "Delivery"))
 import fake_twilio  # noqa: E402
 
 
-class DeliveryTests(unittest.TestCase):
+class DeliveryTests(base.BrowserTestCase):
+    # A text's news comes from the fake Twilio's callbacks: more time than a page of our own.
+    WAIT_SECONDS = 15
+
+    def setUp(self):
+        """Nothing yet: each test starts its server and browser with start()."""
+
     def start(self, twilio=True, javascript=True):
         if twilio:
             self.twilio = fake_twilio.FakeTwilio()
             self.addCleanup(self.twilio.stop)
             port = fake_twilio.free_port()
-            self.server = base.Server(
+            self.server = self.start_server(
                 options=["--sms", "twilio", "--public-url", "http://127.0.0.1:%d" % port],
                 env=self.twilio.environment(), port=port)
         else:
-            self.server = base.Server()
-        self.addCleanup(self.server.stop)
-        self.driver = browser(javascript=javascript)
-        self.addCleanup(self.driver.quit)
-        self.wait = WebDriverWait(self.driver, 15, ignored_exceptions=base.IGNORED)
+            self.server = self.start_server()
+        self.use(browser(javascript=javascript))
 
     def go_to_verify(self):
-        self.driver.get(self.server.url + "/login")
-        self.driver.find_element(By.ID, "phone").send_keys("5305550123", Keys.ENTER)
-        self.wait.until(lambda d: d.current_url.endswith("/verify"))
-
-    def type_code(self, code):
-        for key in code:
-            self.driver.switch_to.active_element.send_keys(key)
-        self.wait.until(lambda d: d.current_url.endswith("/home"))
-
-    def axe_violations(self):
-        axe = Axe(self.driver)
-        axe.inject()
-        return [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in axe.run()["violations"]]
+        super().go_to_verify(enter=True)
 
     def test_an_undelivered_text_shows_on_verify_without_a_reload_and_the_call_signs_in(self):
         self.start()
@@ -70,8 +59,7 @@ class DeliveryTests(unittest.TestCase):
         self.assertEqual(self.driver.find_element(By.ID, "resend-button").text, "Resend code")
         call = self.driver.find_element(By.ID, "call-button")
         self.assertTrue(call.is_displayed())
-        self.assertEqual(self.axe_violations(), [])
-        base.save_screenshot(self.driver, "verify-undelivered.png")
+        self.assert_accessible("verify-undelivered.png")
         call.click()
         self.wait.until(lambda d: "We're calling (530) 555-0123 now" in d.find_element(By.ID, "notice").text)
         placed = self.twilio.last()
@@ -97,28 +85,28 @@ class DeliveryTests(unittest.TestCase):
         self.start()
         self.go_to_verify()
         self.driver.find_element(By.ID, "no-code").send_keys(Keys.ENTER)
-        self.wait.until(lambda d: d.current_url.endswith("/verify/help"))
+        self.wait_for_page("/verify/help", until=lambda d: d.find_element(By.ID, "delivery-status").text
+                           == "Your text is on its way.")
         self.assertEqual(self.driver.find_element(By.ID, "delivery-status").text, "Your text is on its way.")
         self.assertEqual(self.twilio.report(self.twilio.last(), "delivered"), 204)
         self.wait.until(lambda d: d.find_element(By.ID, "delivery-status").text.startswith(
             "Your phone received the text"))
-        self.assertEqual(self.axe_violations(), [])
-        base.save_screenshot(self.driver, "verify-help-delivered.png")
+        self.assert_accessible("verify-help-delivered.png")
 
     def test_call_me_instead_from_the_help_page_with_the_outbox(self):
         self.start(twilio=False)
         self.go_to_verify()
         self.driver.find_element(By.ID, "no-code").send_keys(Keys.ENTER)
-        self.wait.until(lambda d: d.current_url.endswith("/verify/help"))
-        self.assertEqual(self.driver.find_element(By.ID, "call-what").text,
-                         "We'll call (530) 555-0123 and read a new code out twice. Any code we sent before will stop working.")
+        call_what = "We'll call (530) 555-0123 and read a new code out twice. Any code we sent before will stop working."
+        self.wait_for_page("/verify/help", until=lambda d: d.find_element(By.ID, "call-what").text == call_what)
+        self.assertEqual(self.driver.find_element(By.ID, "call-what").text, call_what)
         # Tapped during the cooldown: Verify says how long to wait, and the text's code still works.
         self.driver.find_element(By.ID, "call-button").click()
         self.wait.until(lambda d: "before requesting a new code" in d.find_element(By.ID, "otp-error").text)
         self.assertEqual(len(self.server.outbox()), 1)
         # Once the wait is over, the call goes out and its code signs in.
         self.driver.get(self.server.url + "/verify/help")
-        WebDriverWait(self.driver, 40, ignored_exceptions=base.IGNORED).until(
+        self.waiter(timeout=40).until(
             lambda d: d.find_element(By.ID, "resend-when").text == "If it still hasn't come, ask for a new one."
             or "try again now" in d.find_element(By.ID, "resend-when").text)
         self.driver.find_element(By.ID, "call-button").click()

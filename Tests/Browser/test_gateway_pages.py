@@ -10,29 +10,19 @@ signing in, wiki.example.test (the same server here) receives it.
 
 import json
 import os
-import socket
 import tempfile
 import unittest
 
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
-from selenium_axe_python import Axe
 
+import base
 import engines
-import test_pages as base
+from base import OVERFLOW_SCRIPT, free_port
 from engines import browser
 from proxy import Proxy
-from test_sign_in_flow import OVERFLOW_SCRIPT
 
 
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class GatewayPageTests(unittest.TestCase):
+class GatewayPageTests(base.BrowserTestCase):
     def setUp(self):
         self.port = free_port()
         rules = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False)
@@ -40,18 +30,14 @@ class GatewayPageTests(unittest.TestCase):
         rules.close()
         self.addCleanup(os.unlink, rules.name)
         self.login = "http://login.example.test:%d" % self.port
-        self.server = base.Server([
+        self.server = self.start_server([
             "--port", str(self.port), "--public-url", self.login, "--gateway-domain", "example.test",
             "--gateway-rules", rules.name])
-        self.addCleanup(self.server.stop)
         self.proxy = Proxy(self.port)
         self.addCleanup(self.proxy.stop)
-        self.driver = browser(proxy=self.proxy.url)
-        self.addCleanup(self.driver.quit)
+        self.use(browser(proxy=self.proxy.url))
         # A second window in dark mode, shown the same page (same cookies) for each audit.
-        self.dark = browser(scheme="dark", proxy=self.proxy.url)
-        self.addCleanup(self.dark.quit)
-        self.wait = WebDriverWait(self.driver, 10, ignored_exceptions=base.IGNORED)
+        self.dark = self.open_browser(scheme="dark", proxy=self.proxy.url)
         self.failures = []
 
     def audit(self, name):
@@ -64,12 +50,9 @@ class GatewayPageTests(unittest.TestCase):
             self.dark.add_cookie(cookie)
         self.dark.get(self.driver.current_url)
         for driver in [self.driver, self.dark]:
-            axe = Axe(driver)
-            axe.inject()
-            for violation in axe.run()["violations"]:
-                self.failures.append("%s (%s): %s %s" % (
-                    name, driver.scheme, violation["id"], [node["target"] for node in violation["nodes"]][:3]))
-            base.save_screenshot(driver, "gateway-%s-%s.png" % (name, driver.scheme))
+            for rule, targets in self.axe_violations(driver):
+                self.failures.append("%s (%s): %s %s" % (name, driver.scheme, rule, targets))
+            self.screenshot("gateway-%s-%s.png" % (name, driver.scheme), driver)
         width = engines.narrowed(self.driver, 320)
         scroll, client, over = self.driver.execute_script(OVERFLOW_SCRIPT)
         if scroll > client or over:
@@ -77,12 +60,9 @@ class GatewayPageTests(unittest.TestCase):
         engines.unzoomed(self.driver)
 
     def sign_in(self, phone, rd):
-        self.driver.get(self.login + "/login?rd=" + rd)
-        self.driver.find_element(By.ID, "phone").send_keys(phone)
-        self.driver.find_element(By.ID, "next-button").click()
-        self.wait.until(lambda d: d.current_url.endswith("/verify"))
-        for digit in self.server.last_code():
-            self.driver.switch_to.active_element.send_keys(digit)
+        """Signs in on Login with a place to return to (`rd`); does not wait for where it goes."""
+        self.go_to_verify(phone, address=self.login + "/login?rd=" + rd)
+        self.type_code(then=None)
 
     def test_signing_in_returns_to_the_app_and_every_gateway_page_passes_axe(self):
         wiki = "http://wiki.example.test:%d/home" % self.port
@@ -96,7 +76,7 @@ class GatewayPageTests(unittest.TestCase):
         self.sign_in("5305550123", wiki)
         # Back at the protected address, on another host: the domain cookie went with it.
         # (A CSP form-action without the port once stopped this redirect in the browser alone.)
-        self.wait.until(lambda d: d.current_url == wiki)
+        self.wait_for_page(wiki, until=lambda d: "(530) 555-0123" in d.page_source)
         self.assertIn("(530) 555-0123", self.driver.page_source)
 
         # A protected app this number is not allowed on: the proxy passes on the check's page.
@@ -108,20 +88,20 @@ class GatewayPageTests(unittest.TestCase):
         self.proxy.extra_headers = {}
         # Its link leads to the sign-out page, which signs out of every app on the domain.
         self.driver.find_element(By.LINK_TEXT, "Sign out to use another number").click()
-        # The page's text, not just its address: WebKit moves the address before the new page
-        # replaces the old one (seen once in CI).
-        self.wait.until(lambda d: d.current_url == self.login + "/logout"
-                        and "every app on example.test" in d.page_source)
+        # The page's own document and its text (WebKit moves the address before the new page
+        # replaces the old one: seen once in CI).
+        self.wait_for_page(self.login + "/logout", until=lambda d: "every app on example.test" in d.page_source)
+        self.assertIn("every app on example.test", self.driver.page_source)
         self.audit("logout")
         self.driver.find_element(By.CSS_SELECTOR, "form[action='/logout'] button").click()
-        self.wait.until(lambda d: d.current_url.endswith("/login"))
+        self.wait_for_page("/login")
         self.driver.get(wiki)
-        self.wait.until(lambda d: d.current_url.endswith("/login"))
+        self.wait_for_page("/login")
         self.assertEqual(self.failures, [])
 
     def test_an_address_off_the_domain_is_not_followed(self):
         self.sign_in("5305550123", "http://evil.test/")
-        self.wait.until(lambda d: d.current_url == self.login + "/home")
+        self.wait_for_page(self.login + "/home")
         self.assertNotIn("evil", self.driver.current_url.replace(self.login, ""))
 
 

@@ -17,12 +17,9 @@ import time
 import unittest
 
 from selenium.webdriver.common.by import By
-from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
-from selenium_axe_python import Axe
 
-import test_pages as base
-from webapp_process import free_port
+import base
+from base import free_port
 from engines import browser
 
 MODULES = "/usr/lib/apache2/modules"
@@ -100,7 +97,9 @@ OIDCSessionInactivityTimeout 600
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
-class ApacheSignInTests(unittest.TestCase):
+class ApacheSignInTests(base.BrowserTestCase):
+    WAIT_SECONDS = 15
+
     def setUp(self):
         apache_port, app_port = free_port(), free_port()
         handle, clients = tempfile.mkstemp(suffix=".json")
@@ -110,45 +109,37 @@ class ApacheSignInTests(unittest.TestCase):
                 "redirect_uris": ["http://localhost:%d/protected/redirect_uri" % apache_port],
                 "client_secret_sha256": hashlib.sha256(SECRET.encode()).hexdigest()}]}, file)
         self.addCleanup(os.unlink, clients)
-        self.server = base.Server(
+        self.server = self.start_server(
             ["--public-url", "http://localhost:%d" % app_port, "--oidc-clients", clients], port=app_port)
-        self.addCleanup(self.server.stop)
         self.app = "http://localhost:%d" % app_port
         self.apache = Apache(apache_port, self.app)
         self.addCleanup(self.apache.stop)
-        self.driver = browser()
-        self.addCleanup(self.driver.quit)
-        self.wait = WebDriverWait(self.driver, 15, ignored_exceptions=base.IGNORED)
-
-    def accessible(self, screenshot):
-        axe = Axe(self.driver)
-        axe.inject()
-        violations = [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in axe.run()["violations"]]
-        self.assertEqual(violations, [])
-        base.save_screenshot(self.driver, screenshot)
+        self.use(browser())
 
     def test_login_verify_consent_then_the_protected_page_shows_the_claims(self):
         try:
             self.driver.get(self.apache.url + "/protected/")
-            self.wait.until(lambda d: d.current_url.startswith(self.app + "/login"))
+            self.wait_for_page(self.app + "/login", prefix=True,
+                               until=lambda d: d.find_element(By.TAG_NAME, "h1").text == "Sign in to Intranet")
             self.assertEqual(self.driver.find_element(By.TAG_NAME, "h1").text, "Sign in to Intranet")
-            self.accessible("oidc-login.png")
-            self.driver.find_element(By.ID, "phone").send_keys("5305550123", Keys.ENTER)
-            self.wait.until(lambda d: d.current_url.endswith("/verify"))
+            self.assert_accessible("oidc-login.png")
+            self.enter_phone(enter=True)
+            self.wait_for_page("/verify", until=lambda d: "signing in to Intranet"
+                               in d.find_element(By.ID, "signing-in-to").text)
             self.assertIn("signing in to Intranet", self.driver.find_element(By.ID, "signing-in-to").text)
-            for digit in self.server.last_code():
-                self.driver.switch_to.active_element.send_keys(digit)
-            self.wait.until(lambda d: "/oidc/consent" in d.current_url)
+            self.type_code(then=None)
+            self.wait_for_page("/oidc/consent", prefix=True, until=lambda d: d.find_element(By.TAG_NAME, "h1").text
+                               == "Intranet wants your phone number")
             self.assertEqual(self.driver.find_element(By.TAG_NAME, "h1").text,
                              "Intranet wants your phone number")
-            self.accessible("oidc-consent.png")
+            self.assert_accessible("oidc-consent.png")
             self.driver.find_element(By.ID, "consent-allow").click()
-            self.wait.until(lambda d: d.current_url.startswith(self.apache.url + "/protected/")
-                            and d.find_elements(By.ID, "phone"))
+            self.wait_for_page(self.apache.url + "/protected/", prefix=True,
+                               until=lambda d: d.find_element(By.ID, "phone").text == "+15305550123")
             self.assertEqual(self.driver.find_element(By.ID, "phone").text, "+15305550123")
             self.assertEqual(self.driver.find_element(By.ID, "verified").text, "1")
             self.assertNotIn("5305550123", self.driver.find_element(By.ID, "sub").text)
-            base.save_screenshot(self.driver, "oidc-protected.png")
+            self.screenshot("oidc-protected.png")
         except Exception:
             print(self.driver.current_url, self.driver.find_element(By.TAG_NAME, "body").text[:500])
             print(self.apache.log()[-3000:])

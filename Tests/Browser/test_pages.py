@@ -1,110 +1,20 @@
 """The Login and Verify pages in a real browser, Chromium or WebKit (engines.py), driven by Selenium.
 
 Each test starts the built `webapp` binary on a free port with its own data folder, so the
-tests see exactly what a person would. Run by ./scripts/test (see ./scripts/browser-tests).
+tests see exactly what a person would (base.py). Run by ./scripts/test (see ./scripts/browser-tests).
 """
 
-import json
-import os
-import re
-import sqlite3
-import sys
-import time
 import unittest
 
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
 
+import base
 import engines
 from engines import browser, WEBKIT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-ARTIFACTS = os.path.join(ROOT, "test-artifacts")
-# With a PostgreSQL URL (scripts/test's throwaway server), each server gets a schema of its own
-# there instead of a SQLite file.
-DATABASE_URL = os.environ.get("BROWSER_DATABASE_URL") or None
 
-sys.path.insert(0, os.path.join(ROOT, "Tests", "PythonSupport"))
-from webapp_process import WebappProcess  # noqa: E402
-
-
-# A page being replaced by the next one makes found elements stale: a wait just looks again.
-# chromedriver sometimes reports that same race as a plain WebDriverException ("Node with given id
-# does not belong to the document", seen in CI on the no-JavaScript test); a real failure still
-# ends the wait with a TimeoutException carrying the last error.
-IGNORED = (StaleElementReferenceException, NoSuchElementException, WebDriverException)
-
-
-class Server(WebappProcess):
-    """The real binary on 127.0.0.1 and a free port."""
-
-    def __init__(self, options=(), env=None, port=0):
-        """`options`: more command-line options (a lower limit, say); `env`: more environment
-        (an SMS provider's settings); `port`: a fixed one, for an app whose --public-url names it."""
-        super().__init__(options, env=env, port=port, database_url=DATABASE_URL, prefix="webapp-browser-")
-
-    def outbox(self):
-        try:
-            with open(os.path.join(self.data, "outbox.jsonl")) as outbox:
-                return [json.loads(line) for line in outbox.read().splitlines()]
-        except FileNotFoundError:
-            return []
-
-    def last_code(self):
-        """The code of the last text (its last line) or call (the first six digits it reads out)."""
-        last = self.outbox()[-1]
-        if last.get("channel") == "voice":
-            return "".join(c for c in last["body"] if c.isdigit())[:6]
-        return last["body"].split("#")[-1]
-
-    def failed_attempts(self):
-        if self.schema:
-            value = self.psql("SELECT failed_attempts FROM %s.verifications" % self.schema)
-            return int(value) if value is not None else None
-        with sqlite3.connect(os.path.join(self.data, "webapp.sqlite")) as db:
-            row = db.execute("SELECT failed_attempts FROM verifications").fetchone()
-            return row[0] if row else None
-
-
-def save_screenshot(driver, name):
-    """test-artifacts/ENGINE/name: each engine's screenshots side by side."""
-    folder = os.path.join(ARTIFACTS, engines.ENGINE)
-    os.makedirs(folder, exist_ok=True)
-    driver.save_screenshot(os.path.join(folder, name))
-
-
-class PageTests(unittest.TestCase):
-    def setUp(self):
-        self.server = Server()
-        self.addCleanup(self.server.stop)
-        self.use(browser())
-
-    def use(self, driver):
-        """Drives `driver` from here on; it is closed when the test ends."""
-        self.driver = driver
-        self.addCleanup(driver.quit)
-        self.wait = WebDriverWait(driver, 10, ignored_exceptions=IGNORED)
-
-    def box(self, index):
-        return self.driver.find_element(By.ID, "d%d" % index)
-
-    def values(self):
-        return [self.box(i).get_attribute("value") for i in range(1, 7)]
-
-    def active(self):
-        return self.driver.switch_to.active_element.get_attribute("id")
-
-    def go_to_verify(self, phone="5305550123"):
-        self.driver.get(self.server.url + "/login")
-        self.driver.find_element(By.ID, "phone").send_keys(phone)
-        self.driver.find_element(By.CSS_SELECTOR, "#login-form button").click()
-        self.wait.until(lambda d: d.current_url.endswith("/verify"))
-
-    def screenshot(self, name):
-        save_screenshot(self.driver, name)
-
+class PageTests(base.BrowserTestCase):
     def test_login_formats_and_fits_a_phone_screen(self):
         self.driver.get(self.server.url + "/login")
         phone = self.driver.find_element(By.ID, "phone")
@@ -158,7 +68,7 @@ class PageTests(unittest.TestCase):
             document.getElementById('verify-form').requestSubmit && document.getElementById('verify-form').requestSubmit();
             """, wrong)
         self.wait.until(lambda d: "Incorrect" in d.find_element(By.ID, "otp-error").text)
-        time.sleep(0.5)
+        base.settle()  # a second submit would have counted by now
         self.assertEqual(self.server.failed_attempts(), 1)
 
     def test_wrong_code_clears_boxes_then_right_code_and_back_button(self):
@@ -173,25 +83,20 @@ class PageTests(unittest.TestCase):
         error = self.driver.find_element(By.ID, "otp-error")
         self.assertEqual(error.get_attribute("role"), "alert")
         self.screenshot("verify-error.png")
-        for digit in code:
-            self.driver.switch_to.active_element.send_keys(digit)
-        self.wait.until(lambda d: d.current_url.endswith("/home"))
+        self.type_code(code, then=None)
+        self.wait_for_page("/home", until=lambda d: "(530) 555-0123" in d.find_element(By.ID, "signed-in-phone").text)
         self.assertIn("(530) 555-0123", self.driver.find_element(By.ID, "signed-in-phone").text)
         self.screenshot("home-new.png")
         for _ in range(3):
-            self.driver.back()
-            time.sleep(0.3)
+            self.back(stays=lambda path: path == "/home")
             self.assertTrue(self.driver.current_url.endswith("/home"), self.driver.current_url)
             self.assertEqual(len(self.driver.find_elements(By.ID, "d1")), 0)
             self.assertEqual(len(self.driver.find_elements(By.ID, "phone")), 0)
 
     def test_last_number_is_filled_in_on_return(self):
-        self.go_to_verify()
-        for digit in self.server.last_code():
-            self.driver.switch_to.active_element.send_keys(digit)
-        self.wait.until(lambda d: d.current_url.endswith("/home"))
+        self.sign_in()
         self.driver.find_element(By.CSS_SELECTOR, "form[action='/logout'] button").click()
-        self.wait.until(lambda d: d.current_url.endswith("/login"))
+        self.wait_for_page("/login")
         self.assertEqual(self.driver.find_element(By.ID, "phone").get_attribute("value"), "(530) 555-0123")
         # The number lives in an HttpOnly cookie: page scripts cannot read it.
         self.assertNotIn("555", self.driver.execute_script("return document.cookie"))
@@ -208,7 +113,7 @@ class PageTests(unittest.TestCase):
         # Buttons are pressed with the keyboard here: chromedriver's click() waits for the
         # navigation with a script of its own, which hangs when scripts are off.
         self.driver.find_element(By.CSS_SELECTOR, "#login-form button").send_keys(Keys.ENTER)
-        self.wait.until(lambda d: d.current_url.endswith("/verify"))
+        self.wait_for_page("/verify")
         code = self.server.last_code()
         # Without the script the cursor does not advance: tap each box, then press Verify.
         wrong = "%06d" % ((int(code) + 1) % 1000000)
@@ -220,7 +125,7 @@ class PageTests(unittest.TestCase):
         for index, digit in enumerate(code, start=1):
             self.box(index).send_keys(digit)
         self.driver.find_element(By.ID, "verify-button").send_keys(Keys.ENTER)
-        self.wait.until(lambda d: d.current_url.endswith("/home"))
+        self.wait_for_page("/home", until=lambda d: "(530) 555-0123" in d.find_element(By.ID, "signed-in-phone").text)
         self.assertIn("(530) 555-0123", self.driver.find_element(By.ID, "signed-in-phone").text)
 
     def test_accessible_names_touch_targets_and_resend_wait(self):
@@ -289,7 +194,7 @@ class PageTests(unittest.TestCase):
             return first.concat([submits]);
             """)
         self.assertEqual(state, [True, "true", "Sending\u2026", 1])
-        self.wait.until(lambda d: d.current_url.endswith("/verify"))
+        self.wait_for_page("/verify")
         self.assertEqual(len(self.server.outbox()), 1)
 
     @unittest.skipIf(WEBKIT, "WebOTP is Chrome on Android's API alone (Safari fills the code by autofill from "
@@ -305,31 +210,26 @@ class PageTests(unittest.TestCase):
         self.assertEqual(calls["calls"], 1)
         self.assertEqual(calls["transport"], ["sms"])
         self.driver.execute_script("window.__otp.resolve(arguments[0])", self.server.last_code())
-        self.wait.until(lambda d: d.current_url.endswith("/home"))
+        self.wait_for_page("/home")
 
         # Next sign-in: the person types the code instead; the WebOTP request is aborted.
         self.driver.find_element(By.CSS_SELECTOR, "form[action='/logout'] button").click()
-        self.wait.until(lambda d: d.current_url.endswith("/login"))
+        self.wait_for_page("/login")
         self.driver.find_element(By.ID, "forget-button").click()
         self.wait.until(lambda d: d.find_element(By.ID, "phone").get_attribute("value") == "")
         self.driver.find_element(By.ID, "phone").send_keys("4155550199")
         self.driver.find_element(By.CSS_SELECTOR, "#login-form button").click()
-        self.wait.until(lambda d: d.current_url.endswith("/verify"))
-        for digit in self.server.last_code():
-            self.driver.switch_to.active_element.send_keys(digit)
-        self.wait.until(lambda d: d.current_url.endswith("/home"))
+        self.wait_for_page("/verify")
+        self.type_code()
         self.assertEqual(self.driver.execute_script("return sessionStorage.getItem('otpAborted')"), "1")
 
     def open_checking_next_to_savings(self):
         """Signs in, adds the accounts Checking and Savings, and opens Checking."""
-        self.go_to_verify()
-        for digit in self.server.last_code():
-            self.driver.switch_to.active_element.send_keys(digit)
-        self.wait.until(lambda d: d.current_url.endswith("/home"))
+        self.sign_in()
         for name in ["Checking", "Savings"]:
             self.driver.find_element(By.ID, "account-name").send_keys(name)
             self.driver.find_element(By.CSS_SELECTOR, "#add-account-form button").click()
-            self.wait.until(lambda d: "/accounts/" in d.current_url)
+            self.wait_for_page("/accounts/", prefix=True)
             self.driver.get(self.server.url + "/home")
         self.driver.find_element(By.LINK_TEXT, "Checking").click()
         self.wait.until(lambda d: d.find_element(By.ID, "account-name-heading").text == "Checking")

@@ -13,20 +13,15 @@ app shows no passkey UI anywhere and signs in by text as before.
 The app runs with --public-url http://localhost:PORT: an IP address is no WebAuthn RP ID.
 """
 
-import time
 import unittest
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.common.virtual_authenticator import VirtualAuthenticatorOptions
-from selenium.webdriver.support.ui import WebDriverWait
-from selenium_axe_python import Axe
 
+import base
 import engines
-import test_pages as base
-from webapp_process import free_port
-from engines import browser
-
+from base import free_port
 
 
 class PasskeyServer(base.Server):
@@ -38,13 +33,9 @@ class PasskeyServer(base.Server):
         self.url = "http://localhost:%d" % port
 
 
-class PasskeyTests(unittest.TestCase):
-    def setUp(self):
-        self.server = PasskeyServer()
-        self.addCleanup(self.server.stop)
-        self.driver = browser()
-        self.addCleanup(self.driver.quit)
-        self.wait = WebDriverWait(self.driver, 15, ignored_exceptions=base.IGNORED)
+class PasskeyTests(base.BrowserTestCase):
+    SERVER = PasskeyServer
+    WAIT_SECONDS = 15
 
     def authenticator(self):
         options = VirtualAuthenticatorOptions(
@@ -52,15 +43,8 @@ class PasskeyTests(unittest.TestCase):
             is_user_verified=True)
         self.driver.add_virtual_authenticator(options)
 
-    def sign_in_by_text(self, phone="5305550123"):
-        self.driver.get(self.server.url + "/login")
-        field = self.driver.find_element(By.ID, "phone")
-        field.clear()
-        field.send_keys(phone, Keys.ENTER)
-        self.wait.until(lambda d: d.current_url.endswith("/verify"))
-        for digit in self.server.last_code():
-            self.driver.switch_to.active_element.send_keys(digit)
-        self.wait.until(lambda d: d.current_url.endswith("/home"))
+    def sign_in_by_text(self, phone=base.PHONE):
+        self.sign_in(phone, enter=True)
 
     def log_out(self, then="/login"):
         """Log out from Home; `then`: the address it ends on (Home again, when the passkey
@@ -68,19 +52,12 @@ class PasskeyTests(unittest.TestCase):
         if not self.driver.current_url.endswith("/home"):
             self.driver.get(self.server.url + "/home")
         before = self.driver.get_cookie("session")["value"]
-        self.driver.find_element(By.XPATH, "//button[normalize-space()='Log out']").click()
-        self.wait.until(lambda d: d.current_url.endswith(then) and (d.get_cookie("session") or {}).get("value") != before)
+        super().log_out(then)
+        self.wait.until(lambda d: (d.get_cookie("session") or {}).get("value") != before)
 
     def visible(self, element_id):
         found = self.driver.find_elements(By.ID, element_id)
         return bool(found) and found[0].is_displayed()
-
-    def assert_accessible(self, screenshot):
-        axe = Axe(self.driver)
-        axe.inject()
-        violations = [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in axe.run()["violations"]]
-        self.assertEqual(violations, [])
-        base.save_screenshot(self.driver, screenshot)
 
     @unittest.skipIf(engines.WEBKIT, "WebKitGTK has no WebAuthn (nor a virtual authenticator)")
     def test_text_then_passkey_then_sign_in_with_no_text_then_remove(self):
@@ -92,7 +69,7 @@ class PasskeyTests(unittest.TestCase):
         self.assertTrue(self.visible("passkey-not-now"))
         self.assert_accessible("passkey-home-offer.png")
         self.driver.find_element(By.ID, "passkey-create").click()
-        self.wait.until(lambda d: d.current_url.endswith("/devices"))
+        self.wait_for_page("/devices", until=lambda d: "Passkey added" in d.find_element(By.ID, "notice").text)
         self.assertIn("Passkey added", self.driver.find_element(By.ID, "notice").text)
         items = self.driver.find_elements(By.CSS_SELECTOR, ".passkey-item")
         self.assertEqual(len(items), 1)
@@ -108,8 +85,7 @@ class PasskeyTests(unittest.TestCase):
         self.log_out(then="/home")
         self.assertEqual(len(self.server.outbox()), 1)
         for _ in range(2):
-            self.driver.back()
-            time.sleep(0.3)
+            self.back(stays=lambda path: path != "/login")
             self.assertFalse(self.driver.current_url.endswith("/login"), self.driver.current_url)
 
         # "Your devices": rename, then remove. Removing ends no sign-in.
@@ -142,14 +118,14 @@ class PasskeyTests(unittest.TestCase):
         self.sign_in_by_text()
         self.wait.until(lambda d: self.visible("passkey-offer"))
         self.driver.find_element(By.ID, "passkey-create").click()
-        self.wait.until(lambda d: d.current_url.endswith("/devices"))
+        self.wait_for_page("/devices")
         self.log_out()
         self.wait.until(lambda d: self.visible("passkey-button"))
         self.assertTrue(self.driver.current_url.endswith("/login"))
         self.assert_accessible("passkey-login.png")
         button = self.driver.find_element(By.ID, "passkey-button")
         button.click()
-        self.wait.until(lambda d: d.current_url.endswith("/home"))
+        self.wait_for_page("/home")
         self.assertEqual(len(self.server.outbox()), 1)
 
         # Another person, by text: "Not now" hides the offer, and it stays hidden at the next
@@ -160,13 +136,14 @@ class PasskeyTests(unittest.TestCase):
         self.sign_in_by_text("4155550199")
         self.wait.until(lambda d: self.visible("passkey-offer"))
         self.driver.find_element(By.ID, "passkey-not-now").click()
-        self.wait.until(lambda d: d.current_url.endswith("/home") and not self.visible("passkey-offer"))
+        self.wait_for_page("/home")
+        self.wait.until(lambda d: not self.visible("passkey-offer"))
         self.log_out()
         # Another sign-in by text (not the remembered phone's, which sends no text).
         self.driver.delete_all_cookies()
         self.sign_in_by_text("4155550199")
         self.assertEqual(len(self.server.outbox()), 3)
-        time.sleep(0.5)
+        base.settle()  # passkeys.js would have shown the offer by now
         self.assertFalse(self.visible("passkey-offer"))
         self.assertEqual(len(self.driver.find_elements(By.ID, "passkey-offer")), 0)
 
@@ -176,12 +153,12 @@ class PasskeyTests(unittest.TestCase):
             self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {
                 "source": "delete window.PublicKeyCredential;"})
         self.driver.get(self.server.url + "/login")
-        time.sleep(0.5)
+        base.settle()  # passkeys.js would have shown its box by now
         self.assertFalse(self.visible("passkey-signin"))
         self.assertFalse(self.visible("passkey-button"))
         self.assertEqual(self.driver.find_element(By.ID, "passkey-status").text, "")
         self.sign_in_by_text()
-        time.sleep(0.5)
+        base.settle()  # passkeys.js would have shown the offer by now
         self.assertFalse(self.visible("passkey-offer"))
         self.driver.get(self.server.url + "/devices")
         self.assertFalse(self.visible("passkeys"))  # nothing could be added here

@@ -2,7 +2,7 @@
 autofilled from Messages into whichever box has the cursor, the zoom into small text on focus,
 the back/forward cache, the keyboard's Go key, and a remembered number typed over.
 
-Uses the Server of test_pages (the real binary) and the browser of engines.
+Uses base.BrowserTestCase (the real binary, the browser of engines).
 """
 
 import time
@@ -11,10 +11,9 @@ import unittest
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
 
+import base
 import engines
-import test_pages as base
 from engines import browser
 from proxy import Proxy
 
@@ -63,34 +62,11 @@ return new Set(Array.from(range.getClientRects()).filter(r => r.width > 0).map(r
 """
 
 
-class PhoneHabitTests(unittest.TestCase):
-    def setUp(self):
-        self.server = base.Server()
-        self.addCleanup(self.server.stop)
-        self.driver = browser()
-        self.addCleanup(self.driver.quit)
-        self.wait = WebDriverWait(self.driver, 10, ignored_exceptions=base.IGNORED)
-
-    def active(self):
-        return self.driver.switch_to.active_element.get_attribute("id")
-
-    def type_keys(self, keys):
-        for key in keys:
-            self.driver.switch_to.active_element.send_keys(key)
-
-    def go_to_verify(self, phone="5305550123"):
-        self.driver.get(self.server.url + "/login")
-        field = self.driver.find_element(By.ID, "phone")
-        field.clear()
-        field.send_keys(phone)
-        self.driver.find_element(By.ID, "next-button").click()
-        self.wait.until(lambda d: d.current_url.endswith("/verify"))
+class PhoneHabitTests(base.BrowserTestCase):
+    def go_to_verify(self, *arguments, **options):
+        """Verify, with the cursor in box one (where a person's code goes)."""
+        super().go_to_verify(*arguments, **options)
         self.wait.until(lambda d: self.active() == "d1")
-
-    def sign_in(self):
-        self.go_to_verify()
-        self.type_keys(self.server.last_code())
-        self.wait.until(lambda d: d.current_url.endswith("/home"))
 
     def back_and_watch(self, selectors, seconds=1.5):
         """Presses Back and, for `seconds`, notes every element of `selectors` a person could see."""
@@ -115,12 +91,12 @@ class PhoneHabitTests(unittest.TestCase):
             self.assertEqual(self.driver.execute_script(AUTOFILL_SCRIPT, wrong), "d%d" % (len(typed) + 1))
             self.wait.until(lambda d: "Incorrect" in d.find_element(By.ID, "otp-error").text)
             self.assertEqual(self.driver.execute_script("return sessionStorage.getItem('sent')"), wrong, typed)
-            time.sleep(0.5)  # a second submit would have counted by now
+            base.settle()  # a second submit would have counted by now
             self.assertEqual(self.server.failed_attempts(), tries, typed)
             self.wait.until(lambda d: self.active() == "d1")
         self.type_keys("98")
         self.assertEqual(self.driver.execute_script(AUTOFILL_SCRIPT, code), "d3")
-        self.wait.until(lambda d: d.current_url.endswith("/home"))
+        self.wait_for_page("/home")
 
     def test_every_field_is_at_least_16_px_so_focusing_it_does_not_zoom_the_page(self):
         # iOS zooms into a field whose text is smaller than 16 px when it takes focus; the page
@@ -139,12 +115,11 @@ class PhoneHabitTests(unittest.TestCase):
         check("login")
         self.go_to_verify()
         check("verify")
-        self.type_keys(self.server.last_code())
-        self.wait.until(lambda d: d.current_url.endswith("/home"))
+        self.type_code()
         check("home")
         self.driver.find_element(By.ID, "account-name").send_keys("Checking")
         self.driver.find_element(By.CSS_SELECTOR, "#add-account-form button").click()
-        self.wait.until(lambda d: "/accounts/" in d.current_url)
+        self.wait_for_page("/accounts/", prefix=True)
         check("account")
         self.assertEqual(small, [])
 
@@ -154,28 +129,27 @@ class PhoneHabitTests(unittest.TestCase):
         for press in range(2):
             seen = self.back_and_watch("#phone, #d1, #login-form, #verify-form")
             self.assertEqual(seen, set(), "Back %d showed %s" % (press + 1, seen))
-            self.wait.until(lambda d: d.current_url.endswith("/home"))
+            self.wait_for_page("/home", until=lambda d: d.find_elements(By.ID, "d1") == [])
             self.assertEqual(self.driver.find_elements(By.ID, "d1"), [])
 
     def test_after_log_out_back_never_shows_home_or_a_balance(self):
         self.sign_in()
         self.driver.find_element(By.ID, "account-name").send_keys("Checking")
         self.driver.find_element(By.CSS_SELECTOR, "#add-account-form button").click()
-        self.wait.until(lambda d: "/accounts/" in d.current_url)
+        self.wait_for_page("/accounts/", prefix=True)
         self.driver.find_element(By.ID, "deposit-amount").send_keys("12.34")
         self.driver.find_element(By.CSS_SELECTOR, "#deposit-form button").click()
         self.wait.until(lambda d: d.find_element(By.ID, "balance").text == "$12.34")
         # Home by its link, as a person goes (a page typed into the address bar is one Chromium
         # keeps out of its back/forward cache, which would hide what this test looks for).
         self.driver.find_element(By.CSS_SELECTOR, "a[href='/home']").click()
-        self.wait.until(lambda d: d.current_url.endswith("/home"))
-        self.driver.find_element(By.XPATH, "//button[normalize-space()='Log out']").click()
-        self.wait.until(lambda d: d.current_url.endswith("/login"))
+        self.wait_for_page("/home")
+        self.log_out()
         signed_in = "#signed-in-phone, #total, #balance, form[action='/logout'], .amount"
         for press in range(3):
             seen = self.back_and_watch(signed_in)
             self.assertEqual(seen, set(), "Back %d showed %s" % (press + 1, seen))
-            self.wait.until(lambda d: d.current_url.endswith("/login"))
+            self.wait_for_page("/login", until=lambda d: "12.34" not in d.page_source)
             self.assertNotIn("12.34", self.driver.page_source)
 
     def test_reload_after_a_wrong_code_spends_no_try(self):
@@ -188,14 +162,14 @@ class PhoneHabitTests(unittest.TestCase):
         for _ in range(3):
             self.driver.refresh()
             self.wait.until(lambda d: len(d.find_elements(By.ID, "d1")) == 1)
-        time.sleep(0.3)
+        base.settle()  # a try counted again would be in by now
         self.assertEqual(self.server.failed_attempts(), 1)
 
     def test_back_to_a_refused_wallet_form_shows_the_account_as_it_is_now(self):
         self.sign_in()
         self.driver.find_element(By.ID, "account-name").send_keys("Checking")
         self.driver.find_element(By.CSS_SELECTOR, "#add-account-form button").click()
-        self.wait.until(lambda d: "/accounts/" in d.current_url)
+        self.wait_for_page("/accounts/", prefix=True)
         self.driver.find_element(By.ID, "withdraw-amount").send_keys("5")  # more than the balance
         self.driver.find_element(By.CSS_SELECTOR, "#withdraw-form button").click()
         self.wait.until(lambda d: d.title.startswith("Error: "))
@@ -209,53 +183,47 @@ class PhoneHabitTests(unittest.TestCase):
 
     def test_log_out_on_the_home_signing_in_led_to_then_back_shows_no_home(self):
         self.sign_in()
-        self.driver.find_element(By.XPATH, "//button[normalize-space()='Log out']").click()
-        self.wait.until(lambda d: d.current_url.endswith("/login"))
+        self.log_out()
         seen = self.back_and_watch("#signed-in-phone, #total, form[action='/logout']")
         self.assertEqual(seen, set(), "Back showed %s" % seen)
-        self.wait.until(lambda d: d.current_url.endswith("/login"))
+        self.wait_for_page("/login")
 
     def test_over_https_with_javascript_off_back_after_log_out_shows_no_balance(self):
         # As deployed: HTTPS in front (proxy.py), and a person who turned scripts off, so
         # back-forward.js cannot help. WebKit keeps no no-store page over HTTPS in its
         # back/forward cache (over plain HTTP it does: there the script is what helps).
-        server = base.Server(["--https"])
-        self.addCleanup(server.stop)
-        self.server = server
-        front = Proxy(server.port, tls=True)
+        self.server = self.start_server(["--https"])
+        front = Proxy(self.server.port, tls=True)
         self.addCleanup(front.stop)
-        self.driver = browser(javascript=False, test_certificate=True)
-        self.addCleanup(self.driver.quit)
-        self.wait = WebDriverWait(self.driver, 10, ignored_exceptions=base.IGNORED)
-        self.driver.get(front.url + "/login")
-        self.driver.find_element(By.ID, "phone").send_keys("5305550123", Keys.ENTER)
-        self.wait.until(lambda d: d.current_url.endswith("/verify"))
-        for index, digit in enumerate(server.last_code(), start=1):
+        self.use(browser(javascript=False, test_certificate=True))
+        self.go_to_login(address=front.url + "/login")
+        self.enter_phone(enter=True)
+        self.wait_for_page("/verify")
+        for index, digit in enumerate(self.server.last_code(), start=1):
             self.driver.find_element(By.ID, "d%d" % index).send_keys(digit)
         self.driver.find_element(By.ID, "verify-button").send_keys(Keys.ENTER)
-        self.wait.until(lambda d: d.current_url.endswith("/home"))
+        self.wait_for_page("/home")
         self.driver.find_element(By.ID, "account-name").send_keys("Checking", Keys.ENTER)
-        self.wait.until(lambda d: "/accounts/" in d.current_url)
+        self.wait_for_page("/accounts/", prefix=True)
         self.driver.find_element(By.ID, "deposit-amount").send_keys("12.34", Keys.ENTER)
         self.wait.until(lambda d: d.find_element(By.ID, "balance").text == "$12.34")
         self.driver.get(front.url + "/home")
         self.driver.find_element(By.XPATH, "//button[normalize-space()='Log out']").send_keys(Keys.ENTER)
-        self.wait.until(lambda d: d.current_url.endswith("/login"))
+        self.wait_for_page("/login")
         for press in range(3):
             seen = self.back_and_watch("#signed-in-phone, #total, #balance, form[action='/logout'], .amount")
             self.assertEqual(seen, set(), "Back %d showed %s" % (press + 1, seen))
-            self.wait.until(lambda d: d.current_url.endswith("/login"))
+            self.wait_for_page("/login")
 
     def test_the_keyboards_go_key_sends_the_number(self):
-        self.driver.get(self.server.url + "/login")
-        self.driver.find_element(By.ID, "phone").send_keys("5305550123", Keys.ENTER)
-        self.wait.until(lambda d: d.current_url.endswith("/verify"))
+        self.go_to_login()
+        self.enter_phone(enter=True)
+        self.wait_for_page("/verify")
         self.assertEqual(self.server.outbox()[-1]["to"], "+15305550123")
 
     def test_typing_another_number_over_the_remembered_one_gives_that_number(self):
         self.sign_in()
-        self.driver.find_element(By.XPATH, "//button[normalize-space()='Log out']").click()
-        self.wait.until(lambda d: d.current_url.endswith("/login"))
+        self.log_out()
         field = self.driver.find_element(By.ID, "phone")
         self.assertEqual(field.get_attribute("value"), "(530) 555-0123")
         self.assertEqual(self.driver.find_element(By.ID, "remembered").text,
@@ -285,7 +253,7 @@ class PhoneHabitTests(unittest.TestCase):
             self.assertFalse(self.driver.find_element(By.ID, "remembered").is_displayed(), name)
         # Go sends the number shown, with a code (this browser remembers only the other one).
         field.send_keys(Keys.ENTER)
-        self.wait.until(lambda d: d.current_url.endswith("/verify"))
+        self.wait_for_page("/verify", until=lambda d: "(415) 555-0199" in d.find_element(By.ID, "otp-label").text)
         self.assertEqual(self.server.outbox()[-1]["to"], "+14155550199")
         self.assertIn("(415) 555-0199", self.driver.find_element(By.ID, "otp-label").text)
 

@@ -2,22 +2,19 @@
 typing before the script has run, the returning person's buttons, narrow screens and zoom, and an
 axe-core audit of every page in light and dark mode.
 
-Uses the Server of test_pages (the real binary) and the browser of engines (Chromium at 390 x 844,
+Uses base.BrowserTestCase (the real binary, and the browser of engines: Chromium at 390 x 844,
 or WebKit at its narrowest).
 """
 
-import time
 import unittest
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
-from selenium_axe_python import Axe
 
+import base
 import engines
-import test_pages as base
-from engines import browser, WEBKIT
+from base import OVERFLOW_SCRIPT
+from engines import browser
 
 # Paste into box one as a person's clipboard would, with form.submit() recorded instead of sent,
 # and return the six boxes, what was submitted and the error line.
@@ -30,19 +27,6 @@ data.setData('text/plain', arguments[0]);
 document.getElementById('d1').dispatchEvent(
     new ClipboardEvent('paste', {clipboardData: data, bubbles: true, cancelable: true}));
 return [window.__sent, document.getElementById('otp-error').textContent];
-"""
-
-# Every element reaching past the viewport's right edge, except inside a data table's own
-# scrolling region (WCAG 1.4.10 exempts two-dimensional tables; the region itself must fit).
-OVERFLOW_SCRIPT = """
-const width = document.documentElement.clientWidth;
-const out = [];
-for (const e of document.querySelectorAll('body *')) {
-  if (e.parentElement.closest('.table-scroll')) continue;
-  const r = e.getBoundingClientRect();
-  if (r.width > 0 && r.right > width + 0.5) out.push(e.tagName + '#' + e.id + '.' + e.className + ' ' + Math.round(r.right));
-}
-return [document.documentElement.scrollWidth, width, out.slice(0, 5)];
 """
 
 # Boxes narrower than 36 CSS px, and touch targets a person can see that are under 44 px tall (a
@@ -61,45 +45,7 @@ return [boxes, small];
 """
 
 
-class SignInFlowTests(unittest.TestCase):
-    def setUp(self):
-        self.server = base.Server()
-        self.addCleanup(self.server.stop)
-        self.use(browser())
-
-    def use(self, driver):
-        """Drives `driver` from here on; it is closed when the test ends."""
-        self.driver = driver
-        self.addCleanup(driver.quit)
-        self.wait = WebDriverWait(driver, 10, ignored_exceptions=base.IGNORED)
-
-    def active(self):
-        return self.driver.switch_to.active_element.get_attribute("id")
-
-    def values(self):
-        return "".join(self.driver.find_element(By.ID, "d%d" % i).get_attribute("value") for i in range(1, 7))
-
-    def type_keys(self, keys):
-        for key in keys:
-            self.driver.switch_to.active_element.send_keys(key)
-
-    def go_to_verify(self, phone="5305550123"):
-        self.driver.get(self.server.url + "/login")
-        self.driver.find_element(By.ID, "phone").send_keys(phone)
-        self.driver.find_element(By.ID, "next-button").click()
-        self.wait.until(lambda d: d.current_url.endswith("/verify"))
-
-    def sign_in(self):
-        self.go_to_verify()
-        self.type_keys(self.server.last_code())
-        self.wait.until(lambda d: d.current_url.endswith("/home"))
-
-    def wrong_code(self):
-        return "%06d" % ((int(self.server.last_code()) + 1) % 1000000)
-
-    def screenshot(self, name):
-        base.save_screenshot(self.driver, name)
-
+class SignInFlowTests(base.BrowserTestCase):
     def test_verify_with_fewer_than_six_digits_says_so_and_counts_no_try(self):
         self.go_to_verify()
         self.type_keys("12")
@@ -118,7 +64,7 @@ class SignInFlowTests(unittest.TestCase):
         self.driver.switch_to.active_element.send_keys(Keys.TAB)
         self.assertEqual(self.active(), "next-button")
         self.driver.switch_to.active_element.send_keys(Keys.ENTER)
-        self.wait.until(lambda d: d.current_url.endswith("/verify"))
+        self.wait_for_page("/verify")
         self.wait.until(lambda d: self.active() == "d1")
         code = self.server.last_code()
         self.type_keys(code[:5])
@@ -141,8 +87,7 @@ class SignInFlowTests(unittest.TestCase):
         self.driver.find_element(By.ID, "verify-button").send_keys(Keys.SHIFT, Keys.TAB)
         self.driver.switch_to.active_element.send_keys(Keys.SHIFT, Keys.TAB)
         self.assertEqual(self.active(), "d6")
-        self.type_keys(code[5])
-        self.wait.until(lambda d: d.current_url.endswith("/home"))
+        self.type_code(code[5])
         self.assertIn(self.server.failed_attempts(), (0, None))
 
     def test_paste_takes_the_first_run_of_six_digits_and_never_guesses(self):
@@ -162,14 +107,14 @@ class SignInFlowTests(unittest.TestCase):
         submitted, error = self.driver.execute_script(PASTE_SCRIPT, "Your code is 123 456 and 654321")
         self.assertIsNone(submitted)
         self.assertEqual(error, "That text has more than one code in it. Please type the 6-digit code.")
-        self.assertEqual(self.values(), "")
+        self.assertEqual(self.values(), [""] * 6)
         # A run longer than a code is not cut down to one.
         self.driver.refresh()
         self.wait.until(lambda d: self.active() == "d1")
         submitted, error = self.driver.execute_script(PASTE_SCRIPT, "1234567")
         self.assertIsNone(submitted)
         self.assertEqual(error, "That number is longer than the 6-digit code. Please type the 6-digit code.")
-        self.assertEqual(self.values(), "")
+        self.assertEqual(self.values(), [""] * 6)
 
     def test_digits_typed_before_the_script_runs_are_kept(self):
         # verify.js held back: the page shows, the person types into box one, then it arrives
@@ -182,23 +127,19 @@ class SignInFlowTests(unittest.TestCase):
         self.assertEqual(self.driver.execute_script("return document.getElementById('d2').tabIndex"), 0)
         self.driver.execute_script(
             "const s = document.createElement('script'); s.src = '/public/verify.js'; document.head.appendChild(s);")
-        self.wait.until(lambda d: self.values() == code[:4])
+        self.wait.until(lambda d: "".join(self.values()) == code[:4])
         self.assertEqual(self.active(), "d5")
-        self.type_keys(code[4:])
-        self.wait.until(lambda d: d.current_url.endswith("/home"))
+        self.type_code(code[4:])
 
     def test_didnt_get_a_code_leads_to_help_with_or_without_javascript(self):
         for javascript in [True, False]:
             if not javascript:
-                self.server = base.Server()
-                self.addCleanup(self.server.stop)
+                self.server = self.start_server()
                 self.use(browser(javascript=False))
-            self.driver.get(self.server.url + "/login")
-            self.driver.find_element(By.ID, "phone").send_keys("4155550199", Keys.ENTER)
-            self.wait.until(lambda d: d.current_url.endswith("/verify"))
+            self.go_to_verify("4155550199", enter=True)
             # Keyboard Enter on the link: chromedriver's click() hangs when scripts are off.
             self.driver.find_element(By.ID, "no-code").send_keys(Keys.ENTER)
-            self.wait.until(lambda d: d.current_url.endswith("/verify/help"))
+            self.wait_for_page("/verify/help")
             self.assertEqual(self.driver.find_element(By.ID, "last-text").text,
                              "We texted a code to (415) 555-0199 less than a minute ago.")
             when = self.driver.find_element(By.ID, "resend-when")
@@ -208,13 +149,13 @@ class SignInFlowTests(unittest.TestCase):
                 self.wait.until(lambda d: d.find_element(By.ID, "resend-when").text != first)
             self.screenshot("verify-help%s.png" % ("" if javascript else "-no-javascript"))
             self.driver.find_element(By.ID, "back-to-code").send_keys(Keys.ENTER)
-            self.wait.until(lambda d: d.current_url.endswith("/verify"))
+            self.wait_for_page("/verify", until=lambda d: len(d.find_elements(By.ID, "d1")) == 1)
             self.assertEqual(len(self.driver.find_elements(By.ID, "d1")), 1)
 
     def test_not_you_keeps_its_label_when_next_is_pressed(self):
         self.sign_in()
         self.driver.find_element(By.CSS_SELECTOR, "form[action='/logout'] button").click()
-        self.wait.until(lambda d: d.current_url.endswith("/login"))
+        self.wait_for_page("/login")
         state = self.driver.execute_script(
             """
             const form = document.getElementById('login-form');
@@ -275,13 +216,12 @@ class SignInFlowTests(unittest.TestCase):
         self.assertEqual(status, [200, "image/svg+xml"])
 
     def test_a_limit_in_minutes_counts_down_to_try_again_now(self):
-        server = base.Server(["--max-sign-ins-per-client", "1"])
-        self.addCleanup(server.stop)
-        self.server = server
+        self.server = self.start_server(["--max-sign-ins-per-client", "1"])
         self.go_to_verify()
         # Another sign-in from this network, in a fresh browser session: over the limit.
         self.driver.delete_all_cookies()
-        self.go_to_login_with("4155550199")
+        self.go_to_login()
+        self.enter_phone("4155550199")
         self.wait.until(lambda d: "Please try again in 1 hour." in d.find_element(By.ID, "phone-error").text)
         # The number follows the end time the server gave, as the clock moves (the end is
         # brought near here rather than waiting an hour).
@@ -296,11 +236,6 @@ class SignInFlowTests(unittest.TestCase):
         self.assertTrue(self.driver.find_element(By.CSS_SELECTOR, "#error-summary a").text.endswith("try again now."))
         # Silent updates: the alert is not read out again at every tick.
         self.assertEqual(self.driver.find_element(By.ID, "phone-error").get_attribute("aria-live"), "off")
-
-    def go_to_login_with(self, phone):
-        self.driver.get(self.server.url + "/login")
-        self.driver.find_element(By.ID, "phone").send_keys(phone)
-        self.driver.find_element(By.ID, "next-button").click()
 
     def pages(self):
         """Every page, each as (name, how to get there), in the order one sign-in visits them."""
@@ -322,22 +257,21 @@ class SignInFlowTests(unittest.TestCase):
 
         def verify_help():
             self.driver.find_element(By.ID, "no-code").send_keys(Keys.ENTER)
-            self.wait.until(lambda d: d.current_url.endswith("/verify/help"))
+            self.wait_for_page("/verify/help")
 
         def home():
             self.driver.find_element(By.ID, "back-to-code").send_keys(Keys.ENTER)
-            self.wait.until(lambda d: d.current_url.endswith("/verify"))
+            self.wait_for_page("/verify")
             self.wait.until(lambda d: self.active() == "d1")
-            self.type_keys(self.server.last_code())
-            self.wait.until(lambda d: d.current_url.endswith("/home"))
+            self.type_code()
             self.driver.find_element(By.ID, "account-name").send_keys("Checking")
             self.driver.find_element(By.CSS_SELECTOR, "#add-account-form button").click()
-            self.wait.until(lambda d: "/accounts/" in d.current_url)
+            self.wait_for_page("/accounts/", prefix=True)
             self.driver.get(self.server.url + "/home")
 
         def devices():
             self.driver.find_element(By.LINK_TEXT, "Your devices").click()
-            self.wait.until(lambda d: d.current_url.endswith("/devices"))
+            self.wait_for_page("/devices")
 
         def account():
             self.driver.get(self.server.url + "/home")
@@ -359,25 +293,21 @@ class SignInFlowTests(unittest.TestCase):
     def each_page_in(self, check):
         for name, visit in self.pages():
             visit()
-            time.sleep(0.2)
+            self.wait_until_still()
             check(name)
 
     def test_axe_finds_no_violation_on_any_page_in_light_or_dark_mode(self):
         failures = []
 
         def audit(name):
-            axe = Axe(self.driver)
-            axe.inject()
-            for violation in axe.run()["violations"]:
-                failures.append("%s (%s): %s %s" % (
-                    name, self.driver.scheme, violation["id"], [node["target"] for node in violation["nodes"]][:3]))
+            for rule, targets in self.axe_violations():
+                failures.append("%s (%s): %s %s" % (name, self.driver.scheme, rule, targets))
             self.screenshot("%s-%s.png" % (name, self.driver.scheme))
 
         # The whole walk once in each scheme, in a browser started in it (WebKit takes the
         # scheme from GTK's theme when it starts), on a server of its own.
         self.each_page_in(audit)
-        self.server = base.Server()
-        self.addCleanup(self.server.stop)
+        self.server = self.start_server()
         self.use(browser(scheme="dark"))
         self.each_page_in(audit)
         self.assertEqual(failures, [])

@@ -10,23 +10,15 @@ import unittest
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
-from selenium_axe_python import Axe
 
-import test_pages as base
-from engines import browser
+import base
 
 # English a page in Spanish must not show (the switch link back, "English", is the one exception).
 ENGLISH = re.compile(r"\b(Sign|Enter|Verify|Resend|Your|Home|Log out|Remember|code|Didn't|Use a|Incorrect|tries|Balance|devices)\b")
 
 
-class SpanishTests(unittest.TestCase):
-    def setUp(self):
-        self.server = base.Server()
-        self.addCleanup(self.server.stop)
-        self.driver = browser()
-        self.addCleanup(self.driver.quit)
-        self.wait = WebDriverWait(self.driver, 15, ignored_exceptions=base.IGNORED)
+class SpanishTests(base.BrowserTestCase):
+    WAIT_SECONDS = 15
 
     def text(self):
         return self.driver.find_element(By.TAG_NAME, "body").text.replace("English", "")
@@ -34,11 +26,7 @@ class SpanishTests(unittest.TestCase):
     def check_page(self, screenshot):
         self.assertEqual(self.driver.find_element(By.TAG_NAME, "html").get_attribute("lang"), "es")
         self.assertIsNone(ENGLISH.search(self.text()), self.text())
-        axe = Axe(self.driver)
-        axe.inject()
-        violations = [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in axe.run()["violations"]]
-        self.assertEqual(violations, [])
-        base.save_screenshot(self.driver, screenshot)
+        self.assert_accessible(screenshot)
 
     def test_login_verify_home_and_devices_in_spanish(self):
         self.driver.get(self.server.url + "/login")
@@ -47,8 +35,8 @@ class SpanishTests(unittest.TestCase):
         self.assertTrue(self.driver.current_url.endswith("/login"), self.driver.current_url)
         self.check_page("es-login.png")
 
-        self.driver.find_element(By.ID, "phone").send_keys("5305550123", Keys.ENTER)
-        self.wait.until(lambda d: d.current_url.endswith("/verify"))
+        self.enter_phone(enter=True)
+        self.wait_for_page("/verify")
         code = self.server.last_code()
         text = self.server.outbox()[-1]["body"]
         self.assertEqual(text, "%s es su código de verificación.\n\n@localhost #%s" % (code, code))
@@ -75,9 +63,8 @@ class SpanishTests(unittest.TestCase):
         self.assertTrue(self.driver.title.startswith("Error: Ingrese su código"), self.driver.title)
         self.check_page("es-verify-error.png")
 
-        for digit in code:
-            self.driver.switch_to.active_element.send_keys(digit)
-        self.wait.until(lambda d: d.current_url.endswith("/home"))
+        self.type_code(code, then=None)
+        self.wait_for_page("/home", until=lambda d: "Inició sesión como" in self.text())
         self.assertIn("Inició sesión como", self.text())
         self.check_page("es-home.png")
 
