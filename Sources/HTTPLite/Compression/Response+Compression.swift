@@ -17,8 +17,8 @@ extension Response {
     /// Adds `Accept-Encoding` to `Vary` (keeping what is there): caches must keep the gzip and
     /// the identity answer apart.
     mutating func varyOnAcceptEncoding() {
-        let vary = headers.listElements(.vary)
-        guard !vary.contains(where: { $0 == "*" || $0.lowercased() == "accept-encoding" }) else { return }
+        guard !headers.containsListElement(.vary, where: { $0 == "*" || $0.lowercased() == "accept-encoding" })
+        else { return }
         headers.append(HTTPField(name: .vary, value: "Accept-Encoding"))
     }
 }

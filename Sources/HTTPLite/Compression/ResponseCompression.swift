@@ -32,7 +32,7 @@ public struct ResponseCompression<Context: RequestContext>: Middleware {
         // A responder that already chose (a static file: its gzip copy, or the identity body with
         // `Vary` said) is left as it is, at the cost of two header lookups.
         if response.headers[.contentEncoding] != nil
-            || response.headers.listElements(.vary).contains(where: { $0.lowercased() == "accept-encoding" })
+            || response.headers.containsListElement(.vary, where: { $0.lowercased() == "accept-encoding" })
         {
             return
         }

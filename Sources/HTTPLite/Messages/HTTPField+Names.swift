@@ -19,20 +19,26 @@ extension HTTPField.Name {
 }
 
 extension HTTPFields {
-    /// The elements of a comma-separated list field (RFC 9110 §5.6.1), over all its lines,
-    /// trimmed, empty ones dropped: `Vary: Cookie, Accept-Encoding` is two.
-    public func listElements(_ name: HTTPField.Name) -> [Substring] {
-        self[values: name].flatMap { line in
-            line.split(separator: ",").map { $0.trimmingCharacters(in: " \t") }.filter { !$0.isEmpty }
+    /// Whether an element of a comma-separated list field (RFC 9110 §5.6.1), over all its
+    /// lines, trimmed and not empty, matches: `Vary: Cookie, Accept-Encoding` has two. Asked on
+    /// every response (Vary, Connection), so it builds no list of the elements.
+    public func containsListElement(_ name: HTTPField.Name, where matches: (Substring) -> Bool) -> Bool {
+        for field in self where field.name == name {
+            for element in field.value.split(separator: ",") {
+                let trimmed = element.trimmingWhitespace()
+                if !trimmed.isEmpty, matches(trimmed) { return true }
+            }
         }
+        return false
     }
 }
 
 extension Substring {
-    fileprivate func trimmingCharacters(in set: String) -> Substring {
-        var trimmed = self
-        while let first = trimmed.first, set.contains(first) { trimmed = trimmed.dropFirst() }
-        while let last = trimmed.last, set.contains(last) { trimmed = trimmed.dropLast() }
-        return trimmed
+    /// Without the spaces and tabs around it (HTTP's optional whitespace, RFC 9110 §5.6.3).
+    func trimmingWhitespace() -> Substring {
+        var text = self
+        while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
+        while let last = text.last, last == " " || last == "\t" { text.removeLast() }
+        return text
     }
 }

@@ -51,10 +51,10 @@ extension Request {
                 let piece = Substring(header[start..<end])
                 start = end < utf8.endIndex ? utf8.index(after: end) : end
                 guard let equals = piece.utf8.firstIndex(of: UInt8(ascii: "=")) else { continue }
-                let name = Self.trimmed(piece[..<equals])
+                let name = piece[..<equals].trimmingWhitespace()
                 guard !name.isEmpty else { continue }
                 let stop = body(name) {
-                    let value = Self.trimmed(piece[piece.index(after: equals)...])
+                    let value = piece[piece.index(after: equals)...].trimmingWhitespace()
                     if value.utf8.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
                         return String(value.dropFirst().dropLast())
                     }
@@ -63,12 +63,5 @@ extension Request {
                 if stop { return }
             }
         }
-    }
-
-    private static func trimmed(_ text: Substring) -> Substring {
-        var text = text
-        while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
-        while let last = text.last, last == " " || last == "\t" { text.removeLast() }
-        return text
     }
 }
