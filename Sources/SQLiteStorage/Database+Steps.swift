@@ -32,7 +32,7 @@ extension Database {
         let prepared = try cachedStatement(sql: statement.sql.sqlite)
         // The throwing setter: a count that does not match the statement is an error for this
         // request (GRDB's `arguments` property would trap the whole process).
-        try prepared.setArguments(StatementArguments(statement.arguments.map(\.databaseValue)))
+        try prepared.setArguments(StatementArguments(statement.arguments.map { $0.databaseValue }))
         return prepared
     }
 

@@ -120,7 +120,7 @@ public struct Statement: Sendable {
 
     public init(_ sql: SQL, _ arguments: any SQLBindable...) {
         self.sql = sql
-        self.arguments = arguments.map(\.sqlValue)
+        self.arguments = arguments.map { $0.sqlValue }
     }
 
     public init(_ sql: SQL, arguments: [SQLValue]) {
