@@ -16,9 +16,7 @@ extension Database {
                 step = try make()
             case .rows(let statement, let next):
                 let prepared = try prepare(statement)
-                let rows = try translatingDuplicate(statement) {
-                    try Row.fetchAll(prepared).map { GRDBRow(row: $0) as any SQLRow }
-                }
+                let rows = try translatingDuplicate(statement) { try GRDBRow.fetchAll(prepared) }
                 step = try next(rows)
             case .changes(let statement, let next):
                 let prepared = try prepare(statement)
@@ -59,17 +57,43 @@ extension SQLValue {
     }
 }
 
-/// A GRDB row read by column name (GRDB's lookup ignores case, as SQLite does).
+/// A GRDB row read by column name. The rows of one statement share one index of its column
+/// names, made once (GRDB's own lookup by name lowercases the name on every call), and each
+/// row's values are copied once from the cursor (`Row.fetchAll` copies every row into a `Row`).
 struct GRDBRow: SQLRow {
-    let row: Row
+    /// Column name (as the statement names it, and lowercased: SQLite ignores case) to position.
+    final class Columns: Sendable {
+        let positions: [String: Int]
+
+        init(_ names: [String]) {
+            var positions: [String: Int] = [:]
+            for (position, name) in names.enumerated().reversed() {
+                positions[name] = position
+                positions[name.lowercased()] = position
+            }
+            self.positions = positions
+        }
+
+        func position(of column: String) -> Int? { positions[column] ?? positions[column.lowercased()] }
+    }
+
+    let columns: Columns
+    let values: [DatabaseValue]
+
+    /// Every row `statement` returns (its arguments already set).
+    static func fetchAll(_ statement: GRDB.Statement) throws -> [any SQLRow] {
+        let columns = Columns(statement.columnNames)
+        var rows: [any SQLRow] = []
+        let cursor = try Row.fetchCursor(statement)
+        while let row = try cursor.next() {
+            rows.append(GRDBRow(columns: columns, values: Array(row.databaseValues)))
+        }
+        return rows
+    }
 
     private func value<T: DatabaseValueConvertible>(_ column: String, _ type: T.Type) throws -> T? {
-        let stored: DatabaseValue
-        do {
-            stored = try row.decode(DatabaseValue.self, forColumn: column)
-        } catch {
-            throw columnCorrupt(column, "there")
-        }
+        guard let position = columns.position(of: column) else { throw columnCorrupt(column, "there") }
+        let stored = values[position]
         if stored.isNull { return nil }
         guard let value = T.fromDatabaseValue(stored) else { throw columnCorrupt(column, "\(T.self)") }
         return value

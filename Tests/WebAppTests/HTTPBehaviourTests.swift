@@ -31,6 +31,20 @@ struct HTTPBehaviourTests {
         }
     }
 
+    @Test("each security header arrives once, on pages, redirects, errors and files")
+    func securityHeadersOnce() async throws {
+        try await withServer { server in
+            let browser = Browser(baseURL: server.baseURL)
+            for path in ["/login", "/", "/home", "/nope", "/public/app.css", "/api/v1/me"] {
+                let response = try await browser.get(path)
+                for name in ["Content-Security-Policy", "X-Content-Type-Options", "X-Frame-Options", "Referrer-Policy"] {
+                    #expect(response.headers[name].count <= 1, "\(path) \(name)")
+                }
+                #expect(response.headers["X-Content-Type-Options"] == ["nosniff"], "\(path)")
+            }
+        }
+    }
+
     @Test("wrong methods get 405 with Allow")
     func methodNotAllowed() async throws {
         try await withServer { server in

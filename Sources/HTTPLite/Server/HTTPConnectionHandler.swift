@@ -200,6 +200,19 @@ where Responder.Context: RootRequestContext {
         state = .receiving(head, context.channel.allocator.buffer(capacity: 0))
     }
 
+    /// NIO's HTTP/1 head as swift-http-types' `HTTPRequest`. A path in origin form (`/…`,
+    /// nearly every request) is kept as it came, which is what NIOHTTPTypesHTTP1's own init
+    /// ends with after a Foundation URL parse of it on every request; any other form (absolute,
+    /// `*`) goes through that init.
+    static func convert(_ head: HTTPRequestHead) throws -> HTTPRequest {
+        guard head.uri.utf8.first == UInt8(ascii: "/") else {
+            return try HTTPRequest(head, secure: false, splitCookie: false)
+        }
+        return HTTPRequest(
+            method: try HTTPRequest.Method(head.method), scheme: "http", authority: head.headers.first(name: "Host"),
+            path: head.uri, headerFields: HTTPFields(head.headers, splitCookie: false))
+    }
+
     func dispatch(_ head: HTTPRequestHead, body: ByteBuffer, context: ChannelHandlerContext) {
         holdTo(nil, context: context)
         state = .responding
@@ -211,7 +224,7 @@ where Responder.Context: RootRequestContext {
         // metadata provider, not through a logger copied with metadata for every request.
         // NIO's HTTP/1 head becomes swift-http-types' HTTPRequest (Host becomes the authority);
         // a method it cannot carry is refused like any malformed request.
-        guard let requestHead = try? HTTPRequest(head, secure: false, splitCookie: false) else {
+        guard let requestHead = try? Self.convert(head) else {
             refuse(head, status: .badRequest, context: context)
             return
         }
