@@ -92,6 +92,13 @@ public struct PhoneNumber: Hashable, Sendable, CustomStringConvertible {
     /// The form people read, `(530) 555-0123`.
     public var nationalFormat: String { "(\(areaCode)) \(exchange)-\(line)" }
 
+    /// The form people read with all but the last four digits hidden, `(•••) •••-0123`: what a
+    /// shared phone's Login shows of the number it remembers.
+    public var hiddenNationalFormat: String { "(•••) •••-\(line)" }
+
+    /// The last four digits, `0123` ("the number ending in 0123").
+    public var lastFour: String { line }
+
     /// A form safe for logs: only the last four digits are kept, `+1******0123`.
     public var masked: String { "+1******\(line)" }
 

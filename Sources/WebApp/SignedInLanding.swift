@@ -20,7 +20,13 @@ struct SignedInLanding: Sendable {
         if let returnAddress, context.returnAddress != nil { response.setCookie(returnAddress.cleared()) }
         response.setCookie(cookie.signedIn(signedIn.session))
         response.setCookie(rememberedPhone.remember(signedIn.user.phone))
-        if let token = signedIn.device { response.setCookie(device.remember(token)) }
+        if let token = signedIn.device {
+            response.setCookie(device.remember(token))
+        } else if device.token(in: request) != nil, rememberedPhone.phone(in: request) != signedIn.user.phone {
+            // The browser was remembered for another number: Login would offer "Continue as" the
+            // number just signed in with, which that device cannot sign in to.
+            response.setCookie(device.forget())
+        }
         return response
     }
 

@@ -1,5 +1,7 @@
-"""The returning phone and "Your devices" (issue 15) in Chromium at 390 x 844 and in WebKit: the remembered
-phone goes straight to Home with no text, the box is usable by keyboard, the devices page signs
+"""The returning phone and "Your devices" (issues 15 and 36) in Chromium at 390 x 844 and in WebKit:
+remembering is a choice (the box starts unticked), Log out says so and offers to forget the
+phone, a remembered phone goes to Home with no text only by "Continue as (•••) •••-0123" (Next
+sends a code), "Also forget this phone" forgets it, the box is usable by keyboard, the devices page signs
 another browser out while it is open, and Home never goes back to Login or Verify.
 
 Uses base.BrowserTestCase (the real binary, the browser of engines).
@@ -22,33 +24,62 @@ class DevicesTests(base.BrowserTestCase):
             self.assertEqual(len(driver.find_elements(By.ID, "d1")), 0)
             self.assertEqual(len(driver.find_elements(By.ID, "phone")), 0)
 
-    def test_a_remembered_phone_goes_straight_home_with_no_text_and_back_stays_home(self):
+    def remember_and_log_out(self):
+        """Signs in with "Remember this phone" ticked (a tap on its label), then Log out."""
         self.go_to_verify()
         box = self.driver.find_element(By.NAME, "remember")
+        self.assertFalse(box.is_selected(), "remembering is the person's choice")
+        box.find_element(By.XPATH, "./..").click()
         self.assertTrue(box.is_selected())
         self.screenshot("verify-remember.png")
+        self.driver.find_element(By.ID, "d1").click()
         self.type_code()
         self.assertIsNotNone(self.driver.get_cookie("device"))
         self.log_out()
-        # The number is filled in; Next goes straight to Home, and no second text is sent.
-        self.driver.find_element(By.ID, "next-button").click()
+        self.assertEqual(self.driver.find_element(By.ID, "notice").text, "You've signed out.")
+
+    def test_a_remembered_phone_goes_home_only_by_continue_as_and_back_stays_home(self):
+        self.remember_and_log_out()
+        continue_button = self.driver.find_element(By.ID, "continue-button")
+        self.assertEqual(continue_button.text, "Continue as (•••) •••-0123")
+        self.assertEqual(self.driver.find_element(By.ID, "forget-phone-button").text, "Also forget this phone")
+        self.assertEqual(self.driver.find_element(By.ID, "phone").get_attribute("value"), "")
+        self.assertNotIn("555-0123", self.driver.find_element(By.TAG_NAME, "main").text)
+        self.assert_accessible("login-signed-out.png")
+        continue_button.click()
         self.wait_for_page("/home")
         self.assertEqual(len(self.server.outbox()), 1)
         self.assert_back_stays_home(self.driver)
 
-    def test_the_box_is_reached_and_unticked_with_the_keyboard_and_then_nothing_is_remembered(self):
+    def test_after_log_out_next_with_the_remembered_number_sends_a_code(self):
+        self.remember_and_log_out()
+        self.enter_phone()
+        self.wait_for_page("/verify")
+        self.assertEqual(len(self.server.outbox()), 2)
+
+    def test_also_forget_this_phone_leaves_nothing_to_continue_as(self):
+        self.remember_and_log_out()
+        self.driver.find_element(By.ID, "forget-phone-button").click()
+        self.wait_for_page("/login", until=lambda d: not d.find_elements(By.ID, "continue-button"))
+        self.assertIsNone(self.driver.get_cookie("device"))
+        self.assertEqual(self.driver.find_element(By.ID, "phone").get_attribute("value"), "")
+
+    def test_the_box_is_reached_and_ticked_and_unticked_with_the_keyboard(self):
         self.go_to_verify()
         box = self.driver.find_element(By.NAME, "remember")
         label = box.find_element(By.XPATH, "./..")
         self.assertEqual(label.text.strip(), "Remember this phone for 30 days")
         self.assertGreaterEqual(label.size["height"], 44)
-        # Tab from the boxes reaches it; Space unticks it.
+        # Tab from the boxes reaches it; Space ticks it, and Space again unticks it.
         self.driver.find_element(By.ID, "d1").click()
         for _ in range(6):
             if self.driver.switch_to.active_element.get_attribute("name") == "remember":
                 break
             self.driver.switch_to.active_element.send_keys(Keys.TAB)
         self.assertEqual(self.driver.switch_to.active_element.get_attribute("name"), "remember")
+        self.assertFalse(box.is_selected())
+        self.driver.switch_to.active_element.send_keys(Keys.SPACE)
+        self.assertTrue(box.is_selected())
         self.driver.switch_to.active_element.send_keys(Keys.SPACE)
         self.assertFalse(box.is_selected())
         self.driver.find_element(By.ID, "d1").click()

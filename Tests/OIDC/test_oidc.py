@@ -209,7 +209,7 @@ class OIDCTests(unittest.TestCase):
         session = self.client("cli")
         location, _, browser = self.sign_in(session, phone="4155550109")
         self.fetch(session, location)
-        # The Verify form above remembered this browser (the box is ticked by default); an app
+        # The Verify form above remembered this browser (the steps tick the box); an app
         # asking for a new sign-in still gets one by code.
         self.assertTrue(any(c.name == "device" for c in browser.cookies))
         browser.steps = []

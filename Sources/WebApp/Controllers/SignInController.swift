@@ -52,6 +52,8 @@ struct SignInController: Sendable {
     ) {
         visitors.get("/", use: root)
         visitors.post("/login/forget", use: forgetPhone)
+        signedOut.post("/login/remembered", use: continueRemembered)
+        signedOut.get("/login/remembered") { _, _ in .redirect(to: "/login") }  // Reload or Back on its answer
         visitors.get("/login/forget") { _, _ in .redirect(to: "/login") }  // Reload or Back on its answer
         visitors.post("/logout", use: logout)
         visitors.get("/logout", use: showLogout)
@@ -74,31 +76,60 @@ struct SignInController: Sendable {
     @Sendable func showLogin(_ request: Request, _ context: SignedOutContext) async throws -> Response {
         let continuing = context.app.returnAddress?.host.name
         let app = landing.oidcClientName(in: request)
+        let pages = pages.in(context.language)
         // Back from Verify: show the number the code went to, so it can be corrected.
         if let pending = context.pendingPhone {
-            return try pages.in(context.language).login(
+            return try pages.login(
                 csrf: context.csrfToken, phone: pending.nationalFormat, continuingTo: continuing, signingInTo: app)
         }
-        // Sent here from Verify because the sign-in ended: say so, once.
-        if let notice = LoginNotice(in: request) {
-            let words = pages.in(context.language).words
-            var page = try pages.in(context.language).login(
-                csrf: context.csrfToken, notice: words(notice.saying), continuingTo: continuing, signingInTo: app)
-            page.setCookie(LoginNotice.cleared(secure: cookie.secure))
-            return page
+        // A phone remembered for a number ("Remember this phone" on Verify) offers "Continue as
+        // (•••) •••-0123": one deliberate tap, never a plain Next. Not while an app's sign-in is
+        // pending: the app asked for a sign-in (prompt=login, max_age), which a remembered
+        // browser is not.
+        let continueAs = oidc?.cookie.pending(in: request) == nil ? rememberedDevice(in: request) : nil
+        // Sent here by Log out, or from Verify because the sign-in ended: said once.
+        let notice = LoginNotice(in: request)
+        var (phone, remembered) = ("", false)
+        if let hint = oidc?.cookie.loginHint(in: request), let hinted = try? PhoneNumber(parsing: hint) {
+            // An app's sign-in may name the number (`login_hint`): filled in, to be checked.
+            phone = hinted.nationalFormat
+        } else if continueAs == nil, let last = rememberedPhone.phone(in: request) {
+            // The number that last signed in on this browser, with "Not you?" (it still gets a code).
+            (phone, remembered) = (last.nationalFormat, true)
         }
-        // An app's sign-in may name the number (`login_hint`): filled in, to be checked.
-        if let hint = oidc?.cookie.loginHint(in: request), let phone = try? PhoneNumber(parsing: hint) {
-            return try pages.in(context.language).login(
-                csrf: context.csrfToken, phone: phone.nationalFormat, continuingTo: continuing, signingInTo: app)
+        var page = try pages.login(
+            csrf: context.csrfToken, phone: phone, remembered: remembered, notice: notice.map { pages.words($0.saying) },
+            continuingTo: continuing, signingInTo: app, continueAs: continueAs, afterSignOut: notice == .signedOut)
+        if notice != nil { page.setCookie(LoginNotice.cleared(secure: cookie.secure)) }
+        return page
+    }
+
+    /// The number this browser is remembered for: a device cookie beside the number that last
+    /// signed in here. Whether the device is still valid is decided when it is used.
+    private func rememberedDevice(in request: Request) -> PhoneNumber? {
+        guard device.token(in: request) != nil else { return nil }
+        return rememberedPhone.phone(in: request)
+    }
+
+    /// "Continue as (•••) •••-0123": the remembered phone signs in to the number it is
+    /// remembered for, with no code. A device that is no longer remembered (expired, forgotten
+    /// on Your devices, another number) gets Login with the number filled in, and a code.
+    @Sendable func continueRemembered(_ request: Request, _ context: SignedOutContext) async throws -> Response {
+        if oidc?.cookie.pending(in: request) == nil, let phone = rememberedDevice(in: request),
+            let token = device.token(in: request),
+            let signedIn = try await signIn.signInRemembered(
+                phoneInput: phone.e164, device: token, replacing: context.sessionToken,
+                userAgent: request.headers[.userAgent])
+        {
+            return landing.response(signedIn, context.app, request)
         }
-        // Otherwise the number that last signed in on this browser, with "Not you?".
-        if let remembered = rememberedPhone.phone(in: request) {
-            return try pages.in(context.language).login(
-                csrf: context.csrfToken, phone: remembered.nationalFormat, remembered: true, continuingTo: continuing,
-                signingInTo: app)
-        }
-        return try pages.in(context.language).login(csrf: context.csrfToken, continuingTo: continuing, signingInTo: app)
+        let pages = pages.in(context.language)
+        var response = try pages.login(
+            csrf: context.csrfToken, phone: rememberedPhone.phone(in: request)?.nationalFormat ?? "",
+            notice: pages.words("login.notice.notRemembered"), continuingTo: context.app.returnAddress?.host.name,
+            signingInTo: landing.oidcClientName(in: request))
+        if device.token(in: request) != nil { response.setCookie(device.forget()) }
+        return response
     }
 
     /// "Not you?": forgets the remembered number on this browser and shows an empty Login.
@@ -117,16 +148,8 @@ struct SignInController: Sendable {
     @Sendable func submitLogin(_ request: Request, _ context: SignedOutContext) async throws -> Response {
         let phoneInput = try request.formData()["phone"] ?? ""
         do {
-            // The number this browser is remembered for goes straight to Home, with no text.
-            // While an app's sign-in is pending, a code is always sent: the app asked for a
-            // sign-in (prompt=login, max_age), which a remembered browser is not.
-            if let token = device.token(in: request), oidc?.cookie.pending(in: request) == nil,
-                let signedIn = try await signIn.signInRemembered(
-                    phoneInput: phoneInput, device: token, replacing: context.sessionToken,
-                    userAgent: request.headers[.userAgent])
-            {
-                return landing.response(signedIn, context.app, request)
-            }
+            // Next always sends a code, on a remembered phone too: the remembered way in is
+            // "Continue as", a tap that names the account (``continueRemembered``).
             let result = try await signIn.requestCode(
                 phoneInput: phoneInput, session: context.sessionToken, client: request.client?.group,
                 language: context.language)
@@ -256,6 +279,7 @@ struct SignInController: Sendable {
         if let token = context.sessionToken { try await signIn.signOut(session: token) }
         var response = Response.redirect(to: "/login")
         response.setCookie(cookie.expired())
+        response.setCookie(LoginNotice.signedOut.cookie(secure: cookie.secure))
         if let returnAddress, request.cookie(returnAddress.name) != nil { response.setCookie(returnAddress.cleared()) }
         return response
     }

@@ -9,6 +9,9 @@ import Wording
 enum LoginNotice: String, Sendable {
     /// The sign-in in progress ended (its code's time ran out, or it ended elsewhere).
     case expired
+    /// The person pressed Log out ("You've signed out."); a remembered phone is then offered
+    /// to be forgotten too.
+    case signedOut
 
     static let cookieName = "login-notice"
     /// Long enough for the redirect to be followed on a slow network.
@@ -18,6 +21,7 @@ enum LoginNotice: String, Sendable {
     var saying: Phrase {
         switch self {
         case .expired: SignInError.noPendingSignIn.saying
+        case .signedOut: Phrase("login.notice.signedOut")
         }
     }
 

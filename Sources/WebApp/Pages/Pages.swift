@@ -71,15 +71,24 @@ struct Pages: Sendable {
     /// - Parameter sentCodeExpiry: after a refused text, when the code already sent still works,
     ///   how long it lasts ("It expires in 7 minutes."): the page offers to enter it.
     /// - Parameter continuingTo: gateway mode: the protected app's host signing in returns to.
+    /// - Parameter continueAs: the number this phone is remembered for (a device cookie): the
+    ///   page offers "Continue as (•••) •••-0123", the one way in without a code, and "Forget
+    ///   this phone" ("Also forget this phone" right after Log out, `afterSignOut`).
     func login(
         csrf: String, phone: String = "", remembered: Bool = false, notice: String? = nil,
         sentCodeExpiry: String? = nil, continuingTo: String? = nil, error: (any AnsweringError)? = nil,
-        signingInTo app: String? = nil, passkeyRefusal: (any AnsweringError)? = nil
+        signingInTo app: String? = nil, passkeyRefusal: (any AnsweringError)? = nil,
+        continueAs: PhoneNumber? = nil, afterSignOut: Bool = false
     ) throws -> Response {
         var response = try page(
             "login",
             [
                 "csrf": csrf, "phone": String(phone.prefix(Self.maxEchoedInput)), "remembered": remembered,
+                "continuesAs": continueAs != nil, "forgets": remembered || continueAs != nil,
+                "continueAs": continueAs.map { words("login.continueAs", ["phone": $0.hiddenNationalFormat]) } ?? "",
+                "continueAsLabel": continueAs.map { words("login.continueAsLabel", ["last4": $0.lastFour]) } ?? "",
+                "rememberedFor": continueAs.map { words("login.rememberedFor", ["last4": $0.lastFour]) } ?? "",
+                "forgetPhone": words(afterSignOut ? "login.alsoForgetPhone" : "login.forgetPhone"),
                 "error": error.map(sentence(for:)) ?? "", "hasError": error != nil, "notice": notice ?? "",
                 "retryAt": retryAt(error).map(String.init) ?? "", "countsDown": retryAt(error) != nil,
                 "offersSentCode": sentCodeExpiry != nil, "sentCodeExpiry": sentCodeExpiry ?? "",
