@@ -47,7 +47,11 @@ public struct Operation: Sendable, Equatable {
 
 /// What Home shows: the person's name, accounts and their total.
 public struct Overview: Sendable, Equatable {
+    /// The name to greet with: the one the person chose, else the default (the number).
     public let displayName: String
+    /// The name the person chose; nil until they choose one (then "Change your name" starts
+    /// empty, not filled with the number).
+    public let chosenName: String?
     public let accounts: [Account]
 
     /// The sum of the balances, checked: balances read back whose sum does not fit in Int64
@@ -63,14 +67,16 @@ public struct Overview: Sendable, Equatable {
         }
     }
 
-    public init(displayName: String, accounts: [Account]) {
+    public init(displayName: String, chosenName: String? = nil, accounts: [Account]) {
         self.displayName = displayName
+        self.chosenName = chosenName
         self.accounts = accounts
     }
 
     /// The stored overview, named `defaultName` until the person sets a name.
     public init(_ stored: StoredOverview, defaultName: String) {
-        self.init(displayName: stored.displayName ?? defaultName, accounts: stored.accounts)
+        self.init(
+            displayName: stored.displayName ?? defaultName, chosenName: stored.displayName, accounts: stored.accounts)
     }
 }
 

@@ -118,7 +118,7 @@ struct Routes {
         if let oidc {
             ConsentController(
                 provider: oidc, oidc: oidcController(oidc), pages: pages,
-                continuing: oidcContinue
+                continuing: oidcContinue, signIn: signIn, cookie: sessionCookie
             ).register(signedIn: visitors.group(context: SignedInContext.self))
         }
         if let passkeys {

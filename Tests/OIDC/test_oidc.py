@@ -254,6 +254,32 @@ class OIDCTests(unittest.TestCase):
         response = browser.get(self.local(url), allow_redirects=False)
         self.assertIn("/oidc/consent?", response.headers["Location"])
 
+    def test_consent_names_the_number_and_not_you_signs_in_as_someone_else(self):
+        first_session = self.client()
+        location, _, browser = self.sign_in(first_session, phone="4155550120")
+        first = jwt.decode(self.fetch(first_session, location)["id_token"], self.keys)
+        session = self.client()
+        session.verifier = secrets.token_urlsafe(48)
+        url, _ = session.create_authorization_url(
+            self.provider.issuer + "/oidc/authorize", prompt="consent", code_verifier=session.verifier)
+        response = browser.get(self.local(url), allow_redirects=False)
+        page = browser.get(self.local(urllib.parse.urljoin(self.base + "/", response.headers["Location"]))).text
+        self.assertIn('You&#39;re signed in as <strong class="nowrap">(415) 555-0120</strong>.', page.replace("'", "&#39;"))
+        self.assertIn('id="consent-not-you"', page)
+        request = re.search(r'name="request" value="([^"]*)"', page).group(1)
+        request = request.replace("&amp;", "&").replace("&#x3D;", "=").replace("&#61;", "=")
+        switched = browser.post(self.base + "/oidc/consent", data={
+            "csrf": browser.cookies.get("csrf"), "request": request, "decision": "switch"}, allow_redirects=False)
+        self.assertEqual(switched.status_code, 303)
+        self.assertTrue(switched.headers["Location"].startswith("/oidc/authorize?"), switched.headers["Location"])
+        # Signed out here: Home is gone, and the app's sign-in goes on at Login as another number.
+        self.assertEqual(browser.get(self.base + "/home", allow_redirects=False).headers["Location"], "/login")
+        location, browser = self.browse(
+            urllib.parse.urljoin(self.base + "/", switched.headers["Location"]), phone="4155550121", browser=browser)
+        second = jwt.decode(self.fetch(session, location)["id_token"], self.keys)
+        self.assertNotEqual(second["sub"], first["sub"])
+        self.assertEqual(second["phone_number"], "+14155550121")
+
     def test_denied_consent_is_access_denied(self):
         location, _, _ = self.sign_in(self.client(), phone="4155550102", allow=False)
         self.assertIn("error=access_denied", location)

@@ -45,7 +45,10 @@ struct WalletPageTests {
         try await withServer { server in
             let browser = try await signedIn(server)
             let home = try await browser.get("/home")
-            #expect(home.body.contains(#"<span id="display-name">(530) 555-0123</span>"#))
+            // The number once (the greeting), and "Change your name" empty, not filled with it.
+            #expect(home.body.contains(#"Hello, <span id="signed-in-phone" class="nowrap">(530) 555-0123</span>"#))
+            #expect(home.body.components(separatedBy: "(530) 555-0123").count == 2)
+            #expect(home.body.contains(#"name="name" type="text" maxlength="40" value="" autocomplete="name""#))
             #expect(home.body.contains("No accounts yet."))
             #expect(home.body.contains(#"<td class="amount" id="total">$0.00</td>"#))
             let added = try await submit(browser, home, "/accounts")
@@ -61,13 +64,22 @@ struct WalletPageTests {
             let after = try await browser.get("/home")
             #expect(after.body.contains("Savings &lt;b&gt;"))
             #expect(after.body.contains(#"placeholder="Account 3""#))
+            // A name already used is refused, and what was typed stays in the field.
+            let taken = try await submit(browser, after, "/accounts", [("name", "savings <b>")])
+            #expect(taken.status == .unprocessableEntity)
+            #expect(taken.body.contains("You already have an account with that name."))
+            #expect(taken.body.contains(#"autocomplete="off" value="savings &lt;b&gt;""#))
 
             let renamed = try await submit(browser, after, "/home/name", [("name", "Alice")])
             #expect(renamed.location == "/home")
-            #expect(try await browser.get(renamed.location!).body.contains(#"<span id="display-name">Alice</span>"#))
+            let greeted = try await browser.get(renamed.location!)
+            #expect(greeted.body.contains(#"<span id="display-name">Alice</span>"#))
+            #expect(greeted.body.contains(#"signed in as <strong id="signed-in-phone" class="nowrap">(530) 555-0123</strong>"#))
+            #expect(greeted.body.contains(#"value="Alice" autocomplete="name""#))
             let refused = try await submit(browser, after, "/home/name", [("name", "   ")])
             #expect(refused.status == .unprocessableEntity)
             #expect(refused.body.contains("Your name must be 1 to 40 characters."))
+            #expect(refused.body.contains(#"value="   " autocomplete="name""#))
         }
     }
 
@@ -83,7 +95,10 @@ struct WalletPageTests {
             page = try await browser.get(deposited.location!)
             #expect(balance(page) == "$1,000.50")
             // The notice names the amount, and shows once: a reload does not say it again.
-            #expect(page.body.contains(#"role="status">Deposited $1,000.50.</p>"#))
+            // A banner that takes the focus, so it is seen and said (issue 36, item 10).
+            #expect(
+                page.body.contains(
+                    #"<p id="notice" class="notice done" role="status" tabindex="-1" autofocus>Deposited $1,000.50.</p>"#))
             #expect(!(try await browser.get("/accounts/1")).body.contains("Deposited"))
 
             let tooMuch = try await submit(browser, page, "/accounts/1/withdraw", [("amount", "2000")])

@@ -159,7 +159,9 @@ struct WalletController: Sendable {
         } catch let error as WalletError where error != .accountNotFound {
             switch onError {
             case .home(let source):
-                return try await homePage(user, context, error: WalletFormError(form: source, error: error))
+                // What was typed is kept, as the amounts are on the account page.
+                return try await homePage(
+                    user, context, error: WalletFormError(form: source, error: error), typedName: form["name"])
             case .account(let id, let source):
                 let amount = form["amount"].map { [source.rawValue: $0] } ?? [:]
                 return try await accountPage(
@@ -177,7 +179,7 @@ struct WalletController: Sendable {
 
     private func homePage(
         _ user: User, _ context: SignedInContext, notice: String? = nil, error: WalletFormError? = nil,
-        offersPasskey: Bool = false
+        typedName: String? = nil, offersPasskey: Bool = false
     ) async throws -> Response {
         let overview: Overview
         if let prefetched = context.homeOverview {
@@ -187,7 +189,7 @@ struct WalletController: Sendable {
         }
         return try pages.in(context.language).home(
             csrf: context.csrfToken, user: user, overview: overview, notice: notice, error: error,
-            offersPasskey: offersPasskey)
+            typedName: typedName, offersPasskey: offersPasskey)
     }
 
     private func accountPage(

@@ -11,6 +11,9 @@ struct ConsentController: Sendable {
     let oidc: OIDCController
     let pages: Pages
     let continuing: OIDCContinueCookie
+    /// "Not you?": the session ends here, and the app's sign-in starts again at Login.
+    let signIn: SignInService
+    let cookie: SessionCookie
 
     func register(signedIn: RouteScope<SignedInContext>) {
         signedIn.get("/oidc/consent", use: show)
@@ -33,7 +36,7 @@ struct ConsentController: Sendable {
         let authorization = try authorization(String(request.rawQuery))
         return try pages.in(context.language).consent(
             csrf: context.csrfToken, client: authorization.client, scopes: authorization.scopes,
-            request: String(request.rawQuery))
+            request: String(request.rawQuery), phone: context.user.phone)
     }
 
     /// Allow: remembered, and back to the app with a code. Don't allow: back with
@@ -43,6 +46,14 @@ struct ConsentController: Sendable {
         let query = form["request"] ?? ""
         let authorization = try authorization(query)
         guard let person = try await oidc.person(context.app) else { throw Redirect.toLogin }
+        if form["decision"] == "switch" {
+            // "Not you?": signed out here, then the same request again, which now asks for a
+            // sign-in (Login names the app).
+            if let token = context.app.sessionToken { try await signIn.signOut(session: token) }
+            var response = Response.redirect(to: "/oidc/authorize?" + query, status: .seeOther)
+            response.setCookie(cookie.expired())
+            return response
+        }
         guard form["decision"] == "allow" else {
             var response = Response.redirect(to: provider.deny(authorization), status: .seeOther)
             if continuing.pending(in: request) != nil { response.setCookie(continuing.cleared) }

@@ -1,10 +1,14 @@
+import AuthCore
 import Foundation
 import HTTPLite
 import OIDCCore
 
 extension Pages {
     /// "Grafana wants your phone number": what the app gets, Allow and Don't allow.
-    func consent(csrf: String, client: OIDCClient, scopes: [String], request: String) throws -> Response {
+    /// - Parameter phone: the signed-in number, said on the page with "Not you?".
+    func consent(csrf: String, client: OIDCClient, scopes: [String], request: String, phone: PhoneNumber) throws
+        -> Response
+    {
         try page(
             "consent",
             [
@@ -12,7 +16,7 @@ extension Pages {
                 "title": words(
                     scopes.contains("phone") ? "oidc.consent.title" : "oidc.consent.titleSignIn", ["app": client.name]),
                 "wantsPhone": scopes.contains("phone"), "staysSignedIn": scopes.contains("offline_access"),
-                "appName": client.name,
+                "appName": client.name, "phone": phone.nationalFormat,
             ], answering: nil)
     }
 }

@@ -165,10 +165,12 @@ struct Pages: Sendable {
     /// Home: the greeting, the accounts with their total, and the forms to add an account and
     /// change the name (each form with its own one-time key).
     /// - Parameter error: a refused change, shown next to the form it came from.
+    /// - Parameter typedName: the name typed into that form, shown in it again.
     func home(
         csrf: String, user: User, overview: Overview, notice: String? = nil, error: WalletFormError? = nil,
-        offersPasskey: Bool = false
+        typedName: String? = nil, offersPasskey: Bool = false
     ) throws -> Response {
+        let typed = typedName.map { String($0.prefix(Self.maxEchoedInput)) }
         let accounts: [[String: Any]] = overview.accounts.map {
             ["id": String($0.id), "name": $0.name, "balance": $0.balance.description]
         }
@@ -176,6 +178,9 @@ struct Pages: Sendable {
             "home",
             [
                 "csrf": csrf, "phone": user.phone.nationalFormat, "name": overview.displayName, "accounts": accounts,
+                "named": overview.chosenName != nil,
+                "chosenName": (error?.form == .setName ? typed : nil) ?? overview.chosenName ?? "",
+                "typedAccountName": error?.form == .addAccount ? typed ?? "" : "",
                 "total": try overview.total.description, "nextNumber": overview.accounts.count + 1,
                 "atAccountLimit": overview.accounts.count >= WalletRules.maxAccountsPerPerson, "pageAddress": "/home",
                 "accountLimit": WalletRules.maxAccountsPerPerson,
