@@ -13,30 +13,32 @@
     return Math.floor(seconds / 60) + ":" + (s < 10 ? "0" : "") + s;
   }
 
-  // Resend: show the wait while the cooldown runs, from the time it ends (not a count of
-  // ticks, which a phone's sleeping tab would stretch).
-  var resend = document.getElementById("resend-button");
-  if (resend) {
-    var resendAt = Date.now() + parseInt(resend.getAttribute("data-wait") || "0", 10) * 1000;
-    var label = resend.textContent;
+  // "Text me a new code" and "Call me with the code instead": each shows the wait while the
+  // cooldown runs, from the time it ends (not a count of ticks, which a phone's sleeping tab
+  // would stretch).
+  ["resend-button", "call-button"].forEach(function (id) {
+    var button = document.getElementById(id);
+    if (!button || !button.hasAttribute("data-wait")) return;
+    var readyAt = Date.now() + parseInt(button.getAttribute("data-wait") || "0", 10) * 1000;
+    var label = button.textContent;
     var tick = function () {
-      var wait = Math.ceil((resendAt - Date.now()) / 1000);
+      var wait = Math.ceil((readyAt - Date.now()) / 1000);
       if (wait > 0) {
-        resend.disabled = true;
-        resend.textContent = label + " (" + clock(wait) + ")";
-        setTimeout(tick, (resendAt - Date.now()) % 1000 || 1000);
+        button.disabled = true;
+        button.textContent = label + " (" + clock(wait) + ")";
+        setTimeout(tick, (readyAt - Date.now()) % 1000 || 1000);
       } else {
-        resend.disabled = false;
-        resend.textContent = label;
+        button.disabled = false;
+        button.textContent = label;
       }
     };
     tick();
     // delivery.js: the text was reported undelivered, so the server lifted the wait.
     document.addEventListener("delivery:lost", function () {
-      resendAt = Date.now();
+      readyAt = Date.now();
       tick();
     });
-  }
+  });
 
   var form = document.getElementById("verify-form");
   if (!form) {

@@ -26,6 +26,9 @@ public struct PhoneNumber: Hashable, Sendable, CustomStringConvertible {
         case empty
         /// Something was typed, but it is not a valid number of country code 1.
         case invalid
+        /// Only digits and the usual separators, but not ten of them (or eleven starting with
+        /// 1): "It has 9 digits; a US number has 10."
+        case wrongLength(digits: Int)
 
         /// The key of what people are told (``saying``): for the log.
         public var description: String { saying.description }
@@ -72,9 +75,11 @@ public struct PhoneNumber: Hashable, Sendable, CustomStringConvertible {
             national = digits[...]
         case 11 where digits[0] == UInt8(ascii: "1"):
             national = digits.dropFirst()
-        default:
-            // Includes "+" followed by another country code, and wrong digit counts.
+        case _ where sawPlus:
+            // "+" followed by another country code, or a wrong count after +1.
             throw .invalid
+        default:
+            throw .wrongLength(digits: digits.count)
         }
 
         guard let (region, numberType) = NANPMetadata.classify(national) else { throw .invalid }

@@ -34,6 +34,7 @@ extension SignInError {
         case .callFailed: Phrase("signIn.callFailed")
         case .channelUnavailable(.voice): Phrase("signIn.callsNotOffered")
         case .channelUnavailable(.sms): Phrase("signIn.textsUnavailable")
+        case .callTooSoon(let seconds): Phrase("signIn.callTooSoon", ["duration": .duration(seconds: seconds)])
         }
     }
 }
@@ -43,6 +44,7 @@ extension PhoneNumber.ParseError {
         switch self {
         case .empty: Phrase("phone.empty")
         case .invalid: Phrase("phone.invalid")
+        case .wrongLength(let digits): Phrase("phone.wrongLength", ["n": .count(digits)])
         }
     }
 }

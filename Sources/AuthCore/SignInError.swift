@@ -47,6 +47,9 @@ public enum SignInError: Error, Equatable, Sendable, CustomStringConvertible {
     case callFailed
     /// The provider cannot deliver on this channel (calls with a Twilio Messaging Service only).
     case channelUnavailable(DeliveryChannel)
+    /// A call was asked for before the wait after the last code ended (the same wait as
+    /// ``resendTooSoon``, said for a call).
+    case callTooSoon(seconds: Int)
 
     /// The key of what people are told (``saying``, in `Locales/`) and its values: for the log.
     public var description: String { saying.description }
@@ -54,7 +57,7 @@ public enum SignInError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Seconds the person must wait, when the error is about a limit.
     public var retryAfter: Int? {
         switch self {
-        case .resendTooSoon(let seconds), .tooManyCodesForPhone(let seconds), .tooManyCodesFromClient(let seconds),
+        case .resendTooSoon(let seconds), .callTooSoon(let seconds), .tooManyCodesForPhone(let seconds), .tooManyCodesFromClient(let seconds),
             .tooManyCodesForExchange(let seconds), .tooManyCallsForPhone(let seconds), .textsUnavailable(let seconds),
             .callsUnavailable(let seconds),
             .tooManyFailuresFromClient(let seconds), .phoneLocked(let seconds), .tooManySignInsFromClient(let seconds):

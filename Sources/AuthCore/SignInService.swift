@@ -191,7 +191,8 @@ public struct SignInService: Sendable {
         if let until = outcome.cooldownUntil {
             if !attachDuringCooldown {
                 metrics.limitHit("resend_cooldown")
-                throw SignInError.resendTooSoon(seconds: max(1, wholeSeconds(from: now, to: until)))
+                let seconds = max(1, wholeSeconds(from: now, to: until))
+                throw channel == .voice ? SignInError.callTooSoon(seconds: seconds) : .resendTooSoon(seconds: seconds)
             }
             return PendingSignIn(
                 session: token, phone: phone, sent: false, codeExpiresAt: expiresAt, resendAvailableAt: until,

@@ -21,8 +21,6 @@ struct PhoneNumberTests {
     @Test(
         "rejects what is not a NANP number",
         arguments: [
-            "530555012",  // 9 digits
-            "53055501234",  // 11 digits not starting with 1
             "+2 530 555 0123",  // other country code
             "+44 20 7946 0958",  // UK
             "+1 530 555 01234",  // too long
@@ -40,8 +38,7 @@ struct PhoneNumberTests {
             "++15305550123",
             "٥٣٠٥٥٥٠١٢٣",  // Arabic-Indic digits
             "530 555 0123 ext 4",
-            "1 (530) 555-0123 5",
-            "0",
+            "+1 530 555 012",  // a wrong count after +1 is not counted for the person
             String(repeating: "5", count: 10_000),
         ])
     func rejects(_ input: String) {
@@ -52,6 +49,25 @@ struct PhoneNumberTests {
     func n11Exchange() throws {
         // The old hand-written rule refused it; the metadata has no such rule for exchanges.
         #expect(try PhoneNumber(parsing: "(530) 911-0123").e164 == "+15309110123")
+    }
+
+    @Test(
+        "a wrong count of digits says how many there are (issue 36)",
+        arguments: [
+            ("530 555 012", 9), ("0", 1), ("1 (530) 555-0123 5", 12), ("25305550123", 11), ("(530) 555-01234", 11),
+        ])
+    func wrongLength(_ input: String, _ digits: Int) {
+        #expect(throws: PhoneNumber.ParseError.wrongLength(digits: digits)) { try PhoneNumber(parsing: input) }
+    }
+
+    @Test("the wrong count is said after the seed's sentence, in the singular for one digit")
+    func wrongLengthSaying() {
+        #expect(
+            english(PhoneNumber.ParseError.wrongLength(digits: 9).saying)
+                == "Your phone number is invalid. It has 9 digits; a US number has 10.")
+        #expect(
+            english(PhoneNumber.ParseError.wrongLength(digits: 1).saying)
+                == "Your phone number is invalid. It has 1 digit; a US number has 10.")
     }
 
     @Test("empty input has its own message", arguments: ["", "   ", "\t"])

@@ -102,7 +102,7 @@ class DeliveryTests(base.BrowserTestCase):
         self.assertEqual(self.driver.find_element(By.ID, "call-what").text, call_what)
         # Tapped during the cooldown: Verify says how long to wait, and the text's code still works.
         self.driver.find_element(By.ID, "call-button").click()
-        self.wait.until(lambda d: "before requesting a new code" in d.find_element(By.ID, "otp-error").text)
+        self.wait.until(lambda d: "before asking for a call" in d.find_element(By.ID, "otp-error").text)
         self.assertEqual(len(self.server.outbox()), 1)
         # Once the wait is over, the call goes out and its code signs in.
         self.driver.get(self.server.url + "/verify/help")

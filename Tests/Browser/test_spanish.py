@@ -64,8 +64,8 @@ class SpanishTests(base.BrowserTestCase):
         self.check_page("es-verify-error.png")
 
         self.type_code(code, then=None)
-        self.wait_for_page("/home", until=lambda d: "Inició sesión como" in self.text())
-        self.assertIn("Inició sesión como", self.text())
+        self.wait_for_page("/home", until=lambda d: "Hola, (530) 555-0123" in self.text())
+        self.assertIn("Hola, (530) 555-0123", self.text())
         self.check_page("es-home.png")
 
         self.driver.get(self.server.url + "/devices")

@@ -69,7 +69,12 @@ struct APISignInTests {
     func invalid(_ backend: Backend) async throws {
         try await withDatabase(backend) { database in
             let f = ServiceFixture(database)
-            await #expect(throws: SignInError.phone(.invalid)) { _ = try await f.service.sendCode(phoneInput: "911") }
+            await #expect(throws: SignInError.phone(.wrongLength(digits: 3))) {
+                _ = try await f.service.sendCode(phoneInput: "911")
+            }
+            await #expect(throws: SignInError.phone(.invalid)) {
+                _ = try await f.service.sendCode(phoneInput: "(911) 555-0123")
+            }
             let id = SessionToken.generate().value
             await #expect(throws: SignInError.phone(.empty)) {
                 _ = try await f.service.verify(phoneInput: "", verificationID: id, codeInput: "123456")

@@ -71,7 +71,8 @@ struct DeliveryTests {
         try await withDatabase(backend) { database in
             let f = ServiceFixture(database)
             let pending = try await f.service.requestCode(phoneInput: phoneText, session: nil)
-            await #expect(throws: SignInError.resendTooSoon(seconds: 30)) {
+            // A call asked for during the wait is refused in words for a call (issue 36).
+            await #expect(throws: SignInError.callTooSoon(seconds: 30)) {
                 _ = try await f.service.resendCode(session: pending.session, channel: .voice)
             }
             _ = try await f.service.recordDelivery(

@@ -111,6 +111,7 @@ struct DeliveryCallbackTests: SignInSteps {
                         "final": true, "problem": true, "callInstead": true,
                     ])
             #expect(verify.body.contains(#"<form method="post" action="/verify/call" id="call-form">"#))
+            #expect(verify.body.contains(#"<button type="submit" id="call-button" data-wait="0">"#))
             let help = try await browser.get("/verify/help")
             #expect(
                 help.body.contains(
@@ -138,7 +139,12 @@ struct DeliveryCallbackTests: SignInSteps {
             #expect(try await twilio.report(call, status: "ringing") == .noContent)
             #expect(
                 try await browser.get("/verify/help").body.contains(
-                    "We called <span class=\"nowrap\">(530) 555-0123</span> with a code"))
+                    "You asked for a call to <span class=\"nowrap\">(530) 555-0123</span> less than a minute ago."))
+            // One status, worded for a call: no "We called" beside "We are calling", and no "If it
+            // still hasn't come", which reads as a text.
+            let afterCall = try await browser.get("/verify/help").body
+            #expect(!afterCall.contains("We called") && !afterCall.contains("still hasn"))
+            #expect(afterCall.contains("If the call doesn&#39;t come, you can try again in "))
             #expect(
                 try await browser.get("/verify/help").body.contains(
                     #">We are calling <span class="nowrap">(530) 555-0123</span> now.</p>"#))
@@ -168,6 +174,9 @@ struct DeliveryCallbackTests: SignInSteps {
             // texting) again at once would ring a stranger's phone as fast as anyone can press.
             let tooSoon = try await browser.post("/verify/call")
             #expect(tooSoon.status == .tooManyRequests)
+            // Worded for a call, and the call button (when shown) counts the same wait down.
+            #expect(tooSoon.body.contains("before asking for a call."))
+            #expect(!tooSoon.body.contains("before requesting a new code"))
             #expect(twilio.sent.last?.sid == call.sid)
             server.clock.advance(by: 30)
             #expect(try await browser.post("/verify/resend").location == "/verify")

@@ -66,7 +66,18 @@ struct PasskeyFlowTests {
             #expect(created.location == "/devices")
             let devices = try await browser.get("/devices")
             #expect(devices.body.contains("Passkey added."))
-            #expect(devices.body.contains(#"<strong class="name">iCloud Keychain</strong>"#))
+            // This browser's passkey is marked, and "Add a passkey" is not offered again here
+            // (the browser would refuse it: issue 36, item 11); another browser still gets it.
+            #expect(
+                devices.body.contains(
+                    #"<strong class="name">iCloud Keychain</strong> <span class="tag">This device</span>"#))
+            #expect(devices.body.contains("This device keeps your passkey “iCloud Keychain”"))
+            #expect(!devices.body.contains(#"id="passkey-create""#))
+            let elsewhere = Browser(baseURL: server.baseURL)
+            for (name, value) in [("session", browser.cookie("session")), ("csrf", browser.cookie("csrf"))] {
+                elsewhere.setCookie(name, try #require(value))
+            }
+            #expect(try await elsewhere.get("/devices").body.contains(#"id="passkey-create""#))
             // The offer is gone once a passkey exists (and its cookie with it).
             #expect(!(try await browser.get("/home")).body.contains(#"id="passkey-offer""#))
 

@@ -64,7 +64,7 @@ struct APIError: AnsweringError, Equatable {
             case .incorrectCode: "incorrect_code"
             case .codeExpired, .noPendingSignIn: "code_expired"
             case .tooManyAttempts: "too_many_attempts"
-            case .resendTooSoon, .tooManyCodesForPhone, .tooManyCodesFromClient, .tooManyCodesForExchange,
+            case .resendTooSoon, .callTooSoon, .tooManyCodesForPhone, .tooManyCodesFromClient, .tooManyCodesForExchange,
                 .tooManyCallsForPhone,
                 .tooManyFailuresFromClient, .phoneLocked, .tooManySignInsFromClient:
                 "rate_limited"

@@ -56,8 +56,8 @@ struct DevicesController: Sendable {
             csrf: context.csrfToken, user: context.user, places: try await signIn.places(of: context.user),
             passkeys: try await passkeys?.passkeys(of: context.user).passkeys,
             apps: try await connectedApps(of: context.user),
-            currentSession: current.storageKey, currentDevice: device.token(in: request)?.storageKey, notice: notice,
-            error: error)
+            currentSession: current.storageKey, currentDevice: device.token(in: request)?.storageKey,
+            passkeyHere: passkeyCookies.hereID(in: request), notice: notice, error: error)
     }
 
     @Sendable func signOutSession(_ request: Request, _ context: SignedInContext) async throws -> Response {

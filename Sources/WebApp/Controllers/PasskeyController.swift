@@ -100,13 +100,15 @@ struct PasskeyController: Sendable {
         let credential = Data((try request.formData()["credential"] ?? "").utf8)
         let browser = UserAgentDescription.describe(
             request.headers[.userAgent], pages.in(context.language).words)
+        let added: PasskeyRecord
         do {
-            _ = try await passkeys.register(
+            added = try await passkeys.register(
                 credential, for: context.user, session: session, browser: String(browser.prefix(64)))
         } catch let error as PasskeyError {
             return try await devices.page(request, context, error: error)
         }
         var response = Response.redirect(to: "/devices")
+        response.setCookie(cookies.here(added.id))
         response.setCookie(cookies.notice(.added))
         response.setCookie(cookies.offerCleared)
         return response

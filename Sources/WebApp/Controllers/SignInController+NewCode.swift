@@ -32,7 +32,12 @@ extension SignInController {
             // A second tap on the same button (a slow network, a double tap), or Resend tapped
             // at once: the text or call already sent is still on its way, so say that (nothing
             // new was sent), not a refusal. (One reported unanswered or undelivered is no double tap.)
-            if case .resendTooSoon = error, let delivery = status.delivery, delivery.channel == channel,
+            let tooSoon =
+                switch error {
+                case .resendTooSoon, .callTooSoon: true
+                default: false
+                }
+            if tooSoon, let delivery = status.delivery, delivery.channel == channel,
                 !delivery.status.isFinal, (status.sentAgo ?? .max) < 5
             {
                 return notice(channel == .voice ? "called" : "onItsWay")

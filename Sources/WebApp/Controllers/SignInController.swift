@@ -174,7 +174,7 @@ struct SignInController: Sendable {
         async throws -> Int?
     {
         switch error {
-        case .resendTooSoon, .tooManyCodesForPhone, .tooManyCodesFromClient, .tooManyCodesForExchange,
+        case .resendTooSoon, .callTooSoon, .tooManyCodesForPhone, .tooManyCodesFromClient, .tooManyCodesForExchange,
             .textsUnavailable, .callsUnavailable, .deliveryFailed:
             guard let pending = context.pendingPhone, (try? PhoneNumber(parsing: typed)) == pending else { return nil }
             let status = try await signIn.codeStatus(for: pending)

@@ -48,6 +48,18 @@ struct PasskeyCookies: Sendable {
     }
 
     var noticeCleared: Cookie { Cookie.expired(name: noticeName, path: "/devices", secure: secure) }
+
+    /// Which of the person's passkeys this browser made (its row id): "Your devices" then says
+    /// so instead of offering "Add a passkey", which the browser would refuse ("This device
+    /// already keeps a passkey for you"). A year; it only decides what the page offers, and a
+    /// removed passkey's id matches nothing, so the offer comes back.
+    var hereName: String { (secure ? "__Secure-" : "") + "passkey-here" }
+
+    func here(_ id: Int64) -> Cookie {
+        Cookie(name: hereName, value: String(id), path: "/devices", maxAge: 365 * 86_400, secure: secure)
+    }
+
+    func hereID(in request: Request) -> Int64? { request.cookie(hereName).flatMap { Int64($0) } }
 }
 
 /// What the devices page says after a passkey changed.

@@ -9,8 +9,10 @@ extension Pages {
     func devices(
         csrf: String, user: User, places: SignedInPlaces, passkeys: [PasskeyRecord]? = nil,
         apps: [(client: OIDCClient, grantedAt: Double)]? = nil, currentSession: Data,
-        currentDevice: Data?, notice: String? = nil, error: PasskeyError? = nil
+        currentDevice: Data?, passkeyHere: Int64? = nil, notice: String? = nil, error: PasskeyError? = nil
     ) throws -> Response {
+        // The passkey this browser made, if it is still one of the person's: no "Add a passkey".
+        let here = (passkeys ?? []).first { $0.id == passkeyHere }
         let sessions: [[String: Any]] = places.sessions.map { session in
             let (description, signedIn) = (
                 UserAgentDescription.describe(session, words), Self.when(session.signedInAt, words)
@@ -41,6 +43,7 @@ extension Pages {
         let keys: [[String: Any]] = (passkeys ?? []).map { passkey in
             [
                 "id": String(passkey.id), "name": passkey.name, "flagged": passkey.flaggedAt != nil,
+                "here": passkey.id == here?.id,
                 "times": passkey.lastUsedAt.map { used in
                     words(
                         "passkeys.times",
@@ -56,7 +59,8 @@ extension Pages {
                 "csrf": csrf, "phone": user.phone.nationalFormat, "sessions": sessions, "devices": devices,
                 "hasOthers": places.sessions.contains { $0.key != currentSession }, "notice": notice ?? "",
                 "pageAddress": "/devices", "passkeysOn": passkeys != nil, "passkeys": keys,
-                "hasPasskeys": !keys.isEmpty,
+                "hasPasskeys": !keys.isEmpty, "keptHere": here != nil,
+                "keptHereSentence": here.map { words("passkeys.keptHere", ["name": $0.name]) } ?? "",
                 "passkeyError": error.map { words($0.saying) } ?? "", "hasError": error != nil,
                 "appsOn": apps != nil,
                 "apps": (apps ?? []).map { app in

@@ -16,9 +16,10 @@ extension Pages {
         var values: [String: Any] = [
             "csrf": csrf, "phone": phone.nationalFormat, "sent": status.sentAgo != nil, "called": called,
             "sentAgo": status.sentAgo.map { Self.ago($0, words) } ?? "", "pageAddress": "/verify/help",
+            // Worded for the channel last used: after a call, "If the call doesn't come".
             "resendWhen": wait > 0
-                ? words("help.tryAgainIn", ["wait": words.wait(seconds: wait)])
-                : words("help.askForNew"),
+                ? words(called ? "help.tryAgainInAfterCall" : "help.tryAgainIn", ["wait": words.wait(seconds: wait)])
+                : words(called ? "help.askForNewAfterCall" : "help.askForNew"),
             "waitPhrase": wait > 0 ? words.wait(seconds: wait) : "",
             "countsDown": wait > 0, "resendWait": wait, "offersCall": delivery.offersCall,
         ]

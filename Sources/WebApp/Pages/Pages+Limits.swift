@@ -23,7 +23,7 @@ extension Pages {
         guard let error = error as? SignInError, let seconds = error.retryAfter else { return nil }
         switch error {
         // A lock says its end; "later" says no time; the resend wait is counted on the button.
-        case .phoneLocked, .textsUnavailable, .callsUnavailable, .resendTooSoon: return nil
+        case .phoneLocked, .textsUnavailable, .callsUnavailable, .resendTooSoon, .callTooSoon: return nil
         default: return Int(clock().timeIntervalSince1970.rounded(.up)) + seconds
         }
     }
