@@ -30,7 +30,10 @@ extension Database {
         let prepared = try cachedStatement(sql: statement.sql.sqlite)
         // The throwing setter: a count that does not match the statement is an error for this
         // request (GRDB's `arguments` property would trap the whole process).
-        try prepared.setArguments(StatementArguments(statement.arguments.map { $0.databaseValue }))
+        // Through GRDB's init of optional existentials: its init of a sequence of one concrete
+        // type maps with a key path, built at run time on every statement.
+        try prepared.setArguments(
+            StatementArguments(statement.arguments.map { $0.databaseValue as (any DatabaseValueConvertible)? }))
         return prepared
     }
 
@@ -57,24 +60,22 @@ extension SQLValue {
     }
 }
 
-/// A GRDB row read by column name. The rows of one statement share one index of its column
-/// names, made once (GRDB's own lookup by name lowercases the name on every call), and each
-/// row's values are copied once from the cursor (`Row.fetchAll` copies every row into a `Row`).
+/// A GRDB row read by column name. The rows of one statement share its column names, read
+/// once (GRDB's own lookup by name lowercases the name on every call), and each row's values
+/// are copied once from the cursor (`Row.fetchAll` copies every row into a `Row`).
 struct GRDBRow: SQLRow {
-    /// Column name (as the statement names it, and lowercased: SQLite ignores case) to position.
+    /// The statement's column names, in order. A statement names a handful, so a scan that
+    /// compares short strings costs less than hashing them into a dictionary per statement.
     final class Columns: Sendable {
-        let positions: [String: Int]
+        let names: [String]
 
-        init(_ names: [String]) {
-            var positions: [String: Int] = [:]
-            for (position, name) in names.enumerated().reversed() {
-                positions[name] = position
-                positions[name.lowercased()] = position
-            }
-            self.positions = positions
+        init(_ names: [String]) { self.names = names }
+
+        /// The first column of that name, as written, else ignoring case (as SQLite does).
+        func position(of column: String) -> Int? {
+            names.firstIndex(of: column)
+                ?? names.firstIndex { $0.caseInsensitiveCompare(column) == .orderedSame }
         }
-
-        func position(of column: String) -> Int? { positions[column] ?? positions[column.lowercased()] }
     }
 
     let columns: Columns
