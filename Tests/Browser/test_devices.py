@@ -86,6 +86,18 @@ class DevicesTests(base.BrowserTestCase):
         self.type_code()
         self.assertIsNone(self.driver.get_cookie("device"))
 
+    def test_times_are_said_in_the_phones_own_time_and_language(self):
+        self.sign_in()
+        self.driver.get(self.server.url + "/devices")
+        first = self.driver.find_element(By.CSS_SELECTOR, ".place time[datetime]")
+        # local-time.js: the UTC text moves to the title, the text is the phone's own time.
+        self.wait.until(lambda d: (first.get_attribute("title") or "").endswith(" UTC"))
+        self.assertRegex(first.text, r"^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s[AP]M$")
+        self.driver.get(self.server.url + "/devices?lang=es")
+        first = self.driver.find_element(By.CSS_SELECTOR, ".place time[datetime]")
+        self.wait.until(lambda d: (first.get_attribute("title") or "").endswith(" UTC"))
+        self.assertRegex(first.text, r"^\d{1,2} [a-z]{3}\.? \d{4}, \d{1,2}:\d{2}\s[ap]\.\s?m\.$")
+
     def test_your_devices_signs_out_another_browser_while_it_is_open(self):
         other = self.open_browser()
         self.sign_in(driver=other)

@@ -97,6 +97,11 @@ class PasskeyTests(base.BrowserTestCase):
         self.wait.until(lambda d: "Passkey renamed" in d.find_element(By.ID, "notice").text)
         self.assertEqual(self.driver.find_element(By.CSS_SELECTOR, ".passkey-item .name").text, "My phone")
         self.driver.find_element(By.XPATH, "//button[@aria-label='Remove My phone']").click()
+        # Asked first, with where else to delete it.
+        self.wait_for_page("/devices/passkeys/", prefix=True, until=lambda d: d.find_elements(By.ID, "remove-passkey"))
+        self.assertEqual(self.driver.find_element(By.TAG_NAME, "h1").text, "Remove the passkey “My phone”?")
+        self.assert_accessible("passkey-remove.png")
+        self.driver.find_element(By.ID, "remove-passkey").click()
         self.wait.until(lambda d: "Passkey removed" in d.find_element(By.ID, "notice").text)
         self.assertEqual(len(self.driver.find_elements(By.CSS_SELECTOR, ".passkey-item")), 0)
         self.assertTrue(self.driver.current_url.endswith("/devices"))

@@ -127,7 +127,10 @@ struct PasskeyFlowTests {
             #expect(try await thief.post("/login/passkey", form: form).body.contains("That took too long."))
             // Not JSON at all.
             _ = try await browser.post("/login/passkey/options")
-            #expect(try await browser.post("/login/passkey", form: [("credential", "{")]).status == .badRequest)
+            let notJSON = try await browser.post("/login/passkey", form: [("credential", "{")])
+            #expect(notJSON.status == .badRequest)
+            // A refusal keeps what Login knew of this browser: the number, "Welcome back".
+            #expect(notJSON.body.contains(#"Welcome back, <span class="nowrap">(530) 555-0123</span>"#))
         }
     }
 
@@ -146,6 +149,14 @@ struct PasskeyFlowTests {
             #expect(bad.status == .unprocessableEntity)
             #expect(bad.body.contains("Please enter a name of 1 to 64 characters."))
             #expect(try await browser.post("/devices/passkeys/99999/remove").status == .notFound)
+            // Remove asks first, and says where else to delete it (issue 36, item 8).
+            let ask = try await browser.get("/devices/passkeys/\(id)/remove")
+            #expect(ask.status == .ok)
+            #expect(ask.body.contains("Remove the passkey “Work laptop”?"))
+            #expect(ask.body.contains("Google Password Manager"))
+            #expect(ask.body.contains(#"<form method="post" action="/devices/passkeys/\#(id)/remove""#))
+            #expect(try await browser.get("/devices/passkeys/99999/remove").status == .notFound)
+            #expect(try await browser.get("/devices").body.contains("Work laptop"))
             #expect(try await browser.post("/devices/passkeys/\(id)/remove").location == "/devices")
             let after = try await browser.get("/devices")
             #expect(after.body.contains("Passkey removed."))

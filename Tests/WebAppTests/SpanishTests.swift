@@ -68,7 +68,9 @@ struct SpanishTests: SignInSteps {
             #expect(devices.body.contains("<h1>Sus dispositivos</h1>"))
             #expect(devices.body.contains("Este dispositivo"))
             // Dates day first, in 24 hours, with Spanish month names.
-            #expect(devices.body.contains(/Inició sesión el \d{1,2} [a-z]{3}\.? \d{4}, \d\d:\d\d UTC/))
+            #expect(
+                devices.body.contains(
+                    /Inició sesión el <time datetime="[0-9T:Z-]{20}">\d{1,2} [a-z]{3}\.? \d{4}, \d\d:\d\d UTC<\/time>/))
             for word in Self.english { #expect(!devices.body.contains(">\(word)"), "\(word)") }
         }
     }

@@ -28,7 +28,8 @@ struct PasskeyController: Sendable {
         signedIn.post("/devices/passkeys/:id/remove", use: remove)
         // Reload or Back on a form's answer asks for its address with GET: the page it came from.
         signedOut.get("/login/passkey") { _, _ in .redirect(to: "/login") }
-        for address in ["/passkeys", "/devices/passkeys/:id/rename", "/devices/passkeys/:id/remove"] {
+        signedIn.get("/devices/passkeys/:id/remove", use: confirmRemoval)
+        for address in ["/passkeys", "/devices/passkeys/:id/rename"] {
             signedIn.get(address) { _, _ in .redirect(to: "/devices") }
         }
         signedIn.get("/passkeys/offer/dismiss") { _, _ in .redirect(to: "/home") }
@@ -61,9 +62,14 @@ struct PasskeyController: Sendable {
             response.setCookie(cookies.challengeCleared)
             return response
         } catch let error as any AnsweringError where error is PasskeyError || error is SignInError {
+            // Login as it was, with the refusal: a passkey the phone still offers after it was
+            // removed here must not also hide "Welcome back" or "Continue as".
+            let returning = ReturningBrowser(request, landing)
             var page = try pages.in(context.language).login(
-                csrf: context.csrfToken, continuingTo: context.app.returnAddress?.host.name,
-                signingInTo: landing.oidcClientName(in: request), passkeyRefusal: error)
+                csrf: context.csrfToken, phone: returning.lastPhone?.nationalFormat ?? "",
+                remembered: returning.lastPhone != nil, continuingTo: context.app.returnAddress?.host.name,
+                signingInTo: landing.oidcClientName(in: request), passkeyRefusal: error,
+                continueAs: returning.continueAs)
             page.setCookie(cookies.challengeCleared)
             return page
         }
@@ -132,6 +138,15 @@ struct PasskeyController: Sendable {
         var response = Response.redirect(to: "/devices")
         response.setCookie(cookies.notice(.renamed))
         return response
+    }
+
+    /// "Remove the passkey “My phone”?": asked first, with how to delete it from the phone or
+    /// password manager too (removed here, it is only refused). Another person's id is 404.
+    @Sendable func confirmRemoval(_ request: Request, _ context: SignedInContext) async throws -> Response {
+        let id = try Self.id(context)
+        guard let passkey = try await passkeys.passkeys(of: context.user).passkeys.first(where: { $0.id == id })
+        else { throw PasskeyError.noSuchPasskey }
+        return try pages.in(context.language).passkeyRemoval(csrf: context.csrfToken, passkey: passkey)
     }
 
     /// Removes the passkey; every session and remembered device stays as it is.

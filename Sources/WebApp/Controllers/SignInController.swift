@@ -86,14 +86,15 @@ struct SignInController: Sendable {
         // (•••) •••-0123": one deliberate tap, never a plain Next. Not while an app's sign-in is
         // pending: the app asked for a sign-in (prompt=login, max_age), which a remembered
         // browser is not.
-        let continueAs = oidc?.cookie.pending(in: request) == nil ? rememberedDevice(in: request) : nil
+        let returning = ReturningBrowser(request, landing)
+        let continueAs = returning.continueAs
         // Sent here by Log out, or from Verify because the sign-in ended: said once.
         let notice = LoginNotice(in: request)
         var (phone, remembered) = ("", false)
         if let hint = oidc?.cookie.loginHint(in: request), let hinted = try? PhoneNumber(parsing: hint) {
             // An app's sign-in may name the number (`login_hint`): filled in, to be checked.
             phone = hinted.nationalFormat
-        } else if continueAs == nil, let last = rememberedPhone.phone(in: request) {
+        } else if let last = returning.lastPhone {
             // The number that last signed in on this browser, with "Not you?" (it still gets a code).
             (phone, remembered) = (last.nationalFormat, true)
         }
@@ -104,18 +105,12 @@ struct SignInController: Sendable {
         return page
     }
 
-    /// The number this browser is remembered for: a device cookie beside the number that last
-    /// signed in here. Whether the device is still valid is decided when it is used.
-    private func rememberedDevice(in request: Request) -> PhoneNumber? {
-        guard device.token(in: request) != nil else { return nil }
-        return rememberedPhone.phone(in: request)
-    }
-
     /// "Continue as (•••) •••-0123": the remembered phone signs in to the number it is
     /// remembered for, with no code. A device that is no longer remembered (expired, forgotten
     /// on Your devices, another number) gets Login with the number filled in, and a code.
     @Sendable func continueRemembered(_ request: Request, _ context: SignedOutContext) async throws -> Response {
-        if oidc?.cookie.pending(in: request) == nil, let phone = rememberedDevice(in: request),
+        // Whether the device is still valid for the number is decided here, when it is used.
+        if let phone = ReturningBrowser(request, landing).continueAs,
             let token = device.token(in: request),
             let signedIn = try await signIn.signInRemembered(
                 phoneInput: phone.e164, device: token, replacing: context.sessionToken,

@@ -18,6 +18,7 @@ extension Pages {
                 UserAgentDescription.describe(session, words), Self.when(session.signedInAt, words)
             )
             return [
+                "signedInISO": Self.iso(session.signedInAt), "lastSeenISO": Self.iso(session.lastSeenAt),
                 "id": SignedInPlaces.publicID(of: session.key),
                 "description": UserAgentDescription.describe(session, words),
                 "signedInAt": Self.when(session.signedInAt, words), "lastSeenAt": Self.when(session.lastSeenAt, words),
@@ -32,6 +33,7 @@ extension Pages {
                 UserAgentDescription.describe(device.userAgent, words), Self.when(device.rememberedAt, words)
             )
             return [
+                "rememberedISO": Self.iso(device.rememberedAt), "expiresISO": Self.iso(device.expiresAt),
                 "id": String(device.id), "description": UserAgentDescription.describe(device.userAgent, words),
                 "rememberedAt": Self.when(device.rememberedAt, words), "expiresAt": Self.when(device.expiresAt, words),
                 "current": device.key == currentDevice,
@@ -44,6 +46,9 @@ extension Pages {
             [
                 "id": String(passkey.id), "name": passkey.name, "flagged": passkey.flaggedAt != nil,
                 "here": passkey.id == here?.id,
+                "createdAt": Self.when(passkey.createdAt, words), "createdISO": Self.iso(passkey.createdAt),
+                "used": passkey.lastUsedAt != nil, "usedAt": passkey.lastUsedAt.map { Self.when($0, words) } ?? "",
+                "usedISO": passkey.lastUsedAt.map(Self.iso) ?? "",
                 "times": passkey.lastUsedAt.map { used in
                     words(
                         "passkeys.times",
@@ -67,10 +72,17 @@ extension Pages {
                     [
                         "id": app.client.id, "name": app.client.name,
                         "granted": words("devices.appGranted", ["when": Self.when(app.grantedAt, words)]),
+                        "grantedAt": Self.when(app.grantedAt, words), "grantedISO": Self.iso(app.grantedAt),
                         "label": words("devices.disconnectLabel", ["app": app.client.name]),
                     ]
                 },
             ], answering: error)
+    }
+
+    /// The instant for a `<time datetime>`, "2026-11-23T07:50:00Z": `local-time.js` says it in
+    /// the reader's time zone.
+    static func iso(_ seconds: Double) -> String {
+        Date(timeIntervalSince1970: seconds.rounded(.down)).ISO8601Format()
     }
 
     /// "23 Nov 2026, 07:50 UTC": the server does not know the reader's time zone, so it says which.
@@ -78,5 +90,17 @@ extension Pages {
         // As the history says it (a format style's Spanish puts the month first, in 12 hours).
         let date = utcFormatter("d MMM yyyy, HH:mm", words.language).string(from: Date(timeIntervalSince1970: seconds))
         return words("time.utc", ["when": date])
+    }
+}
+
+extension Pages {
+    /// "Remove the passkey “My phone”?", with where else to delete it, Remove and Cancel.
+    func passkeyRemoval(csrf: String, passkey: PasskeyRecord) throws -> Response {
+        try page(
+            "passkey-remove",
+            [
+                "csrf": csrf, "id": String(passkey.id), "pageAddress": "/devices/passkeys/\(passkey.id)/remove",
+                "heading": words("passkeys.removeHeading", ["name": passkey.name]),
+            ], answering: nil)
     }
 }

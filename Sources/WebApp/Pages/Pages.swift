@@ -15,13 +15,13 @@ import Wording
 struct Pages: Sendable {
     static let templateNames = [
         "layout", "login", "verify", "verify-help", "home", "account", "devices", "error", "not-allowed", "logout",
-        "consent",
+        "consent", "passkey-remove",
     ]
     /// The static files pages link, by the name templates use (`{{asset.css}}`).
     static let assetNames = [
         "css": "app.css", "icon": "favicon.svg", "loginJS": "login.js", "verifyJS": "verify.js",
         "countdownJS": "countdown.js", "backForwardJS": "back-forward.js", "deliveryJS": "delivery.js",
-        "passkeysJS": "passkeys.js",
+        "passkeysJS": "passkeys.js", "localTimeJS": "local-time.js",
     ]
     let renderer: PageRenderer
     /// Every word of every page, in every language (`Locales/`).
