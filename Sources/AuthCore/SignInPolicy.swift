@@ -20,6 +20,9 @@ public struct SignInPolicy: Sendable {
     /// How long a remembered device signs its person in without a code, counted from the
     /// sign-in that remembered it (using it does not extend it): 30 days.
     public var deviceLifetime: TimeInterval = 30 * 86_400
+    /// "Confirm it's you": how long a sign-in by code or passkey counts as a fresh proof for
+    /// something sensitive (``Confirmation``): 10 minutes.
+    public var confirmWithin: TimeInterval = Confirmation.defaultWithin
 
     /// Most codes sent to one phone number per ``codesPerPhoneWindow``: 5 per 10 minutes
     /// (Twilio Verify's limit), against SMS pumping and harassing a stranger's phone.

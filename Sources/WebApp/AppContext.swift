@@ -29,6 +29,11 @@ struct AppContext: RootRequestContext {
     var returnAddress: ReturnAddress?
     /// The language the answer is in (``LanguageChoice``).
     var language: Language = .english
+    /// "Confirm it's you": the session holds a proof younger than `--confirm-within`
+    /// (``ProofCheck`` looked, in the groups of sensitive pages only).
+    var proofIsFresh = false
+    /// Where the confirmation page returns to: this page (a GET), or the page a form came from.
+    var confirmNext = "/home"
 
     init(source: RequestContextSource) {
         self.logger = source.logger

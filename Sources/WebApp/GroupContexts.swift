@@ -80,6 +80,26 @@ struct SignedInContext: AppChildContext {
     var homeOverview: Overview? { app.homeOverview }
 }
 
+/// Something sensitive (removing a passkey, signing out everywhere else): the signed-in person
+/// with a proof younger than `--confirm-within` (``ProofCheck`` looked). A person without one
+/// goes to "Confirm it's you" (`/confirm?next=…`), which keeps them signed in; signed out,
+/// Login. A handler in this group cannot forget to ask.
+struct ConfirmedContext: AppChildContext {
+    var app: AppContext
+    let user: User
+
+    init(context: AppContext) throws {
+        guard let user = context.user else { throw Redirect.toLogin }
+        guard context.proofIsFresh else { throw Redirect.toConfirm(next: context.confirmNext) }
+        (app, self.user) = (context, user)
+    }
+
+    /// The same person's ordinary signed-in context (for pages shared with that group).
+    var signedIn: SignedInContext {
+        get throws { try SignedInContext(context: app) }
+    }
+}
+
 /// The JSON API's calls with a bearer token (``BearerAuthentication``): 401 without a valid one.
 struct APIUserContext: AppChildContext {
     var app: AppContext

@@ -109,7 +109,17 @@ struct Routes {
         let devices = DevicesController(
             signIn: signIn, pages: pages, device: deviceCookie, passkeys: passkeys, passkeyCookies: passkeyCookies,
             oidc: oidc)
-        devices.register(signedIn: visitors.group(context: SignedInContext.self))
+        // "Confirm it's you": the pages that ask for a fresh proof first, and the page that takes it.
+        let confirmed = visitors.group("").add(
+            middleware: ProofCheck(signIn: signIn, within: configuration.policy.confirmWithin, clock: clock)
+        ).group(context: ConfirmedContext.self)
+        ConfirmController(
+            signIn: signIn, pages: pages, cookie: sessionCookie,
+            pending: ConfirmCookie(
+                secure: configuration.https,
+                maxAge: Int(configuration.policy.codeLifetime + configuration.policy.pendingSessionGrace))
+        ).register(signedIn: visitors.group(context: SignedInContext.self))
+        devices.register(signedIn: visitors.group(context: SignedInContext.self), confirmed: confirmed)
         WalletController(
             wallet: wallet, pages: pages, notice: WalletNotice(secure: configuration.https),
             passkeyCookies: passkeys == nil ? nil : passkeyCookies, passkeys: passkeys
@@ -127,7 +137,7 @@ struct Routes {
                 devices: devices
             ).register(
                 signedOut: visitors.group(context: SignedOutContext.self),
-                signedIn: visitors.group(context: SignedInContext.self))
+                signedIn: visitors.group(context: SignedInContext.self), confirmed: confirmed)
         }
         return router.buildResponder()
     }

@@ -86,6 +86,33 @@ class DevicesTests(base.BrowserTestCase):
         self.type_code()
         self.assertIsNone(self.driver.get_cookie("device"))
 
+    def test_sign_out_everywhere_else_from_a_remembered_phone_asks_confirm_its_you_first(self):
+        other = self.open_browser()
+        self.sign_in(driver=other)
+        self.remember_and_log_out()
+        self.driver.find_element(By.ID, "continue-button").click()
+        self.wait_for_page("/home")
+        self.driver.get(self.server.url + "/devices")
+        self.driver.find_element(By.XPATH, "//button[normalize-space()='Sign out everywhere else']").click()
+        # A remembered phone is no proof: a new code first, and the person stays signed in.
+        self.wait_for_page("/confirm", until=lambda d: d.find_elements(By.ID, "confirm-send"))
+        self.assertEqual(self.driver.find_element(By.TAG_NAME, "h1").text, "Confirm it's you")
+        self.assert_accessible("confirm.png")
+        texts = len(self.server.outbox())
+        self.driver.find_element(By.ID, "confirm-send").click()
+        self.wait_for_page("/confirm/code", until=lambda d: d.find_elements(By.ID, "code"))
+        self.assertEqual(len(self.server.outbox()), texts + 1)
+        self.assertEqual(self.driver.switch_to.active_element.get_attribute("id"), "code")
+        self.assert_accessible("confirm-code.png")
+        self.driver.find_element(By.ID, "code").send_keys(self.server.last_code(), Keys.ENTER)
+        self.wait_for_page("/devices")
+        # Back where it was asked; the button now does it.
+        before = self.document()
+        self.driver.find_element(By.XPATH, "//button[normalize-space()='Sign out everywhere else']").click()
+        self.wait_for_page("/devices", left=before)
+        other.get(self.server.url + "/home")
+        self.wait_for_page("/login", driver=other)
+
     def test_times_are_said_in_the_phones_own_time_and_language(self):
         self.sign_in()
         self.driver.get(self.server.url + "/devices")

@@ -21,6 +21,11 @@ public struct URLEncodedForm: Sendable {
 
     public init() {}
 
+    /// A form of these pairs (to write a query string with ``encoded``).
+    public init(_ pairs: [(name: String, value: String)]) {
+        self.pairs = pairs
+    }
+
     /// Parses `a=1&b=two+words&c=%C3%A9`.
     public init(parsing text: String) throws(ParseError) {
         for piece in text.split(separator: "&", omittingEmptySubsequences: true) {

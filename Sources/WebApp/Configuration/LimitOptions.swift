@@ -63,12 +63,17 @@ struct LimitOptions: ParsableArguments {
         help: "Warn when under this share of the last hour's texts and calls are delivered (0 to 1).")
     var warnDeliveryBelow = SignInPolicy().warnDeliveryBelow
 
+    @Option(
+        name: .customLong("confirm-within"),
+        help: "Minutes a sign-in by code or passkey counts as proof for something sensitive (\"Confirm it's you\").")
+    var confirmWithin = Int(SignInPolicy().confirmWithin / 60)
+
     /// The option names that may also come from `WEBAPP_*` variables.
     static let names = [
         "max-codes-per-phone", "max-codes-per-client", "max-texts-per-exchange", "max-texts-per-hour",
         "max-texts-per-day", "max-sign-ins-per-client", "max-passkey-challenges-per-client", "max-failures-per-phone",
         "call-cost", "breaker-min-codes",
-        "breaker-min-conversion", "warn-conversion-below", "warn-delivery-below",
+        "breaker-min-conversion", "warn-conversion-below", "warn-delivery-below", "confirm-within",
     ]
 
     func validate() throws {
@@ -87,6 +92,9 @@ struct LimitOptions: ParsableArguments {
             ("--warn-delivery-below", warnDeliveryBelow),
         ] where !(0...1).contains(value) {
             throw ValidationError("\(name) must be between 0 and 1.")
+        }
+        guard (1...1440).contains(confirmWithin) else {
+            throw ValidationError("--confirm-within must be between 1 and 1440 minutes.")
         }
         guard callCost <= maxTextsPerHour else {
             throw ValidationError(
@@ -109,5 +117,6 @@ struct LimitOptions: ParsableArguments {
         policy.breakerMinConversion = breakerMinConversion
         policy.warnConversionBelow = warnConversionBelow
         policy.warnDeliveryBelow = warnDeliveryBelow
+        policy.confirmWithin = Double(confirmWithin * 60)
     }
 }

@@ -17,10 +17,12 @@ struct DevicesController: Sendable {
     /// The OpenID Connect provider, when on: the apps the person connected, with Disconnect.
     var oidc: OIDCProvider? = nil
 
-    func register(signedIn: RouteScope<SignedInContext>) {
+    /// - Parameter confirmed: the group of what asks "Confirm it's you" first (signing out
+    ///   everywhere else).
+    func register(signedIn: RouteScope<SignedInContext>, confirmed: RouteScope<ConfirmedContext>) {
         signedIn.get("/devices", use: show)
         signedIn.post("/devices/sessions/:id/sign-out", use: signOutSession)
-        signedIn.post("/devices/sign-out-others", use: signOutOthers)
+        confirmed.post("/devices/sign-out-others", use: signOutOthers)
         signedIn.post("/devices/:id/forget", use: forget)
         // Reload or Back on the page a refused form was answered with asks its address with GET:
         // the devices page as it is now, never a 405.
@@ -67,7 +69,7 @@ struct DevicesController: Sendable {
         return .redirect(to: "/devices")
     }
 
-    @Sendable func signOutOthers(_ request: Request, _ context: SignedInContext) async throws -> Response {
+    @Sendable func signOutOthers(_ request: Request, _ context: ConfirmedContext) async throws -> Response {
         guard let current = context.app.sessionToken else { throw Redirect.toLogin }
         try await signIn.signOutEverywhereElse(
             of: context.user, current: current, currentDevice: device.token(in: request))

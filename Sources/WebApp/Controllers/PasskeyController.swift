@@ -18,17 +18,21 @@ struct PasskeyController: Sendable {
     /// "Your devices", shown again with the reason a change was refused.
     let devices: DevicesController
 
-    func register(signedOut: RouteScope<SignedOutContext>, signedIn: RouteScope<SignedInContext>) {
+    /// - Parameter confirmed: the group of what asks "Confirm it's you" first (removing a passkey).
+    func register(
+        signedOut: RouteScope<SignedOutContext>, signedIn: RouteScope<SignedInContext>,
+        confirmed: RouteScope<ConfirmedContext>
+    ) {
         signedOut.post("/login/passkey/options", use: signInOptions)
         signedOut.post("/login/passkey", use: signIn)
         signedIn.post("/passkeys/options", use: creationOptions)
         signedIn.post("/passkeys", use: create)
         signedIn.post("/passkeys/offer/dismiss", use: dismissOffer)
         signedIn.post("/devices/passkeys/:id/rename", use: rename)
-        signedIn.post("/devices/passkeys/:id/remove", use: remove)
+        confirmed.post("/devices/passkeys/:id/remove", use: remove)
         // Reload or Back on a form's answer asks for its address with GET: the page it came from.
         signedOut.get("/login/passkey") { _, _ in .redirect(to: "/login") }
-        signedIn.get("/devices/passkeys/:id/remove", use: confirmRemoval)
+        confirmed.get("/devices/passkeys/:id/remove", use: confirmRemoval)
         for address in ["/passkeys", "/devices/passkeys/:id/rename"] {
             signedIn.get(address) { _, _ in .redirect(to: "/devices") }
         }
@@ -142,7 +146,7 @@ struct PasskeyController: Sendable {
 
     /// "Remove the passkey “My phone”?": asked first, with how to delete it from the phone or
     /// password manager too (removed here, it is only refused). Another person's id is 404.
-    @Sendable func confirmRemoval(_ request: Request, _ context: SignedInContext) async throws -> Response {
+    @Sendable func confirmRemoval(_ request: Request, _ context: ConfirmedContext) async throws -> Response {
         let id = try Self.id(context)
         guard let passkey = try await passkeys.passkeys(of: context.user).passkeys.first(where: { $0.id == id })
         else { throw PasskeyError.noSuchPasskey }
@@ -150,18 +154,18 @@ struct PasskeyController: Sendable {
     }
 
     /// Removes the passkey; every session and remembered device stays as it is.
-    @Sendable func remove(_ request: Request, _ context: SignedInContext) async throws -> Response {
+    @Sendable func remove(_ request: Request, _ context: ConfirmedContext) async throws -> Response {
         do {
             try await passkeys.remove(try Self.id(context), of: context.user)
         } catch let error as PasskeyError {
-            return try await devices.page(request, context, error: error)
+            return try await devices.page(request, try context.signedIn, error: error)
         }
         var response = Response.redirect(to: "/devices")
         response.setCookie(cookies.notice(.removed))
         return response
     }
 
-    private static func id(_ context: SignedInContext) throws(PasskeyError) -> Int64 {
+    private static func id(_ context: some AppChildContext) throws(PasskeyError) -> Int64 {
         guard let id = context.parameters["id"].flatMap(Int64.init) else { throw .noSuchPasskey }
         return id
     }

@@ -98,6 +98,11 @@ struct Redirect: AnsweringError {
     static let toLogin = Redirect(location: "/login")
     static let toHome = Redirect(location: "/home")
 
+    /// To "Confirm it's you", which returns to `next` (a path on this site) afterwards.
+    static func toConfirm(next: String) -> Redirect {
+        Redirect(location: "/confirm?" + URLEncodedForm([("next", Confirmation.safeNext(next))]).encoded)
+    }
+
     /// To Login, which then says once "Your sign-in expired. Please enter your phone number
     /// again." (``LoginNotice``); `secure` with `--https`.
     static func toLoginExpired(secure: Bool) -> Redirect {

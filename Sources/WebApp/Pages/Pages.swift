@@ -15,7 +15,7 @@ import Wording
 struct Pages: Sendable {
     static let templateNames = [
         "layout", "login", "verify", "verify-help", "home", "account", "devices", "error", "not-allowed", "logout",
-        "consent", "passkey-remove",
+        "consent", "passkey-remove", "confirm",
     ]
     /// The static files pages link, by the name templates use (`{{asset.css}}`).
     static let assetNames = [
@@ -134,7 +134,7 @@ struct Pages: Sendable {
 
     /// The error's sentence, with the tries left when there are any ("Incorrect verification
     /// code. You have 3 tries left.").
-    private func sentence(_ error: (any AnsweringError)?, triesLeft: Int?) -> String {
+    func sentence(_ error: (any AnsweringError)?, triesLeft: Int?) -> String {
         guard let error else { return "" }
         guard let triesLeft, triesLeft > 0 else { return sentence(for: error) }
         return words.plural("verify.triesLeft", count: triesLeft, ["error": sentence(for: error)])

@@ -1,0 +1,135 @@
+import AuthCore
+import DeliveryCore
+import Foundation
+import HTTPLite
+import Wording
+
+/// "Confirm it's you" (`/confirm?next=…`): a fresh proof for something sensitive, without
+/// signing out. The proof is a new sign-in to the person's own number by a code, made beside
+/// the signed-in session (``ConfirmCookie``); when the code is right the new session takes the
+/// old one's place (the old one ends), and the person goes back to `next`, a path on this site.
+/// The code is counted by every sending limit and budget, like any other.
+struct ConfirmController: Sendable {
+    let signIn: SignInService
+    let pages: Pages
+    let cookie: SessionCookie
+    let pending: ConfirmCookie
+
+    func register(signedIn: RouteScope<SignedInContext>) {
+        signedIn.get("/confirm", use: show)
+        signedIn.post("/confirm/send", use: send)
+        signedIn.post("/confirm/call", use: call)
+        signedIn.get("/confirm/code", use: showCode)
+        signedIn.post("/confirm/code", use: check)
+        // Reload or Back on a form's answer asks its address with GET: the step as it stands.
+        for address in ["/confirm/send", "/confirm/call"] {
+            signedIn.get(address) { request, _ in
+                .redirect(to: "/confirm/code?" + URLEncodedForm([("next", Self.next(request))]).encoded)
+            }
+        }
+    }
+
+    /// Where to go afterwards: the `next` of the query or the form, if it is a path on this site.
+    static func next(_ request: Request, form: URLEncodedForm? = nil) -> String {
+        Confirmation.safeNext(form?["next"] ?? request.query["next"])
+    }
+
+    @Sendable func show(_ request: Request, _ context: SignedInContext) async throws -> Response {
+        try pages.in(context.language).confirm(
+            csrf: context.csrfToken, phone: context.user.phone, next: Self.next(request), entering: false)
+    }
+
+    /// "Text me a code" (and "Text me a new code"): a code to the person's own number.
+    @Sendable func send(_ request: Request, _ context: SignedInContext) async throws -> Response {
+        try await newCode(by: .sms, request, context)
+    }
+
+    /// "Call me with the code instead": the code read out on a call.
+    @Sendable func call(_ request: Request, _ context: SignedInContext) async throws -> Response {
+        try await newCode(by: .voice, request, context)
+    }
+
+    private func newCode(by channel: DeliveryChannel, _ request: Request, _ context: SignedInContext)
+        async throws -> Response
+    {
+        let form = try request.formData()
+        let next = Self.next(request, form: form)
+        let phone = context.user.phone
+        do {
+            let started: SessionToken
+            if let token = pending.token(in: request), try await signIn.state(of: token) == .pending(phone) {
+                started = try await signIn.resendCode(
+                    session: token, client: request.client?.group, channel: channel, language: context.language
+                ).session
+            } else {
+                started = try await signIn.requestCode(
+                    phoneInput: phone.e164, session: nil, client: request.client?.group, language: context.language
+                ).session
+            }
+            var response = Response.redirect(
+                to: "/confirm/code?" + URLEncodedForm([("next", next), ("sent", channel.rawValue)]).encoded)
+            response.setCookie(pending.pending(started))
+            return response
+        } catch let error as SignInError {
+            return try pages.in(context.language).confirm(
+                csrf: context.csrfToken, phone: phone, next: next, entering: pending.token(in: request) != nil,
+                offersCall: signIn.offersCalls(to: phone), error: error)
+        }
+    }
+
+    @Sendable func showCode(_ request: Request, _ context: SignedInContext) async throws -> Response {
+        let next = Self.next(request)
+        guard pending.token(in: request) != nil else {
+            return .redirect(to: "/confirm?" + URLEncodedForm([("next", next)]).encoded)
+        }
+        let words = pages.in(context.language).words
+        let phone = context.user.phone.nationalFormat
+        let notice: String? =
+            switch request.query["sent"] {
+            case "sms": words("confirm.sent", ["phone": phone])
+            case "voice": words("confirm.called", ["phone": phone])
+            default: nil
+            }
+        return try pages.in(context.language).confirm(
+            csrf: context.csrfToken, phone: context.user.phone, next: next, entering: true,
+            offersCall: signIn.offersCalls(to: context.user.phone), notice: notice)
+    }
+
+    /// The code: right, and this browser's session is replaced by the new, proved one; wrong,
+    /// the page again with why (and the tries left).
+    @Sendable func check(_ request: Request, _ context: SignedInContext) async throws -> Response {
+        let form = try request.formData()
+        let next = Self.next(request, form: form)
+        let phone = context.user.phone
+        guard let token = pending.token(in: request) else {
+            return .redirect(to: "/confirm?" + URLEncodedForm([("next", next)]).encoded)
+        }
+        let code = String((form["code"] ?? "").filter { !$0.isWhitespace && $0 != "-" }.prefix(64))
+        do {
+            let proved = try await signIn.verify(
+                session: token, pendingFor: phone, codeInput: code, client: request.client?.group,
+                userAgent: request.headers[.userAgent])
+            // The code went to this person's own number, so the new session is theirs; checked
+            // anyway, so no path can swap one person's session for another's.
+            guard proved.user.id == context.user.id else {
+                try await signIn.signOut(session: proved.session)
+                throw Redirect.toLogin
+            }
+            if let old = context.app.sessionToken { try await signIn.signOut(session: old) }
+            var response = Response.redirect(to: next)
+            response.setCookie(cookie.signedIn(proved.session))
+            response.setCookie(pending.cleared)
+            return response
+        } catch SignInError.noPendingSignIn {
+            var response = Response.redirect(to: "/confirm?" + URLEncodedForm([("next", next)]).encoded)
+            response.setCookie(pending.cleared)
+            return response
+        } catch let error as SignInError {
+            let status = try await signIn.codeStatus(for: phone)
+            return try pages.in(context.language).confirm(
+                csrf: context.csrfToken, phone: phone, next: next, entering: true,
+                offersCall: signIn.offersCalls(to: phone), error: error,
+                triesLeft: error == .incorrectCode ? status.triesLeft : nil)
+        }
+    }
+}

@@ -1,0 +1,20 @@
+import AuthCore
+import HTTPLite
+
+extension Pages {
+    /// "Confirm it's you": first "Text me a code" to the person's own number; then (`entering`)
+    /// the code's field, "Text me a new code" and, where calls are offered, a call.
+    /// - Parameter next: the path on this site the page returns to once confirmed.
+    func confirm(
+        csrf: String, phone: PhoneNumber, next: String, entering: Bool, offersCall: Bool = false,
+        notice: String? = nil, error: SignInError? = nil, triesLeft: Int? = nil
+    ) throws -> Response {
+        try page(
+            "confirm",
+            [
+                "csrf": csrf, "phone": phone.nationalFormat, "next": next, "entering": entering,
+                "offersCall": offersCall, "notice": notice ?? "", "hasError": error != nil,
+                "error": sentence(error, triesLeft: triesLeft), "pageAddress": "/confirm",
+            ], answering: error)
+    }
+}
