@@ -295,5 +295,8 @@ enum PostgresMigrations {
                 )
                 """,
             ]),
+        // When the session's person last proved they hold the number or a passkey (the same
+        // column as SQLite's v9).
+        Migration(name: "v9-proved-at", statements: ["ALTER TABLE sessions ADD COLUMN proved_at double precision"]),
     ]
 }

@@ -12,6 +12,7 @@ With OIDC_DATABASE_URL (postgres://...) the app runs on PostgreSQL.
 
 import base64
 import hashlib
+import html
 import json
 import os
 import re
@@ -51,7 +52,9 @@ class Provider(WebappProcess):
             json.dump(clients, file)
         port = free_port()
         super().__init__(
-            ["--sms", "test", "--public-url", "http://localhost:%d" % port, "--oidc-clients", self.clients_path],
+            # The suite asks for more codes from 127.0.0.1 than one client may in an hour (20).
+            ["--sms", "test", "--public-url", "http://localhost:%d" % port, "--oidc-clients", self.clients_path,
+             "--max-codes-per-client", "200"],
             port=port, database_url=DATABASE_URL, prefix="webapp-oidc-")
         self.issuer = "http://localhost:%d" % port
 
@@ -105,6 +108,14 @@ class OIDCTests(unittest.TestCase):
             elif 'id="login-form"' in page:
                 self.assertIn("Sign in to", page)
                 url = (self.base + "/login", {"csrf": csrf, "phone": phone})
+            elif 'action="/confirm/send"' in page or 'action="/confirm/code"' in page:
+                # "Confirm it's you": a new code to the signed-in number, the person stays signed in.
+                next_path = html.unescape(re.search(r'name="next" value="([^"]*)"', page).group(1))
+                if 'action="/confirm/code"' in page:
+                    url = (self.base + "/confirm/code", {"csrf": csrf, "next": next_path, "code": "123456"})
+                else:
+                    browser.steps = getattr(browser, "steps", []) + ["confirm"]
+                    url = (self.base + "/confirm/send", {"csrf": csrf, "next": next_path})
             elif 'name="d1"' in page or "/verify" in response.url:
                 browser.steps = getattr(browser, "steps", []) + ["verify"]
                 url = (self.base + "/verify", {"csrf": csrf, "code": "123456", "remember": "on"})
@@ -197,8 +208,8 @@ class OIDCTests(unittest.TestCase):
             url, _ = session.create_authorization_url(
                 self.provider.issuer + "/oidc/authorize", code_verifier=session.verifier, **extra)
             response = browser.get(self.local(url), allow_redirects=False)
-            # Asked first ("Sign out?"), never signed out by the link itself.
-            self.assertEqual(response.headers["Location"], "/logout", extra)
+            # "Confirm it's you" first, never signed out by the link itself.
+            self.assertTrue(response.headers["Location"].startswith("/confirm?next=%2Foidc%2Fauthorize%3F"), extra)
             self.assertEqual(browser.get(self.base + "/home", allow_redirects=False).status_code, 200)
             location, browser = self.browse(url, phone="4155550108", browser=browser)
             again = jwt.decode(self.fetch(session, location)["id_token"], self.keys)
@@ -210,13 +221,37 @@ class OIDCTests(unittest.TestCase):
         location, _, browser = self.sign_in(session, phone="4155550109")
         self.fetch(session, location)
         # The Verify form above remembered this browser (the steps tick the box); an app
-        # asking for a new sign-in still gets one by code.
+        # asking for a new sign-in still gets one by code ("Confirm it's you").
         self.assertTrue(any(c.name == "device" for c in browser.cookies))
         browser.steps = []
         session = self.client("cli")
         location, _, browser = self.sign_in(session, phone="4155550109", browser=browser, extra={"prompt": "login"})
-        self.assertEqual(browser.steps, ["verify"])
+        self.assertEqual(browser.steps, ["confirm"])
         self.assertEqual(jwt.decode(self.fetch(session, location)["id_token"], self.keys)["amr"], ["sms"])
+
+    def test_a_remembered_browser_is_no_new_proof_for_auth_time_or_max_age(self):
+        session = self.client("cli")
+        location, _, browser = self.sign_in(session, phone="4155550122")
+        proved = jwt.decode(self.fetch(session, location)["id_token"], self.keys)["auth_time"]
+        time.sleep(2.1)  # auth_time is in whole seconds
+        # Log out, then back in by "Continue as" (the remembered phone): no code, no proof.
+        browser.post(self.base + "/logout", data={"csrf": browser.cookies.get("csrf")}, allow_redirects=False)
+        browser.get(self.base + "/login")
+        again = browser.post(self.base + "/login/remembered", data={"csrf": browser.cookies.get("csrf")},
+                             allow_redirects=False)
+        self.assertEqual(again.headers["Location"], "/home")
+        # An app's sign-in now: auth_time is still the code's, not the remembered sign-in's.
+        browser.steps = []
+        session = self.client("cli")
+        location, _, browser = self.sign_in(session, phone="4155550122", browser=browser)
+        self.assertEqual(browser.steps, [])
+        claims = jwt.decode(self.fetch(session, location)["id_token"], self.keys)
+        self.assertEqual(claims["auth_time"], proved)
+        # max_age shorter than that proof's age: "Confirm it's you", then a new auth_time.
+        session = self.client("cli")
+        location, _, browser = self.sign_in(session, phone="4155550122", browser=browser, extra={"max_age": "1"})
+        self.assertEqual(browser.steps, ["confirm"])
+        self.assertGreater(jwt.decode(self.fetch(session, location)["id_token"], self.keys)["auth_time"], proved)
 
     def test_login_hint_fills_in_login_and_another_persons_hint_does_not_sign_out(self):
         session = self.client()

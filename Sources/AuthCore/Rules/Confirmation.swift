@@ -22,9 +22,10 @@ public enum Confirmation {
 
     /// Where to go after confirming: a path on this site (`/devices`, `/devices/passkeys/3/remove`)
     /// and nothing else, so `next=` can never send a person away (no scheme, no `//host`, no
-    /// backslash, no control characters, at most 512 bytes); anything else is `/home`.
+    /// backslash, no control characters, at most 4,096 bytes: an app's sign-in request fits);
+    /// anything else is `/home`.
     public static func safeNext(_ raw: String?) -> String {
-        guard let raw, raw.utf8.count <= 512, raw.hasPrefix("/"), !raw.hasPrefix("//"),
+        guard let raw, raw.utf8.count <= 4096, raw.hasPrefix("/"), !raw.hasPrefix("//"),
             !raw.contains("\\"), raw.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
         else { return "/home" }
         return raw

@@ -58,7 +58,9 @@ extension SignInRules {
                 .signIn(
                     phone: device.phone, session: request.session, at: now,
                     expiresAt: min(absolute, now + policy.sessionIdleTimeout), absoluteExpiresAt: absolute,
-                    userAgent: request.userAgent, method: .rememberedDevice),
+                    userAgent: request.userAgent, method: .rememberedDevice,
+                    // The last real proof is the sign-in by code that remembered this phone.
+                    provedAt: device.createdAt),
                 .rotateDevice(old: request.device, new: request.newDevice, at: now, session: request.session),
             ])
     }

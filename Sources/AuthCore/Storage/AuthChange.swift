@@ -31,9 +31,10 @@ public enum AuthChange: Sendable, Equatable {
     /// Creates the user on first sign-in (or notes the sign-in) and a signed-in session for it.
     /// `userAgent` names the browser on "Your devices"; `api` marks an API token; `method` is how
     /// the person proved it (``SignInMethod``).
+    /// `provedAt`: the last real proof (``SessionRecord/provedAt``); `nil` means `at`.
     case signIn(
         phone: String, session: Data, at: Double, expiresAt: Double, absoluteExpiresAt: Double,
-        userAgent: String? = nil, api: Bool = false, method: SignInMethod = .code)
+        userAgent: String? = nil, api: Bool = false, method: SignInMethod = .code, provedAt: Double? = nil)
     /// Remembers this browser for the person with `phone` (who exists: it follows a ``signIn``).
     /// `session` is the signed-in session the same sign-in made: signing it out forgets the device.
     case rememberDevice(

@@ -16,13 +16,24 @@ public struct SessionRecord: Sendable, Equatable {
     public var createdAt: Double
     /// How the person signed in (a signed-in session).
     public var method: SignInMethod
+    /// When the person last proved they hold the number or a passkey: the sign-in itself for a
+    /// code or a passkey; for a remembered phone, the sign-in by code that remembered it. `nil`
+    /// in rows written before it was kept.
+    public var provedAt: Double?
+
+    /// The last real proof's time, for OpenID Connect's `auth_time` and `max_age`: a remembered
+    /// phone's session written before ``provedAt`` was kept counts as proved at 0 (never fresh).
+    public var lastProof: Double {
+        provedAt ?? (method == .rememberedDevice ? 0 : createdAt)
+    }
 
     public init(
         pendingPhone: String?, userID: Int64?, userPhone: String?, lastSeenAt: Double, expiresAt: Double,
-        absoluteExpiresAt: Double, createdAt: Double = 0, method: SignInMethod = .code
+        absoluteExpiresAt: Double, createdAt: Double = 0, method: SignInMethod = .code, provedAt: Double? = nil
     ) {
         self.createdAt = createdAt
         self.method = method
+        self.provedAt = provedAt
         self.pendingPhone = pendingPhone
         self.userID = userID
         self.userPhone = userPhone

@@ -285,6 +285,12 @@ enum SQLiteMigrations {
                     );
                     """)
         }
+        // When the session's person last proved they hold the number or a passkey: the sign-in's
+        // own time for a code or a passkey, and for a remembered phone the sign-in by code that
+        // remembered it (OpenID Connect's auth_time and max_age). NULL in older rows.
+        migrator.registerMigration("v9-proved-at") { db in
+            try db.execute(sql: "ALTER TABLE sessions ADD COLUMN proved_at REAL")
+        }
         return migrator
     }
 }

@@ -13,7 +13,9 @@ public enum AuthChanges {
     /// One change; the result is the signed-in user's id for a sign-in, else nil.
     static func apply(_ change: AuthChange) -> Step<Int64?> {
         switch change {
-        case .signIn(let phone, let session, let at, let expiresAt, let absoluteExpiresAt, let userAgent, let api, let method):
+        case .signIn(
+            let phone, let session, let at, let expiresAt, let absoluteExpiresAt, let userAgent, let api, let method,
+            let provedAt):
             .rows(Statement(upsertUser, phone, at, at)) { rows in
                 guard let user: Int64 = try rows.first?.get("id") else {
                     throw StoredDataCorrupt("a sign-in's user was not returned")
@@ -22,7 +24,7 @@ public enum AuthChanges {
                 return .changes(
                     Statement(
                         insertSignedInSession, session, user, at, at, expiresAt, absoluteExpiresAt, agent, api,
-                        method.rawValue)
+                        method.rawValue, provedAt ?? at)
                 ) { _ in .done(user) }
             }
         default:
@@ -119,8 +121,8 @@ public enum AuthChanges {
     static let insertSignedInSession = SQL(
         """
         INSERT INTO sessions (key, pending_phone, user_id, created_at, last_seen_at, expires_at, absolute_expires_at,
-                              user_agent, api, method)
-        VALUES ($1, NULL, $2, $3, $4, $5, $6, $7, $8, $9)
+                              user_agent, api, method, proved_at)
+        VALUES ($1, NULL, $2, $3, $4, $5, $6, $7, $8, $9, $10)
         """)
     static let touchSession = SQL(
         "UPDATE sessions SET last_seen_at = $1, expires_at = $2 WHERE key = $3 AND user_id IS NOT NULL")

@@ -110,10 +110,10 @@ struct OIDCController: Sendable {
             }
             response.setCookie(cookie)
             if again {
-                // prompt=login or max_age: this sign-in is too old. The person is asked first
-                // ("Sign out?"), so no link from another site can end their session; once signed
-                // out, Login leads back here.
-                response.headers[.location] = "/logout"
+                // prompt=login or max_age: this sign-in is too old (a remembered phone's never
+                // counts). "Confirm it's you" takes a fresh proof without signing out (so no
+                // link from another site can end the session) and comes back here.
+                response.headers[.location] = Redirect.toConfirm(next: "/oidc/authorize?" + query).location
             }
             return response
         case .consent:
@@ -132,8 +132,8 @@ struct OIDCController: Sendable {
         guard let user = context.user, let token = context.sessionToken,
             let record = try await signIn.sessionRecord(of: token)
         else { return nil }
-        return OIDCProvider.Person(
-            userID: user.id, authTime: record.createdAt, method: record.method)
+        // auth_time is the last real proof: a remembered phone's session was not one.
+        return OIDCProvider.Person(userID: user.id, authTime: record.lastProof, method: record.method)
     }
 
     // MARK: Token
