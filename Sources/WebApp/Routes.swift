@@ -128,7 +128,7 @@ struct Routes {
         if let oidc {
             ConsentController(
                 provider: oidc, oidc: oidcController(oidc), pages: pages,
-                continuing: oidcContinue, signIn: signIn, cookie: sessionCookie
+                continuing: oidcContinue, signIn: signIn, cookie: sessionCookie, landing: signInPages.landing
             ).register(signedIn: visitors.group(context: SignedInContext.self))
         }
         if let passkeys {

@@ -307,8 +307,12 @@ class OIDCTests(unittest.TestCase):
             "csrf": browser.cookies.get("csrf"), "request": request, "decision": "switch"}, allow_redirects=False)
         self.assertEqual(switched.status_code, 303)
         self.assertTrue(switched.headers["Location"].startswith("/oidc/authorize?"), switched.headers["Location"])
-        # Signed out here: Home is gone, and the app's sign-in goes on at Login as another number.
+        # Signed out here: Home is gone, and the app's sign-in goes on at Login as another number,
+        # which neither greets the person who said "Not you?" nor offers to continue as them.
         self.assertEqual(browser.get(self.base + "/home", allow_redirects=False).headers["Location"], "/login")
+        login = browser.get(self.base + "/login").text
+        self.assertNotIn("555-0120", login)
+        self.assertNotIn("Welcome back", login)
         location, browser = self.browse(
             urllib.parse.urljoin(self.base + "/", switched.headers["Location"]), phone="4155550121", browser=browser)
         second = jwt.decode(self.fetch(session, location)["id_token"], self.keys)

@@ -102,7 +102,9 @@ struct RememberedDeviceFlowTests {
             _ = try await unticked.post("/logout")
             let login = try await unticked.get("/login")
             #expect(!login.body.contains("Continue as"))
-            #expect(login.body.contains(#"Welcome back, <span class="nowrap">(415) 555-0188</span>"#))
+            // Log out on a phone that is not remembered leaves no number behind.
+            #expect(!login.body.contains("555-0188"))
+            #expect(login.setCookie("last-phone") == nil && unticked.cookie("last-phone") == nil)
 
             let tampered = Browser(baseURL: server.baseURL)
             tampered.setCookie("device", String(repeating: "A", count: 43))
@@ -144,6 +146,22 @@ struct RememberedDeviceFlowTests {
             #expect(!login.body.contains("(530)") && !login.body.contains("•••"))
             #expect(try await browser.post("/login/remembered").location == nil)
             #expect(try await browser.post("/login", form: [("phone", "5305550123")]).location == "/verify")
+        }
+    }
+
+    @Test("signing in again with the box unticked forgets the phone remembered before")
+    func untickedForgets() async throws {
+        try await withServer { server in
+            let browser = Browser(baseURL: server.baseURL)
+            _ = try await signIn(server, browser, remember: true)
+            _ = try await browser.post("/logout")
+            server.clock.advance(by: 31)
+            let again = try await signIn(server, browser, remember: false)
+            #expect(again.setCookie("device")?.contains("Max-Age=0") == true)
+            _ = try await browser.post("/logout")
+            let login = try await browser.get("/login")
+            #expect(!login.body.contains("Continue as"))
+            #expect(try await browser.post("/login/remembered").location == nil)
         }
     }
 

@@ -46,7 +46,7 @@ struct WalletPageTests {
             let browser = try await signedIn(server)
             let home = try await browser.get("/home")
             // The number once (the greeting), and "Change your name" empty, not filled with it.
-            #expect(home.body.contains(#"Hello, <span id="signed-in-phone" class="nowrap">(530) 555-0123</span>"#))
+            #expect(home.body.contains(#"Hello, <span id="signed-in-phone">(530) 555-0123</span>"#))
             #expect(home.body.components(separatedBy: "(530) 555-0123").count == 2)
             #expect(home.body.contains(#"name="name" type="text" maxlength="40" value="" autocomplete="name""#))
             #expect(home.body.contains("No accounts yet."))

@@ -149,7 +149,11 @@ struct PasskeyController: Sendable {
     @Sendable func confirmRemoval(_ request: Request, _ context: ConfirmedContext) async throws -> Response {
         let id = try Self.id(context)
         guard let passkey = try await passkeys.passkeys(of: context.user).passkeys.first(where: { $0.id == id })
-        else { throw PasskeyError.noSuchPasskey }
+        else {
+            // Back onto the ask after the removal (or another person's id): the list, which
+            // shows what there is, says nothing about whose ids exist.
+            return .redirect(to: "/devices")
+        }
         return try pages.in(context.language).passkeyRemoval(csrf: context.csrfToken, passkey: passkey)
     }
 

@@ -251,6 +251,12 @@ struct SignInController: Sendable {
                 session: token, pendingFor: phone, codeInput: code, client: request.client?.group,
                 rememberDevice: form["remember"] == "on", userAgent: request.headers[.userAgent])
             var response = landing.response(signedIn, context.app, request)
+            // The box left unticked on a phone remembered before: the person chose not to be
+            // remembered here any more.
+            if form["remember"] != "on", let old = device.token(in: request) {
+                try await signIn.forgetDevice(old)
+                response.setCookie(device.forget())
+            }
             // Signed in by text: Home offers a passkey, unless the person has one or said no.
             if let passkeys, (try? await passkeys.offers(to: signedIn.user)) == true {
                 response.setCookie(passkeyCookies.offer)
@@ -275,6 +281,9 @@ struct SignInController: Sendable {
         var response = Response.redirect(to: "/login")
         response.setCookie(cookie.expired())
         response.setCookie(LoginNotice.signedOut.cookie(secure: cookie.secure))
+        // A phone not remembered keeps no number after Log out (the next person on a shared
+        // phone sees an empty Login); a remembered one offers "Continue as (•••) •••-0123".
+        if device.token(in: request) == nil { response.setCookie(rememberedPhone.forget()) }
         if let returnAddress, request.cookie(returnAddress.name) != nil { response.setCookie(returnAddress.cleared()) }
         return response
     }

@@ -14,6 +14,8 @@ struct ConsentController: Sendable {
     /// "Not you?": the session ends here, and the app's sign-in starts again at Login.
     let signIn: SignInService
     let cookie: SessionCookie
+    /// This browser's number and remembered phone, which "Not you?" forgets as Login's does.
+    let landing: SignedInLanding
 
     func register(signedIn: RouteScope<SignedInContext>) {
         signedIn.get("/oidc/consent", use: show)
@@ -52,6 +54,12 @@ struct ConsentController: Sendable {
             if let token = context.app.sessionToken { try await signIn.signOut(session: token) }
             var response = Response.redirect(to: "/oidc/authorize?" + query, status: .seeOther)
             response.setCookie(cookie.expired())
+            // Not this person: Login must not greet them or offer to continue as them.
+            response.setCookie(landing.rememberedPhone.forget())
+            if let device = landing.device.token(in: request) {
+                try await signIn.forgetDevice(device)
+                response.setCookie(landing.device.forget())
+            }
             return response
         }
         guard form["decision"] == "allow" else {
