@@ -117,7 +117,8 @@ struct Routes {
             signIn: signIn, pages: pages, cookie: sessionCookie,
             pending: ConfirmCookie(
                 secure: configuration.https,
-                maxAge: Int(configuration.policy.codeLifetime + configuration.policy.pendingSessionGrace))
+                maxAge: Int(configuration.policy.codeLifetime + configuration.policy.pendingSessionGrace)),
+            passkeys: passkeys, passkeyCookies: passkeyCookies
         ).register(signedIn: visitors.group(context: SignedInContext.self))
         devices.register(signedIn: visitors.group(context: SignedInContext.self), confirmed: confirmed)
         WalletController(

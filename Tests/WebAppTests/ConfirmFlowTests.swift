@@ -1,5 +1,6 @@
 import Foundation
 import NIOHTTP1
+import TestSupport
 import Testing
 
 @testable import WebApp
@@ -98,6 +99,49 @@ struct ConfirmFlowTests {
 
             let forged = try await browser.post("/confirm/send", form: [("next", "/devices")], csrf: false)
             #expect(forged.status == .forbidden)
+        }
+    }
+
+    @Test("one of the person's own passkeys confirms; another account's passkey proves nothing and signs no one in")
+    func passkeyProof() async throws {
+        try await withServer(PasskeyFlowTests.on) { server in
+            let flows = PasskeyFlowTests()
+            let alice = try await flows.signIn(server)
+            var alicesKey = SoftwareAuthenticator()
+            #expect(try await flows.create(alice, &alicesKey).location == "/devices")
+            server.clock.advance(by: 11 * 60)
+            #expect(try await alice.post("/devices/sign-out-others").location == "/confirm?next=%2Fdevices")
+            let page = try await alice.get("/confirm?next=%2Fdevices")
+            #expect(page.body.contains(#"id="passkey-button""#))
+            #expect(page.body.contains(#"action="/confirm/passkey""#))
+
+            // Mallory's own passkey, answered in Alice's browser: refused, Alice stays who she is.
+            let mallory = Browser(baseURL: server.baseURL)
+            _ = try await mallory.get("/login")
+            _ = try await mallory.post("/login", form: [("phone", "4155550199")])
+            _ = try await mallory.post("/verify", form: [("code", try server.lastCode(to: "+14155550199"))])
+            var mallorysKey = SoftwareAuthenticator()
+            _ = try await flows.create(mallory, &mallorysKey)
+            let before = try #require(alice.cookie("session"))
+            let options = try await alice.post("/confirm/passkey/options")
+            #expect(options.status == .ok)
+            let wrong = mallorysKey.signIn(challenge: try #require(flows.json(options)["challenge"] as? String))
+            let refused = try await alice.post(
+                "/confirm/passkey", form: [("next", "/devices"), ("credential", String(decoding: wrong, as: UTF8.self))])
+            #expect(refused.status.code >= 400)
+            #expect(alice.cookie("session") == before)
+            #expect(try await alice.get("/home").body.contains("(530) 555-0123"))
+            #expect(try await alice.post("/devices/sign-out-others").location == "/confirm?next=%2Fdevices")
+
+            // Her own passkey: confirmed, a new session, back where she was.
+            let again = try await alice.post("/confirm/passkey/options")
+            let right = alicesKey.signIn(challenge: try #require(flows.json(again)["challenge"] as? String))
+            let proved = try await alice.post(
+                "/confirm/passkey", form: [("next", "/devices"), ("credential", String(decoding: right, as: UTF8.self))])
+            #expect(proved.location == "/devices")
+            #expect(alice.cookie("session") != before)
+            #expect(try await alice.post("/devices/sign-out-others").location == "/devices")
+            #expect(try await mallory.get("/home").status == .ok)  // another person's session, untouched
         }
     }
 

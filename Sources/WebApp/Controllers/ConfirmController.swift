@@ -14,6 +14,10 @@ struct ConfirmController: Sendable {
     let pages: Pages
     let cookie: SessionCookie
     let pending: ConfirmCookie
+    /// Passkeys, when on: one of the person's own passkeys is a proof too.
+    var passkeys: PasskeyService? = nil
+    var passkeyCookies = PasskeyCookies(secure: false)
+    static let passkeyPath = "/confirm/passkey"
 
     func register(signedIn: RouteScope<SignedInContext>) {
         signedIn.get("/confirm", use: show)
@@ -21,8 +25,12 @@ struct ConfirmController: Sendable {
         signedIn.post("/confirm/call", use: call)
         signedIn.get("/confirm/code", use: showCode)
         signedIn.post("/confirm/code", use: check)
+        if passkeys != nil {
+            signedIn.post("/confirm/passkey/options", use: passkeyOptions)
+            signedIn.post(Self.passkeyPath, use: passkeyProof)
+        }
         // Reload or Back on a form's answer asks its address with GET: the step as it stands.
-        for address in ["/confirm/send", "/confirm/call"] {
+        for address in ["/confirm/send", "/confirm/call", Self.passkeyPath] {
             signedIn.get(address) { request, _ in
                 .redirect(to: "/confirm/code?" + URLEncodedForm([("next", Self.next(request))]).encoded)
             }
@@ -36,7 +44,65 @@ struct ConfirmController: Sendable {
 
     @Sendable func show(_ request: Request, _ context: SignedInContext) async throws -> Response {
         try pages.in(context.language).confirm(
-            csrf: context.csrfToken, phone: context.user.phone, next: Self.next(request), entering: false)
+            csrf: context.csrfToken, phone: context.user.phone, next: Self.next(request), entering: false,
+            passkeys: try await hasPasskeys(context.user))
+    }
+
+    /// Whether the person has a passkey to confirm with (the page then offers it).
+    private func hasPasskeys(_ user: User) async throws -> Bool {
+        guard let passkeys else { return false }
+        return try await !passkeys.passkeys(of: user).passkeys.isEmpty
+    }
+
+    /// Options for `navigator.credentials.get()`, with a challenge bound to this browser
+    /// (its cookie lives on `/confirm/passkey` only).
+    @Sendable func passkeyOptions(_ request: Request, _ context: SignedInContext) async throws -> Response {
+        guard let passkeys else { throw Redirect.toHome }
+        do {
+            let challenge = try await passkeys.signInOptions(
+                client: request.client?.group, token: passkeyCookies.challengeToken(in: request))
+            var response = try PasskeyController.json(challenge.options)
+            response.setCookie(passkeyCookies.challenge(challenge.token, path: Self.passkeyPath))
+            return response
+        } catch let error as any AnsweringError where error is PasskeyError || error is SignInError {
+            var response = try Response.json(
+                ["message": error.wording.map { pages.in(context.language).words($0) } ?? error.message],
+                status: error.status)
+            response.headers[.cacheControl] = "no-store"
+            return response
+        }
+    }
+
+    /// The browser's answer: one of this person's own passkeys is a proof (a new session takes
+    /// the old one's place, as after a code); another account's passkey proves nothing here,
+    /// and the session it would have made ends at once.
+    @Sendable func passkeyProof(_ request: Request, _ context: SignedInContext) async throws -> Response {
+        guard let passkeys else { throw Redirect.toHome }
+        let form = try request.formData()
+        let next = Self.next(request, form: form)
+        let credential = Data((form["credential"] ?? "").utf8)
+        let refusal: any AnsweringError
+        do {
+            guard let token = passkeyCookies.challengeToken(in: request) else { throw PasskeyError.challengeExpired }
+            let proved = try await passkeys.signIn(
+                credential, token: token, client: request.client?.group, userAgent: request.headers[.userAgent])
+            if proved.user.id == context.user.id {
+                if let old = context.app.sessionToken { try await signIn.signOut(session: old) }
+                var response = Response.redirect(to: next)
+                response.setCookie(cookie.signedIn(proved.session))
+                response.setCookie(passkeyCookies.challengeCleared(path: Self.passkeyPath))
+                return response
+            }
+            try await signIn.signOut(session: proved.session)
+            refusal = PasskeyError.notYours
+        } catch let error as any AnsweringError where error is PasskeyError || error is SignInError {
+            refusal = error
+        }
+        var page = try pages.in(context.language).confirm(
+            csrf: context.csrfToken, phone: context.user.phone, next: next, entering: false,
+            passkeys: try await hasPasskeys(context.user), refusal: refusal)
+        page.setCookie(passkeyCookies.challengeCleared(path: Self.passkeyPath))
+        return page
     }
 
     /// "Text me a code" (and "Text me a new code"): a code to the person's own number.

@@ -19,9 +19,10 @@ struct PasskeyCookies: Sendable {
     var offerName: String { (secure ? "__Secure-" : "") + "passkey-offer" }
     var noticeName: String { (secure ? "__Secure-" : "") + "passkey-notice" }
 
-    func challenge(_ token: SessionToken) -> Cookie {
+    /// - Parameter path: where the answer goes (`/confirm/passkey` for "Confirm it's you").
+    func challenge(_ token: SessionToken, path: String = Self.challengePath) -> Cookie {
         Cookie(
-            name: challengeName, value: token.value, path: Self.challengePath,
+            name: challengeName, value: token.value, path: path,
             maxAge: Int(SignInRules.passkeyChallengeLifetime), secure: secure)
     }
 
@@ -29,7 +30,9 @@ struct PasskeyCookies: Sendable {
         request.cookie(challengeName).flatMap(SessionToken.init)
     }
 
-    var challengeCleared: Cookie { Cookie.expired(name: challengeName, path: Self.challengePath, secure: secure) }
+    var challengeCleared: Cookie { challengeCleared(path: Self.challengePath) }
+
+    func challengeCleared(path: String) -> Cookie { Cookie.expired(name: challengeName, path: path, secure: secure) }
 
     /// For a day: the Home the sign-in lands on, and a reload of it.
     var offer: Cookie { Cookie(name: offerName, value: "1", path: "/home", maxAge: 86_400, secure: secure) }

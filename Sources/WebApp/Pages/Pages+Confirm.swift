@@ -7,14 +7,17 @@ extension Pages {
     /// - Parameter next: the path on this site the page returns to once confirmed.
     func confirm(
         csrf: String, phone: PhoneNumber, next: String, entering: Bool, offersCall: Bool = false,
-        notice: String? = nil, error: SignInError? = nil, triesLeft: Int? = nil
+        notice: String? = nil, error: SignInError? = nil, triesLeft: Int? = nil, passkeys: Bool = false,
+        refusal: (any AnsweringError)? = nil
     ) throws -> Response {
-        try page(
+        let shown: (any AnsweringError)? = error ?? refusal
+        return try page(
             "confirm",
             [
                 "csrf": csrf, "phone": phone.nationalFormat, "next": next, "entering": entering,
-                "offersCall": offersCall, "notice": notice ?? "", "hasError": error != nil,
-                "error": sentence(error, triesLeft: triesLeft), "pageAddress": "/confirm",
-            ], answering: error)
+                "offersCall": offersCall, "notice": notice ?? "", "hasError": shown != nil,
+                "error": sentence(shown, triesLeft: triesLeft), "pageAddress": "/confirm",
+                "passkeys": passkeys && !entering && self.passkeys,
+            ], answering: shown)
     }
 }
