@@ -30,6 +30,17 @@ struct SignedInLanding: Sendable {
         return response
     }
 
+    /// Forgets the phone this browser is remembered as, on the server and in the browser
+    /// ("Not you?", a box left unticked); with `number`, the number Login fills in too.
+    func forget(
+        _ request: Request, on response: inout Response, signIn: SignInService, number: Bool = false
+    ) async throws {
+        if number { response.setCookie(rememberedPhone.forget()) }
+        guard let token = device.token(in: request) else { return }
+        try await signIn.forgetDevice(token)
+        response.setCookie(device.forget())
+    }
+
     /// The app a pending OpenID Connect sign-in is for, for "Sign in to Grafana".
     func oidcClientName(in request: Request) -> String? {
         oidc?.client(in: request, registry: oidcClients)?.name

@@ -132,11 +132,7 @@ struct SignInController: Sendable {
     /// by the next person, would still go straight to Home.
     @Sendable func forgetPhone(_ request: Request, _ context: AppContext) async throws -> Response {
         var response = Response.redirect(to: context.user == nil ? "/login" : "/home")
-        response.setCookie(rememberedPhone.forget())
-        if let token = device.token(in: request) {
-            try await signIn.forgetDevice(token)
-            response.setCookie(device.forget())
-        }
+        try await landing.forget(request, on: &response, signIn: signIn, number: true)
         return response
     }
 
@@ -253,10 +249,7 @@ struct SignInController: Sendable {
             var response = landing.response(signedIn, context.app, request)
             // The box left unticked on a phone remembered before: the person chose not to be
             // remembered here any more.
-            if form["remember"] != "on", let old = device.token(in: request) {
-                try await signIn.forgetDevice(old)
-                response.setCookie(device.forget())
-            }
+            if form["remember"] != "on" { try await landing.forget(request, on: &response, signIn: signIn) }
             // Signed in by text: Home offers a passkey, unless the person has one or said no.
             if let passkeys, (try? await passkeys.offers(to: signedIn.user)) == true {
                 response.setCookie(passkeyCookies.offer)

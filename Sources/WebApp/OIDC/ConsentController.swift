@@ -55,11 +55,7 @@ struct ConsentController: Sendable {
             var response = Response.redirect(to: "/oidc/authorize?" + query, status: .seeOther)
             response.setCookie(cookie.expired())
             // Not this person: Login must not greet them or offer to continue as them.
-            response.setCookie(landing.rememberedPhone.forget())
-            if let device = landing.device.token(in: request) {
-                try await signIn.forgetDevice(device)
-                response.setCookie(landing.device.forget())
-            }
+            try await landing.forget(request, on: &response, signIn: signIn, number: true)
             return response
         }
         guard form["decision"] == "allow" else {
