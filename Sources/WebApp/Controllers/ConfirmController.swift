@@ -58,19 +58,25 @@ struct ConfirmController: Sendable {
     /// (its cookie lives on `/confirm/passkey` only).
     @Sendable func passkeyOptions(_ request: Request, _ context: SignedInContext) async throws -> Response {
         guard let passkeys else { throw Redirect.toHome }
-        do {
+        return try await PasskeyController.refusalAsJSON(pages.in(context.language)) {
             let challenge = try await passkeys.signInOptions(
                 client: request.client?.group, token: passkeyCookies.challengeToken(in: request))
             var response = try PasskeyController.json(challenge.options)
             response.setCookie(passkeyCookies.challenge(challenge.token, path: Self.passkeyPath))
             return response
-        } catch let error as any AnsweringError where error is PasskeyError || error is SignInError {
-            var response = try Response.json(
-                ["message": error.wording.map { pages.in(context.language).words($0) } ?? error.message],
-                status: error.status)
-            response.headers[.cacheControl] = "no-store"
-            return response
         }
+    }
+
+    /// A proof for this person: their new session takes the old one's place (which ends), and
+    /// they go back to `next`; `spent` is the cookie of the step that made it, now done with.
+    private func takeOver(
+        _ proved: SignInService.SignedIn, _ context: SignedInContext, next: String, spent: Cookie
+    ) async throws -> Response {
+        if let old = context.app.sessionToken { try await signIn.signOut(session: old) }
+        var response = Response.redirect(to: next)
+        response.setCookie(cookie.signedIn(proved.session))
+        response.setCookie(spent)
+        return response
     }
 
     /// The browser's answer: one of this person's own passkeys is a proof (a new session takes
@@ -87,11 +93,8 @@ struct ConfirmController: Sendable {
             let proved = try await passkeys.signIn(
                 credential, token: token, client: request.client?.group, userAgent: request.headers[.userAgent])
             if proved.user.id == context.user.id {
-                if let old = context.app.sessionToken { try await signIn.signOut(session: old) }
-                var response = Response.redirect(to: next)
-                response.setCookie(cookie.signedIn(proved.session))
-                response.setCookie(passkeyCookies.challengeCleared(path: Self.passkeyPath))
-                return response
+                return try await takeOver(
+                    proved, context, next: next, spent: passkeyCookies.challengeCleared(path: Self.passkeyPath))
             }
             try await signIn.signOut(session: proved.session)
             refusal = PasskeyError.notYours
@@ -146,7 +149,7 @@ struct ConfirmController: Sendable {
     @Sendable func showCode(_ request: Request, _ context: SignedInContext) async throws -> Response {
         let next = Self.next(request)
         guard pending.token(in: request) != nil else {
-            return .redirect(to: "/confirm?" + URLEncodedForm([("next", next)]).encoded)
+            return Redirect.toConfirm(next: next).response
         }
         let words = pages.in(context.language).words
         let phone = context.user.phone.nationalFormat
@@ -168,7 +171,7 @@ struct ConfirmController: Sendable {
         let next = Self.next(request, form: form)
         let phone = context.user.phone
         guard let token = pending.token(in: request) else {
-            return .redirect(to: "/confirm?" + URLEncodedForm([("next", next)]).encoded)
+            return Redirect.toConfirm(next: next).response
         }
         let code = String((form["code"] ?? "").filter { !$0.isWhitespace && $0 != "-" }.prefix(64))
         do {
@@ -181,13 +184,9 @@ struct ConfirmController: Sendable {
                 try await signIn.signOut(session: proved.session)
                 throw Redirect.toLogin
             }
-            if let old = context.app.sessionToken { try await signIn.signOut(session: old) }
-            var response = Response.redirect(to: next)
-            response.setCookie(cookie.signedIn(proved.session))
-            response.setCookie(pending.cleared)
-            return response
+            return try await takeOver(proved, context, next: next, spent: pending.cleared)
         } catch SignInError.noPendingSignIn {
-            var response = Response.redirect(to: "/confirm?" + URLEncodedForm([("next", next)]).encoded)
+            var response = Redirect.toConfirm(next: next).response
             response.setCookie(pending.cleared)
             return response
         } catch let error as SignInError {

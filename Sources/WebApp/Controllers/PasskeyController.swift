@@ -44,7 +44,7 @@ struct PasskeyController: Sendable {
     /// Options for `navigator.credentials.get()`, and the cookie that binds their challenge to
     /// this browser.
     @Sendable func signInOptions(_ request: Request, _ context: SignedOutContext) async throws -> Response {
-        try await refusalAsJSON(context.language) {
+        try await Self.refusalAsJSON(pages.in(context.language)) {
             let challenge = try await passkeys.signInOptions(
                 client: request.client?.group, token: cookies.challengeToken(in: request))
             var response = try Self.json(challenge.options)
@@ -84,19 +84,20 @@ struct PasskeyController: Sendable {
     /// Options for `navigator.credentials.create()`, with a challenge for this session.
     @Sendable func creationOptions(_ request: Request, _ context: SignedInContext) async throws -> Response {
         guard let session = context.app.sessionToken else { throw Redirect.toLogin }
-        return try await refusalAsJSON(context.language) {
+        return try await Self.refusalAsJSON(pages.in(context.language)) {
             try Self.json(try await passkeys.creationOptions(for: context.user, session: session))
         }
     }
 
     /// The options' refusals (a client's limit, a person's 20 passkeys) as `{"message": …}` with
-    /// the error's status and headers, for `passkeys.js` to say on the page.
-    private func refusalAsJSON(_ language: Language, _ answer: () async throws -> Response) async throws -> Response {
+    /// the error's status and headers, for `passkeys.js` to say on the page (Login's, Home's and
+    /// Confirm it's you's options alike).
+    static func refusalAsJSON(_ pages: Pages, _ answer: () async throws -> Response) async throws -> Response {
         do {
             return try await answer()
         } catch let error as any AnsweringError where error is PasskeyError || error is SignInError {
             var response = try Response.json(
-                ["message": error.wording.map { pages.in(language).words($0) } ?? error.message], status: error.status)
+                ["message": error.wording.map { pages.words($0) } ?? error.message], status: error.status)
             response.headers.append(contentsOf: error.headers)
             response.headers[.cacheControl] = "no-store"
             return response
