@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "WebAuthnCore", targets: ["WebAuthnCore"]),
         .library(name: "SMSProviders", targets: ["SMSProviders"]),
         .library(name: "WalletCore", targets: ["WalletCore"]),
+        .library(name: "AccountCore", targets: ["AccountCore"]),
         .library(name: "SQLiteStorage", targets: ["SQLiteStorage"]),
         .library(name: "PostgresStorage", targets: ["PostgresStorage"]),
         .library(name: "StorageSQL", targets: ["StorageSQL"]),
@@ -106,6 +107,12 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
+        // The account over the years: the numbers it held, the download of everything kept about
+        // the person, and the deletion. Decides; no HTTP, no storage.
+        .target(
+            name: "AccountCore",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+        ),
         // The wallet of the original app: accounts and money, no HTTP, no storage.
         .target(
             name: "WalletCore",
@@ -118,7 +125,7 @@ let package = Package(
         // and the stores over a StepRunner. No GRDB, no PostgresNIO.
         .target(
             name: "StorageSQL",
-            dependencies: ["AuthCore", "WalletCore", "OIDCCore"]
+            dependencies: ["AuthCore", "WalletCore", "OIDCCore", "AccountCore"]
         ),
         // SQLite (GRDB): runs StorageSQL's steps, migrations, SQLite's refusals translated.
         .target(
@@ -193,6 +200,7 @@ let package = Package(
             dependencies: [
                 "Encodings",
                 .product(name: "JWTKit", package: "jwt-kit"),
+                "AccountCore",
                 "OIDCCore",
                 "HTTPLite",
                 "HTMLRender",
@@ -254,6 +262,7 @@ let package = Package(
         .testTarget(
             name: "StoreTests",
             dependencies: [
+                "AccountCore",
                 "OIDCCore", .product(name: "JWTKit", package: "jwt-kit"),
                 "AuthCore", "DeliveryCore", "WalletCore", "SQLiteStorage", "PostgresStorage", "TestSupport", "Wording",
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -1,4 +1,5 @@
 import Foundation
+import Wording
 
 /// The verify step, for the pages (a pending session) and the API (a `verification_id`): one
 /// check of a typed code, as ``SignInRules`` decides it.
@@ -51,17 +52,67 @@ extension SignInService {
             session: session?.storageKey, phone: phone, candidateDigest: candidate,
             signedInSession: signedInToken.storageKey, holder: holder, client: client,
             rememberDevice: device?.storageKey, userAgent: userAgent, now: clock())
+        let applied = try await decide(request)
+        guard applied.outcome == .signedIn, let id = applied.signedInUserID else {
+            throw StoredDataCorrupt("a sign-in that wrote no user")
+        }
+        let user = User(id: id, phone: phone)
+        metrics.verification("signed_in")
+        logger.info("Signed in", metadata: ["user": "\(user.id)", "phone": "\(phone.masked)"])
+        return SignedIn(session: signedInToken, user: user, device: device)
+    }
+
+    /// "Change your number": checks the code sent to `phone` (by the session `session` is pending
+    /// for, or the API's `holder`), and when it is right moves `user`'s account to `phone` in the
+    /// same transaction, then texts the old number that it happened (counted like any text). A
+    /// number with its own account is refused only now, once the code proved the person holds it.
+    public func moveAccount(
+        of user: User, to phone: PhoneNumber, session: SessionToken?, holder: Data? = nil, codeInput: String,
+        client: String? = nil, language: Language = .english
+    ) async throws -> User {
+        let notice = composer.numberChangedNotice(to: user.phone, newNumber: phone, in: language)
+        let request = CodeCheck(
+            session: session?.storageKey, phone: phone,
+            candidateDigest: OneTimeCode(codeInput).map { hasher.digest(of: $0, for: phone) },
+            signedInSession: SessionToken.generate().storageKey, holder: holder, client: client, now: clock(),
+            purpose: CheckPurpose.moveAccount(user: user.id, from: user.phone.e164, notice: notice.reference))
+        let outcome: CheckOutcome
+        do {
+            outcome = try await decide(request).outcome
+        } catch is NumberChangeRace {
+            throw NumberChangeError.changedMeanwhile
+        }
+        switch outcome {
+        case .numberMoved: break
+        case .numberHasAccount: throw NumberChangeError.numberHasAccount
+        default: throw NumberChangeError.changedMeanwhile
+        }
+        metrics.verification("number_changed")
+        logger.notice(
+            "Account moved to a new number",
+            metadata: ["user": "\(user.id)", "from": "\(user.phone.masked)", "to": "\(phone.masked)"])
+        do {
+            let report = try await sms.send(notice)
+            await record(report, for: notice.reference)
+        } catch {
+            // The account moved; the notice is told to the log, and counted (it may have gone).
+            logger.error("The notice of a changed number was not sent", metadata: ["error": "\(error)"])
+            metrics.deliveryFailed()
+        }
+        return User(id: user.id, phone: phone)
+    }
+
+    /// Runs the check's decision; a refusal of the code becomes its ``SignInError``, and the
+    /// outcomes of a right code are returned.
+    private func decide(_ request: CodeCheck) async throws -> Applied<CheckOutcome> {
         let rules = self.rules
+        let phone = request.phone
         let applied = try await store.transaction(rules.checkReads(request)) { found in
             rules.check(request, given: found)
         }
         switch applied.outcome {
-        case .signedIn:
-            guard let id = applied.signedInUserID else { throw StoredDataCorrupt("a sign-in that wrote no user") }
-            let user = User(id: id, phone: phone)
-            metrics.verification("signed_in")
-            logger.info("Signed in", metadata: ["user": "\(user.id)", "phone": "\(phone.masked)"])
-            return SignedIn(session: signedInToken, user: user, device: device)
+        case .signedIn, .numberMoved, .numberHasAccount, .numberChangedMeanwhile:
+            return applied
         case .malformed:
             metrics.verification("malformed")
             throw SignInError.malformedCode

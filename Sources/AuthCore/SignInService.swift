@@ -57,7 +57,7 @@ public struct SignInService: Sendable {
     let store: any AuthStore
     let sms: any CodeSender
     let hasher: CodeHasher
-    private let composer: MessageComposer
+    let composer: MessageComposer
     let clock: @Sendable () -> Date
     private let makeCode: @Sendable () -> OneTimeCode
     let logger: Logger
@@ -243,7 +243,7 @@ public struct SignInService: Sendable {
 
     /// The provider's answer to a send, recorded; a failure to write it is logged, not thrown:
     /// the code went out and the person is waiting for it.
-    private func record(_ report: DeliveryReport, for reference: SendReference) async {
+    func record(_ report: DeliveryReport, for reference: SendReference) async {
         do {
             _ = try await recordDelivery(report, for: reference)
         } catch {

@@ -298,5 +298,20 @@ enum PostgresMigrations {
         // When the session's person last proved they hold the number or a passkey (the same
         // column as SQLite's v9).
         Migration(name: "v9-proved-at", statements: ["ALTER TABLE sessions ADD COLUMN proved_at double precision"]),
+        // Each change of an account's number (SQLite's v10).
+        Migration(
+            name: "v10-number-changes",
+            statements: [
+                """
+                CREATE TABLE number_changes (
+                    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    user_id bigint NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    old_phone text NOT NULL CHECK (old_phone \(e164)),
+                    new_phone text NOT NULL CHECK (new_phone \(e164) AND new_phone <> old_phone),
+                    changed_at double precision NOT NULL
+                )
+                """,
+                "CREATE INDEX number_changes_by_user ON number_changes (user_id, changed_at)",
+            ]),
     ]
 }

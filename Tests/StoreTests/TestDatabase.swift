@@ -1,3 +1,4 @@
+import AccountCore
 import AuthCore
 import Foundation
 import GRDB
@@ -29,6 +30,8 @@ final class TestDatabase: Sendable {
     let auth: any AuthStore
     let oidc: any OIDCStore
     let wallet: any WalletStore
+    /// The account's download and deletion (codes live 10 minutes, as by default).
+    let account: any AccountStore
     private let sqlite: SQLiteDatabase?
     private let postgres: (backend: PostgresBackend, stop: @Sendable () async -> Void, schema: String)?
 
@@ -41,6 +44,7 @@ final class TestDatabase: Sendable {
             auth = SQLAuthStore(runner: SQLiteRunner(database))
             oidc = SQLOIDCStore(runner: SQLiteRunner(database))
             wallet = SQLWalletStore(runner: SQLiteRunner(database))
+            account = SQLAccountStore(runner: SQLiteRunner(database), codeLifetime: 600)
         case .postgres:
             let configuration = try await TestPostgres.makeSchema()
             let (database, stop) = try await PostgresBackend.running(configuration)
@@ -49,6 +53,7 @@ final class TestDatabase: Sendable {
             auth = SQLAuthStore(runner: PostgresRunner(database))
             oidc = SQLOIDCStore(runner: PostgresRunner(database))
             wallet = SQLWalletStore(runner: PostgresRunner(database))
+            account = SQLAccountStore(runner: PostgresRunner(database), codeLifetime: 600)
         }
     }
 

@@ -114,6 +114,18 @@ public struct MessageComposer: Sendable {
             digits: code.digits)
     }
 
+    /// The text to an account's old number after "Change your number": the new number hidden but
+    /// for its last four digits, and what to do if it wasn't them. No code, no link to tap.
+    public func numberChangedNotice(to old: PhoneNumber, newNumber: PhoneNumber, in language: Language = .english)
+        -> CodeMessage
+    {
+        let words = wording[language]
+        let body = words(
+            "sms.numberChanged",
+            ["app": appName ?? domain, "phone": newNumber.hiddenNationalFormat, "domain": domain])
+        return CodeMessage(to: old, content: .text(body))
+    }
+
     /// The message for `code` on `channel`, in `language`.
     public func message(
         for code: OneTimeCode, to phone: PhoneNumber, by channel: DeliveryChannel, in language: Language = .english

@@ -1,3 +1,4 @@
+import DeliveryCore
 import Crypto
 import Encodings
 import Foundation
@@ -23,11 +24,15 @@ public struct CodeCheck: Sendable {
     /// The browser's `User-Agent`, for "Your devices".
     public var userAgent: String?
     public var now: Date
+    /// What a right code does: sign in (the default), or move an account to the number.
+    public var purpose: CheckPurpose = .signIn
 
     public init(
         session: Data?, phone: PhoneNumber, candidateDigest: Data?, signedInSession: Data, holder: Data? = nil,
-        client: String? = nil, rememberDevice: Data? = nil, userAgent: String? = nil, now: Date
+        client: String? = nil, rememberDevice: Data? = nil, userAgent: String? = nil, now: Date,
+        purpose: CheckPurpose = .signIn
     ) {
+        self.purpose = purpose
         self.session = session
         self.userAgent = userAgent
         self.rememberDevice = rememberDevice
@@ -38,6 +43,15 @@ public struct CodeCheck: Sendable {
         self.signedInSession = signedInSession
         self.now = now
     }
+}
+
+/// What a right code is for.
+public enum CheckPurpose: Sendable, Equatable {
+    /// Signs in with the number (making its account on first sign-in).
+    case signIn
+    /// "Change your number": moves the account of `user`, whose number is `from`, to the number
+    /// the code went to, and counts a text to `from` (sent by `notice`) that tells its holder.
+    case moveAccount(user: Int64, from: String, notice: SendReference)
 }
 
 /// What a typed code came to.
@@ -65,6 +79,14 @@ public enum CheckOutcome: Sendable, Equatable {
     case noCode
     /// The session is not pending (expired, signed out, or never existed).
     case noPendingSession
+    /// Right code for a change of number: the account holds the new number now.
+    case numberMoved
+    /// Right code for a change of number, to a number that has its own account: nothing moved
+    /// (the code is used up; only now, once the person showed they hold it, may they learn it).
+    case numberHasAccount
+    /// Right code for a change of number, but the account is no longer on the number the change
+    /// started from (another change got there first, or the account is gone): nothing moved.
+    case numberChangedMeanwhile
 }
 
 extension SignInRules {
@@ -119,6 +141,9 @@ extension SignInRules {
                     .recordFailure(phone: phone, client: request.client, at: now),
                 ])
         }
+        if case .moveAccount(let user, let from, let notice) = request.purpose {
+            return move(user: user, from: from, notice: notice, request, code: code, given: found)
+        }
         // Right code: single use, then a fresh session id for the signed-in state (and the
         // browser remembered, when the person asked).
         let absolute = now + policy.sessionLifetime
@@ -138,6 +163,32 @@ extension SignInRules {
                             $0, phone: phone, userAgent: request.userAgent, session: request.signedInSession, now: now)
                     ]
                 } ?? []))
+    }
+
+    /// A right code for a change of number: used up whatever comes of it (the person showed they
+    /// hold the number); the account moves when it is still on `from` and nobody else holds the
+    /// new number, and the text telling `from` of it is counted like any text.
+    private func move(
+        user: Int64, from: String, notice: SendReference, _ request: CodeCheck, code: StoredCode, given found: CheckFound
+    ) -> AuthDecision<CheckOutcome> {
+        let now = request.now.timeIntervalSince1970
+        let phone = request.phone.e164
+        let used: [AuthChange] =
+            [.deleteCode(phone: phone)]
+            + (code.send.map { [.markVerified(reference: $0.reference, at: now)] } ?? [])
+            + (request.session.map { [.deleteSession(key: $0)] } ?? [])
+        guard let owners = found.numberOwners, owners.accountPhone == from else {
+            return AuthDecision(.numberChangedMeanwhile, changes: used)
+        }
+        if let holder = owners.phoneHolder, holder != user {
+            return AuthDecision(.numberHasAccount, changes: used)
+        }
+        return AuthDecision(
+            .numberMoved,
+            changes: used + [
+                .moveAccount(user: user, from: from, to: phone, at: now),
+                .recordSend(phone: from, client: nil, at: now, channel: .sms, cost: 1, reference: notice),
+            ])
     }
 
     /// What is kept of a wrong try: SHA-256 of the code's digest and the typed one, so it can only

@@ -65,6 +65,16 @@ public enum AuthChange: Sendable, Equatable {
     case removePasskey(id: Int64, user: Int64)
     /// "Not now" to the passkey offer on Home: it is not made again.
     case dismissPasskeyOffer(user: Int64, at: Double)
+    /// Moves the user's account from the number `from` to `to` (and notes the change). A store
+    /// throws ``NumberChangeRace`` when the user no longer holds `from`, so the whole decision
+    /// is undone.
+    case moveAccount(user: Int64, from: String, to: String, at: Double)
+}
+
+/// The account was no longer on the number a change of number started from (another change
+/// got there first): nothing was written.
+public struct NumberChangeRace: Error {
+    public init() {}
 }
 
 /// What a decision returns: the changes to write and the answer to give once they are written.

@@ -33,6 +33,21 @@ public enum AuthRead: Sendable, Equatable {
     case passkey(credentialID: Data)
     /// A user's passkeys, handle and answer to the offer.
     case userPasskeys(user: Int64)
+    /// For a change of number: the user's number now, and which user holds `phone`.
+    case numberOwners(user: Int64, phone: String)
+}
+
+/// What ``AuthRead/numberOwners(user:phone:)`` found.
+public struct NumberOwners: Sendable, Equatable {
+    /// The user's number now; nil when the user no longer exists.
+    public var accountPhone: String?
+    /// The user whose number `phone` is, if any.
+    public var phoneHolder: Int64?
+
+    public init(accountPhone: String?, phoneHolder: Int64?) {
+        self.accountPhone = accountPhone
+        self.phoneHolder = phoneHolder
+    }
 }
 
 /// What a store found for one ``AuthRead``, of the same case; times are seconds since 1970.
@@ -51,6 +66,7 @@ public enum AuthAnswer: Sendable, Equatable {
     case passkeyChallenge(PasskeyChallenge?)
     case passkey(PasskeyRecord?)
     case userPasskeys(UserPasskeys)
+    case numberOwners(NumberOwners)
 }
 
 /// A lock a transaction holds until it ends.

@@ -105,6 +105,11 @@ public struct ReadList: Sendable, Equatable {
     public mutating func userPasskeys(_ user: Int64) -> Read<UserPasskeys> {
         add(.userPasskeys(user: user)) { if case .userPasskeys(let found) = $0 { found } else { nil } }
     }
+
+    /// Optional so that a plan that does not read it can say `.known(nil)`.
+    public mutating func numberOwners(user: Int64, phone: String) -> Read<NumberOwners?> {
+        add(.numberOwners(user: user, phone: phone)) { if case .numberOwners(let found) = $0 { found } else { nil } }
+    }
 }
 
 /// A handle on one read of a ``ReadList``: its answer, typed. A read the request makes

@@ -19,6 +19,8 @@ import GRDB
 /// | `v6-budget-count` | the send-time index back to the time alone, and the sends costing more than a text apart (the budget's sum) |
 /// | `v7-passkeys` | passkeys, their challenges, and each person's WebAuthn user handle and answer to the offer |
 /// | `v8-oidc` | the OpenID Connect provider's grants, codes, refresh tokens and consents; how each session signed in |
+/// | `v9-proved-at` | when each session's person last proved they hold the number or a passkey |
+/// | `v10-number-changes` | each change of an account's number |
 enum SQLiteMigrations {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -290,6 +292,22 @@ enum SQLiteMigrations {
         // remembered it (OpenID Connect's auth_time and max_age). NULL in older rows.
         migrator.registerMigration("v9-proved-at") { db in
             try db.execute(sql: "ALTER TABLE sessions ADD COLUMN proved_at REAL")
+        }
+        // Each change of an account's number: which numbers it held and when (the download of
+        // everything kept, and which rows of sends were the person's).
+        migrator.registerMigration("v10-number-changes") { db in
+            let e164 = "GLOB '+1[2-9][0-9][0-9][2-9][0-9][0-9][0-9][0-9][0-9][0-9]'"
+            try db.execute(
+                sql: """
+                    CREATE TABLE number_changes (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                        old_phone TEXT NOT NULL CHECK (old_phone \(e164)),
+                        new_phone TEXT NOT NULL CHECK (new_phone \(e164) AND new_phone <> old_phone),
+                        changed_at REAL NOT NULL
+                    );
+                    CREATE INDEX number_changes_by_user ON number_changes(user_id, changed_at);
+                    """)
         }
         return migrator
     }

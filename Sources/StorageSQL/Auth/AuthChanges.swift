@@ -27,6 +27,11 @@ public enum AuthChanges {
                         method.rawValue, provedAt ?? at)
                 ) { _ in .done(user) }
             }
+        case .moveAccount(let user, let from, let to, let at):
+            .changes(Statement(moveAccount, to, user, from).duplicate(means: NumberChangeRace())) { moved in
+                guard moved == 1 else { throw NumberChangeRace() }
+                return .changes(Statement(insertNumberChange, user, from, to, at)) { _ in .done(nil) }
+            }
         default:
             Step<Int>.execute(statements(for: change)).map { _ in nil }
         }
@@ -95,8 +100,8 @@ public enum AuthChanges {
             [Statement(removePasskey, id, user)]
         case .dismissPasskeyOffer(let user, let at):
             [Statement(dismissPasskeyOffer, at, user)]
-        case .signIn:
-            []  // returns the user's id: apply(_:) writes it
+        case .signIn, .moveAccount:
+            []  // each checks what it wrote: apply(_:) writes it
         }
     }
 
@@ -133,6 +138,9 @@ public enum AuthChanges {
         """)
     static let rotateDevice = SQL("UPDATE devices SET key = $1, last_used_at = $2, session_key = $3 WHERE key = $4")
     static let deleteDevice = SQL("DELETE FROM devices WHERE key = $1")
+    static let moveAccount = SQL("UPDATE users SET phone = $1 WHERE id = $2 AND phone = $3")
+    static let insertNumberChange = SQL(
+        "INSERT INTO number_changes (user_id, old_phone, new_phone, changed_at) VALUES ($1, $2, $3, $4)")
 
     // MARK: Codes, sends and limits
 

@@ -29,6 +29,22 @@ public enum AuthReads {
         case .passkeyChallenge(let key): PasskeyReads.challenge(key).map { .passkeyChallenge($0) }
         case .passkey(let credentialID): PasskeyReads.passkey(credentialID).map { .passkey($0) }
         case .userPasskeys(let user): PasskeyReads.userPasskeys(user).map { .userPasskeys($0) }
+        case .numberOwners(let user, let phone): numberOwners(user: user, phone: phone).map { .numberOwners($0) }
+        }
+    }
+
+    static let numberOwnersOf = SQL(
+        """
+        SELECT (SELECT phone FROM users WHERE id = $1) AS account_phone,
+               (SELECT id FROM users WHERE phone = $2) AS phone_holder
+        """)
+
+    static func numberOwners(user: Int64, phone: String) -> Step<NumberOwners> {
+        .rows(Statement(numberOwnersOf, user, phone)) { rows in
+            .done(
+                NumberOwners(
+                    accountPhone: try rows.first?.optional("account_phone"),
+                    phoneHolder: try rows.first?.optional("phone_holder")))
         }
     }
 

@@ -23,6 +23,7 @@ struct Stored {
     var passkeyChallenge: PasskeyChallenge?
     var passkey: PasskeyRecord?
     var userPasskeys = UserPasskeys(handle: nil, offerDismissed: false, passkeys: [])
+    var numberOwners = NumberOwners(accountPhone: nil, phoneHolder: nil)
     /// The time the reads are made at: tells the budget's hour from its day.
     var now: Double = 1_800_000_000
 
@@ -42,6 +43,7 @@ struct Stored {
         case .passkeyChallenge: .passkeyChallenge(passkeyChallenge)
         case .passkey: .passkey(passkey)
         case .userPasskeys: .userPasskeys(userPasskeys)
+        case .numberOwners: .numberOwners(numberOwners)
         }
     }
 

@@ -9,11 +9,18 @@ public struct CheckReads: ReadPlan {
     private let code: Read<StoredCode?>
     private let phoneFailures: Read<LimitWindow>
     private let clientFailures: Read<LimitWindow>
+    private let numberOwners: Read<NumberOwners?>
 
     init(_ request: CodeCheck, policy: SignInPolicy) {
         let phone = request.phone.e164
         let now = request.now.timeIntervalSince1970
-        var list = ReadList(locks: [.phone(phone)] + (request.client.map { [.client($0)] } ?? []))
+        // A change of number also locks the number it starts from: two changes of one account
+        // run one after the other, and the second sees where the first left it.
+        var moving: (user: Int64, from: String)? = nil
+        if case .moveAccount(let user, let from, notice: _) = request.purpose { moving = (user, from) }
+        var list = ReadList(
+            locks: [.phone(phone)] + (moving.map { [.phone($0.from)] } ?? [])
+                + (request.client.map { [.client($0)] } ?? []))
         session = list.session(request.session)
         code = list.code(phone)
         phoneFailures = list.phoneLock(of: phone, policy, now: now)
@@ -23,13 +30,18 @@ public struct CheckReads: ReadPlan {
                     .clientFailures, of: $0, max: policy.maxFailuresPerClient, per: policy.failuresPerClientWindow,
                     now: now)
             } ?? .known(.notCounted)
+        if let moving {
+            numberOwners = list.numberOwners(user: moving.user, phone: phone)
+        } else {
+            numberOwners = .known(nil)
+        }
         self.list = list
     }
 
     public func found(in answers: Answers) throws -> CheckFound {
         CheckFound(
             session: try answers[session], code: try answers[code], phoneFailures: try answers[phoneFailures],
-            clientFailures: try answers[clientFailures])
+            clientFailures: try answers[clientFailures], numberOwners: try answers[numberOwners])
     }
 }
 
@@ -39,4 +51,6 @@ public struct CheckFound: Sendable, Equatable {
     var code: StoredCode?
     var phoneFailures: LimitWindow
     var clientFailures: LimitWindow
+    /// For a change of number: who holds what (nil when signing in).
+    var numberOwners: NumberOwners?
 }

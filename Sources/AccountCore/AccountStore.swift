@@ -1,0 +1,81 @@
+import Foundation
+
+/// Where the person's account is read whole and deleted whole: the account page's facts, the
+/// download of everything kept about them, and the deletion. (Not a wallet account: those are
+/// WalletCore's; this is the sign-in account a phone number holds.)
+///
+/// A store decides nothing: it reads what ``AccountRules`` need, in one transaction, and writes
+/// what they decided.
+public protocol AccountStore: Sendable {
+    /// The account page's facts; nil when the user no longer exists.
+    func summary(user: Int64, now: Double) async throws -> AccountSummary?
+
+    /// Everything kept about the user, as of `now`; nil when the user no longer exists.
+    func export(user: Int64, now: Double) async throws -> AccountExport?
+
+    /// Reads the user's row (locked), numbers and money held, passes them to `decide`, and when
+    /// it decides ``DeletionDecision/delete(_:)`` removes every personal row in the same
+    /// transaction.
+    func delete(user: Int64, decide: @escaping @Sendable (DeletionSnapshot) -> DeletionDecision) async throws
+        -> DeletionDecision
+}
+
+/// The account page: the number, since when, and how the person signs in.
+public struct AccountSummary: Sendable, Equatable {
+    public var phone: String
+    /// When the account was made (its first sign-in).
+    public var createdAt: Double
+    /// When it moved to `phone`, if it ever moved; `createdAt` otherwise.
+    public var phoneSince: Double
+    public var passkeys: Int
+    /// Live remembered phones ("Remember this phone").
+    public var rememberedPhones: Int
+    /// Apps the person allowed to sign them in (OpenID Connect consents).
+    public var connectedApps: Int
+    /// What the wallet accounts hold, in cents.
+    public var moneyHeldCents: Int64
+
+    public init(
+        phone: String, createdAt: Double, phoneSince: Double, passkeys: Int, rememberedPhones: Int,
+        connectedApps: Int, moneyHeldCents: Int64
+    ) {
+        self.phone = phone
+        self.createdAt = createdAt
+        self.phoneSince = phoneSince
+        self.passkeys = passkeys
+        self.rememberedPhones = rememberedPhones
+        self.connectedApps = connectedApps
+        self.moneyHeldCents = moneyHeldCents
+    }
+}
+
+/// A number the account held, from when until when (`until` nil: it holds it now). Seconds
+/// since 1970.
+public struct HeldNumber: Sendable, Equatable {
+    public var phone: String
+    public var from: Double
+    public var until: Double?
+    /// Where the rows of sends and failed codes to the number start being the person's: a code's
+    /// lifetime before `from`, for the code that proved the number.
+    public var rowsFrom: Double
+
+    public init(phone: String, from: Double, until: Double?, rowsFrom: Double? = nil) {
+        self.phone = phone
+        self.from = from
+        self.until = until
+        self.rowsFrom = rowsFrom ?? from
+    }
+}
+
+/// One change of number, as kept.
+public struct NumberChange: Sendable, Equatable {
+    public var from: String
+    public var to: String
+    public var at: Double
+
+    public init(from: String, to: String, at: Double) {
+        self.from = from
+        self.to = to
+        self.at = at
+    }
+}

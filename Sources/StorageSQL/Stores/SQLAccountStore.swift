@@ -1,0 +1,30 @@
+import AccountCore
+import Foundation
+
+/// ``AccountCore/AccountStore`` on either database (``AccountQueries``), through the database's
+/// ``StepRunner``.
+public struct SQLAccountStore<Runner: StepRunner>: AccountStore {
+    let runner: Runner
+    /// How long a code lives: a number's sends are the person's from that long before they got it.
+    let codeLifetime: Double
+
+    public init(runner: Runner, codeLifetime: Double) {
+        self.runner = runner
+        self.codeLifetime = codeLifetime
+    }
+
+    public func summary(user: Int64, now: Double) async throws -> AccountSummary? {
+        try await runner.read { AccountQueries.summary(user: user, now: now) }
+    }
+
+    public func export(user: Int64, now: Double) async throws -> AccountExport? {
+        let codeLifetime = self.codeLifetime
+        return try await runner.read { AccountQueries.export(user: user, now: now, codeLifetime: codeLifetime) }
+    }
+
+    public func delete(user: Int64, decide: @escaping @Sendable (DeletionSnapshot) -> DeletionDecision) async throws
+        -> DeletionDecision
+    {
+        try await runner.transaction { AccountQueries.delete(user: user, decide: decide) }
+    }
+}

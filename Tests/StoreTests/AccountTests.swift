@@ -1,0 +1,179 @@
+import AccountCore
+import Crypto
+import Foundation
+import Testing
+
+@testable import AuthCore
+
+/// The account over the years, on every backend: its number moved by a code to the new number,
+/// everything kept about the person downloaded, and the account deleted whole.
+@Suite("Your account, on every backend")
+struct AccountTests {
+    static let rules = AccountRules(forgettingKey: SymmetricKey(size: .bits256), codeLifetime: 600)
+
+    /// Signs `phone` in by code; the user.
+    func signIn(_ fixture: ServiceFixture, _ phone: String) async throws -> User {
+        let pending = try await fixture.service.requestCode(phoneInput: phone, session: nil)
+        fixture.clock.advance(by: 1)
+        let signedIn = try await fixture.service.verify(session: pending.session, codeInput: fixture.sms.lastCode!)
+        fixture.clock.advance(by: 60)
+        return signedIn.user
+    }
+
+    /// Asks for a code to `phone` for a change of number; the pending session.
+    func codeForChange(_ fixture: ServiceFixture, to phone: String) async throws -> SessionToken {
+        let pending = try await fixture.service.requestCode(phoneInput: phone, session: nil)
+        fixture.clock.advance(by: 1)
+        return pending.session
+    }
+
+    @Test("a right code to the new number moves the account, notes the change and texts the old number", arguments: Backend.all)
+    func moves(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let fixture = ServiceFixture(database)
+            let alice = try await signIn(fixture, "4155550100")
+            let new = try PhoneNumber(parsing: "5305550123")
+            let session = try await codeForChange(fixture, to: "5305550123")
+            // A wrong code moves nothing and counts a try, as on Verify.
+            await #expect(throws: SignInError.incorrectCode) {
+                _ = try await fixture.service.moveAccount(
+                    of: alice, to: new, session: session, codeInput: fixture.wrongCode())
+            }
+            let code = try #require(fixture.sms.lastCode)
+            let moved = try await fixture.service.moveAccount(of: alice, to: new, session: session, codeInput: code)
+            #expect(moved == User(id: alice.id, phone: new))
+            #expect(try await database.integer("SELECT count(*) FROM users WHERE phone = '+15305550123'") == 1)
+            #expect(try await database.integer("SELECT count(*) FROM users WHERE phone = '+14155550100'") == 0)
+            #expect(try await database.count("number_changes") == 1)
+            let notice = try #require(fixture.sms.sent.last)
+            #expect(notice.to == alice.phone)
+            #expect(notice.words.contains("(•••) •••-0123"))
+            #expect(!notice.words.contains("530"))
+            // The notice is counted like any text: three sends (two codes, one notice).
+            #expect(try await database.count("code_sends") == 3)
+            // The code is used up, and its pending session with it.
+            await #expect(throws: SignInError.noPendingSignIn) {
+                _ = try await fixture.service.moveAccount(of: alice, to: new, session: session, codeInput: code)
+            }
+            // Signing in with the new number is the same account.
+            #expect(try await signIn(fixture, "5305550123").id == alice.id)
+        }
+    }
+
+    @Test("a number with its own account is refused only after its code, and nothing moves", arguments: Backend.all)
+    func numberWithAccount(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let fixture = ServiceFixture(database)
+            let alice = try await signIn(fixture, "4155550100")
+            let bob = try await signIn(fixture, "5305550123")
+            let session = try await codeForChange(fixture, to: "5305550123")
+            await #expect(throws: NumberChangeError.numberHasAccount) {
+                _ = try await fixture.service.moveAccount(
+                    of: alice, to: bob.phone, session: session, codeInput: fixture.sms.lastCode!)
+            }
+            #expect(try await database.integer("SELECT id FROM users WHERE phone = '+14155550100'") == Int(alice.id))
+            #expect(try await database.integer("SELECT id FROM users WHERE phone = '+15305550123'") == Int(bob.id))
+            #expect(try await database.count("number_changes") == 0)
+        }
+    }
+
+    @Test("two changes of one account at once: one moves it, the other finds it moved", arguments: Backend.all)
+    func twoChangesAtOnce(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let fixture = ServiceFixture(database)
+            let alice = try await signIn(fixture, "4155550100")
+            let first = try PhoneNumber(parsing: "5305550123")
+            let second = try PhoneNumber(parsing: "5305550124")
+            let one = try await codeForChange(fixture, to: "5305550123")
+            let oneCode = fixture.sms.lastCode!
+            let two = try await codeForChange(fixture, to: "5305550124")
+            let twoCode = fixture.sms.lastCode!
+            async let a = Result(catching: { try await fixture.service.moveAccount(of: alice, to: first, session: one, codeInput: oneCode) })
+            async let b = Result(catching: { try await fixture.service.moveAccount(of: alice, to: second, session: two, codeInput: twoCode) })
+            let results = await [a, b]
+            let moved = results.compactMap { try? $0.get() }
+            #expect(moved.count == 1)
+            for result in results {
+                if case .failure(let error) = result { #expect(error as? NumberChangeError == .changedMeanwhile) }
+            }
+            #expect(try await database.count("number_changes") == 1)
+            #expect(try await database.integer("SELECT count(*) FROM users") == 1)
+        }
+    }
+
+    @Test("the download holds the person's rows and no secret, and none of another person's", arguments: Backend.all)
+    func download(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let fixture = ServiceFixture(database)
+            // The number's earlier holder: their sends are not Alice's.
+            _ = try await fixture.service.requestCode(phoneInput: "4155550100", session: nil)
+            fixture.clock.advance(by: 3600)
+            let alice = try await signIn(fixture, "4155550100")
+            let mallory = try await signIn(fixture, "5305550199")
+            let session = try await codeForChange(fixture, to: "5305550123")
+            _ = try await fixture.service.moveAccount(
+                of: alice, to: try PhoneNumber(parsing: "5305550123"), session: session, codeInput: fixture.sms.lastCode!)
+            try await database.execute(
+                "INSERT INTO accounts (user_id, name, balance_cents, created_at) VALUES (\(alice.id), 'Savings', 1250, 1)")
+            try await database.execute(
+                "INSERT INTO accounts (user_id, name, balance_cents, created_at) VALUES (\(mallory.id), 'Loot', 99, 1)")
+
+            let now = fixture.clock.now.timeIntervalSince1970
+            let export = try #require(try await database.account.export(user: alice.id, now: now))
+            #expect(export.account.id == alice.id)
+            #expect(export.account.phoneNumber == "+15305550123")
+            #expect(export.phoneNumbers.map(\.phoneNumber) == ["+14155550100", "+15305550123"])
+            #expect(export.phoneNumbers.first?.until != nil && export.phoneNumbers.last?.until == nil)
+            // Her sign-in code, the code to the new number and the notice to the old; not the code
+            // sent to the number an hour before it was hers, nor Mallory's.
+            #expect(export.codesSent.count == 3)
+            #expect(!export.codesSent.contains { $0.phoneNumber == "+15305550199" })
+            #expect(export.sessions.count == 1)
+            #expect(export.wallet.map(\.name) == ["Savings"])
+            let json = String(decoding: try AccountExport.encoder.encode(export), as: UTF8.self)
+            #expect(json.contains(#""phone_number" : "+15305550123""#))
+            for secret in ["code_digest", "key", "token", "public_key", "holder", "Loot", "5305550199"] {
+                #expect(!json.contains("\"\(secret)\""), "\(secret)")
+                #expect(!json.contains(secret) || secret == "key" || secret == "token", "\(secret)")
+            }
+            #expect(try await database.account.export(user: 9999, now: now) == nil)
+        }
+    }
+
+    @Test("deleting is refused while money is held; then every personal row goes and the number is free", arguments: Backend.all)
+    func delete(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let fixture = ServiceFixture(database)
+            let alice = try await signIn(fixture, "4155550100")
+            let bob = try await signIn(fixture, "5305550123")
+            try await database.execute(
+                "INSERT INTO accounts (user_id, name, balance_cents, created_at) VALUES (\(alice.id), 'Savings', 1, 1)")
+            let rules = Self.rules
+            #expect(try await database.account.delete(user: alice.id) { rules.deletion($0) } == .moneyHeld(cents: 1))
+            #expect(try await database.integer("SELECT count(*) FROM users") == 2)
+
+            try await database.execute("UPDATE accounts SET balance_cents = 0 WHERE user_id = \(alice.id)")
+            let decision = try await database.account.delete(user: alice.id) { rules.deletion($0) }
+            guard case .delete = decision else { Issue.record("not deleted: \(decision)"); return }
+            #expect(try await database.integer("SELECT count(*) FROM users") == 1)
+            for table in ["sessions", "accounts", "devices", "number_changes"] {
+                #expect(try await database.integer("SELECT count(*) FROM \(table) WHERE user_id = \(alice.id)") == 0, "\(table)")
+            }
+            // The limits' rows stay, without the number.
+            #expect(try await database.integer("SELECT count(*) FROM code_sends WHERE phone = '+14155550100'") == 0)
+            #expect(try await database.integer("SELECT count(*) FROM code_sends WHERE phone LIKE 'forgotten:%'") == 1)
+            #expect(try await database.integer("SELECT count(*) FROM code_sends") == 2)
+            // Bob is untouched; the number is free for a new account.
+            #expect(try await database.integer("SELECT id FROM users WHERE phone = '+15305550123'") == Int(bob.id))
+            fixture.clock.advance(by: 60)
+            #expect(try await signIn(fixture, "4155550100").id != alice.id)
+            #expect(try await database.account.delete(user: alice.id) { rules.deletion($0) } == .noAccount)
+        }
+    }
+}
+
+extension Result where Failure == any Error {
+    init(catching body: () async throws -> Success) async {
+        do { self = .success(try await body()) } catch { self = .failure(error) }
+    }
+}
