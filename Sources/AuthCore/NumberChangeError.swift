@@ -13,9 +13,9 @@ public enum NumberChangeError: Error, Equatable, Sendable, CustomStringConvertib
 
     public var saying: Phrase {
         switch self {
-        case .sameNumber: Phrase("account.phone.same")
-        case .numberHasAccount: Phrase("account.phone.taken")
-        case .changedMeanwhile: Phrase("account.phone.meanwhile")
+        case .sameNumber: Phrase("yourAccount.phone.same")
+        case .numberHasAccount: Phrase("yourAccount.phone.taken")
+        case .changedMeanwhile: Phrase("yourAccount.phone.meanwhile")
         }
     }
 

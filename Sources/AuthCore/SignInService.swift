@@ -120,7 +120,7 @@ public struct SignInService: Sendable {
 
     /// A typed number that is valid and one we text; checked before anything is read, stored
     /// or counted, so a refused number leaves no trace and uses up no limit.
-    func phone(_ input: String) throws(SignInError) -> PhoneNumber {
+    public func phone(_ input: String) throws(SignInError) -> PhoneNumber {
         let phone: PhoneNumber
         do {
             phone = try PhoneNumber(parsing: input)

@@ -101,6 +101,21 @@ struct ConfirmedContext: AppChildContext {
 }
 
 /// The JSON API's calls with a bearer token (``BearerAuthentication``): 401 without a valid one.
+/// A sensitive API call (the account's data, number or deletion): a bearer token whose
+/// verification is younger than `--confirm-within` (``ProofCheck`` looked); an older one is 401
+/// `reauthentication_required`.
+struct APIConfirmedContext: AppChildContext {
+    var app: AppContext
+    let user: User
+    let token: SessionToken
+
+    init(context: AppContext) throws {
+        guard let user = context.user, let token = context.sessionToken else { throw APIError.unauthorized }
+        guard context.proofIsFresh else { throw APIError.reauthenticationRequired }
+        (app, self.user, self.token) = (context, user, token)
+    }
+}
+
 struct APIUserContext: AppChildContext {
     var app: AppContext
     let user: User

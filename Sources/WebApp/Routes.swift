@@ -1,3 +1,4 @@
+import AccountCore
 import AuthCore
 import Foundation
 import GatewayCore
@@ -115,12 +116,25 @@ struct Routes {
         ).group(context: ConfirmedContext.self)
         ConfirmController(
             signIn: signIn, pages: pages, cookie: sessionCookie,
-            pending: ConfirmCookie(
-                secure: configuration.https,
-                maxAge: Int(configuration.policy.codeLifetime + configuration.policy.pendingSessionGrace)),
+            pending: .confirm(secure: configuration.https, maxAge: pendingCodeMaxAge),
             passkeys: passkeys, passkeyCookies: passkeyCookies
         ).register(signedIn: visitors.group(context: SignedInContext.self))
         devices.register(signedIn: visitors.group(context: SignedInContext.self), confirmed: confirmed)
+        // Your account: its forms go back to their own page after "Confirm it's you".
+        AccountController(
+            signIn: signIn, store: storage.account,
+            rules: accountRules, pages: pages,
+            cookies: SignOutCookies(
+                session: sessionCookie, device: deviceCookie,
+                rememberedPhone: RememberedPhoneCookie(https: configuration.https), secure: configuration.https),
+            pending: .numberChange(secure: configuration.https, maxAge: pendingCodeMaxAge), connectedApps: oidc != nil,
+            clock: clock
+        ).register(
+            signedIn: visitors.group(context: SignedInContext.self),
+            confirmed: visitors.group("").add(
+                middleware: ProofCheck(
+                    signIn: signIn, within: configuration.policy.confirmWithin, clock: clock, afterPost: nil)
+            ).group(context: ConfirmedContext.self))
         WalletController(
             wallet: wallet, pages: pages, notice: WalletNotice(secure: configuration.https),
             passkeyCookies: passkeys == nil ? nil : passkeyCookies, passkeys: passkeys
@@ -191,6 +205,17 @@ struct Routes {
         return router.buildResponder()
     }
 
+    /// The account's rules: the key of what the limits' rows keep of a deleted account's numbers.
+    private var accountRules: AccountRules {
+        AccountRules(
+            forgettingKey: secret.derivedKey(purpose: "forgotten-numbers"), codeLifetime: configuration.policy.codeLifetime)
+    }
+
+    /// How long a code in progress beside the session is kept: the code's life, and a little more.
+    private var pendingCodeMaxAge: Int {
+        Int(configuration.policy.codeLifetime + configuration.policy.pendingSessionGrace)
+    }
+
     private var deviceCookie: DeviceCookie {
         DeviceCookie(https: configuration.https, lifetime: Int(configuration.policy.deviceLifetime))
     }
@@ -210,6 +235,12 @@ struct Routes {
         ).register(v1: v1, signedIn: signedIn)
         WalletAPIController(wallet: wallet, wording: pages.wording).register(signedIn: signedIn)
         SessionsAPIController(signIn: signIn, wording: pages.wording).register(signedIn: signedIn)
+        // The account's sensitive calls take only a token from a recent verification.
+        let confirmed = v1.group().add(middleware: BearerAuthentication(signIn: signIn))
+            .add(middleware: ProofCheck(signIn: signIn, within: configuration.policy.confirmWithin, clock: clock))
+            .group(context: APIConfirmedContext.self)
+        AccountAPIController(signIn: signIn, store: storage.account, rules: accountRules, clock: clock).register(
+            signedIn: signedIn, confirmed: confirmed)
         if let passkeys {
             PasskeysAPIController(passkeys: passkeys, policy: configuration.policy, wording: pages.wording).register(
                 v1: v1, signedIn: signedIn)

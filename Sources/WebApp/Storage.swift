@@ -1,3 +1,4 @@
+import AccountCore
 import AuthCore
 import Foundation
 import Logging
@@ -15,6 +16,8 @@ struct Storage: Sendable {
     let wallet: any WalletStore
     /// The OpenID Connect provider's codes, tokens and consents.
     let oidc: any OIDCStore
+    /// The account's summary, download and deletion.
+    let account: any AccountStore
     /// Throws unless the database answers now (for `/readyz`).
     let ping: @Sendable () async throws -> Void
     /// The database in the app's `ServiceGroup`: runs from start-up until the graceful shutdown
@@ -35,6 +38,7 @@ struct Storage: Sendable {
             return Storage(
                 auth: SQLAuthStore(runner: PostgresRunner(database)), wallet: SQLWalletStore(runner: PostgresRunner(database)),
                 oidc: SQLOIDCStore(runner: PostgresRunner(database)),
+                account: SQLAccountStore(runner: PostgresRunner(database), codeLifetime: configuration.policy.codeLifetime),
                 ping: { try await database.ping() }, service: database, prepare: { try await database.migrate() },
                 close: { database.close() })
         }
@@ -44,6 +48,7 @@ struct Storage: Sendable {
         return Storage(
             auth: SQLAuthStore(runner: SQLiteRunner(database)), wallet: SQLWalletStore(runner: SQLiteRunner(database)),
             oidc: SQLOIDCStore(runner: SQLiteRunner(database)),
+            account: SQLAccountStore(runner: SQLiteRunner(database), codeLifetime: configuration.policy.codeLifetime),
             ping: { try await database.ping() },
             service: DatabaseService(name: "SQLite", close: { try database.close() }, logger: logger), prepare: {},
             close: { try database.close() })

@@ -24,6 +24,13 @@ struct APIError: AnsweringError, Equatable {
         message: "Send a valid token as Authorization: Bearer TOKEN; sign in again if it expired.",
         phrase: Phrase("api.bearer"))
 
+    /// A sensitive call (the account's data, number or deletion) with a token older than
+    /// `--confirm-within`: verify the account's own number again for a fresh token.
+    static let reauthenticationRequired = APIError(
+        status: .unauthorized, code: "reauthentication_required",
+        message: "This call needs a token from a verification in the last few minutes: verify your number again.",
+        phrase: Phrase("api.reauthenticate"))
+
     init(status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:], phrase: Phrase? = nil) {
         self.status = status
         self.code = code
@@ -101,6 +108,13 @@ struct APIError: AnsweringError, Equatable {
             case .badName: "invalid_name"
             case .tooManyRequests: "rate_limited"
             }
+        case let error as NumberChangeError:
+            switch error {
+            case .sameNumber: "same_number"
+            case .numberHasAccount: "number_has_account"
+            case .changedMeanwhile: "number_changed"
+            }
+        case is DeletionRefused: "money_held"
         case is StorageUnavailable: "unavailable"
         case is SchemaCheckFailed: "invalid_input"
         default:

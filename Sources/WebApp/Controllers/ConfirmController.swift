@@ -6,14 +6,14 @@ import Wording
 
 /// "Confirm it's you" (`/confirm?next=…`): a fresh proof for something sensitive, without
 /// signing out. The proof is a new sign-in to the person's own number by a code, made beside
-/// the signed-in session (``ConfirmCookie``); when the code is right the new session takes the
+/// the signed-in session (``PendingCodeCookie``); when the code is right the new session takes the
 /// old one's place (the old one ends), and the person goes back to `next`, a path on this site.
 /// The code is counted by every sending limit and budget, like any other.
 struct ConfirmController: Sendable {
     let signIn: SignInService
     let pages: Pages
     let cookie: SessionCookie
-    let pending: ConfirmCookie
+    let pending: PendingCodeCookie
     /// Passkeys, when on: one of the person's own passkeys is a proof too.
     var passkeys: PasskeyService? = nil
     var passkeyCookies = PasskeyCookies(secure: false)

@@ -64,6 +64,24 @@ extension PasskeyError: AnsweringError {
     public var phrase: Phrase? { saying }
 }
 
+/// "Change your number" refused: the account's own number is what was typed (422); the new
+/// number has its own account, or the account moved meanwhile (409).
+extension NumberChangeError: AnsweringError {
+    public var status: HTTPResponse.Status { self == .sameNumber ? .unprocessableContent : .conflict }
+    public var message: String { description }
+    public var phrase: Phrase? { saying }
+}
+
+/// Why the account was not deleted: its money is the person's (409; the page says where to
+/// withdraw it, the API how much is held).
+enum DeletionRefused: AnsweringError {
+    case moneyHeld
+
+    var status: HTTPResponse.Status { .conflict }
+    var message: String { "The wallet still holds money: withdraw it before deleting the account." }
+    var phrase: Phrase? { nil }
+}
+
 /// A database that did not answer in time: the same 503 on pages and in the API.
 extension StorageUnavailable: AnsweringError {
     /// Nothing was decided: 503, and try again in a few seconds.

@@ -12,6 +12,8 @@ enum LoginNotice: String, Sendable {
     /// The person pressed Log out ("You've signed out."); a remembered phone is then offered
     /// to be forgotten too.
     case signedOut
+    /// The person deleted their account ("Your account was deleted.").
+    case deleted
 
     static let cookieName = "login-notice"
     /// Long enough for the redirect to be followed on a slow network.
@@ -22,6 +24,7 @@ enum LoginNotice: String, Sendable {
         switch self {
         case .expired: SignInError.noPendingSignIn.saying
         case .signedOut: Phrase("login.notice.signedOut")
+        case .deleted: Phrase("login.notice.deleted")
         }
     }
 

@@ -15,7 +15,7 @@ import Wording
 struct Pages: Sendable {
     static let templateNames = [
         "layout", "login", "verify", "verify-help", "home", "account", "devices", "error", "not-allowed", "logout",
-        "consent", "passkey-remove", "confirm",
+        "consent", "passkey-remove", "confirm", "your-account", "account-phone", "account-delete",
     ]
     /// The static files pages link, by the name templates use (`{{asset.css}}`).
     static let assetNames = [

@@ -1,0 +1,192 @@
+import AccountCore
+import AuthCore
+import Foundation
+import HTTPLite
+import WalletCore
+
+/// "Your account" (`/account`, linked from Home and Your devices): the number and since when, how
+/// the person signs in, and what only a fresh proof opens (the `confirmed` group): change the
+/// number, download the data, delete the account.
+///
+/// Changing the number is a code to the new number, kept beside the signed-in session (a
+/// ``PendingCodeCookie`` on `/account/phone`); the right code moves the account in the
+/// transaction that checks it (``AuthCore/SignInService/moveAccount(of:to:session:holder:codeInput:client:language:)``).
+struct AccountController: Sendable {
+    let signIn: SignInService
+    let store: any AccountStore
+    let rules: AccountRules
+    let pages: Pages
+    let cookies: SignOutCookies
+    let pending: PendingCodeCookie
+    /// Whether the OpenID Connect provider is on (the page counts connected apps).
+    let connectedApps: Bool
+    let clock: @Sendable () -> Date
+
+    func register(signedIn: RouteScope<SignedInContext>, confirmed: RouteScope<ConfirmedContext>) {
+        signedIn.get("/account", use: show)
+        confirmed.get("/account/phone", use: showChange)
+        confirmed.post("/account/phone", use: sendCode)
+        signedIn.get("/account/phone/code", use: showCode)
+        signedIn.post("/account/phone/code", use: checkCode)
+        signedIn.post("/account/phone/resend", use: resend)
+        confirmed.get("/account/data", use: download)
+        confirmed.get("/account/delete", use: showDelete)
+        confirmed.post("/account/delete", use: delete)
+        // Reload or Back on a form's answer asks its address with GET: the step as it stands.
+        signedIn.get("/account/phone/resend") { _, _ in .redirect(to: "/account/phone/code") }
+    }
+
+    @Sendable func show(_ request: Request, _ context: SignedInContext) async throws -> Response {
+        let notice: String? =
+            request.query["changed"] == "phone"
+            ? pages.in(context.language).words("yourAccount.changed", ["phone": context.user.phone.nationalFormat]) : nil
+        return try await page(context, notice: notice)
+    }
+
+    private func page(_ context: SignedInContext, notice: String? = nil, error: (any AnsweringError)? = nil)
+        async throws -> Response
+    {
+        guard let summary = try await store.summary(user: context.user.id, now: clock().timeIntervalSince1970) else {
+            throw Redirect.toLogin
+        }
+        return try pages.in(context.language).yourAccount(
+            summary, phone: context.user.phone, calls: signIn.offersCalls(to: context.user.phone),
+            connectedApps: connectedApps, notice: notice, error: error)
+    }
+
+    // MARK: Change your number
+
+    @Sendable func showChange(_ request: Request, _ context: ConfirmedContext) async throws -> Response {
+        try pages.in(context.language).changeNumber(csrf: context.csrfToken, phone: context.user.phone)
+    }
+
+    /// The new number: checked, then a code to it (every sending limit and budget counts it, as
+    /// any code). Whether the number has an account is not said until its code is right.
+    @Sendable func sendCode(_ request: Request, _ context: ConfirmedContext) async throws -> Response {
+        let form = try request.formData()
+        let typed = String((form["phone"] ?? "").prefix(64))
+        let words = pages.in(context.language)
+        do {
+            let phone = try signIn.phone(typed)
+            guard phone != context.user.phone else { throw NumberChangeError.sameNumber }
+            let started = try await signIn.requestCode(
+                phoneInput: phone.e164, session: nil, client: request.client?.group, language: context.language)
+            var response = Response.redirect(to: "/account/phone/code?sent=1")
+            response.setCookie(pending.pending(started.session))
+            return response
+        } catch let error as any AnsweringError where error is SignInError || error is NumberChangeError {
+            return try words.changeNumber(csrf: context.csrfToken, phone: context.user.phone, typed: typed, error: error)
+        }
+    }
+
+    /// The number the change's code went to, while its code can still be typed.
+    private func newNumber(_ request: Request) async throws -> (SessionToken, PhoneNumber)? {
+        guard let token = pending.token(in: request), case .pending(let phone) = try await signIn.state(of: token)
+        else { return nil }
+        return (token, phone)
+    }
+
+    @Sendable func showCode(_ request: Request, _ context: SignedInContext) async throws -> Response {
+        guard let (_, phone) = try await newNumber(request) else { return .redirect(to: "/account/phone") }
+        let words = pages.in(context.language)
+        return try words.changeNumber(
+            csrf: context.csrfToken, phone: context.user.phone, newPhone: phone,
+            notice: request.query["sent"] == "1" ? words.words("yourAccount.phone.sent", ["phone": phone.nationalFormat]) : nil)
+    }
+
+    @Sendable func resend(_ request: Request, _ context: SignedInContext) async throws -> Response {
+        guard let (token, phone) = try await newNumber(request) else { return .redirect(to: "/account/phone") }
+        do {
+            _ = try await signIn.resendCode(session: token, client: request.client?.group, language: context.language)
+            return .redirect(to: "/account/phone/code?sent=1")
+        } catch let error as SignInError {
+            return try pages.in(context.language).changeNumber(
+                csrf: context.csrfToken, phone: context.user.phone, newPhone: phone, error: error)
+        }
+    }
+
+    /// The code to the new number: right, and the account is on it (the remembered number on
+    /// this browser follows); wrong, the page again with why.
+    @Sendable func checkCode(_ request: Request, _ context: SignedInContext) async throws -> Response {
+        guard let (token, phone) = try await newNumber(request) else { return .redirect(to: "/account/phone") }
+        let form = try request.formData()
+        let code = String((form["code"] ?? "").filter { !$0.isWhitespace && $0 != "-" }.prefix(64))
+        let words = pages.in(context.language)
+        do {
+            let moved = try await signIn.moveAccount(
+                of: context.user, to: phone, session: token, codeInput: code, client: request.client?.group,
+                language: context.language)
+            var response = Response.redirect(to: "/account?changed=phone")
+            response.setCookie(pending.cleared)
+            if cookies.rememberedPhone.phone(in: request) == context.user.phone {
+                response.setCookie(cookies.rememberedPhone.remember(moved.phone))
+            }
+            return response
+        } catch let error as NumberChangeError {
+            var response: Response
+            if error == .numberHasAccount {
+                response = try words.changeNumber(csrf: context.csrfToken, phone: context.user.phone, error: error)
+            } else {
+                response = try await page(context, error: error)
+            }
+            response.setCookie(pending.cleared)
+            return response
+        } catch let error as SignInError {
+            let status = try await signIn.codeStatus(for: phone)
+            return try words.changeNumber(
+                csrf: context.csrfToken, phone: context.user.phone, newPhone: phone, error: error,
+                triesLeft: error == .incorrectCode ? status.triesLeft : nil)
+        }
+    }
+
+    // MARK: Download and delete
+
+    /// Everything kept about the person, as one JSON file to save.
+    @Sendable func download(_ request: Request, _ context: ConfirmedContext) async throws -> Response {
+        guard let export = try await store.export(user: context.user.id, now: clock().timeIntervalSince1970) else {
+            throw Redirect.toLogin
+        }
+        var response = Response(
+            status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(data: try AccountExport.encoder.encode(export)))
+        response.headers[.contentDisposition] = #"attachment; filename="phone-login-data.json""#
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    @Sendable func showDelete(_ request: Request, _ context: ConfirmedContext) async throws -> Response {
+        guard let summary = try await store.summary(user: context.user.id, now: clock().timeIntervalSince1970) else {
+            throw Redirect.toLogin
+        }
+        return try pages.in(context.language).deleteAccount(
+            csrf: context.csrfToken, phone: context.user.phone,
+            moneyHeld: summary.moneyHeldCents > 0 ? Money(cents: summary.moneyHeldCents) : nil)
+    }
+
+    /// Deletes the account in one transaction (refused while money is held), then this browser
+    /// forgets it too: Login says it is done.
+    @Sendable func delete(_ request: Request, _ context: ConfirmedContext) async throws -> Response {
+        let rules = self.rules
+        switch try await store.delete(user: context.user.id, decide: { rules.deletion($0) }) {
+        case .moneyHeld(let cents):
+            return try pages.in(context.language).deleteAccount(
+                csrf: context.csrfToken, phone: context.user.phone, moneyHeld: Money(cents: cents), refused: true)
+        case .delete, .noAccount:
+            var response = Response.redirect(to: "/login")
+            for cookie in cookies.all { response.setCookie(cookie) }
+            response.setCookie(LoginNotice.deleted.cookie(secure: cookies.secure))
+            return response
+        }
+    }
+}
+
+/// The cookies that tie this browser to an account, and how to drop them all (after deleting
+/// the account): the session, the remembered device and the number Login fills in.
+struct SignOutCookies: Sendable {
+    let session: SessionCookie
+    let device: DeviceCookie
+    let rememberedPhone: RememberedPhoneCookie
+    let secure: Bool
+
+    var all: [Cookie] { [session.expired(), device.forget(), rememberedPhone.forget()] }
+}

@@ -1,0 +1,55 @@
+import AccountCore
+import AuthCore
+import HTTPLite
+import WalletCore
+
+extension Pages {
+    /// "Your account" (`/account`): the number and since when, how the person signs in, and the
+    /// three actions (change the number, download the data, delete the account).
+    /// - Parameters:
+    ///   - calls: whether codes can come by call (the methods say so).
+    ///   - connectedApps: whether the OpenID Connect provider is on (the count is shown).
+    func yourAccount(
+        _ summary: AccountSummary, phone: PhoneNumber, calls: Bool, connectedApps: Bool, notice: String? = nil,
+        error: (any AnsweringError)? = nil
+    ) throws -> Response {
+        let national = phone.nationalFormat
+        return try page(
+            "your-account",
+            [
+                "phone": national, "sinceISO": Self.iso(summary.phoneSince), "since": Self.when(summary.phoneSince, words),
+                "createdISO": Self.iso(summary.createdAt), "created": Self.when(summary.createdAt, words),
+                "methodCode": words(calls ? "yourAccount.methodCode" : "yourAccount.methodCodeText", ["phone": national]),
+                "passkeys": summary.passkeys == 0 ? "" : words.plural("yourAccount.passkeyCount", count: summary.passkeys),
+                "remembered": String(summary.rememberedPhones), "showsApps": connectedApps,
+                "hasNotice": notice != nil, "hasError": error != nil, "hasPasskeys": summary.passkeys > 0,
+                "apps": String(summary.connectedApps), "notice": notice ?? "",
+                "error": sentence(error, triesLeft: nil), "pageAddress": "/account",
+            ], answering: error)
+    }
+
+    /// "Change your number": the new number's field (`newPhone` nil), then the code sent to it.
+    func changeNumber(
+        csrf: String, phone: PhoneNumber, newPhone: PhoneNumber? = nil, typed: String = "", notice: String? = nil,
+        error: (any AnsweringError)? = nil, triesLeft: Int? = nil
+    ) throws -> Response {
+        try page(
+            "account-phone",
+            [
+                "csrf": csrf, "phone": phone.nationalFormat, "newPhone": newPhone?.nationalFormat ?? "",
+                "entering": newPhone != nil, "typed": typed, "notice": notice ?? "", "hasError": error != nil,
+                "error": sentence(error, triesLeft: triesLeft), "pageAddress": "/account/phone",
+            ], answering: error)
+    }
+
+    /// "Delete your account?": what goes, and the button; while money is held, why not and where
+    /// to withdraw it instead (no button).
+    func deleteAccount(csrf: String, phone: PhoneNumber, moneyHeld: Money?, refused: Bool = false) throws -> Response {
+        try page(
+            "account-delete",
+            [
+                "csrf": csrf, "phone": phone.nationalFormat, "pageAddress": "/account/delete", "holdsMoney": moneyHeld != nil,
+                "moneyHeld": moneyHeld.map { words("yourAccount.delete.moneyHeld", ["amount": $0.description]) } ?? "",
+            ], answering: refused ? DeletionRefused.moneyHeld : nil)
+    }
+}
