@@ -19,7 +19,7 @@ extension Pages {
             [
                 "phone": national, "sinceISO": Self.iso(summary.phoneSince), "since": Self.when(summary.phoneSince, words),
                 "createdISO": Self.iso(summary.createdAt), "created": Self.when(summary.createdAt, words),
-                "methodCode": words(calls ? "yourAccount.methodCode" : "yourAccount.methodCodeText", ["phone": national]),
+                "calls": calls,
                 "passkeys": summary.passkeys == 0 ? "" : words.plural("yourAccount.passkeyCount", count: summary.passkeys),
                 "remembered": String(summary.rememberedPhones), "showsApps": connectedApps,
                 "hasNotice": notice != nil, "hasError": error != nil, "hasPasskeys": summary.passkeys > 0,
