@@ -114,6 +114,28 @@ struct RequestTests {
         }
     }
 
+    @Test("redirect URIs and client ids are compared byte for byte: a KELVIN SIGN is not a K")
+    func byteForByte() {
+        let kelvin = "\u{212A}"
+        #expect("K" == kelvin)  // what Swift's == would have let through
+        let registry = ClientRegistry([
+            OIDCClient(
+                id: "Kiosk", name: "Kiosk", redirectURIs: ["https://kiosk.example.com/OK"], secretSHA256: nil,
+                postLogoutRedirectURIs: ["https://kiosk.example.com/K"])
+        ])
+        let pairs = [
+            ("client_id", "Kiosk"), ("redirect_uri", "https://kiosk.example.com/O" + kelvin), ("response_type", "code"),
+            ("scope", "openid"), ("code_challenge", String(repeating: "a", count: 43)), ("code_challenge_method", "S256"),
+        ]
+        #expect(throws: AuthorizationError.page(.redirectURIMismatch)) {
+            try AuthorizationRequest.parse(pairs, registry: registry)
+        }
+        #expect(registry[kelvin + "iosk"] == nil)
+        #expect(registry["Kiosk"]?.registers(postLogoutRedirectURI: "https://kiosk.example.com/" + kelvin) == false)
+        #expect(registry["Kiosk"]?.registers(postLogoutRedirectURI: "https://kiosk.example.com/K") == true)
+        #expect(registry["Kiosk"]?.registers(redirectURI: "https://kiosk.example.com/OK") == true)
+    }
+
     @Test(
         "every other refusal goes back with its error and the state",
         arguments: [

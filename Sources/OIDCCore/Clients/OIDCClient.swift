@@ -32,6 +32,17 @@ public struct OIDCClient: Sendable, Equatable {
 
     public var isPublic: Bool { secretSHA256 == nil }
 
+    /// Whether `uri` is one of the registered redirect URIs, byte for byte: Swift's `==` on
+    /// strings is Unicode-canonical, so it would take a KELVIN SIGN for a registered `K`.
+    public func registers(redirectURI uri: String) -> Bool {
+        redirectURIs.contains { $0.utf8.elementsEqual(uri.utf8) }
+    }
+
+    /// Whether `uri` is one of the registered post-logout redirect URIs, byte for byte.
+    public func registers(postLogoutRedirectURI uri: String) -> Bool {
+        postLogoutRedirectURIs.contains { $0.utf8.elementsEqual(uri.utf8) }
+    }
+
     /// Whether `secret` is this client's (SHA-256 compared in constant time); a public client
     /// has none to give.
     public func accepts(secret: String) -> Bool {
@@ -48,7 +59,10 @@ public struct ClientRegistry: Sendable {
         self.clients = Dictionary(clients.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    public subscript(id: String) -> OIDCClient? { clients[id] }
+    /// The client whose id is `id`, byte for byte (a dictionary's lookup is Unicode-canonical).
+    public subscript(id: String) -> OIDCClient? {
+        clients[id].flatMap { $0.id.utf8.elementsEqual(id.utf8) ? $0 : nil }
+    }
 
     /// Why a clients file is refused: which client and which field, in words.
     public struct Invalid: Error, CustomStringConvertible, Equatable {

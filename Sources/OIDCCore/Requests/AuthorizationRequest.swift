@@ -47,7 +47,7 @@ public struct AuthorizationRequest: Sendable, Equatable {
         guard let clientID = values["client_id"], let client = registry[clientID] else {
             throw .page(.unknownClient)
         }
-        guard let redirectURI = values["redirect_uri"], client.redirectURIs.contains(redirectURI) else {
+        guard let redirectURI = values["redirect_uri"], client.registers(redirectURI: redirectURI) else {
             throw .page(.redirectURIMismatch)
         }
         if repeated == "client_id" || repeated == "redirect_uri" { throw .page(.redirectURIMismatch) }

@@ -193,7 +193,7 @@ struct OIDCController: Sendable {
         if let token = context.sessionToken { try await signIn.signOut(session: token) }
         var location = "/login"
         if let client, let uri = query.values(for: "post_logout_redirect_uri").first,
-            client.postLogoutRedirectURIs.contains(uri)
+            client.registers(postLogoutRedirectURI: uri)
         {
             location = AuthorizationResponse.url(uri, query.values(for: "state").first.map { [("state", $0)] } ?? [])
         }
