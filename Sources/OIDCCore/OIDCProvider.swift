@@ -14,6 +14,8 @@ public struct OIDCProvider: Sendable {
     let signer: any TokenSigner
     /// Makes each person's `sub` (never their phone number, never their row id).
     let subjectKey: SymmetricKey
+    /// How long a family of refresh tokens lasts, however often it is used.
+    let refreshFamilyLifetime: TimeInterval
     let clock: @Sendable () -> Date
     let logger: Logger
 
@@ -22,8 +24,10 @@ public struct OIDCProvider: Sendable {
 
     public init(
         issuer: String, registry: ClientRegistry, store: any OIDCStore, signer: any TokenSigner,
-        subjectKey: SymmetricKey, logger: Logger, clock: @escaping @Sendable () -> Date = { Date() }
+        subjectKey: SymmetricKey, logger: Logger, refreshFamilyLifetime: TimeInterval = RefreshGrant.familyLifetime,
+        clock: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.refreshFamilyLifetime = refreshFamilyLifetime
         self.issuer = issuer
         self.registry = registry
         self.store = store
@@ -142,6 +146,7 @@ public struct OIDCProvider: Sendable {
         let now = clock().timeIntervalSince1970
         let client = request.client.id
         let newRefreshToken = Self.randomToken()
+        let familyLifetime = refreshFamilyLifetime
         let outcome: TokenRules.Outcome
         switch request.grant {
         case .authorizationCode(let code, let redirectURI, let verifier):
@@ -149,13 +154,14 @@ public struct OIDCProvider: Sendable {
             outcome = try await store.redeemCode(hash) { stored in
                 TokenRules.redeem(
                     code: stored, hash: hash, client: client, redirectURI: redirectURI, verifier: verifier,
-                    newRefreshToken: newRefreshToken, now: now)
+                    familyLifetime: familyLifetime, newRefreshToken: newRefreshToken, now: now)
             }
         case .refreshToken(let token, let asked):
             let hash = Self.hash(token)
             outcome = try await store.redeemRefresh(hash) { stored in
                 TokenRules.refresh(
-                    stored, hash: hash, client: client, asked: asked, newRefreshToken: newRefreshToken, now: now)
+                    stored, hash: hash, client: client, asked: asked, newRefreshToken: newRefreshToken, now: now,
+                    familyLifetime: familyLifetime)
             }
         }
         switch outcome {

@@ -131,7 +131,8 @@ final class Application: Sendable {
         if let clients = configuration.oidcClients, let issuer = configuration.publicURL, let signer = routes.signer {
             routes.oidc = OIDCProvider(
                 issuer: issuer, registry: clients, store: storage.oidc, signer: OIDCSigner(signer: signer),
-                subjectKey: secret.derivedKey(purpose: "oidc-subject"), logger: logger, clock: clock)
+                subjectKey: secret.derivedKey(purpose: "oidc-subject"), logger: logger,
+                refreshFamilyLifetime: configuration.oidcRefreshFamilyLifetime, clock: clock)
             logger.info(
                 "OpenID Connect provider", metadata: ["issuer": "\(issuer)", "clients": "\(clients.clients.count)"])
         }

@@ -24,7 +24,8 @@ struct TokenRulesTests {
     }
 
     func stored(_ grant: CodeGrant, used: Bool = false, revoked: Bool = false) -> StoredGrant<CodeGrant> {
-        StoredGrant(grant: grant, phone: "+15305550123", usedAt: used ? now - 1 : nil, familyRevokedAt: revoked ? now - 1 : nil)
+        StoredGrant(grant: grant, phone: "+15305550123", usedAt: used ? now - 1 : nil, familyRevokedAt: revoked ? now - 1 : nil,
+            familyCreatedAt: now - 60)
     }
 
     func redeem(
@@ -89,7 +90,8 @@ struct TokenRulesTests {
         let grant = RefreshGrant(
             family: family, clientID: "app", userID: 42, scopes: ["openid", "phone", "offline_access"],
             authTime: now - 100, method: .code, expiresAt: now + 60)
-        let fresh = StoredGrant(grant: grant, phone: "+15305550123", usedAt: nil, familyRevokedAt: nil)
+        let fresh = StoredGrant(
+            grant: grant, phone: "+15305550123", usedAt: nil, familyRevokedAt: nil, familyCreatedAt: now - 60)
         let narrowed = TokenRules.refresh(fresh, hash: hash, client: "app", asked: ["openid"], newRefreshToken: "r2", now: now)
         guard case .issue(let issue) = narrowed.outcome else { Issue.record("refused"); return }
         #expect(issue.scopes == ["openid"])
@@ -101,5 +103,28 @@ struct TokenRulesTests {
         reused.usedAt = now - 1
         let replay = TokenRules.refresh(reused, hash: hash, client: "app", asked: nil, newRefreshToken: "r3", now: now)
         #expect(replay.changes == [.revoke(family: family, at: now)])
+    }
+
+    @Test("a refresh-token family ends at its fixed lifetime however often it is used; the last token it gives never outlives it")
+    func familyLifetime() {
+        let grant = RefreshGrant(
+            family: family, clientID: "app", userID: 42, scopes: ["openid", "offline_access"], authTime: now - 100,
+            method: .code, expiresAt: now + 60)
+        let lifetime: TimeInterval = 90 * 86_400
+        // Used every day: the token is fresh, but the family began 90 days ago.
+        let old = StoredGrant(
+            grant: grant, phone: "+15305550123", usedAt: nil, familyRevokedAt: nil, familyCreatedAt: now - lifetime)
+        let refused = TokenRules.refresh(
+            old, hash: hash, client: "app", asked: nil, newRefreshToken: "r2", now: now, familyLifetime: lifetime)
+        guard case .refuse(let error, _) = refused.outcome else { Issue.record("issued"); return }
+        #expect(error.code == .invalidGrant)
+        #expect(refused.changes == [.markRefreshUsed(hash: hash, at: now), .revoke(family: family, at: now)])
+        // A day before the end: issued, and the new refresh token expires with the family.
+        var young = old
+        young.familyCreatedAt = now - lifetime + 86_400
+        let issued = TokenRules.refresh(
+            young, hash: hash, client: "app", asked: nil, newRefreshToken: "r2", now: now, familyLifetime: lifetime)
+        guard case .saveRefresh(_, let saved) = issued.changes.last else { Issue.record("no refresh"); return }
+        #expect(saved.expiresAt == now + 86_400)
     }
 }

@@ -44,6 +44,9 @@ public struct CodeGrant: Sendable, Equatable {
 public struct RefreshGrant: Sendable, Equatable {
     /// 30 days, like a signed-in session's longest life.
     public static let lifetime: TimeInterval = 30 * 86_400
+    /// How long a family of refresh tokens lasts however often it is used (`--oidc-refresh-lifetime`,
+    /// 90 days by default): then the person signs in to the app again.
+    public static let familyLifetime: TimeInterval = 90 * 86_400
 
     public var family: Data
     public var clientID: String
@@ -76,12 +79,15 @@ public struct StoredGrant<Grant: Sendable & Equatable>: Sendable, Equatable {
     public var phone: String
     public var usedAt: Double?
     public var familyRevokedAt: Double?
+    /// When the family began: the sign-in that made its code.
+    public var familyCreatedAt: Double
 
-    public init(grant: Grant, phone: String, usedAt: Double?, familyRevokedAt: Double?) {
+    public init(grant: Grant, phone: String, usedAt: Double?, familyRevokedAt: Double?, familyCreatedAt: Double) {
         self.grant = grant
         self.phone = phone
         self.usedAt = usedAt
         self.familyRevokedAt = familyRevokedAt
+        self.familyCreatedAt = familyCreatedAt
     }
 }
 

@@ -37,6 +37,7 @@ public enum TokenRules {
     /// - Parameter newRefreshToken: a fresh random token, kept only if the grant asks for one.
     public static func redeem(
         code stored: StoredGrant<CodeGrant>?, hash: Data, client: String, redirectURI: String, verifier: String?,
+        familyLifetime: TimeInterval = RefreshGrant.familyLifetime,
         newRefreshToken: String, now: Double
     ) -> OIDCDecision<Outcome> {
         guard let stored, stored.familyRevokedAt == nil else { return OIDCDecision(.refuse(unusableCode)) }
@@ -66,7 +67,8 @@ public enum TokenRules {
         return issue(
             family: grant.family, client: client, userID: grant.userID, phone: stored.phone, scopes: grant.scopes,
             refreshScopes: grant.scopes, authTime: grant.authTime, method: grant.method, nonce: grant.nonce,
-            newRefreshToken: newRefreshToken, now: now, changes: [used])
+            newRefreshToken: newRefreshToken, familyEnds: stored.familyCreatedAt + familyLifetime, now: now,
+            changes: [used])
     }
 
     /// RFC 7636 §4.6, and RFC 9700 §2.1.1: a verifier for a code issued without a challenge is
@@ -80,10 +82,11 @@ public enum TokenRules {
         }
     }
 
-    /// A refresh token presented by `client`, asking for `asked` scopes (nil: the grant's).
+    /// A refresh token presented by `client`, asking for `asked` scopes (nil: the grant's). Its
+    /// family ends `familyLifetime` after the sign-in that began it, however often it is used.
     public static func refresh(
         _ stored: StoredGrant<RefreshGrant>?, hash: Data, client: String, asked: [String]?, newRefreshToken: String,
-        now: Double
+        now: Double, familyLifetime: TimeInterval = RefreshGrant.familyLifetime
     ) -> OIDCDecision<Outcome> {
         guard let stored, stored.familyRevokedAt == nil else { return OIDCDecision(.refuse(unusableRefresh)) }
         let grant = stored.grant
@@ -101,6 +104,12 @@ public enum TokenRules {
         guard grant.expiresAt > now else {
             return OIDCDecision(.refuse(TokenError(.invalidGrant, "The refresh token expired.")), changes: [used])
         }
+        let familyEnds = stored.familyCreatedAt + familyLifetime
+        guard familyEnds > now else {
+            return OIDCDecision(
+                .refuse(TokenError(.invalidGrant, "The sign-in behind this refresh token is too old: sign in again.")),
+                changes: [used, .revoke(family: grant.family, at: now)])
+        }
         // RFC 6749 §6: these tokens may have fewer scopes than the grant (never more: others
         // asked for are left out, as at the authorization); the new refresh token keeps the
         // grant's, so a narrower refresh loses nothing.
@@ -109,13 +118,13 @@ public enum TokenRules {
         return issue(
             family: grant.family, client: client, userID: grant.userID, phone: stored.phone, scopes: scopes,
             refreshScopes: grant.scopes, authTime: grant.authTime, method: grant.method, nonce: nil,
-            newRefreshToken: newRefreshToken, now: now, changes: [used])
+            newRefreshToken: newRefreshToken, familyEnds: familyEnds, now: now, changes: [used])
     }
 
     private static func issue(
         family: Data, client: String, userID: Int64, phone: String, scopes: [String], refreshScopes: [String],
-        authTime: Double, method: SignInMethod, nonce: String?, newRefreshToken: String, now: Double,
-        changes: [OIDCChange]
+        authTime: Double, method: SignInMethod, nonce: String?, newRefreshToken: String, familyEnds: Double,
+        now: Double, changes: [OIDCChange]
     ) -> OIDCDecision<Outcome> {
         var changes = changes
         var refresh: String?
@@ -126,7 +135,7 @@ public enum TokenRules {
                     hash: OIDCProvider.hash(newRefreshToken),
                     RefreshGrant(
                         family: family, clientID: client, userID: userID, scopes: refreshScopes, authTime: authTime,
-                        method: method, expiresAt: now + RefreshGrant.lifetime)))
+                        method: method, expiresAt: min(now + RefreshGrant.lifetime, familyEnds))))
         }
         return OIDCDecision(
             .issue(

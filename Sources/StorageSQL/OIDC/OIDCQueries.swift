@@ -27,7 +27,7 @@ public enum OIDCQueries {
     static let codeByHash = SQL(
         """
         SELECT c.family, g.client_id, g.user_id, c.redirect_uri, c.code_challenge, c.nonce, c.scope, c.auth_time,
-               c.method, c.expires_at, c.used_at, g.revoked_at, u.phone
+               c.method, c.expires_at, c.used_at, g.revoked_at, g.created_at AS family_created_at, u.phone
         FROM oidc_codes c JOIN oidc_grants g ON g.family = c.family JOIN users u ON u.id = g.user_id
         WHERE c.hash = $1 FOR UPDATE OF c
         """)
@@ -49,7 +49,7 @@ public enum OIDCQueries {
     static let refreshByHash = SQL(
         """
         SELECT r.family, g.client_id, g.user_id, r.scope, r.auth_time, r.method, r.expires_at, r.used_at,
-               g.revoked_at, u.phone
+               g.revoked_at, g.created_at AS family_created_at, u.phone
         FROM oidc_refresh_tokens r JOIN oidc_grants g ON g.family = r.family JOIN users u ON u.id = g.user_id
         WHERE r.hash = $1 FOR UPDATE OF r
         """)
@@ -82,7 +82,8 @@ public enum OIDCQueries {
             let stored = try rows.first.map { row in
                 StoredGrant(
                     grant: try grant(row, try row.get("family")), phone: try row.get("phone"),
-                    usedAt: try row.optional("used_at"), familyRevokedAt: try row.optional("revoked_at"))
+                    usedAt: try row.optional("used_at"), familyRevokedAt: try row.optional("revoked_at"),
+                    familyCreatedAt: try row.get("family_created_at"))
             }
             let decision = decide(stored)
             return Step<Int>.execute(decision.changes.map(statement)).map { _ in decision.outcome }

@@ -87,6 +87,8 @@ struct AppConfiguration: Sendable {
     var publicURL: String?
     /// The OpenID Connect provider's clients (`--oidc-clients`); `nil` when the provider is off.
     var oidcClients: ClientRegistry?
+    /// How long an app's family of refresh tokens lasts (`--oidc-refresh-lifetime`).
+    var oidcRefreshFamilyLifetime: TimeInterval = RefreshGrant.familyLifetime
     /// Passkeys (on with `--public-url`, unless `--no-passkeys`); `nil` when off.
     var passkeys: PasskeyConfiguration?
     /// Gateway mode's signing keys when given (`WEBAPP_ASSERTION_KEY`); else the data folder's.

@@ -13,7 +13,21 @@ struct OIDCOptions: ParsableArguments {
             """)
     var clientsPath: String?
 
-    static let names = ["oidc-clients"]
+    @Option(
+        name: .customLong("oidc-refresh-lifetime"),
+        help: """
+            Days an app's refresh tokens keep working after the sign-in that began them, however often \
+            they are used (1 to 3650); then the person signs in to the app again.
+            """)
+    var refreshLifetimeDays = Int(RefreshGrant.familyLifetime / 86_400)
+
+    static let names = ["oidc-clients", "oidc-refresh-lifetime"]
+
+    func validate() throws {
+        guard (1...3650).contains(refreshLifetimeDays) else {
+            throw ValidationError("--oidc-refresh-lifetime must be between 1 and 3650 days.")
+        }
+    }
 
     /// The clients the file names, checked; `nil` when the provider is off.
     func registry(publicURL: String?) throws -> ClientRegistry? {

@@ -80,6 +80,7 @@ extension WebAppCommand {
         configuration.publicURL = try configuration.gateway?.publicURL ?? gateway.publicAddress(https: https)
         configuration.passkeys = try passkeys.configuration(publicURL: configuration.publicURL)
         configuration.oidcClients = try oidc.registry(publicURL: configuration.publicURL)
+        configuration.oidcRefreshFamilyLifetime = TimeInterval(oidc.refreshLifetimeDays) * 86_400
         configuration.assertionKeys = try GatewayOptions.assertionKeys(environment: environment)
         return configuration
     }
