@@ -183,7 +183,7 @@ struct Routes {
 
     /// The cookie that carries an app's sign-in across Login and Verify, signed.
     private var oidcContinue: OIDCContinueCookie {
-        OIDCContinueCookie(secure: configuration.https, key: secret.derivedKey(purpose: "oidc-continue"))
+        OIDCContinueCookie(secure: configuration.https, key: secret.derivedKey(purpose: "oidc-continue"), clock: clock)
     }
 
     /// The session cookie: in gateway mode, for the gateway domain.

@@ -59,4 +59,37 @@ struct OIDCRoutesTests {
             #expect(userinfo.header("WWW-Authenticate") == #"Bearer error="invalid_token""#)
         }
     }
+
+    @Test("an app's sign-in in progress is for the browser that started it, and for 10 minutes by the server's clock")
+    func continuing() async throws {
+        try await withServer(Self.on) { server in
+            let authorize =
+                "/oidc/authorize?client_id=app&redirect_uri=https://app.example.com/cb&response_type=code&scope=openid"
+                + "&state=s&code_challenge_method=S256&code_challenge=" + String(repeating: "a", count: 43)
+            func signIn(_ browser: Browser, phone: String) async throws -> String? {
+                _ = try await browser.get("/login")
+                #expect(try await browser.post("/login", form: [("phone", phone)]).location == "/verify")
+                return try await browser.post("/verify", form: [("code", try server.lastCode(to: "+1" + phone))]).location
+            }
+            let browser = Browser(baseURL: server.baseURL)
+            #expect(try await browser.get(authorize).location == "/login")
+            let value = try #require(browser.cookie("oidc-continue"))
+            #expect(browser.cookie("oidc-browser") != nil)
+
+            // Copied into another browser, it steers nothing there.
+            let other = Browser(baseURL: server.baseURL)
+            other.setCookie("oidc-continue", value)
+            #expect(try await signIn(other, phone: "5305550199") == "/home")
+
+            // In its own browser it leads back to the app, while it is young.
+            #expect(try await signIn(browser, phone: "5305550123")?.hasPrefix("/oidc/authorize?") == true)
+
+            // Started again and kept past 10 minutes (a browser that ignores Max-Age): ignored.
+            _ = try await browser.post("/logout")
+            #expect(try await browser.get(authorize).location == "/login")
+            server.clock.advance(by: 11 * 60)
+            #expect(try await signIn(browser, phone: "5305550123") == "/home")
+        }
+    }
 }
+

@@ -105,10 +105,10 @@ struct OIDCController: Sendable {
         switch try await provider.next(for: authorization, person: person, signedInFresh: fresh) {
         case .signIn(let again):
             var response = Response.redirect(to: "/login", status: .found)
-            guard let cookie = continuing.cookie(query: query, since: Date().timeIntervalSince1970) else {
+            guard let cookies = continuing.cookies(query: query, in: request) else {
                 throw StatusError(.badRequest, Phrase("oidc.tooLong"), message: "This sign-in link is too long.")
             }
-            response.setCookie(cookie)
+            for cookie in cookies { response.setCookie(cookie) }
             if again {
                 // prompt=login or max_age: this sign-in is too old (a remembered phone's never
                 // counts). "Confirm it's you" takes a fresh proof without signing out (so no
