@@ -74,7 +74,7 @@ public struct AccountExport: Sendable, Equatable, Codable {
         public var createdAt: Date
         public var lastSeenAt: Date
         public var expiresAt: Date
-        /// `sms`, `passkey` or `device` (a remembered phone).
+        /// `sms`, `tel` (a code read out on a call), `passkey` or `device` (a remembered phone).
         public var signedInWith: String
         public var userAgent: String?
         /// A JSON API token rather than a browser.

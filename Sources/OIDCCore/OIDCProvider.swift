@@ -226,12 +226,13 @@ public struct OIDCProvider: Sendable {
             .hexString
     }
 
-    /// RFC 8176's names for how the person signed in: `sms` for a texted (or called) code,
+    /// RFC 8176's names for how the person signed in: `sms` for a texted code, `tel` for a called one,
     /// `hwk` and `user` for a passkey (a key in hardware, unlocked by the person); none for a
     /// browser remembered at an earlier sign-in, which proved nothing now.
     static func amr(_ method: SignInMethod) -> [String]? {
         switch method {
         case .code: ["sms"]
+        case .call: ["tel"]
         case .passkey: ["hwk", "user"]
         case .rememberedDevice: nil
         }

@@ -313,5 +313,11 @@ enum PostgresMigrations {
                 """,
                 "CREATE INDEX number_changes_by_user ON number_changes (user_id, changed_at)",
             ]),
+        // Whether a sign-in's code was read out on a call (SQLite's v11).
+        Migration(
+            name: "v11-by-call",
+            statements: ["sessions", "oidc_codes", "oidc_refresh_tokens"].map {
+                "ALTER TABLE \($0) ADD COLUMN by_call boolean NOT NULL DEFAULT false"
+            }),
     ]
 }

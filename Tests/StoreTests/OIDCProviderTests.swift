@@ -131,6 +131,35 @@ struct OIDCProviderTests {
         }
     }
 
+    @Test("a code read out on a call signs in as tel: the session says so, and so do the app's ID and refreshed tokens (amr)", arguments: Backend.all)
+    func calledCode(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let provider = await provider(database, clock: TestClock())
+            let f = ServiceFixture(database)
+            let pending = try await f.service.requestCode(phoneInput: "(530) 555-0123", session: nil)
+            f.clock.advance(by: 31)
+            _ = try await f.service.resendCode(session: pending.session, channel: .voice)
+            let signedIn = try await f.service.verify(
+                session: pending.session, pendingFor: pending.phone, codeInput: f.sms.lastCode!)
+            let record = try #require(try await f.service.sessionRecord(of: signedIn.session))
+            #expect(record.method == .call)
+            #expect(Confirmation.isFresh(record, now: f.clock.now, within: 600))
+            let person = OIDCProvider.Person(userID: signedIn.user.id, authTime: record.lastProof, method: record.method)
+            guard case .redirect(let url) = try await provider.next(
+                for: try authorize("mobile"), person: person, signedInFresh: false)
+            else { throw CancellationError() }
+            let tokens = try await provider.token(try tokenRequest("mobile", try code(from: url)))
+            #expect(try await provider.signer.verify(tokens.id_token, as: IDToken.self).amr == ["tel"])
+            let refreshed = try await provider.token(
+                try TokenRequest.parse(
+                    [("grant_type", "refresh_token"), ("refresh_token", try #require(tokens.refresh_token)),
+                     ("client_id", "mobile")], authorization: nil, registry: registry))
+            #expect(try await provider.signer.verify(refreshed.id_token, as: IDToken.self).amr == ["tel"])
+            // A texted code is still sms.
+            #expect(OIDCProvider.amr(.code) == ["sms"])
+        }
+    }
+
     @Test("refresh tokens rotate; a used one coming back revokes the family", arguments: Backend.all)
     func refreshRotation(_ backend: Backend) async throws {
         try await withDatabase(backend) { database in

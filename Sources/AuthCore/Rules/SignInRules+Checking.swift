@@ -155,7 +155,8 @@ extension SignInRules {
                     .signIn(
                         phone: phone, session: request.signedInSession, at: now,
                         expiresAt: min(absolute, now + policy.sessionIdleTimeout), absoluteExpiresAt: absolute,
-                        userAgent: request.userAgent, api: request.session == nil)
+                        userAgent: request.userAgent, api: request.session == nil,
+                        method: code.send?.channel == .voice ? .call : .code)
                 ]
                 + (request.rememberDevice.map {
                     [

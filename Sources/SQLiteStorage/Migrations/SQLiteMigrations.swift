@@ -21,6 +21,7 @@ import GRDB
 /// | `v8-oidc` | the OpenID Connect provider's grants, codes, refresh tokens and consents; how each session signed in |
 /// | `v9-proved-at` | when each session's person last proved they hold the number or a passkey |
 /// | `v10-number-changes` | each change of an account's number |
+/// | `v11-by-call` | whether a session's (and an app's grant's) code came by call |
 enum SQLiteMigrations {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -308,6 +309,13 @@ enum SQLiteMigrations {
                     );
                     CREATE INDEX number_changes_by_user ON number_changes(user_id, changed_at);
                     """)
+        }
+        // Whether a sign-in's code was read out on a call (OpenID Connect's amr `tel`).
+        migrator.registerMigration("v11-by-call") { db in
+            for table in ["sessions", "oidc_codes", "oidc_refresh_tokens"] {
+                try db.execute(
+                    sql: "ALTER TABLE \(table) ADD COLUMN by_call INTEGER NOT NULL DEFAULT 0 CHECK (by_call IN (0, 1))")
+            }
         }
         return migrator
     }

@@ -46,7 +46,7 @@ public enum AccountQueries {
         "SELECT old_phone, new_phone, changed_at FROM number_changes WHERE user_id = $1 ORDER BY changed_at, id")
     static let sessions = SQL(
         """
-        SELECT created_at, last_seen_at, expires_at, method, user_agent, api FROM sessions
+        SELECT created_at, last_seen_at, expires_at, method, by_call, user_agent, api FROM sessions
         WHERE user_id = $1 AND expires_at > $2 ORDER BY created_at
         """)
     static let devices = SQL(
@@ -141,7 +141,7 @@ public enum AccountQueries {
             let sessions = try sessionRows.map {
                 AccountExport.Session(
                     createdAt: date(try $0.get("created_at")), lastSeenAt: date(try $0.get("last_seen_at")),
-                    expiresAt: date(try $0.get("expires_at")), signedInWith: try $0.get("method"),
+                    expiresAt: date(try $0.get("expires_at")), signedInWith: (SignInMethod(stored: try $0.get("method"), byCall: try $0.get("by_call")) ?? .code).rawValue,
                     userAgent: try $0.optional("user_agent"), api: try $0.get("api"))
             }
             return .rows(Statement(devices, user, now)) { deviceRows in

@@ -24,7 +24,7 @@ public enum AuthChanges {
                 return .changes(
                     Statement(
                         insertSignedInSession, session, user, at, at, expiresAt, absoluteExpiresAt, agent, api,
-                        method.rawValue, provedAt ?? at)
+                        method.storedMethod, provedAt ?? at, method.byCall)
                 ) { _ in .done(user) }
             }
         case .moveAccount(let user, let from, let to, let at):
@@ -126,8 +126,8 @@ public enum AuthChanges {
     static let insertSignedInSession = SQL(
         """
         INSERT INTO sessions (key, pending_phone, user_id, created_at, last_seen_at, expires_at, absolute_expires_at,
-                              user_agent, api, method, proved_at)
-        VALUES ($1, NULL, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                              user_agent, api, method, proved_at, by_call)
+        VALUES ($1, NULL, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
         """)
     static let touchSession = SQL(
         "UPDATE sessions SET last_seen_at = $1, expires_at = $2 WHERE key = $3 AND user_id IS NOT NULL")

@@ -53,7 +53,7 @@ public enum AuthReads {
     static let sessionByKey = SQL(
         """
         SELECT s.pending_phone, s.last_seen_at, s.expires_at, s.absolute_expires_at, s.created_at, s.method,
-               s.proved_at, u.id AS user_id, u.phone AS user_phone
+               s.by_call, s.proved_at, u.id AS user_id, u.phone AS user_phone
         FROM sessions s LEFT JOIN users u ON u.id = s.user_id
         WHERE s.key = $1
         """)
@@ -68,7 +68,7 @@ public enum AuthReads {
                         userPhone: try row.optional("user_phone"), lastSeenAt: try row.get("last_seen_at"),
                         expiresAt: try row.get("expires_at"), absoluteExpiresAt: try row.get("absolute_expires_at"),
                         createdAt: try row.get("created_at"),
-                        method: SignInMethod(rawValue: try row.get("method")) ?? .code,
+                        method: SignInMethod(stored: try row.get("method"), byCall: try row.get("by_call")) ?? .code,
                         provedAt: try row.optional("proved_at"))
                 })
         }

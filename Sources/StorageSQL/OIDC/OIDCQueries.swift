@@ -11,8 +11,9 @@ public enum OIDCQueries {
         "INSERT INTO oidc_grants (family, client_id, user_id, created_at) VALUES ($1, $2, $3, $4)")
     static let insertCode = SQL(
         """
-        INSERT INTO oidc_codes (hash, family, redirect_uri, code_challenge, nonce, scope, auth_time, method, expires_at)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+        INSERT INTO oidc_codes
+            (hash, family, redirect_uri, code_challenge, nonce, scope, auth_time, method, expires_at, by_call)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
         """)
 
     public static func saveCode(_ hash: Data, _ grant: CodeGrant, at now: Double) -> Step<Int> {
@@ -20,14 +21,15 @@ public enum OIDCQueries {
             Statement(insertGrant, grant.family, grant.clientID, grant.userID, now),
             Statement(
                 insertCode, hash, grant.family, grant.redirectURI, grant.codeChallenge, grant.nonce,
-                grant.scopes.joined(separator: " "), grant.authTime, grant.method.rawValue, grant.expiresAt),
+                grant.scopes.joined(separator: " "), grant.authTime, grant.method.storedMethod, grant.expiresAt,
+                grant.method.byCall),
         ])
     }
 
     static let codeByHash = SQL(
         """
         SELECT c.family, g.client_id, g.user_id, c.redirect_uri, c.code_challenge, c.nonce, c.scope, c.auth_time,
-               c.method, c.expires_at, c.used_at, g.revoked_at, g.created_at AS family_created_at, u.phone
+               c.method, c.by_call, c.expires_at, c.used_at, g.revoked_at, g.created_at AS family_created_at, u.phone
         FROM oidc_codes c JOIN oidc_grants g ON g.family = c.family JOIN users u ON u.id = g.user_id
         WHERE c.hash = $1 FOR UPDATE OF c
         """)
@@ -48,7 +50,7 @@ public enum OIDCQueries {
 
     static let refreshByHash = SQL(
         """
-        SELECT r.family, g.client_id, g.user_id, r.scope, r.auth_time, r.method, r.expires_at, r.used_at,
+        SELECT r.family, g.client_id, g.user_id, r.scope, r.auth_time, r.method, r.by_call, r.expires_at, r.used_at,
                g.revoked_at, g.created_at AS family_created_at, u.phone
         FROM oidc_refresh_tokens r JOIN oidc_grants g ON g.family = r.family JOIN users u ON u.id = g.user_id
         WHERE r.hash = $1 FOR UPDATE OF r
@@ -56,8 +58,8 @@ public enum OIDCQueries {
     static let useRefresh = SQL("UPDATE oidc_refresh_tokens SET used_at = $1 WHERE hash = $2")
     static let insertRefresh = SQL(
         """
-        INSERT INTO oidc_refresh_tokens (hash, family, scope, auth_time, method, expires_at)
-        VALUES ($1, $2, $3, $4, $5, $6)
+        INSERT INTO oidc_refresh_tokens (hash, family, scope, auth_time, method, expires_at, by_call)
+        VALUES ($1, $2, $3, $4, $5, $6, $7)
         """)
 
     /// The refresh token with this hash as stored (locked), `decide`'s outcome, and its changes.
@@ -101,13 +103,13 @@ public enum OIDCQueries {
         case .saveRefresh(let hash, let grant):
             Statement(
                 insertRefresh, hash, grant.family, grant.scopes.joined(separator: " "), grant.authTime,
-                grant.method.rawValue, grant.expiresAt)
+                grant.method.storedMethod, grant.expiresAt, grant.method.byCall)
         }
     }
 
     /// How the person signed in, as stored; a value the code does not know is corrupt data.
     static func method(_ row: any SQLRow) throws -> SignInMethod {
-        guard let method = SignInMethod(rawValue: try row.get("method")) else {
+        guard let method = SignInMethod(stored: try row.get("method"), byCall: try row.get("by_call")) else {
             throw StoredDataCorrupt("an OIDC grant with an unknown sign-in method")
         }
         return method
