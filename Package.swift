@@ -163,6 +163,7 @@ let package = Package(
         .target(
             name: "GatewayCore",
             dependencies: [
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 "Encodings",
                 "AuthCore",
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -262,7 +263,7 @@ let package = Package(
         .testTarget(
             name: "StoreTests",
             dependencies: [
-                "AccountCore",
+                "AccountCore", "GatewayCore",
                 "OIDCCore", .product(name: "JWTKit", package: "jwt-kit"),
                 "AuthCore", "DeliveryCore", "WalletCore", "SQLiteStorage", "PostgresStorage", "TestSupport", "Wording",
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -25,19 +25,31 @@ public final class AssertionSigner: Sendable {
     private let clock: @Sendable () -> Date
     private let cache = AssertionCache()
 
-    public init(keys: AssertionKeys, issuer: String, clock: @escaping @Sendable () -> Date) async throws {
+    /// The RSA key's id, when there is one (``RSASigningKey``: the OpenID Connect provider's
+    /// RS256 ID tokens).
+    public let rsaKeyID: String?
+
+    /// - Parameter rsa: the OpenID Connect provider's RS256 key, listed in the key set too.
+    public init(
+        keys: AssertionKeys, issuer: String, rsa: JWTKit.Insecure.RSA.PrivateKey? = nil,
+        clock: @escaping @Sendable () -> Date
+    ) async throws {
         self.issuer = issuer
         self.clock = clock
         self.keyID = AssertionKeys.keyID(keys.current.publicKey)
         self.keys = JWTKeyCollection()
         await self.keys.add(ecdsa: keys.current, kid: JWKIdentifier(string: keyID))
+        self.rsaKeyID = try rsa.map(RSASigningKey.keyID)
+        if let rsa, let rsaKeyID {
+            await self.keys.add(rsa: rsa, digestAlgorithm: .sha256, kid: JWKIdentifier(string: rsaKeyID))
+        }
         let listed = [keys.current.publicKey] + keys.previous
         let set = JWKS(
             keys: listed.map { key in
                 JWK.ecdsa(
                     .es256, identifier: JWKIdentifier(string: AssertionKeys.keyID(key)), x: key.parameters?.x,
                     y: key.parameters?.y, curve: .p256)
-            })
+            } + (try rsa.map { [try RSASigningKey.jwk($0)] } ?? []))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         self.keySetJSON = try encoder.encode(KeySet(set))
@@ -75,6 +87,12 @@ public final class AssertionSigner: Sendable {
     /// use the same keys and rotation), with header `typ` `type`.
     public func sign<Payload: JWTPayload>(_ payload: Payload, type: String) async throws -> String {
         try await keys.sign(payload, kid: JWKIdentifier(string: keyID), header: ["typ": .string(type)])
+    }
+
+    /// Signs with the RSA key (RS256); throws when there is none.
+    public func signRS256<Payload: JWTPayload>(_ payload: Payload, type: String) async throws -> String {
+        guard let rsaKeyID else { throw JWTError.generic(identifier: "rs256", reason: "No RSA key.") }
+        return try await keys.sign(payload, kid: JWKIdentifier(string: rsaKeyID), header: ["typ": .string(type)])
     }
 
     /// A JWT this signer's current key signed, checked (the signature by `kid` and `alg`, then

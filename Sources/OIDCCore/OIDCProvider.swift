@@ -11,7 +11,7 @@ public struct OIDCProvider: Sendable {
     public let issuer: String
     public let registry: ClientRegistry
     let store: any OIDCStore
-    let signer: any TokenSigner
+    public let signer: any TokenSigner
     /// Makes each person's `sub` (never their phone number, never their row id).
     let subjectKey: SymmetricKey
     /// How long a family of refresh tokens lasts, however often it is used.
@@ -190,7 +190,9 @@ public struct OIDCProvider: Sendable {
             scope: issue.scopes.joined(separator: " "), family: issue.family.hexString, jti: Self.randomToken())
         return TokenResponse(
             access_token: try await signer.sign(access, type: "at+jwt"), expires_in: Int(Self.tokenLifetime),
-            id_token: try await signer.sign(idToken, type: "JWT"), refresh_token: issue.refreshToken,
+            id_token: client.idTokenRS256
+                ? try await signer.signRS256(idToken, type: "JWT") : try await signer.sign(idToken, type: "JWT"),
+            refresh_token: issue.refreshToken,
             scope: issue.scopes.joined(separator: " "))
     }
 

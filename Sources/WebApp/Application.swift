@@ -126,7 +126,12 @@ final class Application: Sendable {
             let keys =
                 try configuration.assertionKeys
                 ?? AssertionKeys.loadOrCreate(folder: configuration.dataDirectory, now: clock())
-            routes.signer = try await AssertionSigner(keys: keys, issuer: issuer, clock: clock)
+            // The provider's RS256 key (Discovery §3), shared by instances through the environment.
+            let rsa =
+                configuration.oidcClients == nil
+                ? nil
+                : try configuration.oidcRSAKey ?? RSASigningKey.loadOrCreate(folder: configuration.dataDirectory)
+            routes.signer = try await AssertionSigner(keys: keys, issuer: issuer, rsa: rsa, clock: clock)
         }
         if let clients = configuration.oidcClients, let issuer = configuration.publicURL, let signer = routes.signer {
             routes.oidc = OIDCProvider(
@@ -282,9 +287,14 @@ struct OIDCSigner: TokenSigner {
     let signer: AssertionSigner
 
     var keyID: String { signer.keyID }
+    var signsRS256: Bool { signer.rsaKeyID != nil }
 
     func sign<Payload: JWTPayload>(_ payload: Payload, type: String) async throws -> String {
         try await signer.sign(payload, type: type)
+    }
+
+    func signRS256<Payload: JWTPayload>(_ payload: Payload, type: String) async throws -> String {
+        try await signer.signRS256(payload, type: type)
     }
 
     func verify<Payload: JWTPayload>(_ token: String, as payload: Payload.Type) async throws -> Payload {

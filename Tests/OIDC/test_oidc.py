@@ -46,6 +46,8 @@ class Provider(WebappProcess):
              "post_logout_redirect_uris": ["https://grafana.example.com/"]},
             {"client_id": "cli", "name": "The CLI", "redirect_uris": [CLI_CALLBACK], "public": True,
              "first_party": True},
+            {"client_id": "legacy", "name": "Legacy", "redirect_uris": [CLI_CALLBACK], "public": True,
+             "first_party": True, "id_token_signed_response_alg": "RS256"},
         ]}
         handle, self.clients_path = tempfile.mkstemp(suffix=".json")
         with os.fdopen(handle, "w") as file:
@@ -149,7 +151,24 @@ class OIDCTests(unittest.TestCase):
         self.assertEqual(self.discovery["issuer"], self.provider.issuer)
         self.assertEqual(self.discovery["code_challenge_methods_supported"], ["S256"])
         self.assertTrue(self.discovery["authorization_response_iss_parameter_supported"])
-        self.assertEqual(self.discovery["id_token_signing_alg_values_supported"], ["ES256"])
+        # OpenID Connect Discovery 1.0 §3: RS256 MUST be listed.
+        self.assertEqual(self.discovery["id_token_signing_alg_values_supported"], ["ES256", "RS256"])
+
+    def test_a_client_registered_for_rs256_gets_rs256_id_tokens_authlib_verifies(self):
+        session = self.client("legacy")
+        location, _, _ = self.sign_in(session)
+        token = self.fetch(session, location)
+        header = json.loads(base64.urlsafe_b64decode(token["id_token"].split(".")[0] + "=="))
+        self.assertEqual(header["alg"], "RS256")
+        self.assertIn(header["kid"], [key["kid"] for key in requests.get(self.base + "/.well-known/jwks.json").json()["keys"]])
+        claims = jwt.decode(token["id_token"], self.keys)
+        claims.validate()
+        self.assertEqual(claims["aud"], "legacy")
+        # A token whose RS256 signature is bent is refused by the same check.
+        head, body, signature = token["id_token"].split(".")
+        bent = head + "." + body + "." + ("A" if signature[0] != "A" else "B") + signature[1:]
+        with self.assertRaises(Exception):
+            jwt.decode(bent, self.keys)
 
     def test_code_flow_id_token_userinfo_refresh_with_authlib(self):
         session = self.client()

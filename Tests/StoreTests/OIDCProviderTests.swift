@@ -1,4 +1,5 @@
 import Crypto
+import GatewayCore
 import Foundation
 import JWTKit
 import Logging
@@ -19,19 +20,31 @@ struct OIDCProviderTests {
         .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
         .replacingOccurrences(of: "=", with: "")
 
-    /// ES256 with one key, as the app's signer does.
+    /// ES256 with one key, as the app's signer does, and RS256 with the app's RSA key (made once,
+    /// in a temporary folder, as on first start).
     struct KeySigner: TokenSigner {
         let keys: JWTKeyCollection
         let keyID = "test"
+        let signsRS256 = true
+        static let rsa: JWTKit.Insecure.RSA.PrivateKey = {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("oidc-rsa-\(UUID())").path
+            try! FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            return try! RSASigningKey.loadOrCreate(folder: folder)
+        }()
 
         static func make() async -> KeySigner {
             let keys = JWTKeyCollection()
             await keys.add(ecdsa: ES256PrivateKey(), kid: JWKIdentifier(string: "test"))
+            await keys.add(rsa: rsa, digestAlgorithm: .sha256, kid: JWKIdentifier(string: "rsa"))
             return KeySigner(keys: keys)
         }
 
         func sign<Payload: JWTPayload>(_ payload: Payload, type: String) async throws -> String {
             try await keys.sign(payload, kid: JWKIdentifier(string: keyID), header: ["typ": .string(type)])
+        }
+
+        func signRS256<Payload: JWTPayload>(_ payload: Payload, type: String) async throws -> String {
+            try await keys.sign(payload, kid: JWKIdentifier(string: "rsa"), header: ["typ": .string(type)])
         }
 
         func verify<Payload: JWTPayload>(_ token: String, as payload: Payload.Type) async throws -> Payload {
@@ -46,6 +59,9 @@ struct OIDCProviderTests {
         OIDCClient(
             id: "mobile", name: "Mobile", redirectURIs: ["http://127.0.0.1:9000/cb"], secretSHA256: nil,
             firstParty: true),
+        OIDCClient(
+            id: "legacy", name: "Legacy", redirectURIs: ["http://127.0.0.1:9001/cb"], secretSHA256: nil,
+            firstParty: true, idTokenRS256: true),
     ])
 
     func provider(_ database: TestDatabase, clock: TestClock) async -> OIDCProvider {
@@ -157,6 +173,27 @@ struct OIDCProviderTests {
             #expect(try await provider.signer.verify(refreshed.id_token, as: IDToken.self).amr == ["tel"])
             // A texted code is still sms.
             #expect(OIDCProvider.amr(.code) == ["sms"])
+        }
+    }
+
+    @Test("a client that asks for RS256 gets RS256 ID tokens (its access tokens stay ES256); the others ES256", arguments: Backend.all)
+    func rs256(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let provider = await provider(database, clock: TestClock())
+            func header(_ jwt: String) throws -> [String: Any] {
+                let part = String(jwt.split(separator: ".")[0])
+                let padded = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+                    + String(repeating: "=", count: (4 - part.count % 4) % 4)
+                return try #require(try JSONSerialization.jsonObject(with: Data(base64Encoded: padded)!) as? [String: Any])
+            }
+            let (_, legacyURL) = try await signedIn(provider, database, client: "legacy")
+            let legacy = try await provider.token(try tokenRequest("legacy", try code(from: legacyURL)))
+            #expect(try header(legacy.id_token)["alg"] as? String == "RS256")
+            #expect(try header(legacy.access_token)["alg"] as? String == "ES256")
+            #expect(try await provider.signer.verify(legacy.id_token, as: IDToken.self).aud.value == ["legacy"])
+            let (_, mobileURL) = try await signedIn(provider, database, client: "mobile")
+            let mobile = try await provider.token(try tokenRequest("mobile", try code(from: mobileURL)))
+            #expect(try header(mobile.id_token)["alg"] as? String == "ES256")
         }
     }
 

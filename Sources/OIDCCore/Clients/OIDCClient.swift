@@ -17,11 +17,14 @@ public struct OIDCClient: Sendable, Equatable {
     public let postLogoutRedirectURIs: [String]
     /// Trusted: no consent page.
     public let firstParty: Bool
+    /// Its ID tokens are RS256 (`id_token_signed_response_alg`); ES256 otherwise.
+    public let idTokenRS256: Bool
 
     public init(
         id: String, name: String, redirectURIs: [String], secretSHA256: Data?, postLogoutRedirectURIs: [String] = [],
-        firstParty: Bool = false
+        firstParty: Bool = false, idTokenRS256: Bool = false
     ) {
+        self.idTokenRS256 = idTokenRS256
         self.id = id
         self.name = name
         self.redirectURIs = redirectURIs
@@ -85,6 +88,7 @@ public struct ClientRegistry: Sendable {
             let `public`: Bool?
             let post_logout_redirect_uris: [String]?
             let first_party: Bool?
+            let id_token_signed_response_alg: String?
         }
         let file: File
         do {
@@ -125,11 +129,17 @@ public struct ClientRegistry: Sendable {
             case (nil, false):
                 throw refuse("client_secret_sha256", "is missing: give it, or \"public\": true (which needs PKCE).")
             }
+            let rs256: Bool
+            switch entry.id_token_signed_response_alg {
+            case nil, "ES256": rs256 = false
+            case "RS256": rs256 = true
+            default: throw refuse("id_token_signed_response_alg", "must be \"ES256\" (the default) or \"RS256\".")
+            }
             clients.append(
                 OIDCClient(
                     id: id, name: name, redirectURIs: redirects, secretSHA256: secret,
                     postLogoutRedirectURIs: entry.post_logout_redirect_uris ?? [],
-                    firstParty: entry.first_party ?? false))
+                    firstParty: entry.first_party ?? false, idTokenRS256: rs256))
         }
         return ClientRegistry(clients)
     }

@@ -2,11 +2,16 @@ import Foundation
 import JWTKit
 
 /// Signs and checks this provider's JWTs with the key set `/.well-known/jwks.json` publishes
-/// (ES256, the gateway's keys and rotation). Checking accepts only a token signed by one of
-/// those keys: `alg: none`, HS256 or another key's token is refused.
+/// (ES256, the gateway's keys and rotation; and an RSA key for the ID tokens of clients that ask
+/// for RS256). Checking accepts only a token signed by one of those keys: `alg: none`, HS256 or
+/// another key's token is refused.
 public protocol TokenSigner: Sendable {
     var keyID: String { get }
+    /// Whether it holds an RSA key (discovery then lists RS256).
+    var signsRS256: Bool { get }
     func sign<Payload: JWTPayload>(_ payload: Payload, type: String) async throws -> String
+    /// Signs with the RSA key (RS256).
+    func signRS256<Payload: JWTPayload>(_ payload: Payload, type: String) async throws -> String
     func verify<Payload: JWTPayload>(_ token: String, as payload: Payload.Type) async throws -> Payload
 }
 

@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import GatewayCore
+import JWTKit
 import HTTPLite
 import OIDCCore
 import PostgresStorage
@@ -93,6 +94,8 @@ struct AppConfiguration: Sendable {
     var passkeys: PasskeyConfiguration?
     /// Gateway mode's signing keys when given (`WEBAPP_ASSERTION_KEY`); else the data folder's.
     var assertionKeys: AssertionKeys?
+    /// The OpenID Connect provider's RS256 key from `WEBAPP_OIDC_RSA_KEY`; `nil`: the data folder's.
+    var oidcRSAKey: JWTKit.Insecure.RSA.PrivateKey?
     /// How often expired sessions and codes are deleted.
     var purgeInterval: Duration = .seconds(600)
     /// How often the last hour's conversion and delivery rates are checked (and warned of).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GatewayCore
+import JWTKit
 
 /// The `webapp` options of gateway mode: Phone Login in front of other apps on one domain,
 /// asked by their reverse proxy whether each request is signed in (docs/GATEWAY.md).
@@ -79,6 +80,15 @@ struct GatewayOptions: ParsableArguments {
 
     /// The signing keys the environment gives (`WEBAPP_ASSERTION_KEY`, PEM, and optionally
     /// `WEBAPP_ASSERTION_KEY_PREVIOUS`); `nil`: the data folder's.
+    static func oidcRSAKey(environment: [String: String]) throws -> JWTKit.Insecure.RSA.PrivateKey? {
+        guard let pem = environment["WEBAPP_OIDC_RSA_KEY"] else { return nil }
+        do {
+            return try RSASigningKey.key(pem, source: "WEBAPP_OIDC_RSA_KEY")
+        } catch let error as AssertionKeys.Invalid {
+            throw ValidationError(error.description)
+        }
+    }
+
     static func assertionKeys(environment: [String: String]) throws -> AssertionKeys? {
         guard let pem = environment["WEBAPP_ASSERTION_KEY"] else { return nil }
         do {

@@ -9,7 +9,8 @@ struct OIDCOptions: ParsableArguments {
         help: """
             Turns the OpenID Connect provider on: a JSON file {"clients": [...]}, each with client_id, name, \
             redirect_uris, client_secret_sha256 (hex SHA-256 of its secret) or "public": true, \
-            post_logout_redirect_uris and first_party (no consent page). Needs --public-url (the issuer).
+            post_logout_redirect_uris, first_party (no consent page) and id_token_signed_response_alg \
+            (ES256, the default, or RS256). Needs --public-url (the issuer).
             """)
     var clientsPath: String?
 

@@ -82,6 +82,7 @@ extension WebAppCommand {
         configuration.oidcClients = try oidc.registry(publicURL: configuration.publicURL)
         configuration.oidcRefreshFamilyLifetime = TimeInterval(oidc.refreshLifetimeDays) * 86_400
         configuration.assertionKeys = try GatewayOptions.assertionKeys(environment: environment)
+        configuration.oidcRSAKey = try GatewayOptions.oidcRSAKey(environment: environment)
         return configuration
     }
 }

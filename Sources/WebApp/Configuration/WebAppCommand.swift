@@ -146,6 +146,7 @@ struct WebAppCommand: AsyncParsableCommand {
         _ = try passkeys.configuration(publicURL: gateway.publicAddress(https: https))
         _ = try oidc.registry(publicURL: gateway.publicAddress(https: https))
         _ = try GatewayOptions.assertionKeys(environment: ProcessInfo.processInfo.environment)
+        _ = try GatewayOptions.oidcRSAKey(environment: ProcessInfo.processInfo.environment)
         if smsMode == "test", !Application.isLoopback(host) {
             throw ValidationError("--sms test (every code is 123456) only runs on a loopback --host such as 127.0.0.1.")
         }

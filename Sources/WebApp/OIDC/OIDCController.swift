@@ -55,7 +55,7 @@ struct OIDCController: Sendable {
             "response_modes_supported": ["query"],
             "grant_types_supported": ["authorization_code", "refresh_token"],
             "subject_types_supported": ["public"],
-            "id_token_signing_alg_values_supported": ["ES256"],
+            "id_token_signing_alg_values_supported": provider.signer.signsRS256 ? ["ES256", "RS256"] : ["ES256"],
             "scopes_supported": AuthorizationRequest.supportedScopes,
             "claims_supported": [
                 "sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "amr", "azp",
