@@ -35,6 +35,16 @@ public struct AccountRules: Sendable {
         return held
     }
 
+    /// `held`, its rows starting no earlier than `vacatedAt`, when the number's previous holder
+    /// moved off it: a code sent to them a minute before is theirs, not this person's.
+    public static func fenced(_ held: HeldNumber, vacatedAt: Double?) -> HeldNumber {
+        guard let vacatedAt, vacatedAt > held.rowsFrom else { return held }
+        var fenced = held
+        // Strictly after: the text that told the previous holder of their change is theirs.
+        fenced.rowsFrom = min(vacatedAt.nextUp, held.from)
+        return fenced
+    }
+
     /// Delete, unless the wallet holds money. Every row of the user goes; the limits' rows of
     /// sends and failed codes stay (the budget and the per-client limits count them until they
     /// expire) with the number replaced by a keyed digest.

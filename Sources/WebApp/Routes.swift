@@ -116,7 +116,8 @@ struct Routes {
         ).group(context: ConfirmedContext.self)
         ConfirmController(
             signIn: signIn, pages: pages, cookie: sessionCookie,
-            pending: .confirm(secure: configuration.https, maxAge: pendingCodeMaxAge),
+            pending: .confirm(
+                secure: configuration.https, maxAge: pendingCodeMaxAge, key: secret.derivedKey(purpose: "pending-code")),
             passkeys: passkeys, passkeyCookies: passkeyCookies
         ).register(signedIn: visitors.group(context: SignedInContext.self))
         devices.register(signedIn: visitors.group(context: SignedInContext.self), confirmed: confirmed)
@@ -127,7 +128,9 @@ struct Routes {
             cookies: SignOutCookies(
                 session: sessionCookie, device: deviceCookie,
                 rememberedPhone: RememberedPhoneCookie(https: configuration.https), secure: configuration.https),
-            pending: .numberChange(secure: configuration.https, maxAge: pendingCodeMaxAge), connectedApps: oidc != nil,
+            pending: .numberChange(
+                secure: configuration.https, maxAge: pendingCodeMaxAge, key: secret.derivedKey(purpose: "pending-code")),
+            connectedApps: oidc != nil,
             clock: clock
         ).register(
             signedIn: visitors.group(context: SignedInContext.self),

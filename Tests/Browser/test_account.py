@@ -67,8 +67,13 @@ class AccountTests(base.BrowserTestCase):
     def test_download_then_delete_the_account(self):
         self.sign_in()
         self.open_account()
-        link = self.driver.find_element(By.ID, "account-download")
-        self.assertEqual(link.get_attribute("download"), "")
+        self.driver.find_element(By.ID, "account-download").click()
+        self.wait_for_page("/account/download", until=lambda d: d.find_elements(By.ID, "account-download-file"))
+        self.assertEqual(
+            self.driver.find_element(By.ID, "account-download-file").get_attribute("download"), "phone-login-data.json")
+        self.assert_accessible("account-download.png")
+        self.driver.find_element(By.ID, "account-download-back").click()
+        self.wait_for_page("/account", until=lambda d: d.find_elements(By.ID, "account-delete"))
         # The file itself, fetched with this browser's session as a download would be.
         session = self.driver.get_cookie("session")["value"]
         request = urllib.request.Request(self.server.url + "/account/data", headers={"Cookie": "session=" + session})

@@ -140,6 +140,26 @@ struct AccountTests {
         }
     }
 
+    @Test("a number's rows from before it was the person's, up to when its previous holder moved off it, are not in their download", arguments: Backend.all)
+    func previousHolder(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let fixture = ServiceFixture(database)
+            let previous = try await signIn(fixture, "5305550520")
+            let session = try await codeForChange(fixture, to: "5305550521")
+            _ = try await fixture.service.moveAccount(
+                of: previous, to: try PhoneNumber(parsing: "5305550521"), session: session,
+                codeInput: fixture.sms.lastCode!)
+            fixture.clock.advance(by: 60)
+            // Within a code's lifetime, the number's next holder signs in.
+            let next = try await signIn(fixture, "5305550520")
+            let export = try #require(
+                try await database.account.export(user: next.id, now: fixture.clock.now.timeIntervalSince1970))
+            // Only the code that signed them in; not the previous holder's sign-in code or notice.
+            #expect(export.codesSent.count == 1)
+            #expect(export.codesSent.allSatisfy { $0.sentAt.timeIntervalSince1970 > fixture.clock.now.timeIntervalSince1970 - 120 })
+        }
+    }
+
     @Test("deleting is refused while money is held; then every personal row goes and the number is free", arguments: Backend.all)
     func delete(_ backend: Backend) async throws {
         try await withDatabase(backend) { database in

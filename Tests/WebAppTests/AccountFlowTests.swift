@@ -24,7 +24,7 @@ struct AccountFlowTests {
             #expect(page.body.contains(#"<strong class="nowrap" id="account-phone">(530) 555-0123</strong>"#))
             #expect(page.body.contains(#"href="/account/phone""#))
             #expect(!page.body.contains(#"id="notice""#) && !page.body.contains(#"id="account-error""#))
-            #expect(page.body.contains(#"href="/account/data""#))
+            #expect(page.body.contains(#"href="/account/download""#))
             #expect(page.body.contains(#"href="/account/delete""#))
         }
     }
@@ -156,4 +156,75 @@ struct AccountFlowTests {
             #expect(try await fresh.get("/accounts/1").status == .notFound)
         }
     }
+
+    @Test("a pending sign-in's token, or another person's change, in the number-change cookie moves nothing; a stale proof is asked again before the code")
+    func numberChangeCookieIsBound() async throws {
+        try await withServer { server in
+            let victim = try await confirm.signIn(server, phone: "4155550100")
+            // The attacker's own pending sign-in to their number: its token from Login's cookie.
+            let attacker = Browser(baseURL: server.baseURL)
+            _ = try await attacker.get("/login")
+            #expect(try await attacker.post("/login", form: [("phone", "5305550299")]).location == "/verify")
+            let token = try #require(attacker.cookie("session"))
+            let code = try server.lastCode(to: "+15305550299")
+            victim.setCookie("number-change", token)
+            // Fresh: the cookie is not this person's change, so there is no code to take.
+            #expect(try await victim.post("/account/phone/code", form: [("code", code)]).location == "/account/phone")
+            // Stale: asked to confirm first, whatever the cookie.
+            server.clock.advance(by: 11 * 60)
+            #expect(
+                try await victim.post("/account/phone/code", form: [("code", code)]).location
+                    == "/confirm?next=%2Faccount%2Fphone%2Fcode")
+            #expect(try await victim.get("/home").body.contains("(415) 555-0100"))
+
+            // A change left by one person in a shared browser is not the next person's.
+            let shared = try await confirm.signIn(server, phone: "5305550401")
+            #expect(try await shared.post("/account/phone", form: [("phone", "5305550402")]).location?.hasPrefix("/account/phone/code") == true)
+            let left = try #require(shared.cookie("number-change"))
+            let next = try await confirm.signIn(server, phone: "5305550403")
+            next.setCookie("number-change", left)
+            #expect(try await next.get("/account/phone/code").location == "/account/phone")
+            #expect(
+                try await next.post("/account/phone/code", form: [("code", try server.lastCode(to: "+15305550402"))])
+                    .location == "/account/phone")
+        }
+    }
+
+    @Test("a code page from another tab's change takes no try from this one; a link cannot say a number changed")
+    func twoTabsAndTheNotice() async throws {
+        try await withServer { server in
+            let browser = try await confirm.signIn(server, phone: "4155550100")
+            #expect(try await browser.get("/account?changed=phone").body.contains("Your number is now") == false)
+            _ = try await browser.post("/account/phone", form: [("phone", "5305550801")])
+            let first = try server.lastCode(to: "+15305550801")
+            server.clock.advance(by: 31)
+            _ = try await browser.post("/account/phone", form: [("phone", "5305550802")])
+            // The first tab's page still names 0801.
+            let stale = try await browser.post(
+                "/account/phone/code", form: [("phone", "+15305550801"), ("code", first)])
+            #expect(stale.status == .ok)
+            #expect(stale.body.contains("We texted a code to (530) 555-0802."))
+            let moved = try await browser.post(
+                "/account/phone/code", form: [("phone", "+15305550802"), ("code", try server.lastCode(to: "+15305550802"))])
+            #expect(moved.location == "/account?changed=phone")
+        }
+    }
+
+    @Test("Download your data is a page of its own: stale, Confirm returns to it, and its link saves the file")
+    func downloadPage() async throws {
+        try await withServer { server in
+            let browser = try await confirm.signIn(server)
+            #expect(try await browser.get("/account").body.contains(#"<a href="/account/download" id="account-download">"#))
+            server.clock.advance(by: 11 * 60)
+            #expect(try await browser.get("/account/download").location == "/confirm?next=%2Faccount%2Fdownload")
+            _ = try await browser.post("/confirm/send", form: [("next", "/account/download")])
+            let back = try await browser.post(
+                "/confirm/code", form: [("next", "/account/download"), ("code", try server.lastCode(to: "+15305550123"))])
+            #expect(back.location == "/account/download")
+            let page = try await browser.get("/account/download")
+            #expect(page.body.contains(#"<a href="/account/data" id="account-download-file" download="phone-login-data.json">"#))
+            #expect(try await browser.get("/account/data").status == .ok)
+        }
+    }
 }
+

@@ -80,6 +80,19 @@ public enum AccountQueries {
         WHERE a.user_id = $1 ORDER BY o.id
         """)
 
+    static let vacatedBefore = SQL(
+        "SELECT max(changed_at) AS vacated FROM number_changes WHERE old_phone = $1 AND user_id <> $2 AND changed_at <= $3")
+
+    /// `held`, each fenced off from its previous holder's rows (``AccountCore/AccountRules/fenced(_:vacatedAt:)``).
+    static func fenced(_ held: [HeldNumber], of user: Int64) -> Step<[HeldNumber]> {
+        .all(
+            held.map { number in
+                .rows(Statement(vacatedBefore, number.phone, user, number.from)) { rows in
+                    .done(AccountRules.fenced(number, vacatedAt: try rows.first?.optional("vacated")))
+                }
+            })
+    }
+
     /// Past the end of time, for a number held now (a bound both databases compare).
     static let openEnd = 1e300
 
@@ -97,7 +110,7 @@ public enum AccountQueries {
             return changes(of: user).then { changes in
                 let held = AccountRules.numbersHeld(
                     now: phone, createdAt: created, changes: changes, codeLifetime: codeLifetime)
-                return rest(of: user, person: person, held: held, now: now)
+                return fenced(held, of: user).then { rest(of: user, person: person, held: $0, now: now) }
             }
         }
     }
@@ -252,8 +265,11 @@ public enum AccountQueries {
                         user: user, phone: phone, createdAt: created, changes: changes,
                         moneyHeldCents: try money.first?.get("held") ?? 0)
                     let decision = decide(snapshot)
-                    guard case .delete(let plan) = decision else { return .done(decision) }
-                    return Step<Int>.execute(statements(deleting: plan)).map { _ in decision }
+                    guard case .delete(var plan) = decision else { return .done(decision) }
+                    return fenced(plan.forgotten.map(\.held), of: user).then { held in
+                        plan.forgotten = zip(held, plan.forgotten).map { ($0, $1.as) }
+                        return Step<Int>.execute(statements(deleting: plan)).map { _ in .delete(plan) }
+                    }
                 }
             }
         }

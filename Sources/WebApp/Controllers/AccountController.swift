@@ -3,6 +3,7 @@ import AuthCore
 import Foundation
 import HTTPLite
 import WalletCore
+import Wording
 
 /// "Your account" (`/account`, linked from Home and Your devices): the number and since when, how
 /// the person signs in, and what only a fresh proof opens (the `confirmed` group): change the
@@ -24,11 +25,14 @@ struct AccountController: Sendable {
 
     func register(signedIn: RouteScope<SignedInContext>, confirmed: RouteScope<ConfirmedContext>) {
         signedIn.get("/account", use: show)
+        // Every step of a change of number asks for a fresh proof: one that went stale while the
+        // code was on its way is asked for again before the code is taken.
         confirmed.get("/account/phone", use: showChange)
         confirmed.post("/account/phone", use: sendCode)
-        signedIn.get("/account/phone/code", use: showCode)
-        signedIn.post("/account/phone/code", use: checkCode)
-        signedIn.post("/account/phone/resend", use: resend)
+        confirmed.get("/account/phone/code", use: showCode)
+        confirmed.post("/account/phone/code", use: checkCode)
+        confirmed.post("/account/phone/resend", use: resend)
+        confirmed.get("/account/download", use: showDownload)
         confirmed.get("/account/data", use: download)
         confirmed.get("/account/delete", use: showDelete)
         confirmed.post("/account/delete", use: delete)
@@ -37,20 +41,21 @@ struct AccountController: Sendable {
     }
 
     @Sendable func show(_ request: Request, _ context: SignedInContext) async throws -> Response {
-        let notice: String? =
-            request.query["changed"] == "phone"
-            ? pages.in(context.language).words("yourAccount.changed", ["phone": context.user.phone.nationalFormat]) : nil
-        return try await page(context, notice: notice)
+        try await page(context.user, context.language, justChanged: request.query["changed"] == "phone")
     }
 
-    private func page(_ context: SignedInContext, notice: String? = nil, error: (any AnsweringError)? = nil)
-        async throws -> Response
-    {
-        guard let summary = try await store.summary(user: context.user.id, now: clock().timeIntervalSince1970) else {
-            throw Redirect.toLogin
-        }
-        return try pages.in(context.language).yourAccount(
-            summary, phone: context.user.phone, calls: signIn.offersCalls(to: context.user.phone),
+    /// The page; `justChanged`: says the number is new, if it changed in the last 10 minutes (a
+    /// link cannot make it say so of an old number).
+    private func page(
+        _ user: User, _ language: Language, justChanged: Bool = false, error: (any AnsweringError)? = nil
+    ) async throws -> Response {
+        let now = clock().timeIntervalSince1970
+        guard let summary = try await store.summary(user: user.id, now: now) else { throw Redirect.toLogin }
+        let changedNow = justChanged && summary.phoneSince != summary.createdAt && now - summary.phoneSince < 600
+        let notice = changedNow
+            ? pages.in(language).words("yourAccount.changed", ["phone": user.phone.nationalFormat]) : nil
+        return try pages.in(language).yourAccount(
+            summary, phone: user.phone, calls: signIn.offersCalls(to: user.phone),
             connectedApps: connectedApps, notice: notice, error: error)
     }
 
@@ -71,31 +76,36 @@ struct AccountController: Sendable {
             guard phone != context.user.phone else { throw NumberChangeError.sameNumber }
             let started = try await signIn.requestCode(
                 phoneInput: phone.e164, session: nil, client: request.client?.group, language: context.language)
-            var response = Response.redirect(to: "/account/phone/code?sent=1")
-            response.setCookie(pending.pending(started.session))
+            var response = Response.redirect(to: "/account/phone/code?sent=" + (started.sent ? "1" : "0"))
+            response.setCookie(pending.pending(started.session, for: context.user))
             return response
         } catch let error as any AnsweringError where error is SignInError || error is NumberChangeError {
             return try words.changeNumber(csrf: context.csrfToken, phone: context.user.phone, typed: typed, error: error)
         }
     }
 
-    /// The number the change's code went to, while its code can still be typed.
-    private func newNumber(_ request: Request) async throws -> (SessionToken, PhoneNumber)? {
-        guard let token = pending.token(in: request), case .pending(let phone) = try await signIn.state(of: token)
+    /// The number this person's change sent its code to, while the code can still be typed.
+    private func newNumber(_ request: Request, _ context: ConfirmedContext) async throws -> (SessionToken, PhoneNumber)? {
+        guard let token = pending.token(in: request, for: context.user),
+            case .pending(let phone) = try await signIn.state(of: token)
         else { return nil }
         return (token, phone)
     }
 
-    @Sendable func showCode(_ request: Request, _ context: SignedInContext) async throws -> Response {
-        guard let (_, phone) = try await newNumber(request) else { return .redirect(to: "/account/phone") }
+    @Sendable func showCode(_ request: Request, _ context: ConfirmedContext) async throws -> Response {
+        guard let (_, phone) = try await newNumber(request, context) else { return .redirect(to: "/account/phone") }
         let words = pages.in(context.language)
-        return try words.changeNumber(
-            csrf: context.csrfToken, phone: context.user.phone, newPhone: phone,
-            notice: request.query["sent"] == "1" ? words.words("yourAccount.phone.sent", ["phone": phone.nationalFormat]) : nil)
+        let notice: String? =
+            switch request.query["sent"] {
+            case "1": words.words("yourAccount.phone.sent", ["phone": phone.nationalFormat])
+            case "0": words.words("verify.notice.onItsWay", ["phone": phone.nationalFormat])
+            default: nil
+            }
+        return try words.changeNumber(csrf: context.csrfToken, phone: context.user.phone, newPhone: phone, notice: notice)
     }
 
-    @Sendable func resend(_ request: Request, _ context: SignedInContext) async throws -> Response {
-        guard let (token, phone) = try await newNumber(request) else { return .redirect(to: "/account/phone") }
+    @Sendable func resend(_ request: Request, _ context: ConfirmedContext) async throws -> Response {
+        guard let (token, phone) = try await newNumber(request, context) else { return .redirect(to: "/account/phone") }
         do {
             _ = try await signIn.resendCode(session: token, client: request.client?.group, language: context.language)
             return .redirect(to: "/account/phone/code?sent=1")
@@ -107,11 +117,18 @@ struct AccountController: Sendable {
 
     /// The code to the new number: right, and the account is on it (the remembered number on
     /// this browser follows); wrong, the page again with why.
-    @Sendable func checkCode(_ request: Request, _ context: SignedInContext) async throws -> Response {
-        guard let (token, phone) = try await newNumber(request) else { return .redirect(to: "/account/phone") }
+    @Sendable func checkCode(_ request: Request, _ context: ConfirmedContext) async throws -> Response {
+        guard let (token, phone) = try await newNumber(request, context) else { return .redirect(to: "/account/phone") }
         let form = try request.formData()
         let code = String((form["code"] ?? "").filter { !$0.isWhitespace && $0 != "-" }.prefix(64))
         let words = pages.in(context.language)
+        // A page of an earlier change (another tab) names another number: its code is not tried
+        // against this one's; the page as it stands now says where the code went.
+        if let shown = form["phone"], shown != phone.e164 {
+            return try words.changeNumber(
+                csrf: context.csrfToken, phone: context.user.phone, newPhone: phone,
+                notice: words.words("yourAccount.phone.sent", ["phone": phone.nationalFormat]))
+        }
         do {
             let moved = try await signIn.moveAccount(
                 of: context.user, to: phone, session: token, codeInput: code, client: request.client?.group,
@@ -125,9 +142,10 @@ struct AccountController: Sendable {
         } catch let error as NumberChangeError {
             var response: Response
             if error == .numberHasAccount {
-                response = try words.changeNumber(csrf: context.csrfToken, phone: context.user.phone, error: error)
+                response = try words.changeNumber(
+                    csrf: context.csrfToken, phone: context.user.phone, typed: phone.nationalFormat, error: error)
             } else {
-                response = try await page(context, error: error)
+                response = try await page(context.user, context.language, error: error)
             }
             response.setCookie(pending.cleared)
             return response
@@ -140,6 +158,12 @@ struct AccountController: Sendable {
     }
 
     // MARK: Download and delete
+
+    /// "Download your data": what the file holds, and the link to it (the file itself needs the
+    /// same fresh proof, which this page's own address already asked for).
+    @Sendable func showDownload(_ request: Request, _ context: ConfirmedContext) async throws -> Response {
+        try pages.in(context.language).downloadData()
+    }
 
     /// Everything kept about the person, as one JSON file to save.
     @Sendable func download(_ request: Request, _ context: ConfirmedContext) async throws -> Response {

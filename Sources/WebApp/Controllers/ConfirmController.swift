@@ -126,7 +126,7 @@ struct ConfirmController: Sendable {
         let phone = context.user.phone
         do {
             let started: SessionToken
-            if let token = pending.token(in: request), try await signIn.state(of: token) == .pending(phone) {
+            if let token = pending.token(in: request, for: context.user), try await signIn.state(of: token) == .pending(phone) {
                 started = try await signIn.resendCode(
                     session: token, client: request.client?.group, channel: channel, language: context.language
                 ).session
@@ -137,18 +137,18 @@ struct ConfirmController: Sendable {
             }
             var response = Response.redirect(
                 to: "/confirm/code?" + URLEncodedForm([("next", next), ("sent", channel.rawValue)]).encoded)
-            response.setCookie(pending.pending(started))
+            response.setCookie(pending.pending(started, for: context.user))
             return response
         } catch let error as SignInError {
             return try pages.in(context.language).confirm(
-                csrf: context.csrfToken, phone: phone, next: next, entering: pending.token(in: request) != nil,
+                csrf: context.csrfToken, phone: phone, next: next, entering: pending.token(in: request, for: context.user) != nil,
                 offersCall: signIn.offersCalls(to: phone), error: error)
         }
     }
 
     @Sendable func showCode(_ request: Request, _ context: SignedInContext) async throws -> Response {
         let next = Self.next(request)
-        guard pending.token(in: request) != nil else {
+        guard pending.token(in: request, for: context.user) != nil else {
             return Redirect.toConfirm(next: next).response
         }
         let words = pages.in(context.language).words
@@ -170,7 +170,7 @@ struct ConfirmController: Sendable {
         let form = try request.formData()
         let next = Self.next(request, form: form)
         let phone = context.user.phone
-        guard let token = pending.token(in: request) else {
+        guard let token = pending.token(in: request, for: context.user) else {
             return Redirect.toConfirm(next: next).response
         }
         let code = String((form["code"] ?? "").filter { !$0.isWhitespace && $0 != "-" }.prefix(64))

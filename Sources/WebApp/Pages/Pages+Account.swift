@@ -37,9 +37,15 @@ extension Pages {
             "account-phone",
             [
                 "csrf": csrf, "phone": phone.nationalFormat, "newPhone": newPhone?.nationalFormat ?? "",
-                "entering": newPhone != nil, "typed": typed, "notice": notice ?? "", "hasError": error != nil,
-                "error": sentence(error, triesLeft: triesLeft), "pageAddress": "/account/phone",
+                "newPhoneE164": newPhone?.e164 ?? "", "entering": newPhone != nil, "typed": typed,
+                "notice": notice ?? "", "hasError": error != nil, "error": sentence(error, triesLeft: triesLeft),
+                "pageAddress": newPhone == nil ? "/account/phone" : "/account/phone/code",
             ], answering: error)
+    }
+
+    /// "Download your data": what the file holds, and the link that saves it.
+    func downloadData() throws -> Response {
+        try page("account-download", ["pageAddress": "/account/download"], answering: nil)
     }
 
     /// "Delete your account?": what goes, and the button; while money is held, why not and where

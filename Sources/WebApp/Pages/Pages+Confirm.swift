@@ -16,7 +16,9 @@ extension Pages {
             [
                 "csrf": csrf, "phone": phone.nationalFormat, "next": next, "entering": entering,
                 "offersCall": offersCall, "notice": notice ?? "", "hasError": shown != nil,
-                "error": sentence(shown, triesLeft: triesLeft), "pageAddress": "/confirm",
+                "error": sentence(shown, triesLeft: triesLeft),
+                // The language link keeps where the page returns to.
+                "pageAddress": "/confirm?" + URLEncodedForm([("next", next)]).encoded,
                 "passkeys": passkeys && !entering && self.passkeys,
             ], answering: shown)
     }
