@@ -16,6 +16,8 @@ public struct OIDCProvider: Sendable {
     let subjectKey: SymmetricKey
     /// How long a family of refresh tokens lasts, however often it is used.
     let refreshFamilyLifetime: TimeInterval
+    /// How recent a proof `acr_values` asks for (`--confirm-within`).
+    let freshProofWithin: TimeInterval
     let clock: @Sendable () -> Date
     let logger: Logger
 
@@ -25,8 +27,9 @@ public struct OIDCProvider: Sendable {
     public init(
         issuer: String, registry: ClientRegistry, store: any OIDCStore, signer: any TokenSigner,
         subjectKey: SymmetricKey, logger: Logger, refreshFamilyLifetime: TimeInterval = RefreshGrant.familyLifetime,
-        clock: @escaping @Sendable () -> Date = { Date() }
+        freshProofWithin: TimeInterval = 600, clock: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.freshProofWithin = freshProofWithin
         self.refreshFamilyLifetime = refreshFamilyLifetime
         self.issuer = issuer
         self.registry = registry
@@ -63,7 +66,7 @@ public struct OIDCProvider: Sendable {
     }
 
     /// - Parameter signedInFresh: the person signed in after this request first came (so
-    ///   `prompt=login` and `max_age` are met).
+    ///   `prompt=login`, `max_age` and `acr_values` are met).
     /// - Parameter askConsent: `false` when the consent page itself asks (its answer is judged).
     public func next(
         for request: AuthorizationRequest, person: Person?, signedInFresh: Bool, askConsent: Bool = true
@@ -79,7 +82,9 @@ public struct OIDCProvider: Sendable {
             return request.prompt == .none
                 ? refuse(.loginRequired, "The person is not signed in.") : .signIn(again: false)
         }
-        let tooOld = request.maxAge.map { now - person.authTime > Double($0) } ?? false
+        let tooOld =
+            request.maxAge.map { now - person.authTime > Double($0) } ?? false
+            || request.asksFreshProof && now - person.authTime > freshProofWithin
         if !signedInFresh, request.prompt == .login || tooOld {
             return request.prompt == .none
                 ? refuse(.loginRequired, "The sign-in is older than max_age.") : .signIn(again: true)

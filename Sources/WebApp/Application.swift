@@ -137,7 +137,8 @@ final class Application: Sendable {
             routes.oidc = OIDCProvider(
                 issuer: issuer, registry: clients, store: storage.oidc, signer: OIDCSigner(signer: signer),
                 subjectKey: secret.derivedKey(purpose: "oidc-subject"), logger: logger,
-                refreshFamilyLifetime: configuration.oidcRefreshFamilyLifetime, clock: clock)
+                refreshFamilyLifetime: configuration.oidcRefreshFamilyLifetime,
+                freshProofWithin: configuration.policy.confirmWithin, clock: clock)
             logger.info(
                 "OpenID Connect provider", metadata: ["issuer": "\(issuer)", "clients": "\(clients.clients.count)"])
         }

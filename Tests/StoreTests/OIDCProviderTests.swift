@@ -197,6 +197,35 @@ struct OIDCProviderTests {
         }
     }
 
+    @Test("acr_values asks for a proof within --confirm-within: an older one leads to Confirm it's you first", arguments: Backend.all)
+    func acrValues(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let clock = TestClock()
+            let provider = await provider(database, clock: clock)
+            let request = try AuthorizationRequest.parse(
+                [
+                    ("client_id", "mobile"), ("redirect_uri", "http://127.0.0.1:9000/cb"), ("response_type", "code"),
+                    ("scope", "openid"), ("code_challenge", Self.challenge), ("code_challenge_method", "S256"),
+                    ("acr_values", "urn:example:fresh"),
+                ], registry: registry)
+            #expect(request.asksFreshProof)
+            let (person, _) = try await signedIn(provider, database)
+            let now = clock.now.timeIntervalSince1970
+            let stale = OIDCProvider.Person(userID: person.userID, authTime: now - 601, method: .code)
+            guard case .signIn(again: true) = try await provider.next(for: request, person: stale, signedInFresh: false)
+            else { Issue.record("a stale proof answered"); return }
+            // The same sign-in once Confirm it's you made it fresh for this request.
+            guard case .redirect = try await provider.next(for: request, person: stale, signedInFresh: true)
+            else { Issue.record("not answered after the proof"); return }
+            let fresh = OIDCProvider.Person(userID: person.userID, authTime: now - 60, method: .code)
+            guard case .redirect = try await provider.next(for: request, person: fresh, signedInFresh: false)
+            else { Issue.record("a fresh proof was asked again"); return }
+            // Without acr_values the stale sign-in is answered as before.
+            guard case .redirect = try await provider.next(for: try authorize("mobile"), person: stale, signedInFresh: false)
+            else { Issue.record("asked without acr_values"); return }
+        }
+    }
+
     @Test("refresh tokens rotate; a used one coming back revokes the family", arguments: Backend.all)
     func refreshRotation(_ backend: Backend) async throws {
         try await withDatabase(backend) { database in

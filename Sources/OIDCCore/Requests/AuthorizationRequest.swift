@@ -28,6 +28,10 @@ public struct AuthorizationRequest: Sendable, Equatable {
     public let maxAge: Int?
     /// A phone number to fill in on Login.
     public let loginHint: String?
+    /// The app sent `acr_values`: it wants the person to have proved themselves just now. This
+    /// provider has one level, a fresh proof (a code or a passkey within `--confirm-within`), so
+    /// any value asks for it; the ID token names none (the values are voluntary, Core §3.1.2.1).
+    public let asksFreshProof: Bool
 
     /// The scopes this provider knows; others asked for are ignored (OAuth 2.0 §3.3).
     public static let supportedScopes = ["openid", "phone", "offline_access"]
@@ -98,6 +102,10 @@ public struct AuthorizationRequest: Sendable, Equatable {
             }
             maxAge = seconds
         }
+        let acrValues = values["acr_values"] ?? ""
+        guard acrValues.utf8.count <= maxValueLength else {
+            throw refuse(.invalidRequest, "acr_values is too long.")
+        }
         return AuthorizationRequest(
             client: client, redirectURI: redirectURI,
             scopes: supportedScopes.filter { asked.contains($0) }, state: state, nonce: values["nonce"],
@@ -105,7 +113,8 @@ public struct AuthorizationRequest: Sendable, Equatable {
             prompt: prompts.contains("none")
                 ? .none : prompts.contains("login") ? .login : prompts.contains("consent") ? .consent : .normal,
             maxAge: maxAge,
-            loginHint: values["login_hint"].map { String($0.prefix(64)) })
+            loginHint: values["login_hint"].map { String($0.prefix(64)) },
+            asksFreshProof: !acrValues.trimmingCharacters(in: .whitespaces).isEmpty)
     }
 }
 
