@@ -263,7 +263,7 @@ let package = Package(
         .testTarget(
             name: "StoreTests",
             dependencies: [
-                "AccountCore", "GatewayCore",
+                "AccountCore", "GatewayCore", "Encodings",
                 "OIDCCore", .product(name: "JWTKit", package: "jwt-kit"),
                 "AuthCore", "DeliveryCore", "WalletCore", "SQLiteStorage", "PostgresStorage", "TestSupport", "Wording",
                 .product(name: "GRDB", package: "GRDB.swift"),

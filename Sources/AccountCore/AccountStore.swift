@@ -18,6 +18,10 @@ public protocol AccountStore: Sendable {
     /// transaction.
     func delete(user: Int64, decide: @escaping @Sendable (DeletionSnapshot) -> DeletionDecision) async throws
         -> DeletionDecision
+
+    /// Replaces the user's recovery codes by `digests` (``RecoveryCodes``), in one transaction:
+    /// the old set ends as the new one begins.
+    func replaceRecoveryCodes(user: Int64, digests: [Data], at: Double) async throws
 }
 
 /// The account page: the number, since when, and how the person signs in.
@@ -34,11 +38,14 @@ public struct AccountSummary: Sendable, Equatable {
     public var connectedApps: Int
     /// What the wallet accounts hold, in cents.
     public var moneyHeldCents: Int64
+    /// Recovery codes not used yet.
+    public var recoveryCodesLeft: Int
 
     public init(
         phone: String, createdAt: Double, phoneSince: Double, passkeys: Int, rememberedPhones: Int,
-        connectedApps: Int, moneyHeldCents: Int64
+        connectedApps: Int, moneyHeldCents: Int64, recoveryCodesLeft: Int = 0
     ) {
+        self.recoveryCodesLeft = recoveryCodesLeft
         self.phone = phone
         self.createdAt = createdAt
         self.phoneSince = phoneSince

@@ -319,5 +319,19 @@ enum PostgresMigrations {
             statements: ["sessions", "oidc_codes", "oidc_refresh_tokens"].map {
                 "ALTER TABLE \($0) ADD COLUMN by_call boolean NOT NULL DEFAULT false"
             }),
+        // Recovery codes (SQLite's v12).
+        Migration(
+            name: "v12-recovery-codes",
+            statements: [
+                """
+                CREATE TABLE recovery_codes (
+                    user_id bigint NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    digest bytea NOT NULL CHECK (length(digest) = 32),
+                    created_at double precision NOT NULL,
+                    used_at double precision,
+                    PRIMARY KEY (user_id, digest)
+                )
+                """
+            ]),
     ]
 }

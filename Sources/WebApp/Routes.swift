@@ -124,7 +124,8 @@ struct Routes {
         // Your account: its forms go back to their own page after "Confirm it's you".
         AccountController(
             signIn: signIn, store: storage.account,
-            rules: accountRules, pages: pages,
+            rules: accountRules, recoveryCodes: RecoveryCodes(key: secret.derivedKey(purpose: "recovery-codes")),
+            pages: pages,
             cookies: SignOutCookies(
                 session: sessionCookie, device: deviceCookie,
                 rememberedPhone: RememberedPhoneCookie(https: configuration.https), secure: configuration.https),

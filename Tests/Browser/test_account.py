@@ -7,6 +7,7 @@ Uses base.BrowserTestCase (the real binary, the browser of engines).
 
 import json
 import unittest
+import urllib.parse
 import urllib.request
 
 from selenium.webdriver.common.by import By
@@ -95,6 +96,27 @@ class AccountTests(base.BrowserTestCase):
         self.back(stays=lambda path: path == "/login")
         self.driver.get(self.server.url + "/home")
         self.wait_for_page("/login")
+
+    def test_recovery_codes_are_shown_once_with_a_file_to_save(self):
+        self.sign_in()
+        self.open_account()
+        self.driver.find_element(By.ID, "account-recovery").click()
+        self.wait_for_page("/account/recovery", until=lambda d: d.find_elements(By.ID, "recovery-make"))
+        self.assert_accessible("account-recovery-none.png")
+        self.driver.find_element(By.ID, "recovery-make").click()
+        self.wait_for_page("/account/recovery", until=lambda d: d.find_elements(By.ID, "recovery-codes"))
+        codes = [e.text for e in self.driver.find_elements(By.CSS_SELECTOR, "#recovery-codes code")]
+        self.assertEqual(len(codes), 10)
+        self.assertEqual(self.active(), "notice")
+        link = self.driver.find_element(By.ID, "recovery-download")
+        self.assertTrue(link.get_attribute("href").startswith("data:text/plain;charset=utf-8,"))
+        self.assertIn(codes[0], urllib.parse.unquote(link.get_attribute("href")))
+        self.assert_accessible("account-recovery.png")
+        # Back to the account: the codes are counted, never shown again.
+        self.driver.find_element(By.ID, "recovery-back").click()
+        self.wait_for_page("/account", until=lambda d: d.find_elements(By.ID, "account-recovery"))
+        self.assertIn("10 recovery codes left", self.driver.find_element(By.TAG_NAME, "main").text)
+        self.assertNotIn(codes[0], self.driver.page_source)
 
     def test_in_spanish(self):
         self.sign_in()

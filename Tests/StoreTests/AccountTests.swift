@@ -1,9 +1,10 @@
-import AccountCore
 import Crypto
 import Foundation
 import Testing
 
+@testable import AccountCore
 @testable import AuthCore
+import Encodings
 
 /// The account over the years, on every backend: its number moved by a code to the new number,
 /// everything kept about the person downloaded, and the account deleted whole.
@@ -160,6 +161,38 @@ struct AccountTests {
         }
     }
 
+    @Test("recovery codes: ten of 50 bits as xxxx-xxxx-xx, read back whatever the case, dashes or O for 0; a new set ends the old", arguments: Backend.all)
+    func recoveryCodes(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let codes = RecoveryCodes(key: SymmetricKey(size: .bits256))
+            let made = codes.generate(using: { Array(secureRandomBytesForTests($0)) })
+            #expect(made.codes.count == 10 && Set(made.codes).count == 10)
+            for code in made.codes {
+                #expect(code.wholeMatch(of: /[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{2}/) != nil, "\(code)")
+            }
+            let first = made.codes[0]
+            #expect(codes.digest(of: first) == made.digests[0])
+            #expect(codes.digest(of: " " + first.lowercased().replacingOccurrences(of: "-", with: "") + " ") == made.digests[0])
+            #expect(codes.digest(of: first.replacingOccurrences(of: "0", with: "O")) == made.digests[0])
+            #expect(codes.digest(of: String(first.dropLast())) == nil)
+            #expect(codes.digest(of: first + "0") == nil)
+            #expect(codes.digest(of: "UUUU-UUUU-UU") == nil)  // U is not in the alphabet
+            #expect(RecoveryCodes(key: SymmetricKey(size: .bits256)).digest(of: first) != made.digests[0])
+            // All 50 bits are used: the code of all-ones bytes is the alphabet's last letter throughout.
+            #expect(RecoveryCodes.code(from: Array(repeating: 0xFF, count: 7)) == "ZZZZ-ZZZZ-ZZ")
+
+            let fixture = ServiceFixture(database)
+            let alice = try await signIn(fixture, "4155550100")
+            let now = fixture.clock.now.timeIntervalSince1970
+            try await database.account.replaceRecoveryCodes(user: alice.id, digests: made.digests, at: now)
+            #expect(try await database.account.summary(user: alice.id, now: now)?.recoveryCodesLeft == 10)
+            let again = codes.generate(using: { Array(secureRandomBytesForTests($0)) })
+            try await database.account.replaceRecoveryCodes(user: alice.id, digests: again.digests, at: now)
+            #expect(try await database.count("recovery_codes") == 10)
+            #expect(try await database.data("SELECT digest FROM recovery_codes ORDER BY digest LIMIT 1").map { again.digests.contains($0) } == true)
+        }
+    }
+
     @Test("deleting is refused while money is held; then every personal row goes and the number is free", arguments: Backend.all)
     func delete(_ backend: Backend) async throws {
         try await withDatabase(backend) { database in
@@ -197,3 +230,5 @@ extension Result where Failure == any Error {
         do { self = .success(try await body()) } catch { self = .failure(error) }
     }
 }
+
+func secureRandomBytesForTests(_ count: Int) -> [UInt8] { secureRandomBytes(count) }

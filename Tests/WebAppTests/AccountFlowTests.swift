@@ -226,5 +226,34 @@ struct AccountFlowTests {
             #expect(try await browser.get("/account/data").status == .ok)
         }
     }
+
+    @Test("recovery codes: after Confirm, ten shown once and never cached; Your account counts them; a new set replaces them")
+    func recoveryCodes() async throws {
+        try await withServer { server in
+            let browser = try await confirm.signIn(server)
+            #expect(try await browser.get("/account").body.contains("So you can get back in if you lose this number."))
+            let page = try await browser.get("/account/recovery")
+            #expect(page.body.contains("You have no recovery codes yet."))
+            let made = try await browser.post("/account/recovery")
+            #expect(made.status == .ok)
+            #expect(made.headers["Cache-Control"].first == "no-store")
+            let codes = made.body.matches(of: /<code>([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{2})<\/code>/).map { String($0.1) }
+            #expect(codes.count == 10)
+            #expect(made.body.contains(#"download="phone-login-recovery-codes.txt""#))
+            // Never again: the page now only counts them.
+            let later = try await browser.get("/account/recovery")
+            #expect(later.body.contains("You have 10 recovery codes left."))
+            #expect(!codes.contains { later.body.contains($0) })
+            #expect(try await browser.get("/account").body.contains("You have 10 recovery codes left."))
+            let again = try await browser.post("/account/recovery")
+            let newCodes = again.body.matches(of: /<code>([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{2})<\/code>/).map { String($0.1) }
+            #expect(newCodes.count == 10 && Set(newCodes).isDisjoint(with: codes))
+            // Stale: asked to confirm first, nothing made.
+            server.clock.advance(by: 11 * 60)
+            #expect(try await browser.post("/account/recovery").location == "/confirm?next=%2Faccount%2Frecovery")
+            // Without the form's CSRF token: refused.
+            #expect(try await browser.post("/account/recovery", csrf: false).status == .forbidden)
+        }
+    }
 }
 

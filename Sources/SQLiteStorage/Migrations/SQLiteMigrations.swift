@@ -22,6 +22,7 @@ import GRDB
 /// | `v9-proved-at` | when each session's person last proved they hold the number or a passkey |
 /// | `v10-number-changes` | each change of an account's number |
 /// | `v11-by-call` | whether a session's (and an app's grant's) code came by call |
+/// | `v12-recovery-codes` | each account's recovery codes, as keyed digests |
 enum SQLiteMigrations {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -316,6 +317,19 @@ enum SQLiteMigrations {
                 try db.execute(
                     sql: "ALTER TABLE \(table) ADD COLUMN by_call INTEGER NOT NULL DEFAULT 0 CHECK (by_call IN (0, 1))")
             }
+        }
+        // Recovery codes: a keyed digest of each, and when it was used.
+        migrator.registerMigration("v12-recovery-codes") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE recovery_codes (
+                        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                        digest BLOB NOT NULL CHECK (length(digest) = 32),
+                        created_at REAL NOT NULL,
+                        used_at REAL,
+                        PRIMARY KEY (user_id, digest)
+                    ) WITHOUT ROWID;
+                    """)
         }
         return migrator
     }

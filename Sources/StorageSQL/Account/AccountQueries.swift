@@ -15,7 +15,8 @@ public enum AccountQueries {
                (SELECT count(*) FROM devices d WHERE d.user_id = u.id AND d.expires_at > $2) AS remembered,
                (SELECT count(*) FROM oidc_consents c WHERE c.user_id = u.id) AS apps,
                (SELECT CAST(coalesce(sum(a.balance_cents), 0) AS BIGINT) FROM accounts a WHERE a.user_id = u.id)
-                   AS money_held
+                   AS money_held,
+               (SELECT count(*) FROM recovery_codes r WHERE r.user_id = u.id AND r.used_at IS NULL) AS recovery_left
         FROM users u WHERE u.id = $1
         """)
 
@@ -28,7 +29,7 @@ public enum AccountQueries {
                         phone: try row.get("phone"), createdAt: created,
                         phoneSince: try row.optional("phone_since") ?? created, passkeys: try row.get("passkeys"),
                         rememberedPhones: try row.get("remembered"), connectedApps: try row.get("apps"),
-                        moneyHeldCents: try row.get("money_held"))
+                        moneyHeldCents: try row.get("money_held"), recoveryCodesLeft: try row.get("recovery_left"))
                 })
         }
     }
@@ -229,6 +230,16 @@ public enum AccountQueries {
     }
 
     private static func date(_ seconds: Double) -> Date { Date(timeIntervalSince1970: seconds) }
+
+    // MARK: Recovery codes
+
+    static let deleteRecoveryCodes = SQL("DELETE FROM recovery_codes WHERE user_id = $1")
+    static let insertRecoveryCode = SQL("INSERT INTO recovery_codes (user_id, digest, created_at) VALUES ($1, $2, $3)")
+
+    /// The user's codes replaced by `digests`.
+    public static func replaceRecoveryCodes(user: Int64, digests: [Data], at: Double) -> Step<Int> {
+        .execute([Statement(deleteRecoveryCodes, user)] + digests.map { Statement(insertRecoveryCode, user, $0, at) })
+    }
 
     // MARK: Deletion
 

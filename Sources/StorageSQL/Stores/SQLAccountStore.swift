@@ -27,4 +27,8 @@ public struct SQLAccountStore<Runner: StepRunner>: AccountStore {
     {
         try await runner.transaction { AccountQueries.delete(user: user, decide: decide) }
     }
+
+    public func replaceRecoveryCodes(user: Int64, digests: [Data], at: Double) async throws {
+        _ = try await runner.transaction { AccountQueries.replaceRecoveryCodes(user: user, digests: digests, at: at) }
+    }
 }

@@ -1,5 +1,6 @@
 import AccountCore
 import AuthCore
+import Encodings
 import Foundation
 import HTTPLite
 import WalletCore
@@ -16,6 +17,7 @@ struct AccountController: Sendable {
     let signIn: SignInService
     let store: any AccountStore
     let rules: AccountRules
+    let recoveryCodes: RecoveryCodes
     let pages: Pages
     let cookies: SignOutCookies
     let pending: PendingCodeCookie
@@ -32,6 +34,8 @@ struct AccountController: Sendable {
         confirmed.get("/account/phone/code", use: showCode)
         confirmed.post("/account/phone/code", use: checkCode)
         confirmed.post("/account/phone/resend", use: resend)
+        confirmed.get("/account/recovery", use: showRecovery)
+        confirmed.post("/account/recovery", use: makeRecovery)
         confirmed.get("/account/download", use: showDownload)
         confirmed.get("/account/data", use: download)
         confirmed.get("/account/delete", use: showDelete)
@@ -155,6 +159,25 @@ struct AccountController: Sendable {
                 csrf: context.csrfToken, phone: context.user.phone, newPhone: phone, error: error,
                 triesLeft: error == .incorrectCode ? status.triesLeft : nil)
         }
+    }
+
+    // MARK: Recovery codes
+
+    @Sendable func showRecovery(_ request: Request, _ context: ConfirmedContext) async throws -> Response {
+        guard let summary = try await store.summary(user: context.user.id, now: clock().timeIntervalSince1970) else {
+            throw Redirect.toLogin
+        }
+        return try pages.in(context.language).recoveryCodes(
+            csrf: context.csrfToken, phone: context.user.phone, left: summary.recoveryCodesLeft)
+    }
+
+    /// A new set of ten, replacing the old one; shown this once (only their digests are kept).
+    @Sendable func makeRecovery(_ request: Request, _ context: ConfirmedContext) async throws -> Response {
+        let made = recoveryCodes.generate(using: secureRandomBytes)
+        try await store.replaceRecoveryCodes(
+            user: context.user.id, digests: made.digests, at: clock().timeIntervalSince1970)
+        return try pages.in(context.language).recoveryCodes(
+            csrf: context.csrfToken, phone: context.user.phone, left: made.codes.count, codes: made.codes)
     }
 
     // MARK: Download and delete

@@ -1,4 +1,5 @@
 import AccountCore
+import Foundation
 import AuthCore
 import HTTPLite
 import WalletCore
@@ -22,6 +23,9 @@ extension Pages {
                 "calls": calls,
                 "passkeys": summary.passkeys == 0 ? "" : words.plural("yourAccount.passkeyCount", count: summary.passkeys),
                 "remembered": String(summary.rememberedPhones), "showsApps": connectedApps,
+                "recoveryHint": summary.recoveryCodesLeft == 0
+                    ? words("yourAccount.recoveryHint")
+                    : words.plural("yourAccount.recovery.left", count: summary.recoveryCodesLeft),
                 "hasNotice": notice != nil, "hasError": error != nil, "hasPasskeys": summary.passkeys > 0,
                 "apps": String(summary.connectedApps), "notice": notice ?? "",
                 "error": sentence(error, triesLeft: nil), "pageAddress": "/account",
@@ -41,6 +45,28 @@ extension Pages {
                 "notice": notice ?? "", "hasError": error != nil, "error": sentence(error, triesLeft: triesLeft),
                 "pageAddress": newPhone == nil ? "/account/phone" : "/account/phone/code",
             ], answering: error)
+    }
+
+    /// "Recovery codes": how many are left and a button that makes a new set; or, just made,
+    /// the codes themselves (shown this once) with a text file of them to save.
+    func recoveryCodes(csrf: String, phone: PhoneNumber, left: Int, codes: [String]? = nil) throws -> Response {
+        var values: [String: Any] = [
+            "csrf": csrf, "pageAddress": "/account/recovery", "hasCodes": left > 0,
+            "left": left == 0 ? words("yourAccount.recovery.none") : words.plural("yourAccount.recovery.left", count: left),
+        ]
+        if let codes {
+            let file = ([words("yourAccount.recovery.fileHeader", ["phone": phone.nationalFormat]), ""] + codes)
+                .joined(separator: "\n") + "\n"
+            values["showing"] = true
+            // No language link while they are shown: following it would lose them.
+            values["pageAddress"] = nil
+            values["codes"] = codes
+            values["download"] =
+                "data:text/plain;charset=utf-8,"
+                + (file.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+            // Shown once: a reload of the page that made them must not show them from a cache.
+        }
+        return try page("account-recovery", values, answering: nil)
     }
 
     /// "Download your data": what the file holds, and the link that saves it.
