@@ -92,12 +92,14 @@ public struct SignInService: Sendable {
     /// submitted again), no second message is sent: the session joins the code already out.
     /// `client` is the address the request came from, for the per-client sending limit.
     /// The text goes out in `language`: the one the person was reading when they asked.
+    /// `movesAccount`: the code is for "Change your number" (its text says it moves an account).
     public func requestCode(
-        phoneInput: String, session: SessionToken?, client: String? = nil, language: Language = .english
+        phoneInput: String, session: SessionToken?, client: String? = nil, language: Language = .english,
+        movesAccount: Bool = false
     ) async throws -> PendingSignIn {
         try await issue(
             to: try phone(phoneInput), session: session, makeSession: true, attachDuringCooldown: true,
-            client: client, language: language)
+            client: client, language: language, movesAccount: movesAccount)
     }
 
     /// The JSON API's send step: validates the number and texts it a code. No session is made
@@ -105,13 +107,15 @@ public struct SignInService: Sendable {
     /// (``verify(phoneInput:codeInput:)``). Asked again during the cooldown, it sends nothing
     /// and reports the code already out, like ``requestCode(phoneInput:session:client:)``.
     public func sendCode(
-        phoneInput: String, client: String? = nil, channel: DeliveryChannel = .sms, language: Language = .english
+        phoneInput: String, client: String? = nil, channel: DeliveryChannel = .sms, language: Language = .english,
+        movesAccount: Bool = false
     ) async throws -> CodeSent {
         let now = clock()
         let verificationID = SessionToken.generate()
         let request = try await issue(
             to: try phone(phoneInput), session: nil, makeSession: false, attachDuringCooldown: true,
-            client: client, holder: verificationID.storageKey, channel: channel, language: language, now: now)
+            client: client, holder: verificationID.storageKey, channel: channel, language: language, now: now,
+            movesAccount: movesAccount)
         return CodeSent(
             phone: request.phone, sent: request.sent, verificationID: request.sent ? verificationID : nil,
             codeExpiresAt: request.codeExpiresAt, resendAvailableAt: request.resendAvailableAt, decidedAt: now,
@@ -143,13 +147,14 @@ public struct SignInService: Sendable {
     /// cooldown (one for texts and calls) runs, and refused for a number no longer texted
     /// (``SignInPolicy/phoneRegions`` narrowed since the first code).
     public func resendCode(
-        session: SessionToken, client: String? = nil, channel: DeliveryChannel = .sms, language: Language = .english
+        session: SessionToken, client: String? = nil, channel: DeliveryChannel = .sms, language: Language = .english,
+        movesAccount: Bool = false
     ) async throws -> PendingSignIn {
         guard case .pending(let phone) = try await state(of: session) else { throw SignInError.noPendingSignIn }
         try texted(phone)
         return try await issue(
             to: phone, session: session, makeSession: true, attachDuringCooldown: false, client: client,
-            channel: channel, language: language)
+            channel: channel, language: language, movesAccount: movesAccount)
     }
 
     /// Whether codes can be delivered by call (the provider places calls).
@@ -164,14 +169,15 @@ public struct SignInService: Sendable {
 
     private func issue(
         to phone: PhoneNumber, session: SessionToken?, makeSession: Bool, attachDuringCooldown: Bool, client: String?,
-        holder: Data? = nil, channel: DeliveryChannel = .sms, language: Language = .english, now: Date? = nil
+        holder: Data? = nil, channel: DeliveryChannel = .sms, language: Language = .english, now: Date? = nil,
+        movesAccount: Bool = false
     ) async throws -> PendingSignIn {
         guard sms.channels.contains(channel), channel == .sms || offersCalls(to: phone) else {
             throw SignInError.channelUnavailable(channel)
         }
         let code = makeCode()
         let digest = hasher.digest(of: code, for: phone)
-        let message = composer.message(for: code, to: phone, by: channel, in: language)
+        let message = composer.message(for: code, to: phone, by: channel, in: language, movesAccount: movesAccount)
         let newToken = SessionToken.generate()
         let now = now ?? clock()
         let request = CodeIssue(

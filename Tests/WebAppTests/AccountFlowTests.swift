@@ -80,6 +80,8 @@ struct AccountFlowTests {
             #expect(sent.location == "/account/phone/code?sent=1")
             let code = try await browser.get(sent.location!)
             #expect(code.body.contains("We texted a code to (530) 555-0123."))
+            // The text says what the code does, so its holder knows what reading it out gives away.
+            #expect(try server.outbox().last?.body.contains("is your code to move an account at") == true)
             #expect(code.body.contains(#"autocomplete="one-time-code""#))
             let wrong = try await browser.post("/account/phone/code", form: [("code", "000000")])
             #expect(wrong.status == .unprocessableEntity)

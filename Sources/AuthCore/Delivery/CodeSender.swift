@@ -126,12 +126,24 @@ public struct MessageComposer: Sendable {
         return CodeMessage(to: old, content: .text(body))
     }
 
-    /// The message for `code` on `channel`, in `language`.
+    /// The text of a code that moves an account onto the number it is sent to ("Change your
+    /// number"): it says so, so that its holder, asked to read it out, knows what it gives away.
+    public func numberChangeBody(for code: OneTimeCode, in language: Language = .english) -> String {
+        let first = wording[language]("sms.bodyNumberChange", ["code": code.digits, "app": appName ?? domain])
+        return "\(first)\n\n@\(domain) #\(code.digits)"
+    }
+
+    /// The message for `code` on `channel`, in `language`; `movesAccount`: the code moves an
+    /// account onto this number (its text says so).
     public func message(
-        for code: OneTimeCode, to phone: PhoneNumber, by channel: DeliveryChannel, in language: Language = .english
+        for code: OneTimeCode, to phone: PhoneNumber, by channel: DeliveryChannel, in language: Language = .english,
+        movesAccount: Bool = false
     ) -> CodeMessage {
         switch channel {
-        case .sms: CodeMessage(to: phone, content: .text(body(for: code, in: language)))
+        case .sms:
+            CodeMessage(
+                to: phone,
+                content: .text(movesAccount ? numberChangeBody(for: code, in: language) : body(for: code, in: language)))
         case .voice: CodeMessage(to: phone, content: .call(call(for: code, in: language)))
         }
     }

@@ -83,7 +83,7 @@ struct AccountAPIController: Sendable {
         let phone = try signIn.phone(body.phone_number)
         guard phone != context.user.phone else { throw NumberChangeError.sameNumber }
         let sent = try await signIn.sendCode(
-            phoneInput: phone.e164, client: request.client?.group, language: context.language)
+            phoneInput: phone.e164, client: request.client?.group, language: context.language, movesAccount: true)
         let now = sent.decidedAt
         return try APIController.reply(
             APIController.SendReply(

@@ -79,7 +79,8 @@ struct AccountController: Sendable {
             let phone = try signIn.phone(typed)
             guard phone != context.user.phone else { throw NumberChangeError.sameNumber }
             let started = try await signIn.requestCode(
-                phoneInput: phone.e164, session: nil, client: request.client?.group, language: context.language)
+                phoneInput: phone.e164, session: nil, client: request.client?.group, language: context.language,
+                movesAccount: true)
             var response = Response.redirect(to: "/account/phone/code?sent=" + (started.sent ? "1" : "0"))
             response.setCookie(pending.pending(started.session, for: context.user))
             return response
@@ -111,7 +112,8 @@ struct AccountController: Sendable {
     @Sendable func resend(_ request: Request, _ context: ConfirmedContext) async throws -> Response {
         guard let (token, phone) = try await newNumber(request, context) else { return .redirect(to: "/account/phone") }
         do {
-            _ = try await signIn.resendCode(session: token, client: request.client?.group, language: context.language)
+            _ = try await signIn.resendCode(
+                session: token, client: request.client?.group, language: context.language, movesAccount: true)
             return .redirect(to: "/account/phone/code?sent=1")
         } catch let error as SignInError {
             return try pages.in(context.language).changeNumber(
