@@ -60,7 +60,7 @@ extension Pages {
             values["showing"] = true
             // No language link while they are shown: following it would lose them.
             values["pageAddress"] = nil
-            values["codes"] = codes
+            values["codes"] = codes.map { ["code": $0] }
             values["download"] =
                 "data:text/plain;charset=utf-8,"
                 + (file.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
