@@ -128,7 +128,7 @@ struct Routes {
             pages: pages,
             cookies: SignOutCookies(
                 session: sessionCookie, device: deviceCookie,
-                rememberedPhone: RememberedPhoneCookie(https: configuration.https), secure: configuration.https),
+                rememberedPhone: RememberedPhoneCookie(https: configuration.https)),
             pending: .numberChange(
                 secure: configuration.https, maxAge: pendingCodeMaxAge, key: secret.derivedKey(purpose: "pending-code")),
             connectedApps: oidc != nil,

@@ -68,6 +68,17 @@ struct APIController: Sendable {
         let channel: String
         let expires_in: Int
         let resend_after: Int
+
+        /// The reply to a code sent (or joined during the cooldown), as of when it was decided.
+        init(_ sent: SignInService.CodeSent) {
+            let now = sent.decidedAt
+            self.phone_number = sent.phone.e164
+            self.sent = sent.sent
+            self.verification_id = sent.verificationID?.value
+            self.channel = APIController.name(of: sent.channel)
+            self.expires_in = wholeSeconds(from: now, to: sent.codeExpiresAt)
+            self.resend_after = wholeSeconds(from: now, to: sent.resendAvailableAt)
+        }
     }
 
     struct StatusReply: Encodable {
@@ -112,12 +123,7 @@ struct APIController: Sendable {
         let sent = try await signIn.sendCode(
             phoneInput: body.phone_number, client: request.client?.group, channel: channel,
             language: context.language)
-        let now = sent.decidedAt
-        return try Self.reply(
-            SendReply(
-                phone_number: sent.phone.e164, sent: sent.sent, verification_id: sent.verificationID?.value,
-                channel: Self.name(of: sent.channel), expires_in: wholeSeconds(from: now, to: sent.codeExpiresAt),
-                resend_after: wholeSeconds(from: now, to: sent.resendAvailableAt)))
+        return try Self.reply(SendReply(sent))
     }
 
     /// A code's channel and delivery, for the app that holds its `verification_id`.

@@ -84,12 +84,7 @@ struct AccountAPIController: Sendable {
         guard phone != context.user.phone else { throw NumberChangeError.sameNumber }
         let sent = try await signIn.sendCode(
             phoneInput: phone.e164, client: request.client?.group, language: context.language, movesAccount: true)
-        let now = sent.decidedAt
-        return try APIController.reply(
-            APIController.SendReply(
-                phone_number: sent.phone.e164, sent: sent.sent, verification_id: sent.verificationID?.value,
-                channel: APIController.name(of: sent.channel), expires_in: wholeSeconds(from: now, to: sent.codeExpiresAt),
-                resend_after: wholeSeconds(from: now, to: sent.resendAvailableAt)))
+        return try APIController.reply(APIController.SendReply(sent))
     }
 
     /// The new number's code: the account moves to it (409 `number_has_account` when the number

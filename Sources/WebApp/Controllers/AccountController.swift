@@ -54,13 +54,21 @@ struct AccountController: Sendable {
         _ user: User, _ language: Language, justChanged: Bool = false, error: (any AnsweringError)? = nil
     ) async throws -> Response {
         let now = clock().timeIntervalSince1970
-        guard let summary = try await store.summary(user: user.id, now: now) else { throw Redirect.toLogin }
+        let summary = try await summary(of: user)
         let changedNow = justChanged && summary.phoneSince != summary.createdAt && now - summary.phoneSince < 600
         let notice = changedNow
             ? pages.in(language).words("yourAccount.changed", ["phone": user.phone.nationalFormat]) : nil
         return try pages.in(language).yourAccount(
             summary, phone: user.phone, calls: signIn.offersCalls(to: user.phone),
             connectedApps: connectedApps, notice: notice, error: error)
+    }
+
+    /// The account page's facts as of now; signed out when the account is gone.
+    private func summary(of user: User) async throws -> AccountSummary {
+        guard let summary = try await store.summary(user: user.id, now: clock().timeIntervalSince1970) else {
+            throw Redirect.toLogin
+        }
+        return summary
     }
 
     // MARK: Change your number
@@ -166,9 +174,7 @@ struct AccountController: Sendable {
     // MARK: Recovery codes
 
     @Sendable func showRecovery(_ request: Request, _ context: ConfirmedContext) async throws -> Response {
-        guard let summary = try await store.summary(user: context.user.id, now: clock().timeIntervalSince1970) else {
-            throw Redirect.toLogin
-        }
+        let summary = try await summary(of: context.user)
         return try pages.in(context.language).recoveryCodes(
             csrf: context.csrfToken, phone: context.user.phone, left: summary.recoveryCodesLeft)
     }
@@ -204,9 +210,7 @@ struct AccountController: Sendable {
     }
 
     @Sendable func showDelete(_ request: Request, _ context: ConfirmedContext) async throws -> Response {
-        guard let summary = try await store.summary(user: context.user.id, now: clock().timeIntervalSince1970) else {
-            throw Redirect.toLogin
-        }
+        let summary = try await summary(of: context.user)
         return try pages.in(context.language).deleteAccount(
             csrf: context.csrfToken, phone: context.user.phone,
             moneyHeld: summary.moneyHeldCents > 0 ? Money(cents: summary.moneyHeldCents) : nil)
@@ -235,7 +239,7 @@ struct SignOutCookies: Sendable {
     let session: SessionCookie
     let device: DeviceCookie
     let rememberedPhone: RememberedPhoneCookie
-    let secure: Bool
+    var secure: Bool { session.secure }
 
     var all: [Cookie] { [session.expired(), device.forget(), rememberedPhone.forget()] }
 }
