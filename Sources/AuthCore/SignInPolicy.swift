@@ -99,5 +99,17 @@ public struct SignInPolicy: Sendable {
     /// flood of requests can make the database hold.
     public var maxPasskeyChallengesPerClient = 30
 
+    /// Wrong recovery codes (or numbers with none) per typed number per
+    /// ``recoveryFailuresWindow``, after which "Lost your phone or number?" refuses that number
+    /// until the window passes: 5 per hour. A set of ten codes of 50 bits each leaves a guesser
+    /// at this pace about one chance in 10^10 a year; the owner, who has the paper, needs one try.
+    public var maxRecoveryFailuresPerNumber = 5
+    /// Wrong recovery tries from one client address per ``recoveryFailuresWindow``: 20 per
+    /// hour, so one address cannot walk through many numbers.
+    public var maxRecoveryFailuresPerClient = 20
+    public var recoveryFailuresWindow: TimeInterval = 3600
+    /// How long a proof of recovery lasts while the person types their new number and its code.
+    public var recoveryProofLifetime: TimeInterval = 1800
+
     public init() {}
 }

@@ -66,16 +66,22 @@ extension SignInService {
     /// for, or the API's `holder`), and when it is right moves `user`'s account to `phone` in the
     /// same transaction, then texts the old number that it happened (counted like any text). A
     /// number with its own account is refused only now, once the code proved the person holds it.
+    ///
+    /// `recovering` (``recoverAccount(of:to:session:holder:codeInput:client:language:userAgent:)``):
+    /// the signed-in session to begin, and its browser; every other session ends.
     public func moveAccount(
         of user: User, to phone: PhoneNumber, session: SessionToken?, holder: Data? = nil, codeInput: String,
-        client: String? = nil, language: Language = .english
+        client: String? = nil, language: Language = .english,
+        recovering: (session: SessionToken, userAgent: String?)? = nil
     ) async throws -> User {
         let notice = composer.numberChangedNotice(to: user.phone, newNumber: phone, in: language)
         let request = CodeCheck(
             session: session?.storageKey, phone: phone,
             candidateDigest: OneTimeCode(codeInput).map { hasher.digest(of: $0, for: phone) },
-            signedInSession: SessionToken.generate().storageKey, holder: holder, client: client, now: clock(),
-            purpose: CheckPurpose.moveAccount(user: user.id, from: user.phone.e164, notice: notice.reference))
+            signedInSession: (recovering?.session ?? SessionToken.generate()).storageKey, holder: holder,
+            client: client, userAgent: recovering?.userAgent, now: clock(),
+            purpose: CheckPurpose.moveAccount(
+                user: user.id, from: user.phone.e164, notice: notice.reference, recovering: recovering != nil))
         let outcome: CheckOutcome
         do {
             outcome = try await decide(request).outcome

@@ -333,5 +333,21 @@ enum PostgresMigrations {
                 )
                 """
             ]),
+        // Wrong recovery tries (SQLite's v13).
+        Migration(
+            name: "v13-recovery-tries",
+            statements: [
+                """
+                CREATE TABLE failed_recoveries (
+                    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    phone text NOT NULL,
+                    client text,
+                    failed_at double precision NOT NULL
+                )
+                """,
+                "CREATE INDEX failed_recoveries_by_phone ON failed_recoveries (phone, failed_at)",
+                "CREATE INDEX failed_recoveries_by_client ON failed_recoveries (client, failed_at)",
+                "CREATE INDEX failed_recoveries_by_time ON failed_recoveries (failed_at)",
+            ]),
     ]
 }

@@ -53,6 +53,8 @@ public struct Overview: Sendable, Equatable {
     /// empty, not filled with the number).
     public let chosenName: String?
     public let accounts: [Account]
+    /// Whether the person has a way back in without their number (``StoredOverview/hasWayBack``).
+    public var hasWayBack = true
 
     /// The sum of the balances, checked: balances read back whose sum does not fit in Int64
     /// cents are ``AuthCore/StoredDataCorrupt`` (a 500 for this request), never a trap.
@@ -77,6 +79,7 @@ public struct Overview: Sendable, Equatable {
     public init(_ stored: StoredOverview, defaultName: String) {
         self.init(
             displayName: stored.displayName ?? defaultName, chosenName: stored.displayName, accounts: stored.accounts)
+        hasWayBack = stored.hasWayBack
     }
 }
 

@@ -30,10 +30,14 @@ public protocol WalletStore: Sendable {
 public struct StoredOverview: Sendable, Equatable {
     public var displayName: String?
     public var accounts: [Account]
+    /// Whether the person has a way back in without their number (a passkey, or a recovery code
+    /// not used yet): Home offers recovery codes when not.
+    public var hasWayBack: Bool
 
-    public init(displayName: String?, accounts: [Account]) {
+    public init(displayName: String?, accounts: [Account], hasWayBack: Bool = true) {
         self.displayName = displayName
         self.accounts = accounts
+        self.hasWayBack = hasWayBack
     }
 }
 

@@ -124,7 +124,7 @@ struct Routes {
         // Your account: its forms go back to their own page after "Confirm it's you".
         AccountController(
             signIn: signIn, store: storage.account,
-            rules: accountRules, recoveryCodes: RecoveryCodes(key: secret.derivedKey(purpose: "recovery-codes")),
+            rules: accountRules, recoveryCodes: recoveryCodes,
             pages: pages,
             cookies: SignOutCookies(
                 session: sessionCookie, device: deviceCookie,
@@ -139,6 +139,16 @@ struct Routes {
                 middleware: ProofCheck(
                     signIn: signIn, within: configuration.policy.confirmWithin, clock: clock, afterPost: nil)
             ).group(context: ConfirmedContext.self))
+        // "Lost your phone or number?": a recovery code, then a code to the new number.
+        RecoverController(
+            signIn: signIn, store: storage.account, recoveryCodes: recoveryCodes, pages: pages, session: sessionCookie,
+            proof: RecoveryCookie(
+                secure: configuration.https, lifetime: configuration.policy.recoveryProofLifetime,
+                key: secret.derivedKey(purpose: "recovery-proof"), clock: clock),
+            pending: .recovery(
+                secure: configuration.https, maxAge: pendingCodeMaxAge, key: secret.derivedKey(purpose: "pending-code")),
+            clock: clock
+        ).register(signedOut: visitors.group(context: SignedOutContext.self))
         WalletController(
             wallet: wallet, pages: pages, notice: WalletNotice(secure: configuration.https),
             passkeyCookies: passkeys == nil ? nil : passkeyCookies, passkeys: passkeys
@@ -213,6 +223,11 @@ struct Routes {
     private var accountRules: AccountRules {
         AccountRules(
             forgettingKey: secret.derivedKey(purpose: "forgotten-numbers"), codeLifetime: configuration.policy.codeLifetime)
+    }
+
+    /// Recovery codes' digests, keyed by the server secret.
+    private var recoveryCodes: RecoveryCodes {
+        RecoveryCodes(key: secret.derivedKey(purpose: "recovery-codes"))
     }
 
     /// How long a code in progress beside the session is kept: the code's life, and a little more.

@@ -482,6 +482,7 @@ struct SignInRulesTests {
             rules.purgeCutoffs(now: now)
                 == PurgeCutoffs(
                     sessionsExpiredBy: seconds, codesExpiredBy: seconds - 86_400, sendsBefore: seconds - 3600,
-                    failuresBefore: seconds - 86_400, signInStartsBefore: seconds - 3600))
+                    failuresBefore: seconds - 86_400, signInStartsBefore: seconds - 3600,
+                    recoveryFailuresBefore: seconds - 3600))
     }
 }

@@ -51,7 +51,10 @@ public enum CheckPurpose: Sendable, Equatable {
     case signIn
     /// "Change your number": moves the account of `user`, whose number is `from`, to the number
     /// the code went to, and counts a text to `from` (sent by `notice`) that tells its holder.
-    case moveAccount(user: Int64, from: String, notice: SendReference)
+    /// `recovering` ("Lost your phone or number?", after a recovery code): every session and
+    /// remembered phone of the account ends too (the lost phone's among them), and the person is
+    /// signed in with the new number.
+    case moveAccount(user: Int64, from: String, notice: SendReference, recovering: Bool = false)
 }
 
 /// What a typed code came to.
@@ -141,8 +144,9 @@ extension SignInRules {
                     .recordFailure(phone: phone, client: request.client, at: now),
                 ])
         }
-        if case .moveAccount(let user, let from, let notice) = request.purpose {
-            return move(user: user, from: from, notice: notice, request, code: code, given: found)
+        if case .moveAccount(let user, let from, let notice, let recovering) = request.purpose {
+            return move(
+                user: user, from: from, notice: notice, recovering: recovering, request, code: code, given: found)
         }
         // Right code: single use, then a fresh session id for the signed-in state (and the
         // browser remembered, when the person asked).
@@ -168,9 +172,11 @@ extension SignInRules {
 
     /// A right code for a change of number: used up whatever comes of it (the person showed they
     /// hold the number); the account moves when it is still on `from` and nobody else holds the
-    /// new number, and the text telling `from` of it is counted like any text.
+    /// new number, and the text telling `from` of it is counted like any text. A recovery also
+    /// ends every session and remembered phone the account had, and signs the person in.
     private func move(
-        user: Int64, from: String, notice: SendReference, _ request: CodeCheck, code: StoredCode, given found: CheckFound
+        user: Int64, from: String, notice: SendReference, recovering: Bool, _ request: CodeCheck, code: StoredCode,
+        given found: CheckFound
     ) -> AuthDecision<CheckOutcome> {
         let now = request.now.timeIntervalSince1970
         let phone = request.phone.e164
@@ -184,12 +190,23 @@ extension SignInRules {
         if let holder = owners.phoneHolder, holder != user {
             return AuthDecision(.numberHasAccount, changes: used)
         }
+        let moved: [AuthChange] = [
+            .moveAccount(user: user, from: from, to: phone, at: now),
+            .recordSend(phone: from, client: nil, at: now, channel: .sms, cost: 1, reference: notice),
+        ]
+        guard recovering else { return AuthDecision(.numberMoved, changes: used + moved) }
+        let places = found.places
+        let absolute = now + policy.sessionLifetime
         return AuthDecision(
             .numberMoved,
-            changes: used + [
-                .moveAccount(user: user, from: from, to: phone, at: now),
-                .recordSend(phone: from, client: nil, at: now, channel: .sms, cost: 1, reference: notice),
-            ])
+            changes: used + moved + places.sessions.map { .deleteSession(key: $0.key) }
+                + places.devices.map { .forgetDevice(key: $0.key) } + [
+                    .signIn(
+                        phone: phone, session: request.signedInSession, at: now,
+                        expiresAt: min(absolute, now + policy.sessionIdleTimeout), absoluteExpiresAt: absolute,
+                        userAgent: request.userAgent, api: request.session == nil,
+                        method: code.send?.channel == .voice ? .call : .code)
+                ])
     }
 
     /// What is kept of a wrong try: SHA-256 of the code's digest and the typed one, so it can only

@@ -73,6 +73,7 @@ extension SignInRules {
             sessionsExpiredBy: seconds, codesExpiredBy: seconds - Self.expiredCodeKept,
             sendsBefore: seconds - max(policy.codesPerPhoneWindow, policy.codesPerClientWindow),
             failuresBefore: seconds - policy.failuresPerPhoneWindow,
-            signInStartsBefore: seconds - policy.signInsPerClientWindow)
+            signInStartsBefore: seconds - policy.signInsPerClientWindow,
+            recoveryFailuresBefore: seconds - policy.recoveryFailuresWindow)
     }
 }

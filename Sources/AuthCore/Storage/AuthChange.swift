@@ -69,6 +69,10 @@ public enum AuthChange: Sendable, Equatable {
     /// throws ``NumberChangeRace`` when the user no longer holds `from`, so the whole decision
     /// is undone.
     case moveAccount(user: Int64, from: String, to: String, at: Double)
+    /// Uses up one of the user's recovery codes (by its digest).
+    case spendRecoveryCode(user: Int64, digest: Data, at: Double)
+    /// A wrong recovery try for the typed number, towards its limit and the client's.
+    case recordRecoveryFailure(phone: String, client: String?, at: Double)
 }
 
 /// The account was no longer on the number a change of number started from (another change
@@ -110,11 +114,13 @@ public struct PurgeCutoffs: Sendable, Equatable {
     public var sendsBefore: Double
     public var failuresBefore: Double
     public var signInStartsBefore: Double
+    public var recoveryFailuresBefore: Double
 
     public init(
         sessionsExpiredBy: Double, codesExpiredBy: Double, sendsBefore: Double, failuresBefore: Double,
-        signInStartsBefore: Double
+        signInStartsBefore: Double, recoveryFailuresBefore: Double? = nil
     ) {
+        self.recoveryFailuresBefore = recoveryFailuresBefore ?? failuresBefore
         self.sessionsExpiredBy = sessionsExpiredBy
         self.codesExpiredBy = codesExpiredBy
         self.sendsBefore = sendsBefore

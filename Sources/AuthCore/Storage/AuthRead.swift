@@ -35,6 +35,25 @@ public enum AuthRead: Sendable, Equatable {
     case userPasskeys(user: Int64)
     /// For a change of number: the user's number now, and which user holds `phone`.
     case numberOwners(user: Int64, phone: String)
+    /// For "Lost your phone or number?": the account on `phone`, and whether `digest` is one of
+    /// its recovery codes not used yet.
+    case recoveryCode(phone: String, digest: Data)
+}
+
+/// What ``AuthRead/recoveryCode(phone:digest:)`` found.
+public struct RecoveryCodeMatch: Sendable, Equatable {
+    /// The account on the number; nil when the number has none.
+    public var user: Int64?
+    /// Whether the digest is an unused recovery code of that account.
+    public var matches: Bool
+    /// The account's recovery codes not used yet (before this one is spent).
+    public var unused: Int
+
+    public init(user: Int64?, matches: Bool, unused: Int) {
+        self.user = user
+        self.matches = matches
+        self.unused = unused
+    }
 }
 
 /// What ``AuthRead/numberOwners(user:phone:)`` found.
@@ -67,6 +86,7 @@ public enum AuthAnswer: Sendable, Equatable {
     case passkey(PasskeyRecord?)
     case userPasskeys(UserPasskeys)
     case numberOwners(NumberOwners)
+    case recoveryCode(RecoveryCodeMatch)
 }
 
 /// A lock a transaction holds until it ends.

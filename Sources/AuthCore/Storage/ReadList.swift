@@ -110,6 +110,10 @@ public struct ReadList: Sendable, Equatable {
     public mutating func numberOwners(user: Int64, phone: String) -> Read<NumberOwners?> {
         add(.numberOwners(user: user, phone: phone)) { if case .numberOwners(let found) = $0 { found } else { nil } }
     }
+
+    public mutating func recoveryCode(phone: String, digest: Data) -> Read<RecoveryCodeMatch> {
+        add(.recoveryCode(phone: phone, digest: digest)) { if case .recoveryCode(let found) = $0 { found } else { nil } }
+    }
 }
 
 /// A handle on one read of a ``ReadList``: its answer, typed. A read the request makes

@@ -19,6 +19,10 @@ public enum EventKind: String, Sendable, Equatable, CaseIterable {
     /// Passkey sign-in challenges a client address asked for (each is a row until answered or
     /// purged).
     case clientPasskeyChallenges
+    /// Wrong recovery tries ("Lost your phone or number?") for a typed number.
+    case phoneRecoveryFailures
+    /// Wrong recovery tries from a client address.
+    case clientRecoveryFailures
 }
 
 /// "When did the event at `position` (0 = the newest) among `subject`'s events after `since`

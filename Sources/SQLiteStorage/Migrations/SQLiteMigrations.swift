@@ -23,6 +23,7 @@ import GRDB
 /// | `v10-number-changes` | each change of an account's number |
 /// | `v11-by-call` | whether a session's (and an app's grant's) code came by call |
 /// | `v12-recovery-codes` | each account's recovery codes, as keyed digests |
+/// | `v13-recovery-tries` | wrong tries at "Lost your phone or number?", by number and by client |
 enum SQLiteMigrations {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -329,6 +330,21 @@ enum SQLiteMigrations {
                         used_at REAL,
                         PRIMARY KEY (user_id, digest)
                     ) WITHOUT ROWID;
+                    """)
+        }
+        // Wrong recovery tries: the number typed (an account's or not) and the client.
+        migrator.registerMigration("v13-recovery-tries") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE failed_recoveries (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        phone TEXT NOT NULL,
+                        client TEXT,
+                        failed_at REAL NOT NULL
+                    );
+                    CREATE INDEX failed_recoveries_by_phone ON failed_recoveries(phone, failed_at);
+                    CREATE INDEX failed_recoveries_by_client ON failed_recoveries(client, failed_at);
+                    CREATE INDEX failed_recoveries_by_time ON failed_recoveries(failed_at);
                     """)
         }
         return migrator

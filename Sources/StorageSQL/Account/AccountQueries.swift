@@ -252,6 +252,8 @@ public enum AccountQueries {
         """)
     static let forgetFailures = SQL(
         "UPDATE failed_checks SET phone = $1 WHERE phone = $2 AND failed_at >= $3 AND failed_at <= $4")
+    static let forgetRecoveryFailures = SQL(
+        "UPDATE failed_recoveries SET phone = $1 WHERE phone = $2 AND failed_at >= $3 AND failed_at <= $4")
     static let deleteCode = SQL("DELETE FROM verifications WHERE phone = $1")
     static let deletePendingSessions = SQL("DELETE FROM sessions WHERE pending_phone = $1")
     /// Every other row of the person goes with it (`ON DELETE CASCADE`): sessions, remembered
@@ -293,6 +295,7 @@ public enum AccountQueries {
             return [
                 Statement(forgetSends, forgotten, held.phone, from, until),
                 Statement(forgetFailures, forgotten, held.phone, from, until),
+                Statement(forgetRecoveryFailures, forgotten, held.phone, from, until),
             ]
         } + [
             Statement(deleteCode, plan.phone),

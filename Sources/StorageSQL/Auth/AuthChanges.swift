@@ -100,6 +100,10 @@ public enum AuthChanges {
             [Statement(removePasskey, id, user)]
         case .dismissPasskeyOffer(let user, let at):
             [Statement(dismissPasskeyOffer, at, user)]
+        case .spendRecoveryCode(let user, let digest, let at):
+            [Statement(spendRecoveryCode, at, user, digest)]
+        case .recordRecoveryFailure(let phone, let client, let at):
+            [Statement(insertRecoveryFailure, phone, client, at)]
         case .signIn, .moveAccount:
             []  // each checks what it wrote: apply(_:) writes it
         }
@@ -195,6 +199,12 @@ public enum AuthChanges {
     static let dismissPasskeyOffer = SQL(
         "UPDATE users SET passkey_offer_dismissed_at = coalesce(passkey_offer_dismissed_at, $1) WHERE id = $2")
 
+    // MARK: Recovery
+
+    static let spendRecoveryCode = SQL(
+        "UPDATE recovery_codes SET used_at = $1 WHERE user_id = $2 AND digest = $3 AND used_at IS NULL")
+    static let insertRecoveryFailure = SQL("INSERT INTO failed_recoveries (phone, client, failed_at) VALUES ($1, $2, $3)")
+
     // MARK: Purging
 
     /// Deletes what ``AuthCore/PurgeCutoffs`` says is old; the result is how many rows went.
@@ -206,6 +216,7 @@ public enum AuthChanges {
             Statement(SQL("DELETE FROM code_sends WHERE sent_at <= $1"), cutoffs.sendsBefore),
             Statement(SQL("DELETE FROM failed_checks WHERE failed_at <= $1"), cutoffs.failuresBefore),
             Statement(SQL("DELETE FROM sign_in_starts WHERE started_at <= $1"), cutoffs.signInStartsBefore),
+            Statement(SQL("DELETE FROM failed_recoveries WHERE failed_at <= $1"), cutoffs.recoveryFailuresBefore),
             Statement(SQL("DELETE FROM passkey_challenges WHERE expires_at <= $1"), cutoffs.sessionsExpiredBy),
         ])
     }

@@ -30,6 +30,25 @@ public enum AuthReads {
         case .passkey(let credentialID): PasskeyReads.passkey(credentialID).map { .passkey($0) }
         case .userPasskeys(let user): PasskeyReads.userPasskeys(user).map { .userPasskeys($0) }
         case .numberOwners(let user, let phone): numberOwners(user: user, phone: phone).map { .numberOwners($0) }
+        case .recoveryCode(let phone, let digest): recoveryCode(phone: phone, digest: digest).map { .recoveryCode($0) }
+        }
+    }
+
+    static let recoveryCodeOf = SQL(
+        """
+        SELECT u.id AS user_id,
+               (SELECT count(*) FROM recovery_codes r WHERE r.user_id = u.id AND r.digest = $2 AND r.used_at IS NULL)
+                   AS matches,
+               (SELECT count(*) FROM recovery_codes r WHERE r.user_id = u.id AND r.used_at IS NULL) AS unused
+        FROM users u WHERE u.phone = $1
+        """)
+
+    static func recoveryCode(phone: String, digest: Data) -> Step<RecoveryCodeMatch> {
+        .rows(Statement(recoveryCodeOf, phone, digest)) { rows in
+            guard let row = rows.first else { return .done(RecoveryCodeMatch(user: nil, matches: false, unused: 0)) }
+            let matches: Int = try row.get("matches")
+            return .done(
+                RecoveryCodeMatch(user: try row.get("user_id"), matches: matches > 0, unused: try row.get("unused")))
         }
     }
 
@@ -190,6 +209,8 @@ public enum AuthReads {
             case .clientFailures: ("failed_checks", "failed_at", "client = $1")
             case .clientSignIns: ("sign_in_starts", "started_at", "client = $1")
             case .clientPasskeyChallenges: ("passkey_challenges", "created_at", "client = $1")
+            case .phoneRecoveryFailures: ("failed_recoveries", "failed_at", "phone = $1")
+            case .clientRecoveryFailures: ("failed_recoveries", "failed_at", "client = $1")
             }
         return SQL(
             """

@@ -11,11 +11,15 @@ import WalletCore
 public enum WalletQueries {
     // MARK: Reading
 
-    /// One statement: the profile's name rides along on every account row (and on a row of its
-    /// own when there are no accounts).
+    /// One statement: the profile's name, and whether the person has a way back in without their
+    /// number (a passkey or an unused recovery code, each one indexed lookup), ride along on every
+    /// account row (and on a row of their own when there are no accounts).
     static let overviewOfUser = SQL(
         """
-        SELECT p.display_name, a.id, a.name, a.balance_cents
+        SELECT p.display_name, a.id, a.name, a.balance_cents,
+               CASE WHEN EXISTS (SELECT 1 FROM passkeys k WHERE k.user_id = me.user_id)
+                         OR EXISTS (SELECT 1 FROM recovery_codes r WHERE r.user_id = me.user_id AND r.used_at IS NULL)
+                    THEN 1 ELSE 0 END AS has_way_back
         FROM (SELECT CAST($1 AS BIGINT) AS user_id) me
         LEFT JOIN wallet_profiles p ON p.user_id = me.user_id
         LEFT JOIN accounts a ON a.user_id = me.user_id
@@ -28,6 +32,7 @@ public enum WalletQueries {
             var overview = StoredOverview(displayName: nil, accounts: [])
             for row in rows {
                 overview.displayName = try row.optional("display_name")
+                overview.hasWayBack = try row.get("has_way_back") as Int64 != 0
                 if let id: Int64 = try row.optional("id") {
                     overview.accounts.append(
                         Account(id: id, name: try row.get("name"), balance: Money(cents: try row.get("balance_cents"))))

@@ -99,22 +99,15 @@ struct AccountController: Sendable {
 
     /// The number this person's change sent its code to, while the code can still be typed.
     private func newNumber(_ request: Request, _ context: ConfirmedContext) async throws -> (SessionToken, PhoneNumber)? {
-        guard let token = pending.token(in: request, for: context.user),
-            case .pending(let phone) = try await signIn.state(of: token)
-        else { return nil }
-        return (token, phone)
+        try await NewNumberCode(signIn: signIn, pending: pending).sent(request, for: context.user)
     }
 
     @Sendable func showCode(_ request: Request, _ context: ConfirmedContext) async throws -> Response {
         guard let (_, phone) = try await newNumber(request, context) else { return .redirect(to: "/account/phone") }
         let words = pages.in(context.language)
-        let notice: String? =
-            switch request.query["sent"] {
-            case "1": words.words("yourAccount.phone.sent", ["phone": phone.nationalFormat])
-            case "0": words.words("verify.notice.onItsWay", ["phone": phone.nationalFormat])
-            default: nil
-            }
-        return try words.changeNumber(csrf: context.csrfToken, phone: context.user.phone, newPhone: phone, notice: notice)
+        return try words.changeNumber(
+            csrf: context.csrfToken, phone: context.user.phone, newPhone: phone,
+            notice: NewNumberCode.notice(request, to: phone, in: words))
     }
 
     @Sendable func resend(_ request: Request, _ context: ConfirmedContext) async throws -> Response {

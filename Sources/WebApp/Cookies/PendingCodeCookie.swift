@@ -30,6 +30,12 @@ struct PendingCodeCookie: Sendable {
         PendingCodeCookie(baseName: "number-change", path: "/account/phone", secure: secure, maxAge: maxAge, key: key)
     }
 
+    /// "Lost your phone or number?": the code to the new number, after a recovery code (the
+    /// "person" is the account being recovered).
+    static func recovery(secure: Bool, maxAge: Int, key: SymmetricKey) -> PendingCodeCookie {
+        PendingCodeCookie(baseName: "recovery-code", path: "/recover", secure: secure, maxAge: maxAge, key: key)
+    }
+
     var name: String { (secure ? "__Secure-" : "") + baseName }
 
     /// The cookie for `token`, started by the signed-in person `user`.

@@ -72,6 +72,23 @@ extension NumberChangeError: AnsweringError {
     public var phrase: Phrase? { saying }
 }
 
+/// "Lost your phone or number?" refused: a limit is 429 with how long to wait; a proof that
+/// went stale 409 (start again); anything else is what was typed (422).
+extension RecoveryError: AnsweringError {
+    public var status: HTTPResponse.Status {
+        if retryAfter != nil { return .tooManyRequests }
+        return self == .proofExpired ? .conflict : .unprocessableContent
+    }
+
+    public var headers: HTTPFields {
+        guard let retryAfter else { return [:] }
+        return [.retryAfter: String(retryAfter)]
+    }
+
+    public var message: String { description }
+    public var phrase: Phrase? { saying }
+}
+
 /// Why the account was not deleted: its money is the person's (409; the page says where to
 /// withdraw it, the API how much is held).
 enum DeletionRefused: AnsweringError {

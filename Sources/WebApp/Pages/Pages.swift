@@ -16,13 +16,13 @@ struct Pages: Sendable {
     static let templateNames = [
         "layout", "login", "verify", "verify-help", "home", "account", "devices", "error", "not-allowed", "logout",
         "consent", "passkey-remove", "confirm", "your-account", "account-phone", "account-delete",
-        "account-download", "account-recovery",
+        "account-download", "account-recovery", "recover",
     ]
     /// The static files pages link, by the name templates use (`{{asset.css}}`).
     static let assetNames = [
         "css": "app.css", "icon": "favicon.svg", "loginJS": "login.js", "verifyJS": "verify.js",
         "countdownJS": "countdown.js", "backForwardJS": "back-forward.js", "deliveryJS": "delivery.js",
-        "passkeysJS": "passkeys.js", "localTimeJS": "local-time.js",
+        "passkeysJS": "passkeys.js", "localTimeJS": "local-time.js", "printJS": "print.js",
     ]
     let renderer: PageRenderer
     /// Every word of every page, in every language (`Locales/`).
@@ -187,7 +187,7 @@ struct Pages: Sendable {
                 "accountLimit": WalletRules.maxAccountsPerPerson,
                 "accountLimitSentence": words("home.accountLimit", ["count": String(WalletRules.maxAccountsPerPerson)]),
                 "addKey": Wallet.newKey(), "nameKey": Wallet.newKey(), "notice": notice ?? "",
-                "offersPasskey": passkeys && offersPasskey,
+                "offersPasskey": passkeys && offersPasskey, "offersRecovery": !overview.hasWayBack,
             ].merging(values(of: error)) { $1 }, answering: error?.error)
     }
 

@@ -24,6 +24,7 @@ struct Stored {
     var passkey: PasskeyRecord?
     var userPasskeys = UserPasskeys(handle: nil, offerDismissed: false, passkeys: [])
     var numberOwners = NumberOwners(accountPhone: nil, phoneHolder: nil)
+    var recoveryCode = RecoveryCodeMatch(user: nil, matches: false, unused: 0)
     /// The time the reads are made at: tells the budget's hour from its day.
     var now: Double = 1_800_000_000
 
@@ -44,6 +45,7 @@ struct Stored {
         case .passkey: .passkey(passkey)
         case .userPasskeys: .userPasskeys(userPasskeys)
         case .numberOwners: .numberOwners(numberOwners)
+        case .recoveryCode: .recoveryCode(recoveryCode)
         }
     }
 
@@ -57,6 +59,10 @@ struct Stored {
 extension SignInRules {
     func issue(_ request: CodeIssue, given stored: Stored) -> AuthDecision<IssueOutcome> {
         issue(request, given: stored.found(issueReads(request)))
+    }
+
+    func proveRecovery(_ request: RecoveryProof, given stored: Stored) -> AuthDecision<RecoveryOutcome> {
+        proveRecovery(request, given: stored.found(recoveryReads(request)))
     }
 
     func check(_ request: CodeCheck, given stored: Stored) -> AuthDecision<CheckOutcome> {

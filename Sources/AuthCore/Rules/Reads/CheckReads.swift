@@ -10,14 +10,17 @@ public struct CheckReads: ReadPlan {
     private let phoneFailures: Read<LimitWindow>
     private let clientFailures: Read<LimitWindow>
     private let numberOwners: Read<NumberOwners?>
+    private let places: Read<SignedInPlaces>
 
     init(_ request: CodeCheck, policy: SignInPolicy) {
         let phone = request.phone.e164
         let now = request.now.timeIntervalSince1970
         // A change of number also locks the number it starts from: two changes of one account
         // run one after the other, and the second sees where the first left it.
-        var moving: (user: Int64, from: String)? = nil
-        if case .moveAccount(let user, let from, notice: _) = request.purpose { moving = (user, from) }
+        var moving: (user: Int64, from: String, recovering: Bool)? = nil
+        if case .moveAccount(let user, let from, notice: _, let recovering) = request.purpose {
+            moving = (user, from, recovering)
+        }
         var list = ReadList(
             locks: [.phone(phone)] + (moving.map { [.phone($0.from)] } ?? [])
                 + (request.client.map { [.client($0)] } ?? []))
@@ -35,13 +38,21 @@ public struct CheckReads: ReadPlan {
         } else {
             numberOwners = .known(nil)
         }
+        // A recovery ends every session and remembered phone of the account: read them here,
+        // in the transaction that moves it.
+        if let moving, moving.recovering {
+            places = list.signedInPlaces(PlacesRead(user: moving.user, now: now))
+        } else {
+            places = .known(SignedInPlaces(sessions: [], devices: []))
+        }
         self.list = list
     }
 
     public func found(in answers: Answers) throws -> CheckFound {
         CheckFound(
             session: try answers[session], code: try answers[code], phoneFailures: try answers[phoneFailures],
-            clientFailures: try answers[clientFailures], numberOwners: try answers[numberOwners])
+            clientFailures: try answers[clientFailures], numberOwners: try answers[numberOwners],
+            places: try answers[places])
     }
 }
 
@@ -53,4 +64,6 @@ public struct CheckFound: Sendable, Equatable {
     var clientFailures: LimitWindow
     /// For a change of number: who holds what (nil when signing in).
     var numberOwners: NumberOwners?
+    /// For a recovery: the account's sessions and remembered phones, to end (none otherwise).
+    var places: SignedInPlaces = SignedInPlaces(sessions: [], devices: [])
 }

@@ -1,0 +1,58 @@
+import Foundation
+
+/// "Lost your phone or number?": the account's old number and one of its recovery codes.
+public struct RecoveryProof: Sendable {
+    /// The number the account is on (the one the person lost).
+    public var phone: PhoneNumber
+    /// The keyed digest of the typed recovery code (AccountCore's `RecoveryCodes`): what is
+    /// typed is never compared, only its digest.
+    public var codeDigest: Data
+    /// The client that typed it, for the per-client limit; `nil` if unknown.
+    public var client: String?
+    public var now: Date
+
+    public init(phone: PhoneNumber, codeDigest: Data, client: String?, now: Date) {
+        self.phone = phone
+        self.codeDigest = codeDigest
+        self.client = client
+        self.now = now
+    }
+}
+
+/// What a recovery try came to.
+public enum RecoveryOutcome: Sendable, Equatable {
+    /// The code is one of the account's: it is spent, and the person may move the account to a
+    /// new number. `codesLeft`: its unused codes after this one.
+    case proved(user: Int64, codesLeft: Int)
+    /// No account on the number, or not one of its unused codes: the same answer for both, so
+    /// the page tells nobody whether a number has an account. Counted towards both limits.
+    case wrong
+    /// Too many wrong tries for this number in the window; nothing was looked at.
+    case numberLimited(until: Date)
+    /// Too many wrong tries from this client in the window; nothing was looked at.
+    case clientLimited(until: Date)
+}
+
+extension SignInRules {
+    /// What ``proveRecovery(_:given:)`` reads (``RecoveryReads``).
+    public func recoveryReads(_ request: RecoveryProof) -> RecoveryReads {
+        RecoveryReads(request, policy: policy)
+    }
+
+    /// Judges a recovery try: the client's and the number's limits first (a full window looks at
+    /// nothing), then the code. A right code is spent at once, so two tries with one code (two
+    /// tabs, or a thief racing its owner) prove the account once; a wrong one counts for the
+    /// number and the client alike, whether or not the number has an account.
+    public func proveRecovery(_ request: RecoveryProof, given found: RecoveryFound) -> AuthDecision<RecoveryOutcome> {
+        if let until = found.clientFailures.fullUntil { return AuthDecision(.clientLimited(until: until)) }
+        if let until = found.numberFailures.fullUntil { return AuthDecision(.numberLimited(until: until)) }
+        let now = request.now.timeIntervalSince1970
+        guard let user = found.match.user, found.match.matches else {
+            return AuthDecision(
+                .wrong, changes: [.recordRecoveryFailure(phone: request.phone.e164, client: request.client, at: now)])
+        }
+        return AuthDecision(
+            .proved(user: user, codesLeft: max(0, found.match.unused - 1)),
+            changes: [.spendRecoveryCode(user: user, digest: request.codeDigest, at: now)])
+    }
+}

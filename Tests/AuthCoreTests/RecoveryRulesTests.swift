@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+@testable import AuthCore
+
+/// "Lost your phone or number?": the recovery proof's rules, without a database.
+@Suite("Recovery rules")
+struct RecoveryRulesTests {
+    let rules = SignInRules(policy: SignInPolicy())
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    let phone = try! PhoneNumber(parsing: "(530) 555-0123")
+    let digest = Data(repeating: 9, count: 32)
+
+    func proof(client: String? = "192.0.2.0") -> RecoveryProof {
+        RecoveryProof(phone: phone, codeDigest: digest, client: client, now: now)
+    }
+
+    @Test("the reads lock the number and the client, and name both windows of wrong tries")
+    func reads() {
+        let list = rules.recoveryReads(proof()).list
+        #expect(list.locks == [.phone("+15305550123"), .client("192.0.2.0")])
+        #expect(list.reads.contains(.recoveryCode(phone: "+15305550123", digest: digest)))
+        let windows = list.reads.compactMap { if case .events(let events) = $0 { events } else { nil } }
+        #expect(windows.map(\.kind) == [.phoneRecoveryFailures, .clientRecoveryFailures])
+        #expect(windows.map(\.position) == [4, 19])
+        #expect(windows.allSatisfy { $0.since == now.timeIntervalSince1970 - 3600 })
+    }
+
+    @Test("a right code is spent, and says how many are left")
+    func right() {
+        var stored = Stored()
+        stored.recoveryCode = RecoveryCodeMatch(user: 7, matches: true, unused: 10)
+        let decision = rules.proveRecovery(proof(), given: stored)
+        #expect(decision.outcome == .proved(user: 7, codesLeft: 9))
+        #expect(decision.changes == [.spendRecoveryCode(user: 7, digest: digest, at: now.timeIntervalSince1970)])
+    }
+
+    @Test("a wrong code and a number with no account are one answer, each counted for the number and the client")
+    func wrong() {
+        var stored = Stored()
+        let failure = AuthChange.recordRecoveryFailure(phone: "+15305550123", client: "192.0.2.0", at: now.timeIntervalSince1970)
+        #expect(rules.proveRecovery(proof(), given: stored) == AuthDecision(.wrong, changes: [failure]))
+        stored.recoveryCode = RecoveryCodeMatch(user: 7, matches: false, unused: 10)
+        #expect(rules.proveRecovery(proof(), given: stored) == AuthDecision(.wrong, changes: [failure]))
+    }
+
+    @Test("a full window looks at nothing, the right code included, and says until when")
+    func limited() {
+        var stored = Stored()
+        stored.recoveryCode = RecoveryCodeMatch(user: 7, matches: true, unused: 10)
+        stored.events[.phoneRecoveryFailures] = now.timeIntervalSince1970 - 600
+        #expect(rules.proveRecovery(proof(), given: stored) == AuthDecision(.numberLimited(until: now + 3000)))
+        stored.events[.clientRecoveryFailures] = now.timeIntervalSince1970 - 60
+        #expect(rules.proveRecovery(proof(), given: stored) == AuthDecision(.clientLimited(until: now + 3540)))
+        // No client known: its window is not read, and only the number's counts.
+        stored.events[.phoneRecoveryFailures] = nil
+        #expect(rules.proveRecovery(proof(client: nil), given: stored).outcome == .proved(user: 7, codesLeft: 9))
+    }
+}

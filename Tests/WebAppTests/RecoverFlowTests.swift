@@ -1,0 +1,193 @@
+import Foundation
+import NIOHTTP1
+import TestSupport
+import Testing
+
+@testable import WebApp
+
+/// "Lost your phone or number?" over HTTP: the old number and a recovery code, a code to the new
+/// number, the account moved with everywhere else signed out; and the ways around it that must
+/// not work (guessing, a code twice, another account's code, a stale proof, a taken number).
+@Suite("Lost your phone or number, end to end")
+struct RecoverFlowTests {
+    let confirm = ConfirmFlowTests()
+
+    /// Signs `phone` in on a new browser and makes its recovery codes.
+    func account(_ server: TestServer, phone: String) async throws -> (Browser, [String]) {
+        let browser = try await confirm.signIn(server, phone: phone)
+        let made = try await browser.post("/account/recovery")
+        let codes = made.body.matches(of: /<code>([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{2})<\/code>/).map { String($0.1) }
+        #expect(codes.count == 10)
+        return (browser, codes)
+    }
+
+    @Test("a recovery code and the old number move the account to a new number: the lost phone is signed out, the old number told, one code spent")
+    func recovers() async throws {
+        try await withServer { server in
+            let (phone, codes) = try await account(server, phone: "4155550100")
+            let remembered = try await confirm.signIn(server, phone: "4155550100", remember: true)
+            let stranger = Browser(baseURL: server.baseURL)
+            let login = try await stranger.get("/login")
+            #expect(login.body.contains(#"<a href="/recover" id="lost-number">Lost your phone or number?</a>"#))
+            let start = try await stranger.get("/recover")
+            #expect(start.status == .ok)
+            #expect(start.body.contains(#"autocomplete="off""#))
+            // Typed as a person reads it off paper: lower case, spaces, O for 0.
+            let typed = codes[0].lowercased().replacingOccurrences(of: "-", with: " ").replacingOccurrences(of: "0", with: "o")
+            let proved = try await stranger.post("/recover", form: [("phone", "(415) 555-0100"), ("code", typed)])
+            #expect(proved.location == "/recover/phone?left=9")
+            let choose = try await stranger.get(proved.location!)
+            #expect(choose.body.contains("Recovery code accepted. You have 9 codes left."))
+            #expect(choose.body.contains("(415) 555-0100"))
+            // The account's own number is no new number.
+            #expect(try await stranger.post("/recover/phone", form: [("phone", "4155550100")]).status == .unprocessableEntity)
+            let sent = try await stranger.post("/recover/phone", form: [("phone", "5305550123")])
+            #expect(sent.location == "/recover/code?sent=1")
+            #expect(try await stranger.get(sent.location!).body.contains("We texted a code to (530) 555-0123."))
+            #expect(try server.outbox().last?.body.contains("is your code to move an account at") == true)
+            let wrong = try await stranger.post("/recover/code", form: [("code", "000000")])
+            #expect(wrong.status == .unprocessableEntity)
+            let moved = try await stranger.post("/recover/code", form: [("code", try server.lastCode(to: "+15305550123"))])
+            #expect(moved.location == "/account?changed=phone")
+            #expect(moved.setCookie("recovery")?.contains("Max-Age=0") == true)
+            let page = try await stranger.get(moved.location!)
+            #expect(page.body.contains("Your number is now (530) 555-0123."))
+            #expect(page.body.contains("You have 9 recovery codes left."))
+            // Everywhere else is signed out, the remembered phone forgotten too.
+            #expect(try await phone.get("/home").location == "/login")
+            #expect(try await remembered.get("/home").location == "/login")
+            let notice = try #require(try server.outbox().last { $0.to == "+14155550100" })
+            #expect(notice.body.contains("(•••) •••-0123"))
+            // Signed in now: the recovery pages are behind, Back included.
+            #expect(try await stranger.get("/recover").location == "/home")
+            #expect(try await stranger.get("/recover/code").location == "/home")
+            // The code is spent.
+            let again = Browser(baseURL: server.baseURL)
+            _ = try await again.get("/recover")
+            let reused = try await again.post("/recover", form: [("phone", "5305550123"), ("code", codes[0])])
+            #expect(reused.status == .unprocessableEntity)
+            #expect(reused.body.contains("That number and recovery code don&#39;t go together."))
+        }
+    }
+
+    @Test("a wrong code, an unknown number and another account's code get the same answer; a slip costs no try; the sixth try for a number waits, said plainly")
+    func wrongTries() async throws {
+        try await withServer { server in
+            let (_, codes) = try await account(server, phone: "4155550100")
+            let (_, others) = try await account(server, phone: "5305550199")
+            let browser = Browser(baseURL: server.baseURL)
+            _ = try await browser.get("/recover")
+            let unknown = try await browser.post("/recover", form: [("phone", "2125550100"), ("code", codes[1])])
+            let otherAccounts = try await browser.post("/recover", form: [("phone", "4155550100"), ("code", others[0])])
+            #expect(unknown.status == .unprocessableEntity && otherAccounts.status == .unprocessableEntity)
+            let error = /<p id="recover-error" class="error" role="alert">([^<]*)<\/p>/
+            #expect(unknown.body.firstMatch(of: error)?.1 == otherAccounts.body.firstMatch(of: error)?.1)
+            // Not 10 letters and digits, or a U (no code has one): not a try.
+            for slip in ["ABCD-EFGH", "ABCD-EFGH-JKL", "UUUU-UUUU-UU"] {
+                let page = try await browser.post("/recover", form: [("phone", "4155550100"), ("code", slip)])
+                #expect(page.body.contains("A recovery code is 10 letters and digits"))
+            }
+            for _ in 0..<4 {
+                #expect(try await browser.post("/recover", form: [("phone", "4155550100"), ("code", "0000-0000-00")]).status
+                    == .unprocessableEntity)
+            }
+            // Five wrong tries for the number: the right code waits too.
+            let limited = try await browser.post("/recover", form: [("phone", "(415) 555-0100"), ("code", codes[1])])
+            #expect(limited.status == .tooManyRequests)
+            #expect(limited.body.contains("Too many tries for this number. Please try again in 1 hour."))
+            #expect(limited.header("Retry-After") == "3600")
+            // Another number is not held up by it (and its code tried with the wrong number was not spent).
+            #expect(try await browser.post("/recover", form: [("phone", "5305550199"), ("code", others[0])]).location
+                == "/recover/phone?left=9")
+            server.clock.advance(by: 3601)
+            #expect(try await browser.post("/recover", form: [("phone", "4155550100"), ("code", codes[1])]).location
+                == "/recover/phone?left=9")
+            // Without the form's CSRF token: refused.
+            #expect(try await browser.post("/recover", form: [("phone", "4155550100"), ("code", codes[2])], csrf: false).status
+                == .forbidden)
+        }
+    }
+
+    @Test("guesses sent at once: no more than five are looked at for one number, and one code proves once however many race with it")
+    func parallelGuesses() async throws {
+        try await withServer { server in
+            let (_, codes) = try await account(server, phone: "4155550100")
+            let browser = Browser(baseURL: server.baseURL)
+            _ = try await browser.get("/recover")
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponseStatus.self) { group in
+                for index in 0..<12 {
+                    group.addTask {
+                        try await browser.post(
+                            "/recover", form: [("phone", "4155550100"), ("code", String(format: "0000-0000-%02d", index))]
+                        ).status
+                    }
+                }
+                return try await group.reduce(into: [HTTPResponseStatus]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == .unprocessableEntity }.count == 5)
+            #expect(statuses.filter { $0 == .tooManyRequests }.count == 7)
+            server.clock.advance(by: 3601)
+            let proofs = try await withThrowingTaskGroup(of: String?.self) { group in
+                for _ in 0..<6 {
+                    group.addTask {
+                        let racer = Browser(baseURL: server.baseURL)
+                        _ = try await racer.get("/recover")
+                        return try await racer.post("/recover", form: [("phone", "4155550100"), ("code", codes[3])]).location
+                    }
+                }
+                return try await group.reduce(into: [String?]()) { $0.append($1) }
+            }
+            #expect(proofs.filter { $0 == "/recover/phone?left=9" }.count == 1)
+        }
+    }
+
+    @Test("a proof goes stale after 30 minutes; a new number with its own account is refused once its code is right, and the proof stands for another")
+    func staleAndTaken() async throws {
+        try await withServer { server in
+            let (_, codes) = try await account(server, phone: "4155550100")
+            _ = try await confirm.signIn(server, phone: "5305550123")
+            let browser = Browser(baseURL: server.baseURL)
+            _ = try await browser.get("/recover")
+            #expect(try await browser.get("/recover/phone").location == "/recover")
+            _ = try await browser.post("/recover", form: [("phone", "4155550100"), ("code", codes[0])])
+            #expect(try await browser.post("/recover/phone", form: [("phone", "5305550123")]).location == "/recover/code?sent=1")
+            let taken = try await browser.post("/recover/code", form: [("code", try server.lastCode(to: "+15305550123"))])
+            #expect(taken.status == .conflict)
+            #expect(taken.body.contains("That number already has its own account."))
+            server.clock.advance(by: 31)
+            #expect(try await browser.post("/recover/phone", form: [("phone", "2125550100")]).location == "/recover/code?sent=1")
+            server.clock.advance(by: 30 * 60)
+            let stale = try await browser.post("/recover/code", form: [("code", try server.lastCode(to: "+12125550100"))])
+            #expect(stale.status == .conflict)
+            #expect(stale.body.contains("That took too long"))
+            #expect(try await browser.get("/recover/phone").location == "/recover")
+            // Nothing moved: the account is where it was, and signs in there.
+            let owner = try await confirm.signIn(server, phone: "4155550100")
+            #expect(try await owner.get("/account").body.contains(#"id="account-phone">(415) 555-0100</strong>"#))
+        }
+    }
+
+    @Test("Home offers recovery codes, and says why, to someone with neither a passkey nor codes; made, the offer goes; the page can print them")
+    func homeOffer() async throws {
+        try await withServer { server in
+            let browser = try await confirm.signIn(server)
+            let home = try await browser.get("/home")
+            #expect(home.body.contains(#"<section class="recovery-offer" id="recovery-offer""#))
+            #expect(home.body.contains("so you can get back in if you lose this number or this phone."))
+            #expect(home.body.contains(#"<a href="/account/recovery" id="recovery-offer-make">Make recovery codes</a>"#))
+            let made = try await browser.post("/account/recovery")
+            #expect(made.body.contains(#"<button type="button" class="link" id="recovery-print" hidden>Print them</button>"#))
+            #expect(made.body.contains("/public/print."))
+            #expect(!(try await browser.get("/home").body.contains("recovery-offer")))
+            // Every code used: offered again.
+            let codes = made.body.matches(of: /<code>([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{2})<\/code>/).map { String($0.1) }
+            let stranger = Browser(baseURL: server.baseURL)
+            _ = try await stranger.get("/recover")
+            for code in codes {
+                server.clock.advance(by: 1)
+                _ = try await stranger.post("/recover", form: [("phone", "5305550123"), ("code", code)])
+            }
+            #expect(try await browser.get("/home").body.contains("recovery-offer"))
+        }
+    }
+}
