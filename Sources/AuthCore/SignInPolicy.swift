@@ -108,6 +108,14 @@ public struct SignInPolicy: Sendable {
     /// hour, so one address cannot walk through many numbers.
     public var maxRecoveryFailuresPerClient = 20
     public var recoveryFailuresWindow: TimeInterval = 3600
+    /// The recycled-number guard: an account whose number has not signed in with a code for this
+    /// long may be someone else's now (US carriers give a disconnected number to a new subscriber
+    /// after 45 to 90 days), so a text or call sign-in to it from a browser that is not one of its
+    /// remembered phones asks "Is this your account?" before anything of it is shown. 90 days;
+    /// 0 turns the guard off.
+    public var dormantAfter: TimeInterval = 90 * 86_400
+    /// How long "Is this your account?" waits for an answer.
+    public var claimLifetime: TimeInterval = 1800
     /// How long a proof of recovery lasts while the person types their new number and its code.
     public var recoveryProofLifetime: TimeInterval = 1800
 

@@ -19,11 +19,11 @@ extension SignInService {
     /// ``SignInPolicy/deviceLifetime`` (the result carries the device cookie's token).
     public func verify(
         session: SessionToken, pendingFor phone: PhoneNumber, codeInput: String, client: String? = nil,
-        rememberDevice: Bool = false, userAgent: String? = nil
+        rememberDevice: Bool = false, userAgent: String? = nil, rememberedHere: SessionToken? = nil
     ) async throws -> SignedIn {
         try await check(
             codeInput, for: phone, session: session, client: client,
-            device: rememberDevice ? SessionToken.generate() : nil, userAgent: userAgent)
+            device: rememberDevice ? SessionToken.generate() : nil, userAgent: userAgent, rememberedHere: rememberedHere)
     }
 
     /// The JSON API's check step: the code for the number, by the holder of the
@@ -42,17 +42,26 @@ extension SignInService {
 
     func check(
         _ codeInput: String, for phone: PhoneNumber, session: SessionToken?, holder: Data? = nil,
-        client: String? = nil, device: SessionToken? = nil, userAgent: String? = nil
+        client: String? = nil, device: SessionToken? = nil, userAgent: String? = nil,
+        rememberedHere: SessionToken? = nil
     ) async throws -> SignedIn {
         // A malformed code cannot match any code, so it is no probe: the rules answer it
         // without counting a try (``CheckOutcome/malformed``).
         let candidate = OneTimeCode(codeInput).map { hasher.digest(of: $0, for: phone) }
         let signedInToken = SessionToken.generate()
-        let request = CodeCheck(
+        var request = CodeCheck(
             session: session?.storageKey, phone: phone, candidateDigest: candidate,
             signedInSession: signedInToken.storageKey, holder: holder, client: client,
             rememberDevice: device?.storageKey, userAgent: userAgent, now: clock())
+        request.device = rememberedHere?.storageKey
         let applied = try await decide(request)
+        if case .dormant(_, let provedAt, let wayBack) = applied.outcome {
+            metrics.verification("dormant")
+            logger.notice("A sign-in to a dormant account asks whose it is", metadata: ["phone": "\(phone.masked)"])
+            throw DormantAccount(
+                claim: session == nil ? nil : signedInToken,
+                numberLastUsed: Date(timeIntervalSince1970: provedAt), wayBack: wayBack)
+        }
         guard applied.outcome == .signedIn, let id = applied.signedInUserID else {
             throw StoredDataCorrupt("a sign-in that wrote no user")
         }
@@ -74,14 +83,27 @@ extension SignInService {
         client: String? = nil, language: Language = .english,
         recovering: (session: SessionToken, userAgent: String?)? = nil
     ) async throws -> User {
-        let notice = composer.numberChangedNotice(to: user.phone, newNumber: phone, in: language)
+        let id = try await moveAccount(
+            user.id, from: user.phone, to: phone, session: session, holder: holder, codeInput: codeInput, client: client,
+            language: language, recovering: recovering)
+        return User(id: id, phone: phone)
+    }
+
+    /// ``moveAccount(of:to:session:holder:codeInput:client:language:recovering:)`` for the account
+    /// `account`, on `from` (nil: detached, so no text goes to a number that is someone else's).
+    func moveAccount(
+        _ account: Int64, from: PhoneNumber?, to phone: PhoneNumber, session: SessionToken?, holder: Data?,
+        codeInput: String, client: String?, language: Language,
+        recovering: (session: SessionToken, userAgent: String?)?
+    ) async throws -> Int64 {
+        let notice = from.map { composer.numberChangedNotice(to: $0, newNumber: phone, in: language) }
         let request = CodeCheck(
             session: session?.storageKey, phone: phone,
             candidateDigest: OneTimeCode(codeInput).map { hasher.digest(of: $0, for: phone) },
             signedInSession: (recovering?.session ?? SessionToken.generate()).storageKey, holder: holder,
             client: client, userAgent: recovering?.userAgent, now: clock(),
             purpose: CheckPurpose.moveAccount(
-                user: user.id, from: user.phone.e164, notice: notice.reference, recovering: recovering != nil))
+                user: account, from: from?.e164, notice: notice?.reference, recovering: recovering != nil))
         let outcome: CheckOutcome
         do {
             outcome = try await decide(request).outcome
@@ -96,7 +118,8 @@ extension SignInService {
         metrics.verification("number_changed")
         logger.notice(
             "Account moved to a new number",
-            metadata: ["user": "\(user.id)", "from": "\(user.phone.masked)", "to": "\(phone.masked)"])
+            metadata: ["user": "\(account)", "from": "\(from?.masked ?? "none")", "to": "\(phone.masked)"])
+        guard let notice else { return account }
         do {
             let report = try await sms.send(notice)
             await record(report, for: notice.reference)
@@ -105,7 +128,7 @@ extension SignInService {
             logger.error("The notice of a changed number was not sent", metadata: ["error": "\(error)"])
             metrics.deliveryFailed()
         }
-        return User(id: user.id, phone: phone)
+        return account
     }
 
     /// Runs the check's decision; a refusal of the code becomes its ``SignInError``, and the
@@ -117,7 +140,7 @@ extension SignInService {
             rules.check(request, given: found)
         }
         switch applied.outcome {
-        case .signedIn, .numberMoved, .numberHasAccount, .numberChangedMeanwhile:
+        case .signedIn, .numberMoved, .numberHasAccount, .numberChangedMeanwhile, .dormant:
             return applied
         case .malformed:
             metrics.verification("malformed")

@@ -7,8 +7,8 @@ import Wording
 extension SignInService {
     /// A recovery proved: whose account, and how many of its codes are left.
     public struct RecoveryProved: Sendable, Equatable {
-        /// The account, on the number it is on now (the one the person lost).
-        public let user: User
+        /// The account.
+        public let account: Int64
         public let codesLeft: Int
     }
 
@@ -35,17 +35,27 @@ extension SignInService {
         case .proved(let user, let left):
             metrics.verification("recovery_proved")
             logger.notice("Recovery code used", metadata: ["user": "\(user)", "phone": "\(phone.masked)"])
-            return RecoveryProved(user: User(id: user, phone: phone), codesLeft: left)
-        case .wrong:
-            metrics.verification("recovery_wrong")
+            return RecoveryProved(account: user, codesLeft: left)
+        case .claimEnded:
+            throw StoredDataCorrupt("a recovery that answered a question it was not asked")
+        case .wrong, .numberLimited, .clientLimited:
             logger.notice("Wrong recovery try", metadata: ["phone": "\(phone.masked)"])
-            throw RecoveryError.wrongNumberOrCode
+            throw refusal(outcome, now: now)
+        }
+    }
+
+    /// A recovery code refused: what the person is told, counted in the metrics.
+    func refusal(_ outcome: RecoveryOutcome, now: Date) -> RecoveryError {
+        switch outcome {
         case .numberLimited(let until):
             metrics.limitHit("recovery_number")
-            throw RecoveryError.tooManyForNumber(seconds: max(1, wholeSeconds(from: now, to: until)))
+            return .tooManyForNumber(seconds: max(1, wholeSeconds(from: now, to: until)))
         case .clientLimited(let until):
             metrics.limitHit("recovery_client")
-            throw RecoveryError.tooManyFromClient(seconds: max(1, wholeSeconds(from: now, to: until)))
+            return .tooManyFromClient(seconds: max(1, wholeSeconds(from: now, to: until)))
+        default:
+            metrics.verification("recovery_wrong")
+            return .wrongNumberOrCode
         }
     }
 
@@ -53,14 +63,23 @@ extension SignInService {
     /// API's `holder`) moves `user`'s account there, as a change of number does, and in the
     /// same transaction every session and remembered phone of the account ends and a new
     /// signed-in session begins: the lost phone is signed out. The old number is told by text.
+    /// `from`: the number the account is on (nil: detached from any).
     public func recoverAccount(
-        of user: User, to phone: PhoneNumber, session: SessionToken?, holder: Data? = nil, codeInput: String,
-        client: String? = nil, language: Language = .english, userAgent: String? = nil
+        _ account: Int64, from: PhoneNumber?, to phone: PhoneNumber, session: SessionToken?, holder: Data? = nil,
+        codeInput: String, client: String? = nil, language: Language = .english, userAgent: String? = nil
     ) async throws -> SignedIn {
         let signedIn = SessionToken.generate()
         let moved = try await moveAccount(
-            of: user, to: phone, session: session, holder: holder, codeInput: codeInput, client: client,
+            account, from: from, to: phone, session: session, holder: holder, codeInput: codeInput, client: client,
             language: language, recovering: (signedIn, userAgent))
-        return SignedIn(session: signedIn, user: moved)
+        return SignedIn(session: signedIn, user: User(id: moved, phone: phone))
+    }
+
+    /// The number an account is on (nil: detached from its number, "This number is new to me"
+    /// said by the number's new holder) and its unused recovery codes; nil when there is no such
+    /// account.
+    public func accountNumber(of account: Int64) async throws -> (phone: PhoneNumber?, unusedCodes: Int)? {
+        guard let found = try await store.read(SingleRead { $0.accountNumber(user: account) }) else { return nil }
+        return (try found.phone.map(SignInRules.phone), found.unusedRecoveryCodes)
     }
 }

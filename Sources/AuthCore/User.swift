@@ -17,4 +17,8 @@ public enum SessionState: Sendable, Equatable {
     case pending(PhoneNumber)
     /// The person proved they hold this phone.
     case signedIn(User)
+    /// The right code came for a number whose account may be someone else's now (the
+    /// recycled-number guard): "Is this your account?" waits for an answer. `account` is the
+    /// account the number is on.
+    case claiming(PhoneNumber, account: Int64)
 }

@@ -349,5 +349,21 @@ enum PostgresMigrations {
                 "CREATE INDEX failed_recoveries_by_client ON failed_recoveries (client, failed_at)",
                 "CREATE INDEX failed_recoveries_by_time ON failed_recoveries (failed_at)",
             ]),
+        // The recycled-number guard (SQLite's v14).
+        Migration(
+            name: "v14-dormant-numbers",
+            statements: [
+                "ALTER TABLE users ALTER COLUMN phone DROP NOT NULL",
+                "ALTER TABLE users ADD COLUMN number_proved_at double precision",
+                "UPDATE users SET number_proved_at = last_sign_in_at",
+                "ALTER TABLE users ALTER COLUMN number_proved_at SET NOT NULL",
+                "ALTER TABLE users ADD COLUMN detached_phone text CHECK (detached_phone \(e164))",
+                "ALTER TABLE users ADD COLUMN detached_at double precision",
+                "ALTER TABLE users ADD CHECK ((phone IS NULL) = (detached_at IS NOT NULL))",
+                "ALTER TABLE users ADD CHECK ((detached_phone IS NULL) = (detached_at IS NULL))",
+                "CREATE INDEX users_by_detached_phone ON users (detached_phone) WHERE detached_phone IS NOT NULL",
+                "ALTER TABLE sessions ADD COLUMN claim_user_id bigint REFERENCES users(id) ON DELETE CASCADE",
+                "CREATE INDEX sessions_by_claim ON sessions (claim_user_id) WHERE claim_user_id IS NOT NULL",
+            ]),
     ]
 }

@@ -49,4 +49,9 @@ struct AppContext: RootRequestContext {
     var pendingPhone: PhoneNumber? {
         if case .pending(let phone) = session { phone } else { nil }
     }
+
+    /// "Is this your account?" waiting: the number, and the account it is on.
+    var claim: (phone: PhoneNumber, account: Int64)? {
+        if case .claiming(let phone, let account) = session { (phone, account) } else { nil }
+    }
 }

@@ -59,10 +59,28 @@ struct PendingSignInContext: AppChildContext {
 
     init(context: AppContext) throws {
         if context.user != nil { throw Redirect.toHome }
+        if context.claim != nil { throw Redirect(location: "/claim") }
         guard let session = context.sessionToken, let phone = context.pendingPhone else {
             throw context.sessionEnded ? Redirect.toLoginExpired(secure: context.secureCookies) : Redirect.toLogin
         }
         (app, self.session, self.phone) = (context, session, phone)
+    }
+}
+
+/// "Is this your account?": a right code came for a number whose account may be someone else's
+/// now; only its answer is open (the person is not signed in). Signed in goes to Home, anyone
+/// else to Login.
+struct ClaimingContext: AppChildContext {
+    var app: AppContext
+    let session: SessionToken
+    let phone: PhoneNumber
+    /// The account the number is on.
+    let account: Int64
+
+    init(context: AppContext) throws {
+        if context.user != nil { throw Redirect.toHome }
+        guard let session = context.sessionToken, let claim = context.claim else { throw Redirect.toLogin }
+        (app, self.session, self.phone, self.account) = (context, session, claim.phone, claim.account)
     }
 }
 

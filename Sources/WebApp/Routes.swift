@@ -139,6 +139,10 @@ struct Routes {
                 middleware: ProofCheck(
                     signIn: signIn, within: configuration.policy.confirmWithin, clock: clock, afterPost: nil)
             ).group(context: ConfirmedContext.self))
+        // "Is this your account?": a right code for a number that may have changed hands.
+        ClaimController(
+            signIn: signIn, recoveryCodes: recoveryCodes, pages: pages, cookie: sessionCookie, clock: clock
+        ).register(claiming: visitors.group(context: ClaimingContext.self))
         // "Lost your phone or number?": a recovery code, then a code to the new number.
         RecoverController(
             signIn: signIn, store: storage.account, recoveryCodes: recoveryCodes, pages: pages, session: sessionCookie,

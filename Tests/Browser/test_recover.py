@@ -6,6 +6,8 @@ Spanish; axe-core on every page.
 Uses base.BrowserTestCase (the real binary, the browser of engines).
 """
 
+import os
+import sqlite3
 import unittest
 
 from selenium.webdriver.common.by import By
@@ -72,6 +74,49 @@ class RecoverTests(base.BrowserTestCase):
         self.assertIn("no van juntos", self.driver.find_element(By.ID, "recover-error").text)
         self.assertTrue(self.driver.title.startswith("Error"), self.driver.title)
         self.assert_accessible("es-recover-wrong.png")
+
+
+class DormantNumberTests(base.BrowserTestCase):
+    """The recycled-number guard: the account's number is made to look 100 days quiet through the
+    database (no waiting), then its right code asks "Is this your account?"."""
+
+    def age_number(self, phone, days):
+        sql = "UPDATE users SET number_proved_at = number_proved_at - %d WHERE phone = '+1%s'" % (days * 86400, phone)
+        if self.server.database_url:
+            self.server.psql(sql)
+        else:
+            with sqlite3.connect(os.path.join(self.server.data, "webapp.sqlite")) as db:
+                db.execute(sql)
+
+    def test_a_new_holder_of_the_number_starts_afresh_by_keyboard(self):
+        self.sign_in()
+        self.log_out()
+        self.age_number(base.PHONE, 100)
+        self.driver.delete_all_cookies()
+        self.go_to_verify()
+        self.type_code(self.server.last_code(), then="/claim")
+        self.wait_for_page("/claim", until=lambda d: d.find_elements(By.ID, "claim-fresh"))
+        self.assertEqual(self.driver.find_element(By.TAG_NAME, "h1").text, "Is this your account?")
+        self.assertIn("no recovery code and no passkey", self.driver.find_element(By.ID, "claim-no-way").text)
+        self.assert_accessible("claim.png")
+        # Back and reload: still the question, never the account.
+        self.driver.refresh()
+        self.wait_for_page("/claim", until=lambda d: d.find_elements(By.ID, "claim-fresh"))
+        self.driver.find_element(By.ID, "claim-fresh").send_keys(Keys.ENTER)
+        self.wait_for_page("/home", until=lambda d: d.find_elements(By.ID, "signed-in-phone"))
+        self.assert_accessible("claim-fresh-home.png")
+
+    def test_in_spanish(self):
+        self.sign_in()
+        self.log_out()
+        self.age_number(base.PHONE, 100)
+        self.driver.delete_all_cookies()
+        self.driver.get(self.server.url + "/login?lang=es")
+        self.go_to_verify()
+        self.type_code(self.server.last_code(), then="/claim")
+        self.wait_for_page("/claim", until=lambda d: d.find_elements(By.ID, "claim-fresh"))
+        self.assertEqual(self.driver.find_element(By.TAG_NAME, "h1").text, "¿Es esta su cuenta?")
+        self.assert_accessible("es-claim.png")
 
 
 if __name__ == "__main__":

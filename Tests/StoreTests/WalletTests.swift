@@ -16,7 +16,7 @@ struct WalletFixture {
         var ids: [Int64] = []
         for phone in ["+15305550123", "+14155550199"] {
             try await database.execute(
-                "INSERT INTO users (phone, created_at, last_sign_in_at) VALUES ('\(phone)', 0, 0)")
+                "INSERT INTO users (phone, created_at, last_sign_in_at, number_proved_at) VALUES ('\(phone)', 0, 0, 0)")
             ids.append(Int64(try #require(try await database.integer("SELECT id FROM users WHERE phone = '\(phone)'"))))
         }
         (alice, bob) = (ids[0], ids[1])

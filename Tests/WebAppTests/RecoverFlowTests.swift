@@ -190,4 +190,34 @@ struct RecoverFlowTests {
             #expect(try await browser.get("/home").body.contains("recovery-offer"))
         }
     }
+
+    @Test("a proof moves the account once: copied to another browser it is void once the account moved, and void once the owner made new codes")
+    func proofOnce() async throws {
+        try await withServer { server in
+            let (owner, codes) = try await account(server, phone: "4155550100")
+            let first = Browser(baseURL: server.baseURL)
+            _ = try await first.get("/recover")
+            _ = try await first.post("/recover", form: [("phone", "4155550100"), ("code", codes[0])])
+            let copy = Browser(baseURL: server.baseURL)
+            _ = try await copy.get("/recover")
+            copy.setCookie("recovery", try #require(first.cookie("recovery")), path: "/recover")
+            #expect(try await copy.get("/recover/phone").status == .ok)
+            _ = try await first.post("/recover/phone", form: [("phone", "5305550123")])
+            #expect(try await first.post("/recover/code", form: [("code", try server.lastCode(to: "+15305550123"))]).location
+                == "/account?changed=phone")
+            #expect(try await copy.get("/recover/phone").location == "/recover")
+            #expect(try await copy.post("/recover/phone", form: [("phone", "2125550100")]).status == .conflict)
+            // New codes made by the owner void a proof made with an old one.
+            let again = try await confirm.signIn(server, phone: "5305550123")
+            _ = owner
+            let (_, fresh) = (again, try await again.post("/account/recovery"))
+            let newCodes = fresh.body.matches(of: /<code>([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{2})<\/code>/).map { String($0.1) }
+            let thief = Browser(baseURL: server.baseURL)
+            _ = try await thief.get("/recover")
+            #expect(try await thief.post("/recover", form: [("phone", "5305550123"), ("code", newCodes[0])]).location
+                == "/recover/phone?left=9")
+            _ = try await again.post("/account/recovery")
+            #expect(try await thief.get("/recover/phone").location == "/recover")
+        }
+    }
 }

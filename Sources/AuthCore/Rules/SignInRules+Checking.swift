@@ -26,6 +26,9 @@ public struct CodeCheck: Sendable {
     public var now: Date
     /// What a right code does: sign in (the default), or move an account to the number.
     public var purpose: CheckPurpose = .signIn
+    /// The storage key of this browser's remembered-phone cookie, if it has one: a remembered
+    /// phone of the account is not asked "Is this your account?".
+    public var device: Data? = nil
 
     public init(
         session: Data?, phone: PhoneNumber, candidateDigest: Data?, signedInSession: Data, holder: Data? = nil,
@@ -54,7 +57,10 @@ public enum CheckPurpose: Sendable, Equatable {
     /// `recovering` ("Lost your phone or number?", after a recovery code): every session and
     /// remembered phone of the account ends too (the lost phone's among them), and the person is
     /// signed in with the new number.
-    case moveAccount(user: Int64, from: String, notice: SendReference, recovering: Bool = false)
+    /// `from` nil: the account is detached from any number (a recovery after "This number is new
+    /// to me"): it attaches to the new number, and no text goes to a number that is someone
+    /// else's now (`notice` nil).
+    case moveAccount(user: Int64, from: String?, notice: SendReference?, recovering: Bool = false)
 }
 
 /// What a typed code came to.
@@ -90,6 +96,12 @@ public enum CheckOutcome: Sendable, Equatable {
     /// Right code for a change of number, but the account is no longer on the number the change
     /// started from (another change got there first, or the account is gone): nothing moved.
     case numberChangedMeanwhile
+    /// Right code, for a number whose account has not seen it sign in with a code for
+    /// ``SignInPolicy/dormantAfter``, from a browser that is not one of its remembered phones:
+    /// the number may have changed hands. The code is used up; nobody is signed in. A page's
+    /// pending session became "Is this your account?" (``AuthChange/makeClaim(session:phone:user:at:until:)``,
+    /// under the signed-in session's key).
+    case dormant(user: Int64, numberProvedAt: Double, wayBack: Bool)
 }
 
 extension SignInRules {
@@ -148,6 +160,20 @@ extension SignInRules {
             return move(
                 user: user, from: from, notice: notice, recovering: recovering, request, code: code, given: found)
         }
+        if let dormancy = found.dormancy, isDormant(dormancy, now: now) {
+            return AuthDecision(
+                .dormant(user: dormancy.user, numberProvedAt: dormancy.numberProvedAt, wayBack: dormancy.wayBack),
+                changes: [.deleteCode(phone: phone)]
+                    + (code.send.map { [.markVerified(reference: $0.reference, at: now)] } ?? [])
+                    + (request.session.map {
+                        [
+                            .deleteSession(key: $0),
+                            .makeClaim(
+                                session: request.signedInSession, phone: phone, user: dormancy.user, at: now,
+                                until: now + policy.claimLifetime),
+                        ]
+                    } ?? []))
+        }
         // Right code: single use, then a fresh session id for the signed-in state (and the
         // browser remembered, when the person asked).
         let absolute = now + policy.sessionLifetime
@@ -175,7 +201,7 @@ extension SignInRules {
     /// new number, and the text telling `from` of it is counted like any text. A recovery also
     /// ends every session and remembered phone the account had, and signs the person in.
     private func move(
-        user: Int64, from: String, notice: SendReference, recovering: Bool, _ request: CodeCheck, code: StoredCode,
+        user: Int64, from: String?, notice: SendReference?, recovering: Bool, _ request: CodeCheck, code: StoredCode,
         given found: CheckFound
     ) -> AuthDecision<CheckOutcome> {
         let now = request.now.timeIntervalSince1970
@@ -184,16 +210,16 @@ extension SignInRules {
             [.deleteCode(phone: phone)]
             + (code.send.map { [.markVerified(reference: $0.reference, at: now)] } ?? [])
             + (request.session.map { [.deleteSession(key: $0)] } ?? [])
-        guard let owners = found.numberOwners, owners.accountPhone == from else {
+        guard let owners = found.numberOwners, owners.accountPhone == from, from != nil || owners.accountDetached else {
             return AuthDecision(.numberChangedMeanwhile, changes: used)
         }
         if let holder = owners.phoneHolder, holder != user {
             return AuthDecision(.numberHasAccount, changes: used)
         }
-        let moved: [AuthChange] = [
-            .moveAccount(user: user, from: from, to: phone, at: now),
-            .recordSend(phone: from, client: nil, at: now, channel: .sms, cost: 1, reference: notice),
-        ]
+        var moved: [AuthChange] = [.moveAccount(user: user, from: from, to: phone, at: now)]
+        if let from, let notice {
+            moved.append(.recordSend(phone: from, client: nil, at: now, channel: .sms, cost: 1, reference: notice))
+        }
         guard recovering else { return AuthDecision(.numberMoved, changes: used + moved) }
         let places = found.places
         let absolute = now + policy.sessionLifetime
@@ -201,12 +227,20 @@ extension SignInRules {
             .numberMoved,
             changes: used + moved + places.sessions.map { .deleteSession(key: $0.key) }
                 + places.devices.map { .forgetDevice(key: $0.key) } + [
+                    .revokeApps(user: user, at: now),
                     .signIn(
                         phone: phone, session: request.signedInSession, at: now,
                         expiresAt: min(absolute, now + policy.sessionIdleTimeout), absoluteExpiresAt: absolute,
                         userAgent: request.userAgent, api: request.session == nil,
                         method: code.send?.channel == .voice ? .call : .code)
                 ])
+    }
+
+    /// The recycled-number guard: the account's number has not signed in with a code for
+    /// ``SignInPolicy/dormantAfter`` (0: the guard is off), and the browser is not one of its
+    /// remembered phones.
+    func isDormant(_ dormancy: Dormancy, now: Double) -> Bool {
+        policy.dormantAfter > 0 && now - dormancy.numberProvedAt >= policy.dormantAfter && !dormancy.rememberedHere
     }
 
     /// What is kept of a wrong try: SHA-256 of the code's digest and the typed one, so it can only

@@ -10,12 +10,31 @@ public struct RecoveryProof: Sendable {
     /// The client that typed it, for the per-client limit; `nil` if unknown.
     public var client: String?
     public var now: Date
+    /// "Is this your account?" answered with a recovery code: the waiting session (pending for
+    /// `phone`, naming the account), and the signed-in session a right code begins.
+    public var claim: Claim?
 
-    public init(phone: PhoneNumber, codeDigest: Data, client: String?, now: Date) {
+    /// A recovery code given on "Is this your account?".
+    public struct Claim: Sendable {
+        public var session: Data
+        public var account: Int64
+        public var signedIn: Data
+        public var userAgent: String?
+
+        public init(session: Data, account: Int64, signedIn: Data, userAgent: String?) {
+            self.session = session
+            self.account = account
+            self.signedIn = signedIn
+            self.userAgent = userAgent
+        }
+    }
+
+    public init(phone: PhoneNumber, codeDigest: Data, client: String?, now: Date, claim: Claim? = nil) {
         self.phone = phone
         self.codeDigest = codeDigest
         self.client = client
         self.now = now
+        self.claim = claim
     }
 }
 
@@ -31,6 +50,8 @@ public enum RecoveryOutcome: Sendable, Equatable {
     case numberLimited(until: Date)
     /// Too many wrong tries from this client in the window; nothing was looked at.
     case clientLimited(until: Date)
+    /// "Is this your account?" is no longer waiting (it expired, or was answered elsewhere).
+    case claimEnded
 }
 
 extension SignInRules {
@@ -44,15 +65,33 @@ extension SignInRules {
     /// tabs, or a thief racing its owner) prove the account once; a wrong one counts for the
     /// number and the client alike, whether or not the number has an account.
     public func proveRecovery(_ request: RecoveryProof, given found: RecoveryFound) -> AuthDecision<RecoveryOutcome> {
+        let now = request.now.timeIntervalSince1970
+        if let claim = request.claim {
+            guard let session = found.session, Self.isLive(session, now: now), session.claimUserID == claim.account,
+                session.pendingPhone == request.phone.e164
+            else { return AuthDecision(.claimEnded) }
+        }
         if let until = found.clientFailures.fullUntil { return AuthDecision(.clientLimited(until: until)) }
         if let until = found.numberFailures.fullUntil { return AuthDecision(.numberLimited(until: until)) }
-        let now = request.now.timeIntervalSince1970
         guard let user = found.match.user, found.match.matches else {
             return AuthDecision(
                 .wrong, changes: [.recordRecoveryFailure(phone: request.phone.e164, client: request.client, at: now)])
         }
+        let spent: [AuthChange] = [.spendRecoveryCode(user: user, digest: request.codeDigest, at: now)]
+        guard let claim = request.claim else {
+            return AuthDecision(.proved(user: user, codesLeft: max(0, found.match.unused - 1)), changes: spent)
+        }
+        // "It's mine", proved: the number's code came a moment ago, the recovery code now, so the
+        // person signs in (and the number counts as proved from now).
+        let absolute = now + policy.sessionLifetime
         return AuthDecision(
             .proved(user: user, codesLeft: max(0, found.match.unused - 1)),
-            changes: [.spendRecoveryCode(user: user, digest: request.codeDigest, at: now)])
+            changes: spent + [
+                .deleteSession(key: claim.session),
+                .signIn(
+                    phone: request.phone.e164, session: claim.signedIn, at: now,
+                    expiresAt: min(absolute, now + policy.sessionIdleTimeout), absoluteExpiresAt: absolute,
+                    userAgent: claim.userAgent, method: .code),
+            ])
     }
 }

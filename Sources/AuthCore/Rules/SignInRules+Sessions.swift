@@ -14,7 +14,10 @@ extension SignInRules {
     )? {
         let now = date.timeIntervalSince1970
         guard let record, Self.isLive(record, now: now) else { return nil }
-        if let pending = record.pendingPhone { return (.pending(try Self.phone(pending)), nil) }
+        if let pending = record.pendingPhone {
+            if let account = record.claimUserID { return (.claiming(try Self.phone(pending), account: account), nil) }
+            return (.pending(try Self.phone(pending)), nil)
+        }
         guard let id = record.userID, let phone = record.userPhone else {
             throw StoredDataCorrupt("a session that is neither pending nor signed in")
         }

@@ -68,11 +68,21 @@ public enum AuthChange: Sendable, Equatable {
     /// Moves the user's account from the number `from` to `to` (and notes the change). A store
     /// throws ``NumberChangeRace`` when the user no longer holds `from`, so the whole decision
     /// is undone.
-    case moveAccount(user: Int64, from: String, to: String, at: Double)
+    /// `from` nil: the account is detached, and attaches to `to`.
+    case moveAccount(user: Int64, from: String?, to: String, at: Double)
     /// Uses up one of the user's recovery codes (by its digest).
     case spendRecoveryCode(user: Int64, digest: Data, at: Double)
     /// A wrong recovery try for the typed number, towards its limit and the client's.
     case recordRecoveryFailure(phone: String, client: String?, at: Double)
+    /// "Is this your account?": a pending session for `phone` that waits on the answer about
+    /// `user`'s account, until `until`.
+    case makeClaim(session: Data, phone: String, user: Int64, at: Double, until: Double)
+    /// "This number is new to me": `user`'s account is detached from `phone` (kept, frozen,
+    /// reachable again only through "Lost your phone or number?") and its apps' grants end. A
+    /// store throws ``NumberChangeRace`` when the account is no longer on `phone`.
+    case detachAccount(user: Int64, phone: String, at: Double)
+    /// Every app's grant to `user` ends (their refresh tokens stop working).
+    case revokeApps(user: Int64, at: Double)
 }
 
 /// The account was no longer on the number a change of number started from (another change

@@ -35,9 +35,50 @@ public enum AuthRead: Sendable, Equatable {
     case userPasskeys(user: Int64)
     /// For a change of number: the user's number now, and which user holds `phone`.
     case numberOwners(user: Int64, phone: String)
-    /// For "Lost your phone or number?": the account on `phone`, and whether `digest` is one of
-    /// its recovery codes not used yet.
-    case recoveryCode(phone: String, digest: Data)
+    /// For "Lost your phone or number?": the account on `phone` (or, detached, once on it), and
+    /// whether `digest` is one of its recovery codes not used yet; with `account`, that account
+    /// only ("Is this your account?").
+    case recoveryCode(phone: String, digest: Data, account: Int64? = nil)
+    /// For the recycled-number guard: the account on `phone`, when its number last proved itself,
+    /// whether `device` (a remembered phone's key) is one of its live remembered phones, and
+    /// whether it has a way back in without the number.
+    case dormancy(phone: String, device: Data?, now: Double)
+    /// The number a user's account is on, or was detached from; nil when there is no such user.
+    case accountNumber(user: Int64)
+}
+
+/// What ``AuthRead/accountNumber(user:)`` found.
+public struct AccountNumber: Sendable, Equatable {
+    /// The number the account is on; nil when it is detached.
+    public var phone: String?
+    /// The number it was detached from.
+    public var detachedFrom: String?
+    /// Its recovery codes not used yet.
+    public var unusedRecoveryCodes: Int
+
+    public init(phone: String?, detachedFrom: String?, unusedRecoveryCodes: Int = 0) {
+        self.phone = phone
+        self.detachedFrom = detachedFrom
+        self.unusedRecoveryCodes = unusedRecoveryCodes
+    }
+}
+
+/// What ``AuthRead/dormancy(phone:device:now:)`` found: the account on the number.
+public struct Dormancy: Sendable, Equatable {
+    public var user: Int64
+    /// When the number last signed in with a code (or the account moved onto it).
+    public var numberProvedAt: Double
+    /// The browser asking is one of the account's live remembered phones.
+    public var rememberedHere: Bool
+    /// The account has a passkey or an unused recovery code.
+    public var wayBack: Bool
+
+    public init(user: Int64, numberProvedAt: Double, rememberedHere: Bool, wayBack: Bool) {
+        self.user = user
+        self.numberProvedAt = numberProvedAt
+        self.rememberedHere = rememberedHere
+        self.wayBack = wayBack
+    }
 }
 
 /// What ``AuthRead/recoveryCode(phone:digest:)`` found.
@@ -62,10 +103,13 @@ public struct NumberOwners: Sendable, Equatable {
     public var accountPhone: String?
     /// The user whose number `phone` is, if any.
     public var phoneHolder: Int64?
+    /// The user exists and is detached from any number ("This number is new to me").
+    public var accountDetached: Bool
 
-    public init(accountPhone: String?, phoneHolder: Int64?) {
+    public init(accountPhone: String?, phoneHolder: Int64?, accountDetached: Bool = false) {
         self.accountPhone = accountPhone
         self.phoneHolder = phoneHolder
+        self.accountDetached = accountDetached
     }
 }
 
@@ -87,6 +131,8 @@ public enum AuthAnswer: Sendable, Equatable {
     case userPasskeys(UserPasskeys)
     case numberOwners(NumberOwners)
     case recoveryCode(RecoveryCodeMatch)
+    case dormancy(Dormancy?)
+    case accountNumber(AccountNumber?)
 }
 
 /// A lock a transaction holds until it ends.

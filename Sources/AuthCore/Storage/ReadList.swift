@@ -111,8 +111,19 @@ public struct ReadList: Sendable, Equatable {
         add(.numberOwners(user: user, phone: phone)) { if case .numberOwners(let found) = $0 { found } else { nil } }
     }
 
-    public mutating func recoveryCode(phone: String, digest: Data) -> Read<RecoveryCodeMatch> {
-        add(.recoveryCode(phone: phone, digest: digest)) { if case .recoveryCode(let found) = $0 { found } else { nil } }
+    public mutating func recoveryCode(phone: String, digest: Data, account: Int64? = nil) -> Read<RecoveryCodeMatch> {
+        add(.recoveryCode(phone: phone, digest: digest, account: account)) {
+            if case .recoveryCode(let found) = $0 { found } else { nil }
+        }
+    }
+
+    public mutating func accountNumber(user: Int64) -> Read<AccountNumber?> {
+        add(.accountNumber(user: user)) { if case .accountNumber(let found) = $0 { found } else { nil } }
+    }
+
+    /// Optional so that a plan that does not read it can say `.known(nil)`.
+    public mutating func dormancy(phone: String, device: Data?, now: Double) -> Read<Dormancy?> {
+        add(.dormancy(phone: phone, device: device, now: now)) { if case .dormancy(let found) = $0 { found } else { nil } }
     }
 }
 

@@ -20,6 +20,8 @@ public struct SessionRecord: Sendable, Equatable {
     /// code or a passkey; for a remembered phone, the sign-in by code that remembered it. `nil`
     /// in rows written before it was kept.
     public var provedAt: Double?
+    /// A pending session waiting on "Is this your account?": the account its number is on.
+    public var claimUserID: Int64? = nil
 
     /// The last real proof's time, for OpenID Connect's `auth_time` and `max_age`: a remembered
     /// phone's session written before ``provedAt`` was kept counts as proved at 0 (never fresh).
@@ -29,8 +31,10 @@ public struct SessionRecord: Sendable, Equatable {
 
     public init(
         pendingPhone: String?, userID: Int64?, userPhone: String?, lastSeenAt: Double, expiresAt: Double,
-        absoluteExpiresAt: Double, createdAt: Double = 0, method: SignInMethod = .code, provedAt: Double? = nil
+        absoluteExpiresAt: Double, createdAt: Double = 0, method: SignInMethod = .code, provedAt: Double? = nil,
+        claimUserID: Int64? = nil
     ) {
+        self.claimUserID = claimUserID
         self.createdAt = createdAt
         self.method = method
         self.provedAt = provedAt

@@ -24,6 +24,7 @@ import GRDB
 /// | `v11-by-call` | whether a session's (and an app's grant's) code came by call |
 /// | `v12-recovery-codes` | each account's recovery codes, as keyed digests |
 /// | `v13-recovery-tries` | wrong tries at "Lost your phone or number?", by number and by client |
+/// | `v14-dormant-numbers` | when each account's number last proved itself; accounts detached from a number that changed hands; sign-ins waiting on "Is this your account?" |
 enum SQLiteMigrations {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -345,6 +346,42 @@ enum SQLiteMigrations {
                     CREATE INDEX failed_recoveries_by_phone ON failed_recoveries(phone, failed_at);
                     CREATE INDEX failed_recoveries_by_client ON failed_recoveries(client, failed_at);
                     CREATE INDEX failed_recoveries_by_time ON failed_recoveries(failed_at);
+                    """)
+        }
+        // The recycled-number guard: when the number last signed in with a code
+        // (number_proved_at), and an account detached from its number (phone NULL, the number it
+        // had and when kept) when the number's new holder started afresh. SQLite cannot drop NOT
+        // NULL, so users is rebuilt (SQLite's twelve steps; GRDB runs a migration with foreign
+        // keys off and checks them after). A sign-in waiting on "Is this your account?" is a
+        // pending session that names the account (claim_user_id).
+        migrator.registerMigration("v14-dormant-numbers") { db in
+            let e164 = "GLOB '+1[2-9][0-9][0-9][2-9][0-9][0-9][0-9][0-9][0-9][0-9]'"
+            try db.execute(
+                sql: """
+                    CREATE TABLE users_new (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        phone TEXT UNIQUE CHECK (phone \(e164)),
+                        created_at REAL NOT NULL,
+                        last_sign_in_at REAL NOT NULL,
+                        passkey_handle BLOB CHECK (passkey_handle IS NULL OR length(passkey_handle) = 32),
+                        passkey_offer_dismissed_at REAL,
+                        number_proved_at REAL NOT NULL,
+                        detached_phone TEXT CHECK (detached_phone \(e164)),
+                        detached_at REAL,
+                        CHECK ((phone IS NULL) = (detached_at IS NOT NULL)),
+                        CHECK ((detached_phone IS NULL) = (detached_at IS NULL))
+                    );
+                    INSERT INTO users_new (id, phone, created_at, last_sign_in_at, passkey_handle,
+                                           passkey_offer_dismissed_at, number_proved_at)
+                    SELECT id, phone, created_at, last_sign_in_at, passkey_handle, passkey_offer_dismissed_at,
+                           last_sign_in_at
+                    FROM users;
+                    DROP TABLE users;
+                    ALTER TABLE users_new RENAME TO users;
+                    CREATE UNIQUE INDEX users_by_passkey_handle ON users(passkey_handle);
+                    CREATE INDEX users_by_detached_phone ON users(detached_phone) WHERE detached_phone IS NOT NULL;
+                    ALTER TABLE sessions ADD COLUMN claim_user_id INTEGER REFERENCES users(id) ON DELETE CASCADE;
+                    CREATE INDEX sessions_by_claim ON sessions(claim_user_id) WHERE claim_user_id IS NOT NULL;
                     """)
         }
         return migrator

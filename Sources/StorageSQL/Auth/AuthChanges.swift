@@ -16,7 +16,8 @@ public enum AuthChanges {
         case .signIn(
             let phone, let session, let at, let expiresAt, let absoluteExpiresAt, let userAgent, let api, let method,
             let provedAt):
-            .rows(Statement(upsertUser, phone, at, at)) { rows in
+            // A code (text or call) proves the number: the recycled-number guard counts from it.
+            .rows(Statement(upsertUser, phone, at, at, method == .code || method == .call ? at : nil)) { rows in
                 guard let user: Int64 = try rows.first?.get("id") else {
                     throw StoredDataCorrupt("a sign-in's user was not returned")
                 }
@@ -27,8 +28,22 @@ public enum AuthChanges {
                         method.storedMethod, provedAt ?? at, method.byCall)
                 ) { _ in .done(user) }
             }
-        case .moveAccount(let user, let from, let to, let at):
-            .changes(Statement(moveAccount, to, user, from).duplicate(means: NumberChangeRace())) { moved in
+        case .detachAccount(let user, let phone, let at):
+            .changes(Statement(detachAccount, phone, at, user)) { detached in
+                guard detached == 1 else { throw NumberChangeRace() }
+                return .changes(Statement(revokeGrantsOfUser, at, user)) { _ in .done(nil) }
+            }
+        case .moveAccount(let user, nil, let to, let at):
+            // A detached account attaches: its history keeps the number it had until it was
+            // detached, then this one.
+            .changes(Statement(noteAttachment, to, user)) { _ in
+                .changes(Statement(attachAccount, to, user, at).duplicate(means: NumberChangeRace())) { attached in
+                    guard attached == 1 else { throw NumberChangeRace() }
+                    return .done(nil)
+                }
+            }
+        case .moveAccount(let user, let from?, let to, let at):
+            .changes(Statement(moveAccount, to, user, from, at).duplicate(means: NumberChangeRace())) { moved in
                 guard moved == 1 else { throw NumberChangeRace() }
                 return .changes(Statement(insertNumberChange, user, from, to, at)) { _ in .done(nil) }
             }
@@ -104,7 +119,11 @@ public enum AuthChanges {
             [Statement(spendRecoveryCode, at, user, digest)]
         case .recordRecoveryFailure(let phone, let client, let at):
             [Statement(insertRecoveryFailure, phone, client, at)]
-        case .signIn, .moveAccount:
+        case .revokeApps(let user, let at):
+            [Statement(revokeGrantsOfUser, at, user)]
+        case .makeClaim(let session, let phone, let user, let at, let until):
+            [Statement(insertClaim, session, phone, at, until, user)]
+        case .signIn, .moveAccount, .detachAccount:
             []  // each checks what it wrote: apply(_:) writes it
         }
     }
@@ -117,14 +136,15 @@ public enum AuthChanges {
         INSERT INTO sessions (key, pending_phone, user_id, created_at, last_seen_at, expires_at, absolute_expires_at)
         VALUES ($1, $2, NULL, $3, $3, $4, $4)
         ON CONFLICT (key) DO UPDATE SET
-            pending_phone = excluded.pending_phone, user_id = NULL,
+            pending_phone = excluded.pending_phone, user_id = NULL, claim_user_id = NULL,
             last_seen_at = excluded.last_seen_at, expires_at = excluded.expires_at,
             absolute_expires_at = excluded.absolute_expires_at
         """)
     static let upsertUser = SQL(
         """
-        INSERT INTO users (phone, created_at, last_sign_in_at) VALUES ($1, $2, $3)
-        ON CONFLICT (phone) DO UPDATE SET last_sign_in_at = excluded.last_sign_in_at
+        INSERT INTO users (phone, created_at, last_sign_in_at, number_proved_at) VALUES ($1, $2, $3, $2)
+        ON CONFLICT (phone) DO UPDATE SET last_sign_in_at = excluded.last_sign_in_at,
+            number_proved_at = coalesce($4, users.number_proved_at)
         RETURNING id
         """)
     static let insertSignedInSession = SQL(
@@ -142,7 +162,7 @@ public enum AuthChanges {
         """)
     static let rotateDevice = SQL("UPDATE devices SET key = $1, last_used_at = $2, session_key = $3 WHERE key = $4")
     static let deleteDevice = SQL("DELETE FROM devices WHERE key = $1")
-    static let moveAccount = SQL("UPDATE users SET phone = $1 WHERE id = $2 AND phone = $3")
+    static let moveAccount = SQL("UPDATE users SET phone = $1, number_proved_at = $4 WHERE id = $2 AND phone = $3")
     static let insertNumberChange = SQL(
         "INSERT INTO number_changes (user_id, old_phone, new_phone, changed_at) VALUES ($1, $2, $3, $4)")
 
@@ -198,6 +218,29 @@ public enum AuthChanges {
     static let removePasskey = SQL("DELETE FROM passkeys WHERE id = $1 AND user_id = $2")
     static let dismissPasskeyOffer = SQL(
         "UPDATE users SET passkey_offer_dismissed_at = coalesce(passkey_offer_dismissed_at, $1) WHERE id = $2")
+
+    // MARK: The recycled-number guard
+
+    static let insertClaim = SQL(
+        """
+        INSERT INTO sessions (key, pending_phone, user_id, created_at, last_seen_at, expires_at, absolute_expires_at,
+                              claim_user_id)
+        VALUES ($1, $2, NULL, $3, $3, $4, $4, $5)
+        """)
+    static let noteAttachment = SQL(
+        """
+        INSERT INTO number_changes (user_id, old_phone, new_phone, changed_at)
+        SELECT id, detached_phone, $1, detached_at FROM users WHERE id = $2 AND phone IS NULL AND detached_phone <> $1
+        """)
+    static let attachAccount = SQL(
+        """
+        UPDATE users SET phone = $1, number_proved_at = $3, detached_phone = NULL, detached_at = NULL
+        WHERE id = $2 AND phone IS NULL
+        """)
+    static let detachAccount = SQL(
+        "UPDATE users SET phone = NULL, detached_phone = $1, detached_at = $2 WHERE id = $3 AND phone = $1")
+    static let revokeGrantsOfUser = SQL(
+        "UPDATE oidc_grants SET revoked_at = $1 WHERE user_id = $2 AND revoked_at IS NULL")
 
     // MARK: Recovery
 

@@ -30,21 +30,68 @@ public enum AuthReads {
         case .passkey(let credentialID): PasskeyReads.passkey(credentialID).map { .passkey($0) }
         case .userPasskeys(let user): PasskeyReads.userPasskeys(user).map { .userPasskeys($0) }
         case .numberOwners(let user, let phone): numberOwners(user: user, phone: phone).map { .numberOwners($0) }
-        case .recoveryCode(let phone, let digest): recoveryCode(phone: phone, digest: digest).map { .recoveryCode($0) }
+        case .recoveryCode(let phone, let digest, let account):
+            recoveryCode(phone: phone, digest: digest, account: account).map { .recoveryCode($0) }
+        case .dormancy(let phone, let device, let now): dormancy(phone: phone, device: device, now: now).map { .dormancy($0) }
+        case .accountNumber(let user):
+            .rows(Statement(accountNumberOf, user)) { rows in
+                .done(
+                    .accountNumber(
+                        try rows.first.map {
+                            AccountNumber(
+                                phone: try $0.optional("phone"), detachedFrom: try $0.optional("detached_phone"),
+                                unusedRecoveryCodes: try $0.get("unused"))
+                        }))
+            }
         }
     }
 
+    /// The accounts on the number, or detached from it (a number that changed hands may have
+    /// several), the one whose unused code the digest is first.
     static let recoveryCodeOf = SQL(
-        """
+        recoveryColumns + """
+             WHERE u.phone = $1 OR u.detached_phone = $1
+            ORDER BY matches DESC, u.phone IS NULL, u.id LIMIT 1
+            """)
+    /// "Is this your account?": that account only, while it is on the number.
+    static let recoveryCodeOfAccount = SQL(recoveryColumns + " WHERE u.phone = $1 AND u.id = $3")
+    /// An account, whether the digest `$2` is one of its unused codes, and how many it has.
+    static let recoveryColumns = """
         SELECT u.id AS user_id,
                (SELECT count(*) FROM recovery_codes r WHERE r.user_id = u.id AND r.digest = $2 AND r.used_at IS NULL)
                    AS matches,
                (SELECT count(*) FROM recovery_codes r WHERE r.user_id = u.id AND r.used_at IS NULL) AS unused
+        FROM users u
+        """
+
+    static let dormancyOf = SQL(
+        """
+        SELECT u.id AS user_id, u.number_proved_at,
+               CASE WHEN EXISTS (SELECT 1 FROM devices d WHERE d.key = $2 AND d.user_id = u.id AND d.expires_at > $3)
+                    THEN 1 ELSE 0 END AS remembered_here,
+               CASE WHEN EXISTS (SELECT 1 FROM passkeys k WHERE k.user_id = u.id AND k.flagged_at IS NULL)
+                         OR EXISTS (SELECT 1 FROM recovery_codes r WHERE r.user_id = u.id AND r.used_at IS NULL)
+                    THEN 1 ELSE 0 END AS way_back
         FROM users u WHERE u.phone = $1
         """)
 
-    static func recoveryCode(phone: String, digest: Data) -> Step<RecoveryCodeMatch> {
-        .rows(Statement(recoveryCodeOf, phone, digest)) { rows in
+    static func dormancy(phone: String, device: Data?, now: Double) -> Step<Dormancy?> {
+        .rows(Statement(dormancyOf, phone, device, now)) { rows in
+            .done(
+                try rows.first.map { row in
+                    Dormancy(
+                        user: try row.get("user_id"), numberProvedAt: try row.get("number_proved_at"),
+                        rememberedHere: try row.get("remembered_here") as Int64 != 0,
+                        wayBack: try row.get("way_back") as Int64 != 0)
+                })
+        }
+    }
+
+    static func recoveryCode(phone: String, digest: Data, account: Int64?) -> Step<RecoveryCodeMatch> {
+        let statement =
+            account.map { Statement(recoveryCodeOfAccount, phone, digest, $0) }
+            ?? Statement(recoveryCodeOf, phone, digest)
+        return .rows(statement) { rows in
             guard let row = rows.first else { return .done(RecoveryCodeMatch(user: nil, matches: false, unused: 0)) }
             let matches: Int = try row.get("matches")
             return .done(
@@ -55,7 +102,14 @@ public enum AuthReads {
     static let numberOwnersOf = SQL(
         """
         SELECT (SELECT phone FROM users WHERE id = $1) AS account_phone,
-               (SELECT id FROM users WHERE phone = $2) AS phone_holder
+               (SELECT id FROM users WHERE phone = $2) AS phone_holder,
+               (SELECT count(*) FROM users WHERE id = $1 AND phone IS NULL) AS account_detached
+        """)
+    static let accountNumberOf = SQL(
+        """
+        SELECT u.phone, u.detached_phone,
+               (SELECT count(*) FROM recovery_codes r WHERE r.user_id = u.id AND r.used_at IS NULL) AS unused
+        FROM users u WHERE u.id = $1
         """)
 
     static func numberOwners(user: Int64, phone: String) -> Step<NumberOwners> {
@@ -63,7 +117,8 @@ public enum AuthReads {
             .done(
                 NumberOwners(
                     accountPhone: try rows.first?.optional("account_phone"),
-                    phoneHolder: try rows.first?.optional("phone_holder")))
+                    phoneHolder: try rows.first?.optional("phone_holder"),
+                    accountDetached: (try rows.first?.get("account_detached") as Int64?) == 1))
         }
     }
 
@@ -72,7 +127,7 @@ public enum AuthReads {
     static let sessionByKey = SQL(
         """
         SELECT s.pending_phone, s.last_seen_at, s.expires_at, s.absolute_expires_at, s.created_at, s.method,
-               s.by_call, s.proved_at, u.id AS user_id, u.phone AS user_phone
+               s.by_call, s.proved_at, s.claim_user_id, u.id AS user_id, u.phone AS user_phone
         FROM sessions s LEFT JOIN users u ON u.id = s.user_id
         WHERE s.key = $1
         """)
@@ -88,7 +143,7 @@ public enum AuthReads {
                         expiresAt: try row.get("expires_at"), absoluteExpiresAt: try row.get("absolute_expires_at"),
                         createdAt: try row.get("created_at"),
                         method: SignInMethod(stored: try row.get("method"), byCall: try row.get("by_call")) ?? .code,
-                        provedAt: try row.optional("proved_at"))
+                        provedAt: try row.optional("proved_at"), claimUserID: try row.optional("claim_user_id"))
                 })
         }
     }

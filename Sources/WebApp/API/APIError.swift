@@ -15,6 +15,9 @@ struct APIError: AnsweringError, Equatable {
     var message: String
     /// `Retry-After` on `rate_limited` and `unavailable`, `Allow` on `method_not_allowed`.
     var headers: HTTPFields = [:]
+    /// `account_dormant`: the proofs that get past it (`recovery_code`, `passkey`; none when the
+    /// account has neither).
+    var acceptedProofs: [String]? = nil
     /// The `message` people's apps show, in the `Accept-Language` language; `nil` for an error
     /// with no words of ours (the status's name, in English, stays the message).
     var phrase: Phrase?
@@ -58,6 +61,7 @@ struct APIError: AnsweringError, Equatable {
             status = .badRequest
             phrase = Phrase("api.idempotencyKey")
         case WalletError.operationKeyReused: phrase = Phrase("api.idempotencyReused")
+        case let dormant as DormantAccount: acceptedProofs = dormant.wayBack ? ["recovery_code", "passkey"] : []
         default: break
         }
     }
@@ -114,6 +118,14 @@ struct APIError: AnsweringError, Equatable {
             case .numberHasAccount: "number_has_account"
             case .changedMeanwhile: "number_changed"
             }
+        case is DormantAccount: "account_dormant"
+        case let error as RecoveryError:
+            switch error {
+            case .malformedCode: "invalid_recovery_code"
+            case .wrongNumberOrCode: "incorrect_recovery_code"
+            case .tooManyForNumber, .tooManyFromClient: "rate_limited"
+            case .proofExpired: "recovery_expired"
+            }
         case is DeletionRefused: "money_held"
         case is StorageUnavailable: "unavailable"
         case is SchemaCheckFailed: "invalid_input"
@@ -138,12 +150,14 @@ struct APIError: AnsweringError, Equatable {
             struct Detail: Encodable {
                 let code: String
                 let message: String
+                let accepted_proofs: [String]?
             }
             let error: Detail
         }
         // Encoding two strings cannot fail; the fallback keeps the type honest.
         var response =
-            (try? Response.json(Body(error: .init(code: code, message: message)), status: status))
+            (try? Response.json(
+                Body(error: .init(code: code, message: message, accepted_proofs: acceptedProofs)), status: status))
             ?? Response.text(message, status: status)
         for field in headers { response.headers[field.name] = field.value }
         if status == .unauthorized { response.headers[.wwwAuthenticate] = "Bearer" }

@@ -68,12 +68,18 @@ struct LimitOptions: ParsableArguments {
         help: "Minutes a sign-in by code or passkey counts as proof for something sensitive (\"Confirm it's you\").")
     var confirmWithin = Int(SignInPolicy().confirmWithin / 60)
 
+    @Option(
+        name: .customLong("dormant-after"),
+        help: "Days after which a number that has not signed in with a code may have changed hands (\"Is this your account?\"); 0 turns the guard off.")
+    var dormantAfter = Int(SignInPolicy().dormantAfter / 86_400)
+
     /// The option names that may also come from `WEBAPP_*` variables.
     static let names = [
         "max-codes-per-phone", "max-codes-per-client", "max-texts-per-exchange", "max-texts-per-hour",
         "max-texts-per-day", "max-sign-ins-per-client", "max-passkey-challenges-per-client", "max-failures-per-phone",
         "call-cost", "breaker-min-codes",
         "breaker-min-conversion", "warn-conversion-below", "warn-delivery-below", "confirm-within",
+        "dormant-after",
     ]
 
     func validate() throws {
@@ -95,6 +101,9 @@ struct LimitOptions: ParsableArguments {
         }
         guard (1...1440).contains(confirmWithin) else {
             throw ValidationError("--confirm-within must be between 1 and 1440 minutes.")
+        }
+        guard (0...3650).contains(dormantAfter) else {
+            throw ValidationError("--dormant-after must be between 0 (off) and 3650 days.")
         }
         guard callCost <= maxTextsPerHour else {
             throw ValidationError(
@@ -118,5 +127,6 @@ struct LimitOptions: ParsableArguments {
         policy.warnConversionBelow = warnConversionBelow
         policy.warnDeliveryBelow = warnDeliveryBelow
         policy.confirmWithin = Double(confirmWithin * 60)
+        policy.dormantAfter = Double(dormantAfter) * 86_400
     }
 }

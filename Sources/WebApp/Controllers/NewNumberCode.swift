@@ -10,7 +10,12 @@ struct NewNumberCode: Sendable {
 
     /// The pending session and the number this person's code went to, while it can be typed.
     func sent(_ request: Request, for user: User) async throws -> (SessionToken, PhoneNumber)? {
-        guard let token = pending.token(in: request, for: user), case .pending(let phone) = try await signIn.state(of: token)
+        try await sent(request, forAccount: user.id)
+    }
+
+    func sent(_ request: Request, forAccount account: Int64) async throws -> (SessionToken, PhoneNumber)? {
+        guard let token = pending.token(in: request, forAccount: account),
+            case .pending(let phone) = try await signIn.state(of: token)
         else { return nil }
         return (token, phone)
     }

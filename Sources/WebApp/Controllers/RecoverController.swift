@@ -52,8 +52,11 @@ struct RecoverController: Sendable {
         do {
             let proved = try await signIn.proveRecovery(
                 phoneInput: typed, codeDigest: recoveryCodes.digest(of: code), client: request.client?.group)
+            guard let now = try await signIn.accountNumber(of: proved.account) else { throw RecoveryError.proofExpired }
             var response = Response.redirect(to: "/recover/phone?left=\(proved.codesLeft)")
-            response.setCookie(proof.proved(proved.user.id))
+            response.setCookie(
+                proof.proved(
+                    proved.account, state: RecoveryCookie.state(phone: now.phone, unusedCodes: now.unusedCodes)))
             response.setCookie(pending.cleared)
             return response
         } catch let error as any AnsweringError where error is SignInError || error is RecoveryError {
@@ -61,14 +64,25 @@ struct RecoverController: Sendable {
         }
     }
 
-    /// The account this browser proved, on the number it is on now; nil (start again) when
-    /// there is no proof, it is too old, or the account is gone.
-    private func proved(_ request: Request) async throws -> User? {
-        guard let id = proof.user(in: request),
-            let summary = try await store.summary(user: id, now: clock().timeIntervalSince1970),
-            let phone = try? PhoneNumber(parsing: summary.phone)
+    /// The account a recovery proved, and the number it is on now (nil: detached from any).
+    struct Recovering {
+        let account: Int64
+        let phone: PhoneNumber?
+    }
+
+    /// The account this browser proved, as it stands now; nil (start again) when there is no
+    /// proof, it is too old, or the account is gone.
+    private func proved(_ request: Request) async throws -> Recovering? {
+        var found: (phone: PhoneNumber?, unusedCodes: Int)?
+        guard
+            let id = try await proof.user(
+                in: request,
+                state: { id in
+                    found = try await signIn.accountNumber(of: id)
+                    return found.map { RecoveryCookie.state(phone: $0.phone, unusedCodes: $0.unusedCodes) }
+                }), let found
         else { return nil }
-        return User(id: id, phone: phone)
+        return Recovering(account: id, phone: found.phone)
     }
 
     /// Back to the start, saying why, and dropping what this browser kept of the recovery.
@@ -82,7 +96,8 @@ struct RecoverController: Sendable {
     @Sendable func showNewNumber(_ request: Request, _ context: SignedOutContext) async throws -> Response {
         guard let user = try await proved(request) else { return .redirect(to: "/recover") }
         let words = pages.in(context.language)
-        let notice = request.query["left"].flatMap(Int.init).map { left in
+        let left = request.query["left"].flatMap(Int.init).flatMap { (0...RecoveryCodes.count).contains($0) ? $0 : nil }
+        let notice = left.map { left in
             left == 0
                 ? words.words("recover.proved.noneLeft")
                 : words.words.plural("recover.proved.left", count: left)
@@ -103,7 +118,7 @@ struct RecoverController: Sendable {
                 phoneInput: phone.e164, session: nil, client: request.client?.group, language: context.language,
                 movesAccount: true)
             var response = Response.redirect(to: "/recover/code?sent=" + (started.sent ? "1" : "0"))
-            response.setCookie(pending.pending(started.session, for: user))
+            response.setCookie(pending.pending(started.session, forAccount: user.account))
             return response
         } catch let error as any AnsweringError where error is SignInError || error is NumberChangeError {
             return try words.recover(.newNumber(account: user.phone, typed: typed), csrf: context.csrfToken, error: error)
@@ -111,8 +126,8 @@ struct RecoverController: Sendable {
     }
 
     /// The number this recovery sent its code to, while the code can still be typed.
-    private func newNumber(_ request: Request, for user: User) async throws -> (SessionToken, PhoneNumber)? {
-        try await NewNumberCode(signIn: signIn, pending: pending).sent(request, for: user)
+    private func newNumber(_ request: Request, for user: Recovering) async throws -> (SessionToken, PhoneNumber)? {
+        try await NewNumberCode(signIn: signIn, pending: pending).sent(request, forAccount: user.account)
     }
 
     @Sendable func showCode(_ request: Request, _ context: SignedOutContext) async throws -> Response {
@@ -151,8 +166,8 @@ struct RecoverController: Sendable {
         }
         do {
             let signedIn = try await signIn.recoverAccount(
-                of: user, to: phone, session: token, codeInput: code, client: request.client?.group,
-                language: context.language, userAgent: request.headers[.userAgent])
+                user.account, from: user.phone, to: phone, session: token, codeInput: code,
+                client: request.client?.group, language: context.language, userAgent: request.headers[.userAgent])
             var response = Response.redirect(to: "/account?changed=phone")
             response.setCookie(session.signedIn(signedIn.session))
             response.setCookie(proof.cleared)

@@ -245,7 +245,8 @@ struct SignInController: Sendable {
         do {
             let signedIn = try await signIn.verify(
                 session: token, pendingFor: phone, codeInput: code, client: request.client?.group,
-                rememberDevice: form["remember"] == "on", userAgent: request.headers[.userAgent])
+                rememberDevice: form["remember"] == "on", userAgent: request.headers[.userAgent],
+                rememberedHere: device.token(in: request))
             var response = landing.response(signedIn, context.app, request)
             // The box left unticked on a phone remembered before: the person chose not to be
             // remembered here any more.
@@ -254,6 +255,11 @@ struct SignInController: Sendable {
             if let passkeys, (try? await passkeys.offers(to: signedIn.user)) == true {
                 response.setCookie(passkeyCookies.offer)
             }
+            return response
+        } catch let dormant as DormantAccount {
+            // The number may have changed hands: "Is this your account?" before anything of it.
+            var response = Response.redirect(to: "/claim")
+            if let claim = dormant.claim { response.setCookie(cookie.pending(claim)) }
             return response
         } catch SignInError.noPendingSignIn {
             return Redirect.toLoginExpired(secure: cookie.secure).response

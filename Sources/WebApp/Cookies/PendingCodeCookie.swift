@@ -40,22 +40,31 @@ struct PendingCodeCookie: Sendable {
 
     /// The cookie for `token`, started by the signed-in person `user`.
     func pending(_ token: SessionToken, for user: User) -> Cookie {
-        Cookie(name: name, value: token.value + "." + mac(token, user), path: path, maxAge: maxAge, secure: secure)
+        pending(token, forAccount: user.id)
+    }
+
+    /// The cookie for `token`, for the account `account` (a recovery's, which may have no number).
+    func pending(_ token: SessionToken, forAccount account: Int64) -> Cookie {
+        Cookie(name: name, value: token.value + "." + mac(token, account), path: path, maxAge: maxAge, secure: secure)
     }
 
     /// The pending token, when the cookie is one this person started for this purpose.
     func token(in request: Request, for user: User) -> SessionToken? {
+        token(in: request, forAccount: user.id)
+    }
+
+    func token(in request: Request, forAccount account: Int64) -> SessionToken? {
         guard let value = request.cookie(name), let dot = value.lastIndex(of: "."),
             let token = SessionToken(String(value[..<dot])),
-            constantTimeEquals(Data(value[value.index(after: dot)...].utf8), Data(mac(token, user).utf8))
+            constantTimeEquals(Data(value[value.index(after: dot)...].utf8), Data(mac(token, account).utf8))
         else { return nil }
         return token
     }
 
     var cleared: Cookie { Cookie.expired(name: name, path: path, secure: secure) }
 
-    private func mac(_ token: SessionToken, _ user: User) -> String {
-        let message = Data("\(baseName).\(user.id).\(token.value)".utf8)
+    private func mac(_ token: SessionToken, _ account: Int64) -> String {
+        let message = Data("\(baseName).\(account).\(token.value)".utf8)
         return Data(HMAC<SHA256>.authenticationCode(for: message, using: key)).base64URLEncodedString()
     }
 }

@@ -18,25 +18,34 @@ struct RecoveryCookie: Sendable {
     static let path = "/recover"
     var name: String { (secure ? "__Secure-" : "") + "recovery" }
 
-    /// The cookie for a recovery of `user` proved now.
-    func proved(_ user: Int64) -> Cookie {
+    /// The cookie for a recovery of `user` proved now, when the account stood as `state` says
+    /// (its number and its unused codes, after the one spent).
+    func proved(_ user: Int64, state: String) -> Cookie {
         let value = "\(user).\(Int(clock().timeIntervalSince1970))"
         return Cookie(
-            name: name, value: value + "." + mac(value), path: Self.path, maxAge: Int(lifetime), secure: secure)
+            name: name, value: value + "." + mac(value + "." + state), path: Self.path, maxAge: Int(lifetime),
+            secure: secure)
     }
 
     /// The account whose recovery this browser proved, while the proof is young enough.
-    func user(in request: Request) -> Int64? {
+    /// `state` says how the account stands now: a proof made when it stood otherwise (it moved
+    /// since, this recovery's or another's, or a new set of codes was made) is void, so one code
+    /// moves the account once.
+    func user(in request: Request, state: (Int64) async throws -> String?) async rethrows -> Int64? {
         guard let value = request.cookie(name), let dot = value.lastIndex(of: ".") else { return nil }
         let signed = String(value[..<dot])
-        guard constantTimeEquals(Data(value[value.index(after: dot)...].utf8), Data(mac(signed).utf8)) else {
-            return nil
-        }
         let parts = signed.split(separator: ".")
         guard parts.count == 2, let user = Int64(parts[0]), let at = Int(parts[1]) else { return nil }
         let age = clock().timeIntervalSince1970 - Double(at)
-        guard age >= -60, age < lifetime else { return nil }
+        guard age >= -60, age < lifetime, let now = try await state(user),
+            constantTimeEquals(Data(value[value.index(after: dot)...].utf8), Data(mac(signed + "." + now).utf8))
+        else { return nil }
         return user
+    }
+
+    /// How an account stands, as a proof binds it: its number (or none) and its unused codes.
+    static func state(phone: PhoneNumber?, unusedCodes: Int) -> String {
+        "\(phone?.e164 ?? "detached").\(unusedCodes)"
     }
 
     var cleared: Cookie { Cookie.expired(name: name, path: Self.path, secure: secure) }

@@ -89,6 +89,18 @@ extension RecoveryError: AnsweringError {
     public var phrase: Phrase? { saying }
 }
 
+/// A sign-in to an account whose number may have changed hands: nobody was signed in (409). The
+/// pages never show it (they ask "Is this your account?"); the API says which proofs get past it.
+extension DormantAccount: AnsweringError {
+    public var status: HTTPResponse.Status { .conflict }
+    public var message: String {
+        wayBack
+            ? "This number's account has not been used for a long time and may be someone else's: prove it is yours with a recovery code or a passkey on the sign-in pages."
+            : "This number's account has not been used for a long time and may be someone else's; it has no recovery code or passkey, so it can be restarted fresh on the sign-in pages."
+    }
+    public var phrase: Phrase? { nil }
+}
+
 /// Why the account was not deleted: its money is the person's (409; the page says where to
 /// withdraw it, the API how much is held).
 enum DeletionRefused: AnsweringError {

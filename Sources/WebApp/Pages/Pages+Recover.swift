@@ -6,8 +6,9 @@ extension Pages {
     enum RecoveryStep {
         /// The old number and a recovery code (`typed`: the number as typed, shown again).
         case prove(typed: String)
-        /// Proved: the new number (`account`: the number the account is on now).
-        case newNumber(account: PhoneNumber, typed: String)
+        /// Proved: the new number (`account`: the number the account is on now; nil when it was
+        /// detached from its number).
+        case newNumber(account: PhoneNumber?, typed: String)
         /// The code sent to the new number.
         case code(newPhone: PhoneNumber)
     }
@@ -28,7 +29,8 @@ extension Pages {
             values["pageAddress"] = "/recover"
         case .newNumber(let account, let typed):
             values["choosing"] = true
-            values["phone"] = account.nationalFormat
+            values["onANumber"] = account != nil
+            values["phone"] = account?.nationalFormat ?? ""
             values["typed"] = typed
             values["pageAddress"] = "/recover/phone"
         case .code(let newPhone):

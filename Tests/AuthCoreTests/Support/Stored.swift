@@ -25,6 +25,7 @@ struct Stored {
     var userPasskeys = UserPasskeys(handle: nil, offerDismissed: false, passkeys: [])
     var numberOwners = NumberOwners(accountPhone: nil, phoneHolder: nil)
     var recoveryCode = RecoveryCodeMatch(user: nil, matches: false, unused: 0)
+    var dormancy: Dormancy?
     /// The time the reads are made at: tells the budget's hour from its day.
     var now: Double = 1_800_000_000
 
@@ -46,6 +47,8 @@ struct Stored {
         case .userPasskeys: .userPasskeys(userPasskeys)
         case .numberOwners: .numberOwners(numberOwners)
         case .recoveryCode: .recoveryCode(recoveryCode)
+        case .dormancy: .dormancy(dormancy)
+        case .accountNumber: .accountNumber(nil)
         }
     }
 

@@ -11,18 +11,19 @@ public struct CheckReads: ReadPlan {
     private let clientFailures: Read<LimitWindow>
     private let numberOwners: Read<NumberOwners?>
     private let places: Read<SignedInPlaces>
+    private let dormancy: Read<Dormancy?>
 
     init(_ request: CodeCheck, policy: SignInPolicy) {
         let phone = request.phone.e164
         let now = request.now.timeIntervalSince1970
         // A change of number also locks the number it starts from: two changes of one account
         // run one after the other, and the second sees where the first left it.
-        var moving: (user: Int64, from: String, recovering: Bool)? = nil
+        var moving: (user: Int64, from: String?, recovering: Bool)? = nil
         if case .moveAccount(let user, let from, notice: _, let recovering) = request.purpose {
             moving = (user, from, recovering)
         }
         var list = ReadList(
-            locks: [.phone(phone)] + (moving.map { [.phone($0.from)] } ?? [])
+            locks: [.phone(phone)] + (moving?.from.map { [.phone($0)] } ?? [])
                 + (request.client.map { [.client($0)] } ?? []))
         session = list.session(request.session)
         code = list.code(phone)
@@ -45,6 +46,12 @@ public struct CheckReads: ReadPlan {
         } else {
             places = .known(SignedInPlaces(sessions: [], devices: []))
         }
+        // A sign-in reads whether the number's account may be someone else's now.
+        if request.purpose == .signIn && policy.dormantAfter > 0 {
+            dormancy = list.dormancy(phone: phone, device: request.device, now: now)
+        } else {
+            dormancy = .known(nil)
+        }
         self.list = list
     }
 
@@ -52,7 +59,7 @@ public struct CheckReads: ReadPlan {
         CheckFound(
             session: try answers[session], code: try answers[code], phoneFailures: try answers[phoneFailures],
             clientFailures: try answers[clientFailures], numberOwners: try answers[numberOwners],
-            places: try answers[places])
+            places: try answers[places], dormancy: try answers[dormancy])
     }
 }
 
@@ -66,4 +73,6 @@ public struct CheckFound: Sendable, Equatable {
     var numberOwners: NumberOwners?
     /// For a recovery: the account's sessions and remembered phones, to end (none otherwise).
     var places: SignedInPlaces = SignedInPlaces(sessions: [], devices: [])
+    /// For a sign-in: the number's account, for the recycled-number guard (nil: none, or off).
+    var dormancy: Dormancy? = nil
 }

@@ -9,12 +9,14 @@ public struct RecoveryReads: ReadPlan {
     private let match: Read<RecoveryCodeMatch>
     private let numberFailures: Read<LimitWindow>
     private let clientFailures: Read<LimitWindow>
+    private let session: Read<SessionRecord?>
 
     init(_ request: RecoveryProof, policy: SignInPolicy) {
         let phone = request.phone.e164
         let now = request.now.timeIntervalSince1970
         var list = ReadList(locks: [.phone(phone)] + (request.client.map { [.client($0)] } ?? []))
-        match = list.recoveryCode(phone: phone, digest: request.codeDigest)
+        match = list.recoveryCode(phone: phone, digest: request.codeDigest, account: request.claim?.account)
+        session = list.session(request.claim?.session)
         numberFailures = list.limit(
             .phoneRecoveryFailures, of: phone, max: policy.maxRecoveryFailuresPerNumber,
             per: policy.recoveryFailuresWindow, now: now)
@@ -30,7 +32,7 @@ public struct RecoveryReads: ReadPlan {
     public func found(in answers: Answers) throws -> RecoveryFound {
         RecoveryFound(
             match: try answers[match], numberFailures: try answers[numberFailures],
-            clientFailures: try answers[clientFailures])
+            clientFailures: try answers[clientFailures], session: try answers[session])
     }
 }
 
@@ -39,10 +41,16 @@ public struct RecoveryFound: Sendable, Equatable {
     var match: RecoveryCodeMatch
     var numberFailures: LimitWindow
     var clientFailures: LimitWindow
+    /// "Is this your account?": the waiting session.
+    var session: SessionRecord?
 
-    public init(match: RecoveryCodeMatch, numberFailures: LimitWindow, clientFailures: LimitWindow) {
+    public init(
+        match: RecoveryCodeMatch, numberFailures: LimitWindow, clientFailures: LimitWindow,
+        session: SessionRecord? = nil
+    ) {
         self.match = match
         self.numberFailures = numberFailures
         self.clientFailures = clientFailures
+        self.session = session
     }
 }

@@ -1,0 +1,95 @@
+import Foundation
+
+/// "This number is new to me", on "Is this your account?": a fresh account for the number, and
+/// the old one detached from it.
+public struct FreshStart: Sendable {
+    /// The session waiting on the answer.
+    public var claim: Data
+    public var phone: PhoneNumber
+    /// The account the number was on when the question was asked.
+    public var account: Int64
+    /// The signed-in session of the fresh account.
+    public var signedIn: Data
+    public var userAgent: String?
+    public var now: Date
+
+    public init(claim: Data, phone: PhoneNumber, account: Int64, signedIn: Data, userAgent: String?, now: Date) {
+        self.claim = claim
+        self.phone = phone
+        self.account = account
+        self.signedIn = signedIn
+        self.userAgent = userAgent
+        self.now = now
+    }
+}
+
+/// What "This number is new to me" came to.
+public enum FreshStartOutcome: Sendable, Equatable {
+    /// A fresh account holds the number, signed in; the old one (if still on it) is detached.
+    case started
+    /// "Is this your account?" is no longer waiting.
+    case claimEnded
+}
+
+/// What ``SignInRules/startFresh(_:given:)`` reads: the waiting session, the number's account,
+/// and that account's sessions and remembered phones (they end with the detaching); the number
+/// is locked, so a sign-in or a change to it waits.
+public struct FreshStartReads: ReadPlan {
+    public let list: ReadList
+    private let session: Read<SessionRecord?>
+    private let dormancy: Read<Dormancy?>
+    private let places: Read<SignedInPlaces>
+
+    init(_ request: FreshStart) {
+        let now = request.now.timeIntervalSince1970
+        var list = ReadList(locks: [.phone(request.phone.e164)])
+        session = list.session(request.claim)
+        dormancy = list.dormancy(phone: request.phone.e164, device: nil, now: now)
+        places = list.signedInPlaces(PlacesRead(user: request.account, now: now))
+        self.list = list
+    }
+
+    public func found(in answers: Answers) throws -> FreshStartFound {
+        FreshStartFound(
+            session: try answers[session], dormancy: try answers[dormancy], places: try answers[places])
+    }
+}
+
+/// What ``FreshStartReads`` found.
+public struct FreshStartFound: Sendable, Equatable {
+    var session: SessionRecord?
+    var dormancy: Dormancy?
+    var places: SignedInPlaces
+}
+
+extension SignInRules {
+    public func freshStartReads(_ request: FreshStart) -> FreshStartReads {
+        FreshStartReads(request)
+    }
+
+    /// "This number is new to me": while the question still waits, the old account (if the
+    /// number is still on it) is detached from the number, its sessions and remembered phones
+    /// end and its apps' grants with them, and a fresh account for the number signs in. The old
+    /// account keeps its money, passkeys and recovery codes, frozen, for its owner to reach
+    /// through "Lost your phone or number?".
+    public func startFresh(_ request: FreshStart, given found: FreshStartFound) -> AuthDecision<FreshStartOutcome> {
+        let now = request.now.timeIntervalSince1970
+        let phone = request.phone.e164
+        guard let session = found.session, Self.isLive(session, now: now), session.claimUserID == request.account,
+            session.pendingPhone == phone
+        else { return AuthDecision(.claimEnded) }
+        var changes: [AuthChange] = [.deleteSession(key: request.claim)]
+        if let dormancy = found.dormancy, dormancy.user == request.account {
+            changes += [.detachAccount(user: request.account, phone: phone, at: now)]
+                + found.places.sessions.map { .deleteSession(key: $0.key) }
+                + found.places.devices.map { .forgetDevice(key: $0.key) }
+        }
+        let absolute = now + policy.sessionLifetime
+        changes.append(
+            .signIn(
+                phone: phone, session: request.signedIn, at: now,
+                expiresAt: min(absolute, now + policy.sessionIdleTimeout), absoluteExpiresAt: absolute,
+                userAgent: request.userAgent, method: .code))
+        return AuthDecision(.started, changes: changes)
+    }
+}

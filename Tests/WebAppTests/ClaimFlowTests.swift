@@ -1,0 +1,133 @@
+import Foundation
+import NIOHTTP1
+import TestSupport
+import Testing
+
+@testable import WebApp
+
+/// The recycled-number guard over HTTP: a number that has not signed in with a code for
+/// `--dormant-after` days asks "Is this your account?" after its right code, and nothing of the
+/// account opens until it is answered; the new holder's fresh account, the old owner's way back.
+@Suite("Is this your account?, end to end")
+struct ClaimFlowTests {
+    let confirm = ConfirmFlowTests()
+    let recover = RecoverFlowTests()
+    static let days91: Double = 91 * 86_400
+
+    /// The account of 4155550100 with money in it and its recovery codes, then 91 days of quiet.
+    func oldAccount(_ server: TestServer) async throws -> [String] {
+        let (owner, codes) = try await recover.account(server, phone: "4155550100")
+        let home = try await owner.get("/home")
+        let key = try #require(home.body.firstMatch(of: /name="key" value="([^"]+)"/)?.1)
+        let added = try await owner.post("/accounts", form: [("name", "Savings"), ("key", String(key))])
+        let page = try await owner.get(try #require(added.location))
+        let depositKey = try #require(page.body.firstMatch(of: /action="\/accounts\/\d+\/deposit"[\s\S]*?name="key" value="([^"]+)"/)?.1)
+        #expect(try await owner.post(added.location! + "/deposit", form: [("amount", "25.00"), ("key", String(depositKey))]).status == .seeOther)
+        server.clock.advance(by: Self.days91)
+        return codes
+    }
+
+    /// A code sign-in to 4155550100 in a new browser, up to its right code.
+    func newHolder(_ server: TestServer) async throws -> (Browser, TestResponse) {
+        let browser = Browser(baseURL: server.baseURL)
+        _ = try await browser.get("/login")
+        #expect(try await browser.post("/login", form: [("phone", "4155550100")]).location == "/verify")
+        return (browser, try await browser.post("/verify", form: [("code", try server.lastCode(to: "+14155550100"))]))
+    }
+
+    @Test("after 91 quiet days the right code asks whose the account is; nothing of it opens; 'new to me' is a fresh, empty account, and the owner gets the old one back with a recovery code")
+    func freshStart() async throws {
+        try await withServer { server in
+            let codes = try await oldAccount(server)
+            let (browser, verified) = try await newHolder(server)
+            #expect(verified.location == "/claim")
+            let page = try await browser.get("/claim")
+            #expect(page.status == .ok)
+            #expect(page.body.contains("Is this your account?"))
+            #expect(page.body.contains("(415) 555-0100"))
+            #expect(page.body.contains("It last signed in with this number on"))
+            #expect(!page.body.contains("Savings") && !page.body.contains("25.00"))
+            // Nothing of the account: not Home, not the wallet, not Verify again, not the API.
+            #expect(try await browser.get("/home").location == "/login")
+            #expect(try await browser.get("/account").location == "/login")
+            #expect(try await browser.get("/verify").location == "/claim")
+            // Without the form's CSRF token: refused.
+            #expect(try await browser.post("/claim/fresh", csrf: false).status == .forbidden)
+            let fresh = try await browser.post("/claim/fresh")
+            #expect(fresh.location == "/home")
+            let home = try await browser.get("/home")
+            #expect(home.status == .ok)
+            #expect(!home.body.contains("Savings") && home.body.contains("No accounts yet."))
+            #expect(try await browser.get("/claim").location == "/home")
+            // Its number signs in to the fresh account from now on, with no question.
+            server.clock.advance(by: 31)
+            let again = try await confirm.signIn(server, phone: "4155550100")
+            #expect(!(try await again.get("/home").body.contains("Savings")))
+
+            // The owner: the old number and a recovery code find the detached account.
+            let owner = Browser(baseURL: server.baseURL)
+            _ = try await owner.get("/recover")
+            let proved = try await owner.post("/recover", form: [("phone", "4155550100"), ("code", codes[0])])
+            #expect(proved.location == "/recover/phone?left=9")
+            #expect(try await owner.get(proved.location!).body.contains("Your account has no number now"))
+            server.clock.advance(by: 31)
+            let texts = try server.outbox().count
+            #expect(try await owner.post("/recover/phone", form: [("phone", "5305550123")]).location == "/recover/code?sent=1")
+            let moved = try await owner.post("/recover/code", form: [("code", try server.lastCode(to: "+15305550123"))])
+            #expect(moved.location == "/account?changed=phone")
+            #expect(try await owner.get("/home").body.contains("Savings"))
+            // No text to the old number: it is someone else's now.
+            #expect(try server.outbox().count == texts + 1)
+            #expect(try server.outbox().last?.to == "+15305550123")
+            // The new holder's account is untouched.
+            #expect(!(try await again.get("/home").body.contains("Savings")))
+        }
+    }
+
+    @Test("'It's mine' with a recovery code signs in to the account; a wrong code says so; the number then counts as used")
+    func itsMine() async throws {
+        try await withServer { server in
+            let codes = try await oldAccount(server)
+            let (browser, verified) = try await newHolder(server)
+            #expect(verified.location == "/claim")
+            let wrong = try await browser.post("/claim/code", form: [("code", "0000-0000-00")])
+            #expect(wrong.status == .unprocessableEntity)
+            #expect(wrong.body.contains("don&#39;t go together"))
+            let mine = try await browser.post("/claim/code", form: [("code", codes[2])])
+            #expect(mine.location == "/home")
+            #expect(try await browser.get("/home").body.contains("Savings"))
+            server.clock.advance(by: 31)
+            #expect(try await confirm.signIn(server, phone: "4155550100").get("/home").body.contains("Savings"))
+        }
+    }
+
+    @Test("an account with neither a passkey nor a recovery code can only start afresh; the API answers account_dormant with the proofs it takes; fewer days than --dormant-after, or 0, ask nothing")
+    func noWayBackAndTheAPI() async throws {
+        try await withServer({ $0.policy.dormantAfter = 10 * 86_400 }) { server in
+            let owner = try await confirm.signIn(server, phone: "4155550100", remember: true)
+            server.clock.advance(by: 9 * 86_400)
+            // Within the days: no question.
+            #expect(try await confirm.signIn(server, phone: "4155550100").get("/home").status == .ok)
+            server.clock.advance(by: 11 * 86_400)
+            // (The remembered phone signs in with no code at all, so no question either.)
+            _ = owner
+            let (browser, verified) = try await newHolder(server)
+            #expect(verified.location == "/claim")
+            let page = try await browser.get("/claim")
+            #expect(page.body.contains("This account has no recovery code and no passkey"))
+            #expect(!page.body.contains(#"id="claim-code-form""#))
+            let api = APIClient(server)
+            server.clock.advance(by: 31)
+            _ = try await api.send("+14155550100")
+            let checked = try await api.check("+14155550100", try server.lastCode(to: "+14155550100"))
+            #expect(checked.response.status == .conflict)
+            #expect(checked.response.body.contains(#""code":"account_dormant""#))
+            #expect(checked.response.body.contains(#""accepted_proofs":[]"#))
+        }
+        try await withServer({ $0.policy.dormantAfter = 0 }) { server in
+            _ = try await confirm.signIn(server, phone: "4155550100")
+            server.clock.advance(by: 400 * 86_400)
+            #expect(try await newHolder(server).1.location == "/home")
+        }
+    }
+}
