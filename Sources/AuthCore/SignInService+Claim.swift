@@ -13,6 +13,13 @@ public struct DormantAccount: Error, Equatable, Sendable {
     public let wayBack: Bool
 }
 
+/// A passkey proved an account that is detached from its number (its number's new holder
+/// started afresh): nobody was signed in. The pages continue as "Lost your phone or number?"
+/// does after a recovery code: a new number for the account.
+public struct DetachedAccount: Error, Equatable, Sendable {
+    public let account: Int64
+}
+
 /// "Is this your account?": the answers.
 extension SignInService {
     /// "It's mine", with one of the account's recovery codes (`codeDigest`: its keyed digest,

@@ -146,9 +146,7 @@ struct Routes {
         // "Lost your phone or number?": a recovery code, then a code to the new number.
         RecoverController(
             signIn: signIn, store: storage.account, recoveryCodes: recoveryCodes, pages: pages, session: sessionCookie,
-            proof: RecoveryCookie(
-                secure: configuration.https, lifetime: configuration.policy.recoveryProofLifetime,
-                key: secret.derivedKey(purpose: "recovery-proof"), clock: clock),
+            proof: recoveryProof,
             pending: .recovery(
                 secure: configuration.https, maxAge: pendingCodeMaxAge, key: secret.derivedKey(purpose: "pending-code")),
             clock: clock
@@ -167,7 +165,7 @@ struct Routes {
         if let passkeys {
             PasskeyController(
                 passkeys: passkeys, pages: pages, cookies: passkeyCookies, landing: signInPages.landing,
-                devices: devices
+                devices: devices, recovery: (recoveryProof, signIn)
             ).register(
                 signedOut: visitors.group(context: SignedOutContext.self),
                 signedIn: visitors.group(context: SignedInContext.self), confirmed: confirmed)
@@ -227,6 +225,14 @@ struct Routes {
     private var accountRules: AccountRules {
         AccountRules(
             forgettingKey: secret.derivedKey(purpose: "forgotten-numbers"), codeLifetime: configuration.policy.codeLifetime)
+    }
+
+    /// The proof "Lost your phone or number?" keeps (a recovery code's, or a passkey's of a
+    /// detached account).
+    private var recoveryProof: RecoveryCookie {
+        RecoveryCookie(
+            secure: configuration.https, lifetime: configuration.policy.recoveryProofLifetime,
+            key: secret.derivedKey(purpose: "recovery-proof"), clock: clock)
     }
 
     /// Recovery codes' digests, keyed by the server secret.

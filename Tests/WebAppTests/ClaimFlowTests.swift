@@ -130,4 +130,38 @@ struct ClaimFlowTests {
             #expect(try await newHolder(server).1.location == "/home")
         }
     }
+
+    @Test("a passkey of a detached account proves it as a recovery code would: a new number for it, then signed in; the new holder's account is untouched")
+    func passkeyOfDetached() async throws {
+        let passkeyFlow = PasskeyFlowTests()
+        try await withServer(PasskeyFlowTests.on) { server in
+            let owner = try await passkeyFlow.signIn(server)
+            var authenticator = SoftwareAuthenticator()
+            #expect(try await passkeyFlow.create(owner, &authenticator).location == "/devices")
+            server.clock.advance(by: Self.days91)
+            let holder = Browser(baseURL: server.baseURL)
+            _ = try await holder.get("/login")
+            _ = try await holder.post("/login", form: [("phone", "5305550123")])
+            #expect(try await holder.post("/verify", form: [("code", try server.lastCode())]).location == "/claim")
+            #expect(try await holder.get("/claim").body.contains(#"id="claim-passkey-login""#))
+            #expect(try await holder.post("/claim/fresh").location == "/home")
+            // The owner, on a new phone with the passkey: straight to giving the account a number.
+            let phone = Browser(baseURL: server.baseURL)
+            _ = try await phone.get("/login")
+            let proved = try await passkeyFlow.passkeySignIn(phone, &authenticator)
+            #expect(proved.location == "/recover/phone")
+            #expect(try await phone.get("/home").location == "/login")
+            #expect(try await phone.get("/recover/phone").body.contains("Your account has no number now"))
+            server.clock.advance(by: 31)
+            _ = try await phone.post("/recover/phone", form: [("phone", "4155550100")])
+            let moved = try await phone.post("/recover/code", form: [("code", try server.lastCode(to: "+14155550100"))])
+            #expect(moved.location == "/account?changed=phone")
+            #expect(try await phone.get("/account").body.contains(#"id="account-phone">(415) 555-0100</strong>"#))
+            // Its passkey signs in as usual from now on.
+            let later = Browser(baseURL: server.baseURL)
+            _ = try await later.get("/login")
+            #expect(try await passkeyFlow.passkeySignIn(later, &authenticator).location == "/home")
+            #expect(try await holder.get("/account").body.contains(#"id="account-phone">(530) 555-0123</strong>"#))
+        }
+    }
 }

@@ -60,7 +60,8 @@ public struct PasskeyRecord: Sendable, Equatable {
     /// The credential id the authenticator chose (up to 1,023 bytes).
     public var credentialID: Data
     public var userID: Int64
-    /// The person's phone number (E.164), read with the passkey.
+    /// The person's phone number (E.164), read with the passkey; empty when the account is
+    /// detached from its number ("This number is new to me", said by the number's new holder).
     public var phone: String
     /// The person's WebAuthn user handle, which a sign-in with the passkey must carry.
     public var userHandle: Data

@@ -155,4 +155,7 @@ public enum PasskeySignInOutcome: Sendable, Equatable {
     case refused(CeremonyFailure)
     /// The client started too many sign-ins lately: nothing was checked or used.
     case limited(until: Date)
+    /// The passkey proved an account that is detached from its number: nobody is signed in (the
+    /// account has no number to be signed in with); the person attaches a new one.
+    case accountDetached(user: Int64)
 }

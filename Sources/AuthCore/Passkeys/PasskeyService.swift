@@ -203,6 +203,9 @@ public struct PasskeyService: Sendable {
         case .limited(let until):
             metrics.limitHit("client_sign_ins")
             throw SignInError.tooManySignInsFromClient(seconds: max(1, wholeSeconds(from: clock(), to: until)))
+        case .accountDetached(let user):
+            metrics.passkey("detached")
+            throw DetachedAccount(account: user)
         }
         metrics.passkey(error == .counterWentBack ? "counter_went_back" : "refused")
         logger.notice("Passkey sign-in refused", metadata: ["why": "\(error)"])

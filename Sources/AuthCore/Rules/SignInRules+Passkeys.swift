@@ -164,6 +164,11 @@ extension SignInRules {
         } catch {
             return AuthDecision(.refused(error), changes: used)
         }
+        if passkey.phone.isEmpty {
+            return AuthDecision(
+                .accountDetached(user: passkey.userID),
+                changes: used + [.usePasskey(id: passkey.id, signCount: verified.signCount, at: now)])
+        }
         let absolute = now + policy.sessionLifetime
         return AuthDecision(
             .signedIn(phone: passkey.phone),

@@ -25,7 +25,8 @@ enum PasskeyReads {
     private static func passkeysWhere(_ condition: String) -> SQL {
         SQL(
             """
-            SELECT p.id, p.credential_id, p.user_id, u.phone, u.passkey_handle, p.public_key, p.sign_count,
+            SELECT p.id, p.credential_id, p.user_id, coalesce(u.phone, '') AS phone, u.passkey_handle, p.public_key,
+                   p.sign_count,
                    p.name, p.created_at, p.last_used_at, p.flagged_at
             FROM passkeys p JOIN users u ON u.id = p.user_id
             WHERE \(condition) ORDER BY p.created_at DESC, p.id DESC

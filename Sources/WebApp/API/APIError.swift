@@ -119,6 +119,7 @@ struct APIError: AnsweringError, Equatable {
             case .changedMeanwhile: "number_changed"
             }
         case is DormantAccount: "account_dormant"
+        case is DetachedAccount: "account_detached"
         case let error as RecoveryError:
             switch error {
             case .malformedCode: "invalid_recovery_code"

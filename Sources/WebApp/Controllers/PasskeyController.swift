@@ -17,6 +17,8 @@ struct PasskeyController: Sendable {
     let landing: SignedInLanding
     /// "Your devices", shown again with the reason a change was refused.
     let devices: DevicesController
+    /// The proof "Lost your phone or number?" keeps, for a passkey of a detached account.
+    var recovery: (RecoveryCookie, SignInService)? = nil
 
     /// - Parameter confirmed: the group of what asks "Confirm it's you" first (removing a passkey).
     func register(
@@ -63,6 +65,15 @@ struct PasskeyController: Sendable {
                 credential, token: token, replacing: context.sessionToken, client: request.client?.group,
                 userAgent: request.headers[.userAgent])
             var response = landing.response(signedIn, context.app, request)
+            response.setCookie(cookies.challengeCleared)
+            return response
+        } catch let detached as DetachedAccount {
+            // Its number went to someone new: the passkey proves the account as a recovery code
+            // would, and the person gives it a new number.
+            guard let (recovery, signIn) = recovery, let cookie = try await recovery.proved(detached.account, as: signIn)
+            else { throw detached }
+            var response = Response.redirect(to: "/recover/phone")
+            response.setCookie(cookie)
             response.setCookie(cookies.challengeCleared)
             return response
         } catch let error as any AnsweringError where error is PasskeyError || error is SignInError {

@@ -52,11 +52,9 @@ struct RecoverController: Sendable {
         do {
             let proved = try await signIn.proveRecovery(
                 phoneInput: typed, codeDigest: recoveryCodes.digest(of: code), client: request.client?.group)
-            guard let now = try await signIn.accountNumber(of: proved.account) else { throw RecoveryError.proofExpired }
+            guard let cookie = try await proof.proved(proved.account, as: signIn) else { throw RecoveryError.proofExpired }
             var response = Response.redirect(to: "/recover/phone?left=\(proved.codesLeft)")
-            response.setCookie(
-                proof.proved(
-                    proved.account, state: RecoveryCookie.state(phone: now.phone, unusedCodes: now.unusedCodes)))
+            response.setCookie(cookie)
             response.setCookie(pending.cleared)
             return response
         } catch let error as any AnsweringError where error is SignInError || error is RecoveryError {

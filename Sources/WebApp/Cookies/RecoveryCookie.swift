@@ -43,6 +43,13 @@ struct RecoveryCookie: Sendable {
         return user
     }
 
+    /// The cookie for a recovery of `account` proved now, bound to how it stands as `signIn`
+    /// reads it; nil when there is no such account.
+    func proved(_ account: Int64, as signIn: SignInService) async throws -> Cookie? {
+        guard let now = try await signIn.accountNumber(of: account) else { return nil }
+        return proved(account, state: Self.state(phone: now.phone, unusedCodes: now.unusedCodes))
+    }
+
     /// How an account stands, as a proof binds it: its number (or none) and its unused codes.
     static func state(phone: PhoneNumber?, unusedCodes: Int) -> String {
         "\(phone?.e164 ?? "detached").\(unusedCodes)"

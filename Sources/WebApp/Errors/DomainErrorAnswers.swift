@@ -101,6 +101,16 @@ extension DormantAccount: AnsweringError {
     public var phrase: Phrase? { nil }
 }
 
+/// A passkey of an account detached from its number (409): the pages go on to give it a new
+/// number; the API says to do that on the pages.
+extension DetachedAccount: AnsweringError {
+    public var status: HTTPResponse.Status { .conflict }
+    public var message: String {
+        "This passkey's account has no number now (its old one went to someone new): give it a new number on the sign-in pages, under \"Lost your phone or number?\"."
+    }
+    public var phrase: Phrase? { nil }
+}
+
 /// Why the account was not deleted: its money is the person's (409; the page says where to
 /// withdraw it, the API how much is held).
 enum DeletionRefused: AnsweringError {
