@@ -270,6 +270,7 @@ struct Routes {
             .group(context: APIConfirmedContext.self)
         AccountAPIController(signIn: signIn, store: storage.account, rules: accountRules, clock: clock).register(
             signedIn: signedIn, confirmed: confirmed)
+        RecoveryAPIController(signIn: signIn, recoveryCodes: recoveryCodes, proof: recoveryProof).register(v1: v1)
         if let passkeys {
             PasskeysAPIController(passkeys: passkeys, policy: configuration.policy, wording: pages.wording).register(
                 v1: v1, signedIn: signedIn)

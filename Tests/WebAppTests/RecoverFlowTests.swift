@@ -220,4 +220,44 @@ struct RecoverFlowTests {
             #expect(try await thief.get("/recover/phone").location == "/recover")
         }
     }
+
+    @Test("the API: a recovery code proves the account (201 recovery_id), a code to the new number, then a token; the old token ends; wrong, reused and forged ids are refused, each as the OpenAPI document says")
+    func api() async throws {
+        try await withServer { server in
+            let (_, codes) = try await account(server, phone: "4155550100")
+            let api = APIClient(server)
+            let oldToken = try await api.signIn(server, "+14155550100")
+            server.clock.advance(by: 31)
+            let wrong = try await api.call(.POST, "/recoveries", json: ["phone_number": "4155550100", "recovery_code": "0000-0000-00"])
+            #expect(wrong.status == 422 && wrong.errorCode == "incorrect_recovery_code")
+            let slip = try await api.call(.POST, "/recoveries", json: ["phone_number": "4155550100", "recovery_code": "short"])
+            #expect(slip.status == 422 && slip.errorCode == "invalid_recovery_code")
+            let proved = try await api.call(.POST, "/recoveries", json: ["phone_number": "(415) 555-0100", "recovery_code": codes[4]])
+            #expect(proved.status == 201)
+            #expect(proved.json["codes_left"] as? Int == 9)
+            #expect(proved.json["phone_number"] as? String == "+14155550100")
+            let id = try #require(proved.json["recovery_id"] as? String)
+            let forged = try await api.call(
+                .POST, "/recoveries/phone", json: ["recovery_id": "1" + id, "phone_number": "5305550123"])
+            #expect(forged.status == 409 && forged.errorCode == "recovery_expired")
+            let same = try await api.call(.POST, "/recoveries/phone", json: ["recovery_id": id, "phone_number": "4155550100"])
+            #expect(same.status == 422 && same.errorCode == "same_number")
+            let sent = try await api.call(.POST, "/recoveries/phone", json: ["recovery_id": id, "phone_number": "5305550123"])
+            #expect(sent.status == 200)
+            let verification = try #require(sent.json["verification_id"] as? String)
+            let done = try await api.call(
+                .POST, "/recoveries/verify",
+                json: [
+                    "recovery_id": id, "phone_number": "5305550123", "verification_id": verification,
+                    "code": try server.lastCode(to: "+15305550123"),
+                ])
+            #expect(done.status == 200)
+            let token = try #require(done.json["auth_token"] as? String)
+            #expect(try await api.call(.GET, "/me", token: token).json["phone_number"] as? String == "+15305550123")
+            #expect(try await api.call(.GET, "/me", token: oldToken).status == 401)
+            // The proof is spent with the move.
+            let again = try await api.call(.POST, "/recoveries/phone", json: ["recovery_id": id, "phone_number": "2125550100"])
+            #expect(again.status == 409 && again.errorCode == "recovery_expired")
+        }
+    }
 }

@@ -71,16 +71,8 @@ struct RecoverController: Sendable {
     /// The account this browser proved, as it stands now; nil (start again) when there is no
     /// proof, it is too old, or the account is gone.
     private func proved(_ request: Request) async throws -> Recovering? {
-        var found: (phone: PhoneNumber?, unusedCodes: Int)?
-        guard
-            let id = try await proof.user(
-                in: request,
-                state: { id in
-                    found = try await signIn.accountNumber(of: id)
-                    return found.map { RecoveryCookie.state(phone: $0.phone, unusedCodes: $0.unusedCodes) }
-                }), let found
-        else { return nil }
-        return Recovering(account: id, phone: found.phone)
+        guard let found = try await proof.account(signed: request.cookie(proof.name), as: signIn) else { return nil }
+        return Recovering(account: found.id, phone: found.phone)
     }
 
     /// Back to the start, saying why, and dropping what this browser kept of the recovery.

@@ -32,7 +32,13 @@ struct RecoveryCookie: Sendable {
     /// since, this recovery's or another's, or a new set of codes was made) is void, so one code
     /// moves the account once.
     func user(in request: Request, state: (Int64) async throws -> String?) async rethrows -> Int64? {
-        guard let value = request.cookie(name), let dot = value.lastIndex(of: ".") else { return nil }
+        guard let value = request.cookie(name) else { return nil }
+        return try await user(signed: value, state: state)
+    }
+
+    /// ``user(in:state:)`` for the proof's value itself (the API's `recovery_id`).
+    func user(signed value: String, state: (Int64) async throws -> String?) async rethrows -> Int64? {
+        guard value.utf8.count <= 256, let dot = value.lastIndex(of: ".") else { return nil }
         let signed = String(value[..<dot])
         let parts = signed.split(separator: ".")
         guard parts.count == 2, let user = Int64(parts[0]), let at = Int(parts[1]) else { return nil }
@@ -48,6 +54,22 @@ struct RecoveryCookie: Sendable {
     func proved(_ account: Int64, as signIn: SignInService) async throws -> Cookie? {
         guard let now = try await signIn.accountNumber(of: account) else { return nil }
         return proved(account, state: Self.state(phone: now.phone, unusedCodes: now.unusedCodes))
+    }
+
+    /// The account a proof's value names, and the number it is on now (nil: detached), while the
+    /// proof holds (young enough, and the account as it stood).
+    func account(signed value: String?, as signIn: SignInService) async throws -> (id: Int64, phone: PhoneNumber?)? {
+        guard let value else { return nil }
+        var found: (phone: PhoneNumber?, unusedCodes: Int)?
+        guard
+            let id = try await user(
+                signed: value,
+                state: { id in
+                    found = try await signIn.accountNumber(of: id)
+                    return found.map { Self.state(phone: $0.phone, unusedCodes: $0.unusedCodes) }
+                }), let found
+        else { return nil }
+        return (id, found.phone)
     }
 
     /// How an account stands, as a proof binds it: its number (or none) and its unused codes.
