@@ -40,6 +40,8 @@ public struct AccountSummary: Sendable, Equatable {
     public var moneyHeldCents: Int64
     /// Recovery codes not used yet.
     public var recoveryCodesLeft: Int
+    /// When the current set of recovery codes was made; nil when there is none.
+    public var recoveryCodesMadeAt: Double? = nil
 
     public init(
         phone: String, createdAt: Double, phoneSince: Double, passkeys: Int, rememberedPhones: Int,

@@ -149,6 +149,7 @@ struct Routes {
             proof: recoveryProof,
             pending: .recovery(
                 secure: configuration.https, maxAge: pendingCodeMaxAge, key: secret.derivedKey(purpose: "pending-code")),
+            rememberedPhone: RememberedPhoneCookie(https: configuration.https),
             clock: clock
         ).register(signedOut: visitors.group(context: SignedOutContext.self))
         WalletController(

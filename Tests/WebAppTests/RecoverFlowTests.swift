@@ -50,6 +50,8 @@ struct RecoverFlowTests {
             let moved = try await stranger.post("/recover/code", form: [("code", try server.lastCode(to: "+15305550123"))])
             #expect(moved.location == "/account?changed=phone")
             #expect(moved.setCookie("recovery")?.contains("Max-Age=0") == true)
+            // Login fills in the new number on this browser, not the lost one.
+            #expect(moved.setCookie("last-phone")?.contains("+15305550123") == true)
             let page = try await stranger.get(moved.location!)
             #expect(page.body.contains("Your number is now (530) 555-0123."))
             #expect(page.body.contains("You have 9 recovery codes left."))
@@ -258,6 +260,34 @@ struct RecoverFlowTests {
             // The proof is spent with the move.
             let again = try await api.call(.POST, "/recoveries/phone", json: ["recovery_id": id, "phone_number": "2125550100"])
             #expect(again.status == 409 && again.errorCode == "recovery_expired")
+        }
+    }
+
+    @Test("Reload of the page that showed new codes (its form posted again) makes no other set: the codes just saved still work")
+    func reloadMakesNothing() async throws {
+        try await withServer { server in
+            let browser = try await confirm.signIn(server, phone: "4155550100")
+            let page = try await browser.get("/account/recovery")
+            let replaces = try #require(page.body.firstMatch(of: /name="replaces" value="([^"]+)"/)?.1)
+            #expect(replaces == "none")
+            let made = try await browser.post("/account/recovery", form: [("replaces", String(replaces))])
+            let codes = made.body.matches(of: /<code>([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{2})<\/code>/).map { String($0.1) }
+            #expect(codes.count == 10)
+            let again = try await browser.post("/account/recovery", form: [("replaces", String(replaces))])
+            #expect(again.status == .ok)
+            #expect(again.body.contains("Those codes were already made: no new ones were made."))
+            #expect(!again.body.contains("<code>"))
+            #expect(again.body.contains("You have 10 recovery codes left."))
+            // The saved codes are the ones that work.
+            let stranger = Browser(baseURL: server.baseURL)
+            _ = try await stranger.get("/recover")
+            #expect(try await stranger.post("/recover", form: [("phone", "4155550100"), ("code", codes[0])]).location
+                == "/recover/phone?left=9")
+            // The page's form now names the current set, and makes a new one.
+            let current = try await browser.get("/account/recovery")
+            let name = try #require(current.body.firstMatch(of: /name="replaces" value="([^"]+)"/)?.1)
+            #expect(name != "none")
+            #expect(try await browser.post("/account/recovery", form: [("replaces", String(name))]).body.contains("<code>"))
         }
     }
 }

@@ -16,7 +16,8 @@ public enum AccountQueries {
                (SELECT count(*) FROM oidc_consents c WHERE c.user_id = u.id) AS apps,
                (SELECT CAST(coalesce(sum(a.balance_cents), 0) AS BIGINT) FROM accounts a WHERE a.user_id = u.id)
                    AS money_held,
-               (SELECT count(*) FROM recovery_codes r WHERE r.user_id = u.id AND r.used_at IS NULL) AS recovery_left
+               (SELECT count(*) FROM recovery_codes r WHERE r.user_id = u.id AND r.used_at IS NULL) AS recovery_left,
+               (SELECT max(r.created_at) FROM recovery_codes r WHERE r.user_id = u.id) AS recovery_made_at
         FROM users u WHERE u.id = $1
         """)
 
@@ -25,11 +26,13 @@ public enum AccountQueries {
             .done(
                 try rows.first.map { row in
                     let created: Double = try row.get("created_at")
-                    return AccountSummary(
+                    var summary = AccountSummary(
                         phone: try row.get("phone"), createdAt: created,
                         phoneSince: try row.optional("phone_since") ?? created, passkeys: try row.get("passkeys"),
                         rememberedPhones: try row.get("remembered"), connectedApps: try row.get("apps"),
                         moneyHeldCents: try row.get("money_held"), recoveryCodesLeft: try row.get("recovery_left"))
+                    summary.recoveryCodesMadeAt = try row.optional("recovery_made_at")
+                    return summary
                 })
         }
     }

@@ -169,11 +169,26 @@ struct AccountController: Sendable {
     @Sendable func showRecovery(_ request: Request, _ context: ConfirmedContext) async throws -> Response {
         let summary = try await summary(of: context.user)
         return try pages.in(context.language).recoveryCodes(
-            csrf: context.csrfToken, phone: context.user.phone, left: summary.recoveryCodesLeft)
+            csrf: context.csrfToken, phone: context.user.phone, left: summary.recoveryCodesLeft,
+            replaces: Self.setName(summary))
     }
 
-    /// A new set of ten, replacing the old one; shown this once (only their digests are kept).
+    /// Names the set of codes a form replaces (when it was made, or "none"): Reload of the page
+    /// that showed new codes posts its form again (Safari, or any browser without JavaScript),
+    /// and must not silently end the codes just saved.
+    static func setName(_ summary: AccountSummary) -> String {
+        summary.recoveryCodesMadeAt.map { String(Int64(($0 * 1000).rounded())) } ?? "none"
+    }
+
+    /// A new set of ten, replacing the old one; shown this once (only their digests are kept). A
+    /// form whose set was replaced since it was shown makes nothing: the page counts the codes.
     @Sendable func makeRecovery(_ request: Request, _ context: ConfirmedContext) async throws -> Response {
+        let summary = try await summary(of: context.user)
+        if let replaces = try request.formData()["replaces"], replaces != Self.setName(summary) {
+            return try pages.in(context.language).recoveryCodes(
+                csrf: context.csrfToken, phone: context.user.phone, left: summary.recoveryCodesLeft,
+                replaces: Self.setName(summary), alreadyMade: true)
+        }
         let made = recoveryCodes.generate(using: secureRandomBytes)
         try await store.replaceRecoveryCodes(
             user: context.user.id, digests: made.digests, at: clock().timeIntervalSince1970)

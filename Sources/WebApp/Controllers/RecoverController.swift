@@ -25,6 +25,8 @@ struct RecoverController: Sendable {
     let session: SessionCookie
     let proof: RecoveryCookie
     let pending: PendingCodeCookie
+    /// The number Login fills in: the new one after a recovery, not the lost one.
+    let rememberedPhone: RememberedPhoneCookie
     let clock: @Sendable () -> Date
 
     func register(signedOut: RouteScope<SignedOutContext>) {
@@ -160,6 +162,7 @@ struct RecoverController: Sendable {
                 client: request.client?.group, language: context.language, userAgent: request.headers[.userAgent])
             var response = Response.redirect(to: "/account?changed=phone")
             response.setCookie(session.signedIn(signedIn.session))
+            response.setCookie(rememberedPhone.remember(phone))
             response.setCookie(proof.cleared)
             response.setCookie(pending.cleared)
             return response

@@ -49,9 +49,15 @@ extension Pages {
 
     /// "Recovery codes": how many are left and a button that makes a new set; or, just made,
     /// the codes themselves (shown this once) with a text file of them to save.
-    func recoveryCodes(csrf: String, phone: PhoneNumber, left: Int, codes: [String]? = nil) throws -> Response {
+    /// `replaces`: the set the form's new codes replace (``AccountController/setName(_:)``);
+    /// `alreadyMade`: a form posted again after its set was replaced, so nothing was made.
+    func recoveryCodes(
+        csrf: String, phone: PhoneNumber, left: Int, codes: [String]? = nil, replaces: String = "none",
+        alreadyMade: Bool = false
+    ) throws -> Response {
         var values: [String: Any] = [
-            "csrf": csrf, "pageAddress": "/account/recovery", "hasCodes": left > 0,
+            "csrf": csrf, "pageAddress": "/account/recovery", "hasCodes": left > 0, "replaces": replaces,
+            "alreadyMade": alreadyMade,
             "left": left == 0 ? words("yourAccount.recovery.none") : words.plural("yourAccount.recovery.left", count: left),
         ]
         if let codes {
