@@ -14,6 +14,8 @@ public enum RecoveryError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooManyFromClient(seconds: Int)
     /// The proof is older than it may be (or the account moved since): start again.
     case proofExpired
+    /// "Is this your account?": the code is not one of the account's unused recovery codes.
+    case notThisAccountsCode
 
     public var saying: Phrase {
         switch self {
@@ -22,6 +24,7 @@ public enum RecoveryError: Error, Equatable, Sendable, CustomStringConvertible {
         case .tooManyForNumber(let seconds): Phrase("recover.tooManyForNumber", ["wait": .wait(seconds: seconds)])
         case .tooManyFromClient(let seconds): Phrase("recover.tooManyFromClient", ["wait": .wait(seconds: seconds)])
         case .proofExpired: Phrase("recover.expired")
+        case .notThisAccountsCode: Phrase("claim.wrong")
         }
     }
 
@@ -32,6 +35,7 @@ public enum RecoveryError: Error, Equatable, Sendable, CustomStringConvertible {
         case .tooManyForNumber(let seconds): "Too many tries for this number; wait \(seconds) s."
         case .tooManyFromClient(let seconds): "Too many tries from this network; wait \(seconds) s."
         case .proofExpired: "The recovery took too long; start again."
+        case .notThisAccountsCode: "That is not one of this account's recovery codes."
         }
     }
 

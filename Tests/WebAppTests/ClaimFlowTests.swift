@@ -74,7 +74,8 @@ struct ClaimFlowTests {
             let texts = try server.outbox().count
             #expect(try await owner.post("/recover/phone", form: [("phone", "5305550123")]).location == "/recover/code?sent=1")
             let moved = try await owner.post("/recover/code", form: [("code", try server.lastCode(to: "+15305550123"))])
-            #expect(moved.location == "/account?changed=phone")
+            // Not "We texted your old number": it is someone else's, and was not texted.
+            #expect(moved.location == "/account?changed=attached")
             #expect(try await owner.get("/home").body.contains("Savings"))
             // No text to the old number: it is someone else's now.
             #expect(try server.outbox().count == texts + 1)
@@ -92,7 +93,7 @@ struct ClaimFlowTests {
             #expect(verified.location == "/claim")
             let wrong = try await browser.post("/claim/code", form: [("code", "0000-0000-00")])
             #expect(wrong.status == .unprocessableEntity)
-            #expect(wrong.body.contains("don&#39;t go together"))
+            #expect(wrong.body.contains("That isn&#39;t one of this account&#39;s recovery codes."))
             let mine = try await browser.post("/claim/code", form: [("code", codes[2])])
             #expect(mine.location == "/home")
             #expect(try await browser.get("/home").body.contains("Savings"))
@@ -155,13 +156,37 @@ struct ClaimFlowTests {
             server.clock.advance(by: 31)
             _ = try await phone.post("/recover/phone", form: [("phone", "4155550100")])
             let moved = try await phone.post("/recover/code", form: [("code", try server.lastCode(to: "+14155550100"))])
-            #expect(moved.location == "/account?changed=phone")
+            #expect(moved.location == "/account?changed=attached")
             #expect(try await phone.get("/account").body.contains(#"id="account-phone">(415) 555-0100</strong>"#))
             // Its passkey signs in as usual from now on.
             let later = Browser(baseURL: server.baseURL)
             _ = try await later.get("/login")
             #expect(try await passkeyFlow.passkeySignIn(later, &authenticator).location == "/home")
             #expect(try await holder.get("/account").body.contains(#"id="account-phone">(530) 555-0123</strong>"#))
+        }
+    }
+
+    @Test("a question answered in one browser is over in the other: after 'It's mine' a stale 'new to me' detaches nothing; after 'new to me' the other sees no one's account")
+    func staleQuestion() async throws {
+        try await withServer { server in
+            let codes = try await oldAccount(server)
+            let (first, _) = try await newHolder(server)
+            server.clock.advance(by: 31)
+            let (second, reached) = try await newHolder(server)
+            #expect(reached.location == "/claim")
+            #expect(try await first.post("/claim/code", form: [("code", codes[0])]).location == "/home")
+            let stale = try await second.post("/claim/fresh")
+            #expect(stale.location?.hasPrefix("/login") == true)
+            #expect(try await first.get("/home").body.contains("Savings"))
+            // The other order: a fresh account made in one browser is not the other's to enter.
+            server.clock.advance(by: Self.days91)
+            let (third, _) = try await newHolder(server)
+            server.clock.advance(by: 31)
+            let (fourth, _) = try await newHolder(server)
+            #expect(try await third.post("/claim/fresh").location == "/home")
+            #expect(try await fourth.get("/claim").location?.hasPrefix("/login") == true)
+            #expect(try await fourth.post("/claim/fresh").location?.hasPrefix("/login") == true)
+            #expect(try await fourth.get("/home").location == "/login")
         }
     }
 }

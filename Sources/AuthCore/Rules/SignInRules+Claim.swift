@@ -67,8 +67,8 @@ extension SignInRules {
         FreshStartReads(request)
     }
 
-    /// "This number is new to me": while the question still waits, the old account (if the
-    /// number is still on it) is detached from the number, its sessions and remembered phones
+    /// "This number is new to me": while the question still waits and the account is still on
+    /// the number and still dormant, it is detached from the number, its sessions and remembered phones
     /// end and its apps' grants with them, and a fresh account for the number signs in. The old
     /// account keeps its money, passkeys and recovery codes, frozen, for its owner to reach
     /// through "Lost your phone or number?".
@@ -78,12 +78,16 @@ extension SignInRules {
         guard let session = found.session, Self.isLive(session, now: now), session.claimUserID == request.account,
             session.pendingPhone == phone
         else { return AuthDecision(.claimEnded) }
-        var changes: [AuthChange] = [.deleteSession(key: request.claim)]
-        if let dormancy = found.dormancy, dormancy.user == request.account {
-            changes += [.detachAccount(user: request.account, phone: phone, at: now)]
-                + found.places.sessions.map { .deleteSession(key: $0.key) }
-                + found.places.devices.map { .forgetDevice(key: $0.key) }
+        // The question is about that account while it is dormant: once its owner proved it (in
+        // another tab, or on another phone with a code of the number), or it was detached and the
+        // number holds another account, this answer has nothing left to decide.
+        guard let dormancy = found.dormancy, dormancy.user == request.account, isDormant(dormancy, now: now) else {
+            return AuthDecision(.claimEnded, changes: [.deleteSession(key: request.claim)])
         }
+        var changes: [AuthChange] = [.deleteSession(key: request.claim)]
+        changes += [.detachAccount(user: request.account, phone: phone, at: now)]
+            + found.places.sessions.map { .deleteSession(key: $0.key) }
+            + found.places.devices.map { .forgetDevice(key: $0.key) }
         let absolute = now + policy.sessionLifetime
         changes.append(
             .signIn(

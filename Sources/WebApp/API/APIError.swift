@@ -123,7 +123,7 @@ struct APIError: AnsweringError, Equatable {
         case let error as RecoveryError:
             switch error {
             case .malformedCode: "invalid_recovery_code"
-            case .wrongNumberOrCode: "incorrect_recovery_code"
+            case .wrongNumberOrCode, .notThisAccountsCode: "incorrect_recovery_code"
             case .tooManyForNumber, .tooManyFromClient: "rate_limited"
             case .proofExpired: "recovery_expired"
             }

@@ -45,19 +45,26 @@ struct AccountController: Sendable {
     }
 
     @Sendable func show(_ request: Request, _ context: SignedInContext) async throws -> Response {
-        try await page(context.user, context.language, justChanged: request.query["changed"] == "phone")
+        let changed = request.query["changed"]
+        return try await page(
+            context.user, context.language, justChanged: changed == "phone" || changed == "attached",
+            attached: changed == "attached")
     }
 
     /// The page; `justChanged`: says the number is new, if it changed in the last 10 minutes (a
     /// link cannot make it say so of an old number).
+    /// `attached`: the account was detached from its number and has a new one (no text went to
+    /// the old number, which is someone else's).
     private func page(
-        _ user: User, _ language: Language, justChanged: Bool = false, error: (any AnsweringError)? = nil
+        _ user: User, _ language: Language, justChanged: Bool = false, attached: Bool = false,
+        error: (any AnsweringError)? = nil
     ) async throws -> Response {
         let now = clock().timeIntervalSince1970
         let summary = try await summary(of: user)
         let changedNow = justChanged && summary.phoneSince != summary.createdAt && now - summary.phoneSince < 600
         let notice = changedNow
-            ? pages.in(language).words("yourAccount.changed", ["phone": user.phone.nationalFormat]) : nil
+            ? pages.in(language).words(
+                attached ? "yourAccount.attached" : "yourAccount.changed", ["phone": user.phone.nationalFormat]) : nil
         return try pages.in(language).yourAccount(
             summary, phone: user.phone, calls: signIn.offersCalls(to: user.phone),
             connectedApps: connectedApps, notice: notice, error: error)

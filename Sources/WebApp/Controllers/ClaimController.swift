@@ -34,9 +34,14 @@ struct ClaimController: Sendable {
 
     private func page(_ context: ClaimingContext, error: (any AnsweringError)? = nil) async throws -> Response {
         let found = try await signIn.dormancy(of: context.phone)
+        // Answered elsewhere meanwhile (proved, or detached): nothing is left to ask, and the
+        // page must not describe whichever account holds the number now.
+        guard let found, found.user == context.account else {
+            return Redirect.toLoginExpired(secure: cookie.secure).response
+        }
         return try pages.in(context.language).claim(
             csrf: context.csrfToken, phone: context.phone,
-            lastUsed: found.map { Date(timeIntervalSince1970: $0.numberProvedAt) }, wayBack: found?.wayBack ?? false,
+            lastUsed: Date(timeIntervalSince1970: found.numberProvedAt), wayBack: found.wayBack,
             error: error)
     }
 
@@ -54,6 +59,9 @@ struct ClaimController: Sendable {
             return response
         } catch SignInError.noPendingSignIn {
             return Redirect.toLoginExpired(secure: cookie.secure).response
+        } catch RecoveryError.wrongNumberOrCode {
+            // No number was typed here: the sentence is about the code alone.
+            return try await page(context, error: RecoveryError.notThisAccountsCode)
         } catch let error as RecoveryError {
             return try await page(context, error: error)
         }

@@ -160,7 +160,9 @@ struct RecoverController: Sendable {
             let signedIn = try await signIn.recoverAccount(
                 user.account, from: user.phone, to: phone, session: token, codeInput: code,
                 client: request.client?.group, language: context.language, userAgent: request.headers[.userAgent])
-            var response = Response.redirect(to: "/account?changed=phone")
+            // A detached account's old number is someone else's: it was not texted, and the page
+            // must not say it was.
+            var response = Response.redirect(to: user.phone == nil ? "/account?changed=attached" : "/account?changed=phone")
             response.setCookie(session.signedIn(signedIn.session))
             response.setCookie(rememberedPhone.remember(phone))
             response.setCookie(proof.cleared)
