@@ -55,12 +55,12 @@ extension SignInService {
             rememberDevice: device?.storageKey, userAgent: userAgent, now: clock())
         request.device = rememberedHere?.storageKey
         let applied = try await decide(request)
-        if case .dormant(_, let provedAt, let wayBack) = applied.outcome {
+        if case .dormant(_, let provedAt, let waysBack) = applied.outcome {
             metrics.verification("dormant")
             logger.notice("A sign-in to a dormant account asks whose it is", metadata: ["phone": "\(phone.masked)"])
             throw DormantAccount(
                 claim: session == nil ? nil : signedInToken,
-                numberLastUsed: Date(timeIntervalSince1970: provedAt), wayBack: wayBack)
+                numberLastUsed: Date(timeIntervalSince1970: provedAt), waysBack: waysBack)
         }
         guard applied.outcome == .signedIn, let id = applied.signedInUserID else {
             throw StoredDataCorrupt("a sign-in that wrote no user")

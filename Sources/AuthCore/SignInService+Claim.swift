@@ -8,9 +8,9 @@ public struct DormantAccount: Error, Equatable, Sendable {
     public let claim: SessionToken?
     /// When the number last signed in here with a code.
     public let numberLastUsed: Date
-    /// Whether the account can be proved yours (a passkey or a recovery code); without, only a
-    /// fresh start (or an operator) is left.
-    public let wayBack: Bool
+    /// What can prove the account yours; with neither, only a fresh start (or an operator) is
+    /// left.
+    public let waysBack: WaysBack
 }
 
 /// A passkey proved an account that is detached from its number (its number's new holder

@@ -89,6 +89,12 @@ struct ClaimFlowTests {
     func itsMine() async throws {
         try await withServer { server in
             let codes = try await oldAccount(server)
+            // The API names the proofs this account has: codes, and no passkey.
+            let api = APIClient(server)
+            _ = try await api.send("+14155550100")
+            let checked = try await api.check("+14155550100", try server.lastCode(to: "+14155550100"))
+            #expect(checked.response.body.contains(#""accepted_proofs":["recovery_code"]"#))
+            server.clock.advance(by: 31)
             let (browser, verified) = try await newHolder(server)
             #expect(verified.location == "/claim")
             let wrong = try await browser.post("/claim/code", form: [("code", "0000-0000-00")])

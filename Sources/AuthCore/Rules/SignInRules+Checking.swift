@@ -101,7 +101,7 @@ public enum CheckOutcome: Sendable, Equatable {
     /// the number may have changed hands. The code is used up; nobody is signed in. A page's
     /// pending session became "Is this your account?" (``AuthChange/makeClaim(session:phone:user:at:until:)``,
     /// under the signed-in session's key).
-    case dormant(user: Int64, numberProvedAt: Double, wayBack: Bool)
+    case dormant(user: Int64, numberProvedAt: Double, waysBack: WaysBack)
 }
 
 extension SignInRules {
@@ -162,7 +162,7 @@ extension SignInRules {
         }
         if let dormancy = found.dormancy, isDormant(dormancy, now: now) {
             return AuthDecision(
-                .dormant(user: dormancy.user, numberProvedAt: dormancy.numberProvedAt, wayBack: dormancy.wayBack),
+                .dormant(user: dormancy.user, numberProvedAt: dormancy.numberProvedAt, waysBack: dormancy.waysBack),
                 changes: [.deleteCode(phone: phone)]
                     + (code.send.map { [.markVerified(reference: $0.reference, at: now)] } ?? [])
                     + (request.session.map {

@@ -70,14 +70,26 @@ public struct Dormancy: Sendable, Equatable {
     public var numberProvedAt: Double
     /// The browser asking is one of the account's live remembered phones.
     public var rememberedHere: Bool
-    /// The account has a passkey or an unused recovery code.
-    public var wayBack: Bool
+    /// What can prove the account is the asker's.
+    public var waysBack: WaysBack
 
-    public init(user: Int64, numberProvedAt: Double, rememberedHere: Bool, wayBack: Bool) {
+    public init(user: Int64, numberProvedAt: Double, rememberedHere: Bool, waysBack: WaysBack) {
         self.user = user
         self.numberProvedAt = numberProvedAt
         self.rememberedHere = rememberedHere
-        self.wayBack = wayBack
+        self.waysBack = waysBack
+    }
+}
+
+/// What can prove an account is its owner's without its number: a passkey that still signs in,
+/// an unused recovery code.
+public struct WaysBack: Sendable, Equatable {
+    public var passkey: Bool
+    public var recoveryCode: Bool
+
+    public init(passkey: Bool, recoveryCode: Bool) {
+        self.passkey = passkey
+        self.recoveryCode = recoveryCode
     }
 }
 

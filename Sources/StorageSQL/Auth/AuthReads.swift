@@ -70,8 +70,9 @@ public enum AuthReads {
                CASE WHEN EXISTS (SELECT 1 FROM devices d WHERE d.key = $2 AND d.user_id = u.id AND d.expires_at > $3)
                     THEN 1 ELSE 0 END AS remembered_here,
                CASE WHEN EXISTS (SELECT 1 FROM passkeys k WHERE k.user_id = u.id AND k.flagged_at IS NULL)
-                         OR EXISTS (SELECT 1 FROM recovery_codes r WHERE r.user_id = u.id AND r.used_at IS NULL)
-                    THEN 1 ELSE 0 END AS way_back
+                    THEN 1 ELSE 0 END AS has_passkey,
+               CASE WHEN EXISTS (SELECT 1 FROM recovery_codes r WHERE r.user_id = u.id AND r.used_at IS NULL)
+                    THEN 1 ELSE 0 END AS has_codes
         FROM users u WHERE u.phone = $1
         """)
 
@@ -82,7 +83,9 @@ public enum AuthReads {
                     Dormancy(
                         user: try row.get("user_id"), numberProvedAt: try row.get("number_proved_at"),
                         rememberedHere: try row.get("remembered_here") as Int64 != 0,
-                        wayBack: try row.get("way_back") as Int64 != 0)
+                        waysBack: WaysBack(
+                            passkey: try row.get("has_passkey") as Int64 != 0,
+                            recoveryCode: try row.get("has_codes") as Int64 != 0))
                 })
         }
     }

@@ -61,7 +61,8 @@ struct APIError: AnsweringError, Equatable {
             status = .badRequest
             phrase = Phrase("api.idempotencyKey")
         case WalletError.operationKeyReused: phrase = Phrase("api.idempotencyReused")
-        case let dormant as DormantAccount: acceptedProofs = dormant.wayBack ? ["recovery_code", "passkey"] : []
+        case let dormant as DormantAccount:
+            acceptedProofs = (dormant.waysBack.recoveryCode ? ["recovery_code"] : []) + (dormant.waysBack.passkey ? ["passkey"] : [])
         default: break
         }
     }

@@ -41,7 +41,7 @@ struct ClaimController: Sendable {
         }
         return try pages.in(context.language).claim(
             csrf: context.csrfToken, phone: context.phone,
-            lastUsed: Date(timeIntervalSince1970: found.numberProvedAt), wayBack: found.wayBack,
+            lastUsed: Date(timeIntervalSince1970: found.numberProvedAt), waysBack: found.waysBack,
             error: error)
     }
 

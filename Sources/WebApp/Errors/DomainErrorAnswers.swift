@@ -94,7 +94,7 @@ extension RecoveryError: AnsweringError {
 extension DormantAccount: AnsweringError {
     public var status: HTTPResponse.Status { .conflict }
     public var message: String {
-        wayBack
+        waysBack.passkey || waysBack.recoveryCode
             ? "This number's account has not been used for a long time and may be someone else's: prove it is yours with a recovery code or a passkey on the sign-in pages."
             : "This number's account has not been used for a long time and may be someone else's; it has no recovery code or passkey, so it can be restarted fresh on the sign-in pages."
     }
