@@ -81,10 +81,12 @@ class DormantNumberTests(base.BrowserTestCase):
     database (no waiting), then its right code asks "Is this your account?"."""
 
     def age_number(self, phone, days):
-        sql = "UPDATE users SET number_proved_at = number_proved_at - %d WHERE phone = '+1%s'" % (days * 86400, phone)
+        sql = "UPDATE %susers SET number_proved_at = number_proved_at - %d WHERE phone = '+1%s'"
         if self.server.database_url:
-            self.server.psql(sql)
+            # The test's own schema (the app's tables live there, not in public).
+            self.server.psql(sql % (self.server.schema + ".", days * 86400, phone))
         else:
+            sql = sql % ("", days * 86400, phone)
             with sqlite3.connect(os.path.join(self.server.data, "webapp.sqlite")) as db:
                 db.execute(sql)
 
