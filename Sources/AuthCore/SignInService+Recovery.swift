@@ -78,8 +78,13 @@ extension SignInService {
     /// The number an account is on (nil: detached from its number, "This number is new to me"
     /// said by the number's new holder) and its unused recovery codes; nil when there is no such
     /// account.
-    public func accountNumber(of account: Int64) async throws -> (phone: PhoneNumber?, unusedCodes: Int)? {
+    public func accountNumber(of account: Int64) async throws
+        -> (phone: PhoneNumber?, unusedCodes: Int, detachedFrom: PhoneNumber?)?
+    {
         guard let found = try await store.read(SingleRead { $0.accountNumber(user: account) }) else { return nil }
-        return (try found.phone.map(SignInRules.phone), found.unusedRecoveryCodes)
+        return (
+            try found.phone.map(SignInRules.phone), found.unusedRecoveryCodes,
+            try found.detachedFrom.map(SignInRules.phone)
+        )
     }
 }

@@ -72,6 +72,11 @@ struct ClaimFlowTests {
             #expect(try await owner.get(proved.location!).body.contains("Your account has no number now"))
             server.clock.advance(by: 31)
             let texts = try server.outbox().count
+            // Its old number is its new holder's now: refused before any code goes to them.
+            let old = try await owner.post("/recover/phone", form: [("phone", "4155550100")])
+            #expect(old.status == .conflict)
+            #expect(old.body.contains("That number already has its own account."))
+            #expect(try server.outbox().count == texts)
             #expect(try await owner.post("/recover/phone", form: [("phone", "5305550123")]).location == "/recover/code?sent=1")
             let moved = try await owner.post("/recover/code", form: [("code", try server.lastCode(to: "+15305550123"))])
             // Not "We texted your old number": it is someone else's, and was not texted.

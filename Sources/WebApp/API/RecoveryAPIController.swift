@@ -57,7 +57,7 @@ struct RecoveryAPIController: Sendable {
     }
 
     /// The account a `recovery_id` proves, while it holds (409 `recovery_expired` otherwise).
-    private func account(_ id: String) async throws -> (id: Int64, phone: PhoneNumber?) {
+    private func account(_ id: String) async throws -> (id: Int64, phone: PhoneNumber?, detachedFrom: PhoneNumber?) {
         guard let account = try await proof.account(signed: id, as: signIn) else { throw RecoveryError.proofExpired }
         return account
     }
@@ -66,7 +66,8 @@ struct RecoveryAPIController: Sendable {
         let body = try request.decodeJSON(PhoneRequest.self)
         let account = try await account(body.recovery_id)
         let phone = try signIn.phone(body.phone_number)
-        guard phone != account.phone else { throw NumberChangeError.sameNumber }
+        try RecoverController.Recovering(account: account.id, phone: account.phone, detachedFrom: account.detachedFrom)
+            .check(phone)
         let sent = try await signIn.sendCode(
             phoneInput: phone.e164, client: request.client?.group, language: context.language, movesAccount: true)
         return try APIController.reply(APIController.SendReply(sent))

@@ -68,13 +68,22 @@ struct RecoverController: Sendable {
     struct Recovering {
         let account: Int64
         let phone: PhoneNumber?
+        /// The number a detached account was on: someone else's account holds it now.
+        var detachedFrom: PhoneNumber? = nil
+
+        /// Refuses a new number the account cannot move to, before any code is sent: its own,
+        /// or (detached) the one its number's new holder has.
+        func check(_ phone: PhoneNumber) throws(NumberChangeError) {
+            guard phone != self.phone else { throw .sameNumber }
+            guard phone != detachedFrom else { throw .numberHasAccount }
+        }
     }
 
     /// The account this browser proved, as it stands now; nil (start again) when there is no
     /// proof, it is too old, or the account is gone.
     private func proved(_ request: Request) async throws -> Recovering? {
         guard let found = try await proof.account(signed: request.cookie(proof.name), as: signIn) else { return nil }
-        return Recovering(account: found.id, phone: found.phone)
+        return Recovering(account: found.id, phone: found.phone, detachedFrom: found.detachedFrom)
     }
 
     /// Back to the start, saying why, and dropping what this browser kept of the recovery.
@@ -105,7 +114,7 @@ struct RecoverController: Sendable {
         let words = pages.in(context.language)
         do {
             let phone = try signIn.phone(typed)
-            guard phone != user.phone else { throw NumberChangeError.sameNumber }
+            try user.check(phone)
             let started = try await signIn.requestCode(
                 phoneInput: phone.e164, session: nil, client: request.client?.group, language: context.language,
                 movesAccount: true)

@@ -58,9 +58,11 @@ struct RecoveryCookie: Sendable {
 
     /// The account a proof's value names, and the number it is on now (nil: detached), while the
     /// proof holds (young enough, and the account as it stood).
-    func account(signed value: String?, as signIn: SignInService) async throws -> (id: Int64, phone: PhoneNumber?)? {
+    func account(signed value: String?, as signIn: SignInService) async throws
+        -> (id: Int64, phone: PhoneNumber?, detachedFrom: PhoneNumber?)?
+    {
         guard let value else { return nil }
-        var found: (phone: PhoneNumber?, unusedCodes: Int)?
+        var found: (phone: PhoneNumber?, unusedCodes: Int, detachedFrom: PhoneNumber?)?
         guard
             let id = try await user(
                 signed: value,
@@ -69,7 +71,7 @@ struct RecoveryCookie: Sendable {
                     return found.map { Self.state(phone: $0.phone, unusedCodes: $0.unusedCodes) }
                 }), let found
         else { return nil }
-        return (id, found.phone)
+        return (id, found.phone, found.detachedFrom)
     }
 
     /// How an account stands, as a proof binds it: its number (or none) and its unused codes.
