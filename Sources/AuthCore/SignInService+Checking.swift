@@ -75,22 +75,20 @@ extension SignInService {
     /// for, or the API's `holder`), and when it is right moves `user`'s account to `phone` in the
     /// same transaction, then texts the old number that it happened (counted like any text). A
     /// number with its own account is refused only now, once the code proved the person holds it.
-    ///
-    /// `recovering` (``recoverAccount(of:to:session:holder:codeInput:client:language:userAgent:)``):
-    /// the signed-in session to begin, and its browser; every other session ends.
     public func moveAccount(
         of user: User, to phone: PhoneNumber, session: SessionToken?, holder: Data? = nil, codeInput: String,
-        client: String? = nil, language: Language = .english,
-        recovering: (session: SessionToken, userAgent: String?)? = nil
+        client: String? = nil, language: Language = .english
     ) async throws -> User {
         let id = try await moveAccount(
             user.id, from: user.phone, to: phone, session: session, holder: holder, codeInput: codeInput, client: client,
-            language: language, recovering: recovering)
+            language: language, recovering: nil)
         return User(id: id, phone: phone)
     }
 
-    /// ``moveAccount(of:to:session:holder:codeInput:client:language:recovering:)`` for the account
-    /// `account`, on `from` (nil: detached, so no text goes to a number that is someone else's).
+    /// ``moveAccount(of:to:session:holder:codeInput:client:language:)`` for the account `account`,
+    /// on `from` (nil: detached, so no text goes to a number that is someone else's).
+    /// `recovering` (``recoverAccount(_:from:to:session:holder:codeInput:client:language:userAgent:)``):
+    /// the signed-in session to begin, and its browser; every other session ends.
     func moveAccount(
         _ account: Int64, from: PhoneNumber?, to phone: PhoneNumber, session: SessionToken?, holder: Data?,
         codeInput: String, client: String?, language: Language,

@@ -176,17 +176,14 @@ extension SignInRules {
         }
         // Right code: single use, then a fresh session id for the signed-in state (and the
         // browser remembered, when the person asked).
-        let absolute = now + policy.sessionLifetime
         return AuthDecision(
             .signedIn,
             changes: [.deleteCode(phone: phone)]
                 + (code.send.map { [.markVerified(reference: $0.reference, at: now)] } ?? [])
                 + (request.session.map { [.deleteSession(key: $0)] } ?? []) + [
-                    .signIn(
-                        phone: phone, session: request.signedInSession, at: now,
-                        expiresAt: min(absolute, now + policy.sessionIdleTimeout), absoluteExpiresAt: absolute,
-                        userAgent: request.userAgent, api: request.session == nil,
-                        method: code.send?.channel == .voice ? .call : .code)
+                    newSession(
+                        phone: phone, session: request.signedInSession, at: now, userAgent: request.userAgent,
+                        api: request.session == nil, method: code.send?.channel == .voice ? .call : .code)
                 ]
                 + (request.rememberDevice.map {
                     [
@@ -221,19 +218,14 @@ extension SignInRules {
             moved.append(.recordSend(phone: from, client: nil, at: now, channel: .sms, cost: 1, reference: notice))
         }
         guard recovering else { return AuthDecision(.numberMoved, changes: used + moved) }
-        let places = found.places
-        let absolute = now + policy.sessionLifetime
         return AuthDecision(
             .numberMoved,
-            changes: used + moved + places.sessions.map { .deleteSession(key: $0.key) }
-                + places.devices.map { .forgetDevice(key: $0.key) } + [
-                    .revokeApps(user: user, at: now),
-                    .signIn(
-                        phone: phone, session: request.signedInSession, at: now,
-                        expiresAt: min(absolute, now + policy.sessionIdleTimeout), absoluteExpiresAt: absolute,
-                        userAgent: request.userAgent, api: request.session == nil,
-                        method: code.send?.channel == .voice ? .call : .code)
-                ])
+            changes: used + moved + Self.ending(found.places) + [
+                .revokeApps(user: user, at: now),
+                newSession(
+                    phone: phone, session: request.signedInSession, at: now, userAgent: request.userAgent,
+                    api: request.session == nil, method: code.send?.channel == .voice ? .call : .code),
+            ])
     }
 
     /// The recycled-number guard: the account's number has not signed in with a code for

@@ -84,16 +84,13 @@ extension SignInRules {
         guard let dormancy = found.dormancy, dormancy.user == request.account, isDormant(dormancy, now: now) else {
             return AuthDecision(.claimEnded, changes: [.deleteSession(key: request.claim)])
         }
-        var changes: [AuthChange] = [.deleteSession(key: request.claim)]
-        changes += [.detachAccount(user: request.account, phone: phone, at: now)]
-            + found.places.sessions.map { .deleteSession(key: $0.key) }
-            + found.places.devices.map { .forgetDevice(key: $0.key) }
-        let absolute = now + policy.sessionLifetime
-        changes.append(
-            .signIn(
-                phone: phone, session: request.signedIn, at: now,
-                expiresAt: min(absolute, now + policy.sessionIdleTimeout), absoluteExpiresAt: absolute,
-                userAgent: request.userAgent, method: .code))
-        return AuthDecision(.started, changes: changes)
+        return AuthDecision(
+            .started,
+            changes: [.deleteSession(key: request.claim), .detachAccount(user: request.account, phone: phone, at: now)]
+                + Self.ending(found.places) + [
+                    .revokeApps(user: request.account, at: now),
+                    newSession(
+                        phone: phone, session: request.signedIn, at: now, userAgent: request.userAgent, method: .code),
+                ])
     }
 }

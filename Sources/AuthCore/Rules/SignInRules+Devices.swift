@@ -46,7 +46,6 @@ extension SignInRules {
         guard let device = found, device.phone == request.phone.e164, device.expiresAt > now else {
             return AuthDecision(false)
         }
-        let absolute = now + policy.sessionLifetime
         // The session this device's last sign-in made ends: a device holds one session at a
         // time, however often it signs in.
         let ended = [request.replacedSession, device.session].compactMap { $0 }.reduce(into: [Data]()) {
@@ -55,10 +54,9 @@ extension SignInRules {
         return AuthDecision(
             true,
             changes: ended.map { .deleteSession(key: $0) } + [
-                .signIn(
-                    phone: device.phone, session: request.session, at: now,
-                    expiresAt: min(absolute, now + policy.sessionIdleTimeout), absoluteExpiresAt: absolute,
-                    userAgent: request.userAgent, method: .rememberedDevice,
+                newSession(
+                    phone: device.phone, session: request.session, at: now, userAgent: request.userAgent,
+                    method: .rememberedDevice,
                     // The last real proof is the sign-in by code that remembered this phone.
                     provedAt: device.createdAt),
                 .rotateDevice(old: request.device, new: request.newDevice, at: now, session: request.session),

@@ -169,15 +169,13 @@ extension SignInRules {
                 .accountDetached(user: passkey.userID),
                 changes: used + [.usePasskey(id: passkey.id, signCount: verified.signCount, at: now)])
         }
-        let absolute = now + policy.sessionLifetime
         return AuthDecision(
             .signedIn(phone: passkey.phone),
             changes: used + [.usePasskey(id: passkey.id, signCount: verified.signCount, at: now)]
                 + (request.replacing.map { [.deleteSession(key: $0)] } ?? []) + [
-                    .signIn(
-                        phone: passkey.phone, session: request.signedInSession, at: now,
-                        expiresAt: min(absolute, now + policy.sessionIdleTimeout), absoluteExpiresAt: absolute,
-                        userAgent: request.userAgent, api: request.api, method: .passkey)
+                    newSession(
+                        phone: passkey.phone, session: request.signedInSession, at: now, userAgent: request.userAgent,
+                        api: request.api, method: .passkey)
                 ])
     }
 }

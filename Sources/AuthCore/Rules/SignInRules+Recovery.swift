@@ -83,15 +83,13 @@ extension SignInRules {
         }
         // "It's mine", proved: the number's code came a moment ago, the recovery code now, so the
         // person signs in (and the number counts as proved from now).
-        let absolute = now + policy.sessionLifetime
         return AuthDecision(
             .proved(user: user, codesLeft: max(0, found.match.unused - 1)),
             changes: spent + [
                 .deleteSession(key: claim.session),
-                .signIn(
-                    phone: request.phone.e164, session: claim.signedIn, at: now,
-                    expiresAt: min(absolute, now + policy.sessionIdleTimeout), absoluteExpiresAt: absolute,
-                    userAgent: claim.userAgent, method: .code),
+                newSession(
+                    phone: request.phone.e164, session: claim.signedIn, at: now, userAgent: claim.userAgent,
+                    method: .code),
             ])
     }
 }

@@ -29,6 +29,24 @@ extension SignInRules {
         return (.signedIn(User(id: id, phone: try Self.phone(phone))), touch)
     }
 
+    /// The change that begins a signed-in session for `phone` under `session` at `now`: it ends
+    /// after ``SignInPolicy/sessionIdleTimeout`` without use, and after
+    /// ``SignInPolicy/sessionLifetime`` whatever happens.
+    func newSession(
+        phone: String, session: Data, at now: Double, userAgent: String?, api: Bool = false, method: SignInMethod,
+        provedAt: Double? = nil
+    ) -> AuthChange {
+        let absolute = now + policy.sessionLifetime
+        return .signIn(
+            phone: phone, session: session, at: now, expiresAt: min(absolute, now + policy.sessionIdleTimeout),
+            absoluteExpiresAt: absolute, userAgent: userAgent, api: api, method: method, provedAt: provedAt)
+    }
+
+    /// The changes that end every session and forget every remembered phone in `places`.
+    static func ending(_ places: SignedInPlaces) -> [AuthChange] {
+        places.sessions.map { .deleteSession(key: $0.key) } + places.devices.map { .forgetDevice(key: $0.key) }
+    }
+
     /// A phone number read back from the database.
     static func phone(_ stored: String) throws -> PhoneNumber {
         do {

@@ -78,8 +78,8 @@ public enum AuthChange: Sendable, Equatable {
     /// `user`'s account, until `until`.
     case makeClaim(session: Data, phone: String, user: Int64, at: Double, until: Double)
     /// "This number is new to me": `user`'s account is detached from `phone` (kept, frozen,
-    /// reachable again only through "Lost your phone or number?") and its apps' grants end. A
-    /// store throws ``NumberChangeRace`` when the account is no longer on `phone`.
+    /// reachable again only through "Lost your phone or number?"). A store throws
+    /// ``NumberChangeRace`` when the account is no longer on `phone`.
     case detachAccount(user: Int64, phone: String, at: Double)
     /// Every app's grant to `user` ends (their refresh tokens stop working).
     case revokeApps(user: Int64, at: Double)

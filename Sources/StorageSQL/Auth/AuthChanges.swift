@@ -31,7 +31,7 @@ public enum AuthChanges {
         case .detachAccount(let user, let phone, let at):
             .changes(Statement(detachAccount, phone, at, user)) { detached in
                 guard detached == 1 else { throw NumberChangeRace() }
-                return .changes(Statement(revokeGrantsOfUser, at, user)) { _ in .done(nil) }
+                return .done(nil)
             }
         case .moveAccount(let user, nil, let to, let at):
             // A detached account attaches: its history keeps the number it had until it was
