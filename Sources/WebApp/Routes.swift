@@ -141,16 +141,15 @@ struct Routes {
             ).group(context: ConfirmedContext.self))
         // "Is this your account?": a right code for a number that may have changed hands.
         ClaimController(
-            signIn: signIn, recoveryCodes: recoveryCodes, pages: pages, cookie: sessionCookie, clock: clock
+            signIn: signIn, recoveryCodes: recoveryCodes, pages: pages, cookie: sessionCookie
         ).register(claiming: visitors.group(context: ClaimingContext.self))
         // "Lost your phone or number?": a recovery code, then a code to the new number.
         RecoverController(
-            signIn: signIn, store: storage.account, recoveryCodes: recoveryCodes, pages: pages, session: sessionCookie,
+            signIn: signIn, recoveryCodes: recoveryCodes, pages: pages, session: sessionCookie,
             proof: recoveryProof,
             pending: .recovery(
                 secure: configuration.https, maxAge: pendingCodeMaxAge, key: secret.derivedKey(purpose: "pending-code")),
-            rememberedPhone: RememberedPhoneCookie(https: configuration.https),
-            clock: clock
+            rememberedPhone: RememberedPhoneCookie(https: configuration.https)
         ).register(signedOut: visitors.group(context: SignedOutContext.self))
         WalletController(
             wallet: wallet, pages: pages, notice: WalletNotice(secure: configuration.https),

@@ -41,12 +41,10 @@ struct RecoveryAPIController: Sendable {
         let proved = try await signIn.proveRecovery(
             phoneInput: String(body.phone_number.prefix(64)), codeDigest: recoveryCodes.digest(of: String(body.recovery_code.prefix(64))),
             client: request.client?.group)
-        guard let cookie = try await proof.proved(proved.account, as: signIn),
-            let account = try await proof.account(signed: cookie.value, as: signIn)
-        else { throw RecoveryError.proofExpired }
+        guard let made = try await proof.proved(proved.account, as: signIn) else { throw RecoveryError.proofExpired }
         return try APIController.reply(
             ProveReply(
-                recovery_id: cookie.value, codes_left: proved.codesLeft, phone_number: account.phone?.e164,
+                recovery_id: made.cookie.value, codes_left: proved.codesLeft, phone_number: made.account.phone?.e164,
                 expires_in: Int(proof.lifetime)),
             status: .created)
     }
@@ -57,7 +55,7 @@ struct RecoveryAPIController: Sendable {
     }
 
     /// The account a `recovery_id` proves, while it holds (409 `recovery_expired` otherwise).
-    private func account(_ id: String) async throws -> (id: Int64, phone: PhoneNumber?, detachedFrom: PhoneNumber?) {
+    private func account(_ id: String) async throws -> RecoveringAccount {
         guard let account = try await proof.account(signed: id, as: signIn) else { throw RecoveryError.proofExpired }
         return account
     }
@@ -66,8 +64,7 @@ struct RecoveryAPIController: Sendable {
         let body = try request.decodeJSON(PhoneRequest.self)
         let account = try await account(body.recovery_id)
         let phone = try signIn.phone(body.phone_number)
-        try RecoverController.Recovering(account: account.id, phone: account.phone, detachedFrom: account.detachedFrom)
-            .check(phone)
+        try account.check(phone)
         let sent = try await signIn.sendCode(
             phoneInput: phone.e164, client: request.client?.group, language: context.language, movesAccount: true)
         return try APIController.reply(APIController.SendReply(sent))

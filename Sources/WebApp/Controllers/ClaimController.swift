@@ -17,7 +17,6 @@ struct ClaimController: Sendable {
     let recoveryCodes: RecoveryCodes
     let pages: Pages
     let cookie: SessionCookie
-    let clock: @Sendable () -> Date
 
     func register(claiming: RouteScope<ClaimingContext>) {
         claiming.get("/claim", use: show)

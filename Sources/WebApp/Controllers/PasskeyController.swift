@@ -70,10 +70,10 @@ struct PasskeyController: Sendable {
         } catch let detached as DetachedAccount {
             // Its number went to someone new: the passkey proves the account as a recovery code
             // would, and the person gives it a new number.
-            guard let (recovery, signIn) = recovery, let cookie = try await recovery.proved(detached.account, as: signIn)
+            guard let (recovery, signIn) = recovery, let made = try await recovery.proved(detached.account, as: signIn)
             else { throw detached }
             var response = Response.redirect(to: "/recover/phone")
-            response.setCookie(cookie)
+            response.setCookie(made.cookie)
             response.setCookie(cookies.challengeCleared)
             return response
         } catch let error as any AnsweringError where error is PasskeyError || error is SignInError {

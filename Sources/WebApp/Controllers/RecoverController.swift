@@ -19,7 +19,6 @@ import Wording
 /// the number from there.
 struct RecoverController: Sendable {
     let signIn: SignInService
-    let store: any AccountStore
     let recoveryCodes: RecoveryCodes
     let pages: Pages
     let session: SessionCookie
@@ -27,7 +26,6 @@ struct RecoverController: Sendable {
     let pending: PendingCodeCookie
     /// The number Login fills in: the new one after a recovery, not the lost one.
     let rememberedPhone: RememberedPhoneCookie
-    let clock: @Sendable () -> Date
 
     func register(signedOut: RouteScope<SignedOutContext>) {
         signedOut.get("/recover", use: showStart)
@@ -54,9 +52,9 @@ struct RecoverController: Sendable {
         do {
             let proved = try await signIn.proveRecovery(
                 phoneInput: typed, codeDigest: recoveryCodes.digest(of: code), client: request.client?.group)
-            guard let cookie = try await proof.proved(proved.account, as: signIn) else { throw RecoveryError.proofExpired }
+            guard let made = try await proof.proved(proved.account, as: signIn) else { throw RecoveryError.proofExpired }
             var response = Response.redirect(to: "/recover/phone?left=\(proved.codesLeft)")
-            response.setCookie(cookie)
+            response.setCookie(made.cookie)
             response.setCookie(pending.cleared)
             return response
         } catch let error as any AnsweringError where error is SignInError || error is RecoveryError {
@@ -64,26 +62,10 @@ struct RecoverController: Sendable {
         }
     }
 
-    /// The account a recovery proved, and the number it is on now (nil: detached from any).
-    struct Recovering {
-        let account: Int64
-        let phone: PhoneNumber?
-        /// The number a detached account was on: someone else's account holds it now.
-        var detachedFrom: PhoneNumber? = nil
-
-        /// Refuses a new number the account cannot move to, before any code is sent: its own,
-        /// or (detached) the one its number's new holder has.
-        func check(_ phone: PhoneNumber) throws(NumberChangeError) {
-            guard phone != self.phone else { throw .sameNumber }
-            guard phone != detachedFrom else { throw .numberHasAccount }
-        }
-    }
-
     /// The account this browser proved, as it stands now; nil (start again) when there is no
     /// proof, it is too old, or the account is gone.
-    private func proved(_ request: Request) async throws -> Recovering? {
-        guard let found = try await proof.account(signed: request.cookie(proof.name), as: signIn) else { return nil }
-        return Recovering(account: found.id, phone: found.phone, detachedFrom: found.detachedFrom)
+    private func proved(_ request: Request) async throws -> RecoveringAccount? {
+        try await proof.account(signed: request.cookie(proof.name), as: signIn)
     }
 
     /// Back to the start, saying why, and dropping what this browser kept of the recovery.
@@ -119,7 +101,7 @@ struct RecoverController: Sendable {
                 phoneInput: phone.e164, session: nil, client: request.client?.group, language: context.language,
                 movesAccount: true)
             var response = Response.redirect(to: "/recover/code?sent=" + (started.sent ? "1" : "0"))
-            response.setCookie(pending.pending(started.session, forAccount: user.account))
+            response.setCookie(pending.pending(started.session, forAccount: user.id))
             return response
         } catch let error as any AnsweringError where error is SignInError || error is NumberChangeError {
             return try words.recover(.newNumber(account: user.phone, typed: typed), csrf: context.csrfToken, error: error)
@@ -127,8 +109,8 @@ struct RecoverController: Sendable {
     }
 
     /// The number this recovery sent its code to, while the code can still be typed.
-    private func newNumber(_ request: Request, for user: Recovering) async throws -> (SessionToken, PhoneNumber)? {
-        try await NewNumberCode(signIn: signIn, pending: pending).sent(request, forAccount: user.account)
+    private func newNumber(_ request: Request, for user: RecoveringAccount) async throws -> (SessionToken, PhoneNumber)? {
+        try await NewNumberCode(signIn: signIn, pending: pending).sent(request, forAccount: user.id)
     }
 
     @Sendable func showCode(_ request: Request, _ context: SignedOutContext) async throws -> Response {
@@ -167,7 +149,7 @@ struct RecoverController: Sendable {
         }
         do {
             let signedIn = try await signIn.recoverAccount(
-                user.account, from: user.phone, to: phone, session: token, codeInput: code,
+                user.id, from: user.phone, to: phone, session: token, codeInput: code,
                 client: request.client?.group, language: context.language, userAgent: request.headers[.userAgent])
             // A detached account's old number is someone else's: it was not texted, and the page
             // must not say it was.

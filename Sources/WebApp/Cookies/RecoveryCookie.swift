@@ -27,17 +27,11 @@ struct RecoveryCookie: Sendable {
             secure: secure)
     }
 
-    /// The account whose recovery this browser proved, while the proof is young enough.
-    /// `state` says how the account stands now: a proof made when it stood otherwise (it moved
-    /// since, this recovery's or another's, or a new set of codes was made) is void, so one code
-    /// moves the account once.
-    func user(in request: Request, state: (Int64) async throws -> String?) async rethrows -> Int64? {
-        guard let value = request.cookie(name) else { return nil }
-        return try await user(signed: value, state: state)
-    }
-
-    /// ``user(in:state:)`` for the proof's value itself (the API's `recovery_id`).
-    func user(signed value: String, state: (Int64) async throws -> String?) async rethrows -> Int64? {
+    /// The account a proof's value (the cookie's, or the API's `recovery_id`) names, while the
+    /// proof is young enough. `state` says how the account stands now: a proof made when it stood
+    /// otherwise (it moved since, this recovery's or another's, or a new set of codes was made)
+    /// is void, so one code moves the account once.
+    private func user(signed value: String, state: (Int64) async throws -> String?) async rethrows -> Int64? {
         guard value.utf8.count <= 256, let dot = value.lastIndex(of: ".") else { return nil }
         let signed = String(value[..<dot])
         let parts = signed.split(separator: ".")
@@ -50,17 +44,18 @@ struct RecoveryCookie: Sendable {
     }
 
     /// The cookie for a recovery of `account` proved now, bound to how it stands as `signIn`
-    /// reads it; nil when there is no such account.
-    func proved(_ account: Int64, as signIn: SignInService) async throws -> Cookie? {
+    /// reads it, with that account; nil when there is no such account.
+    func proved(_ account: Int64, as signIn: SignInService) async throws -> (cookie: Cookie, account: RecoveringAccount)? {
         guard let now = try await signIn.accountNumber(of: account) else { return nil }
-        return proved(account, state: Self.state(phone: now.phone, unusedCodes: now.unusedCodes))
+        return (
+            proved(account, state: Self.state(phone: now.phone, unusedCodes: now.unusedCodes)),
+            RecoveringAccount(id: account, phone: now.phone, detachedFrom: now.detachedFrom)
+        )
     }
 
-    /// The account a proof's value names, and the number it is on now (nil: detached), while the
-    /// proof holds (young enough, and the account as it stood).
-    func account(signed value: String?, as signIn: SignInService) async throws
-        -> (id: Int64, phone: PhoneNumber?, detachedFrom: PhoneNumber?)?
-    {
+    /// The account a proof's value names, as it stands now, while the proof holds (young enough,
+    /// and the account as it stood).
+    func account(signed value: String?, as signIn: SignInService) async throws -> RecoveringAccount? {
         guard let value else { return nil }
         var found: (phone: PhoneNumber?, unusedCodes: Int, detachedFrom: PhoneNumber?)?
         guard
@@ -71,7 +66,7 @@ struct RecoveryCookie: Sendable {
                     return found.map { Self.state(phone: $0.phone, unusedCodes: $0.unusedCodes) }
                 }), let found
         else { return nil }
-        return (id, found.phone, found.detachedFrom)
+        return RecoveringAccount(id: id, phone: found.phone, detachedFrom: found.detachedFrom)
     }
 
     /// How an account stands, as a proof binds it: its number (or none) and its unused codes.
@@ -84,5 +79,21 @@ struct RecoveryCookie: Sendable {
     private func mac(_ value: String) -> String {
         let message = Data("recovery.\(value)".utf8)
         return Data(HMAC<SHA256>.authenticationCode(for: message, using: key)).base64URLEncodedString()
+    }
+}
+
+/// The account a recovery proved, and the number it is on now (nil: detached from any), for the
+/// pages and the API alike.
+struct RecoveringAccount: Sendable {
+    let id: Int64
+    let phone: PhoneNumber?
+    /// The number a detached account was on: someone else's account holds it now.
+    let detachedFrom: PhoneNumber?
+
+    /// Refuses a new number the account cannot move to, before any code is sent: its own, or
+    /// (detached) the one its number's new holder has.
+    func check(_ phone: PhoneNumber) throws(NumberChangeError) {
+        guard phone != self.phone else { throw .sameNumber }
+        guard phone != detachedFrom else { throw .numberHasAccount }
     }
 }
