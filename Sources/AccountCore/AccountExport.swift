@@ -61,7 +61,8 @@ public struct AccountExport: Sendable, Equatable, Codable {
     public struct Number: Sendable, Equatable, Codable {
         public var phoneNumber: String
         public var from: Date
-        /// nil: held now.
+        /// nil: held now. For a number the account was detached from, when the number last
+        /// proved itself here.
         public var until: Date?
         public init(phoneNumber: String, from: Date, until: Date?) {
             self.phoneNumber = phoneNumber

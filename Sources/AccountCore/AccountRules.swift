@@ -16,22 +16,27 @@ public struct AccountRules: Sendable {
     }
 
     /// The numbers an account held, oldest first: the first from its creation, each next one
-    /// from its change. A send or a failed code to a number counts as the person's only while
-    /// they held it (from `codeLifetime` before, for the code that proved it): before and after,
-    /// the number may be someone else's.
+    /// from its change or its attachment. A send or a failed code to a number counts as the
+    /// person's only while they held it (from `codeLifetime` before, for the code that proved
+    /// it): before and after, and while the account was detached from any number, the number may
+    /// be someone else's.
     public static func numbersHeld(
-        now phone: String, createdAt: Double, changes: [NumberChange], codeLifetime: Double
+        now phone: String?, createdAt: Double, changes: [NumberChange], codeLifetime: Double
     ) -> [HeldNumber] {
         var held: [HeldNumber] = []
         let changes = changes.sorted { $0.at < $1.at }
-        var current = changes.first?.from ?? phone
+        var current = changes.first.map(\.from) ?? phone
         var since = createdAt
         for change in changes {
-            held.append(HeldNumber(phone: current, from: since, until: change.at, rowsFrom: since - codeLifetime))
+            if let current {
+                held.append(HeldNumber(phone: current, from: since, until: change.at, rowsFrom: since - codeLifetime))
+            }
             current = change.to
             since = change.at
         }
-        held.append(HeldNumber(phone: current, from: since, until: nil, rowsFrom: since - codeLifetime))
+        if let current {
+            held.append(HeldNumber(phone: current, from: since, until: nil, rowsFrom: since - codeLifetime))
+        }
         return held
     }
 

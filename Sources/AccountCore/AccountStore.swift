@@ -76,13 +76,15 @@ public struct HeldNumber: Sendable, Equatable {
     }
 }
 
-/// One change of number, as kept.
+/// One change of number, as kept. `to` nil: the account was detached from `from` (its number's
+/// new holder started afresh); `from` nil: a detached account attached to `to`. Between the
+/// two the account held no number, and nothing sent to one then was the person's.
 public struct NumberChange: Sendable, Equatable {
-    public var from: String
-    public var to: String
+    public var from: String?
+    public var to: String?
     public var at: Double
 
-    public init(from: String, to: String, at: Double) {
+    public init(from: String?, to: String?, at: Double) {
         self.from = from
         self.to = to
         self.at = at

@@ -17,13 +17,16 @@ extension SignInService {
     ///
     /// With `rememberDevice`, a right code also remembers this browser for the person for
     /// ``SignInPolicy/deviceLifetime`` (the result carries the device cookie's token).
+    /// `signedInAs`: the account of the asker's signed-in session ("Confirm it's you").
     public func verify(
         session: SessionToken, pendingFor phone: PhoneNumber, codeInput: String, client: String? = nil,
-        rememberDevice: Bool = false, userAgent: String? = nil, rememberedHere: SessionToken? = nil
+        rememberDevice: Bool = false, userAgent: String? = nil, rememberedHere: SessionToken? = nil,
+        signedInAs: Int64? = nil
     ) async throws -> SignedIn {
         try await check(
             codeInput, for: phone, session: session, client: client,
-            device: rememberDevice ? SessionToken.generate() : nil, userAgent: userAgent, rememberedHere: rememberedHere)
+            device: rememberDevice ? SessionToken.generate() : nil, userAgent: userAgent, rememberedHere: rememberedHere,
+            signedInAs: signedInAs)
     }
 
     /// The JSON API's check step: the code for the number, by the holder of the
@@ -43,7 +46,7 @@ extension SignInService {
     func check(
         _ codeInput: String, for phone: PhoneNumber, session: SessionToken?, holder: Data? = nil,
         client: String? = nil, device: SessionToken? = nil, userAgent: String? = nil,
-        rememberedHere: SessionToken? = nil
+        rememberedHere: SessionToken? = nil, signedInAs: Int64? = nil
     ) async throws -> SignedIn {
         // A malformed code cannot match any code, so it is no probe: the rules answer it
         // without counting a try (``CheckOutcome/malformed``).
@@ -54,6 +57,7 @@ extension SignInService {
             signedInSession: signedInToken.storageKey, holder: holder, client: client,
             rememberDevice: device?.storageKey, userAgent: userAgent, now: clock())
         request.device = rememberedHere?.storageKey
+        request.signedInAs = signedInAs
         let applied = try await decide(request)
         if case .dormant(_, let provedAt, let waysBack) = applied.outcome {
             metrics.verification("dormant")

@@ -365,5 +365,17 @@ enum PostgresMigrations {
                 "ALTER TABLE sessions ADD COLUMN claim_user_id bigint REFERENCES users(id) ON DELETE CASCADE",
                 "CREATE INDEX sessions_by_claim ON sessions (claim_user_id) WHERE claim_user_id IS NOT NULL",
             ]),
+        // A number's end without a next one, and a start without a previous one (SQLite's v15).
+        Migration(
+            name: "v15-number-gaps",
+            statements: [
+                "ALTER TABLE number_changes ALTER COLUMN old_phone DROP NOT NULL",
+                "ALTER TABLE number_changes ALTER COLUMN new_phone DROP NOT NULL",
+                "ALTER TABLE number_changes ADD CHECK (old_phone IS NOT NULL OR new_phone IS NOT NULL)",
+                """
+                INSERT INTO number_changes (user_id, old_phone, new_phone, changed_at)
+                SELECT id, detached_phone, NULL, number_proved_at FROM users WHERE detached_at IS NOT NULL
+                """,
+            ]),
     ]
 }

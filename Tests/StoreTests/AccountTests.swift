@@ -161,6 +161,60 @@ struct AccountTests {
         }
     }
 
+    @Test("a detached account held its old number until the number last proved itself, and its new one from its recovery: neither the new holder's texts nor the new number's earlier ones are in its download", arguments: Backend.all)
+    func detachedHistory(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let fixture = ServiceFixture(database)
+            let old = try PhoneNumber(parsing: "4155550100")
+            let new = try PhoneNumber(parsing: "5305550123")
+            let alice = try await signIn(fixture, "4155550100")
+            let lastProved = fixture.clock.now.timeIntervalSince1970 - 60
+            let codes = RecoveryCodes(key: SymmetricKey(size: .bits256))
+            let made = codes.generate(using: { Array(secureRandomBytesForTests($0)) })
+            try await database.account.replaceRecoveryCodes(
+                user: alice.id, digests: made.digests, at: fixture.clock.now.timeIntervalSince1970)
+
+            // 91 days on, the number's new holder signs in and starts afresh.
+            fixture.clock.advance(by: 91 * 86_400)
+            let pending = try await fixture.service.requestCode(phoneInput: "4155550100", session: nil)
+            fixture.clock.advance(by: 1)
+            var claim: SessionToken?
+            do {
+                _ = try await fixture.service.verify(session: pending.session, codeInput: fixture.sms.lastCode!)
+            } catch let dormant as DormantAccount {
+                claim = dormant.claim
+            }
+            let bob = try await fixture.service.startFresh(try #require(claim), phone: old, account: alice.id)
+            let detachedAt = fixture.clock.now.timeIntervalSince1970
+
+            // A month later someone else is texted at the number Alice will move to.
+            fixture.clock.advance(by: 30 * 86_400)
+            _ = try await fixture.service.requestCode(phoneInput: "5305550123", session: nil)
+            fixture.clock.advance(by: 3600)
+            _ = try await fixture.service.proveRecovery(phoneInput: "4155550100", codeDigest: made.digests[0])
+            let toNew = try await codeForChange(fixture, to: "5305550123")
+            _ = try await fixture.service.recoverAccount(
+                alice.id, from: nil, to: new, session: toNew, codeInput: fixture.sms.lastCode!)
+            let attachedAt = fixture.clock.now.timeIntervalSince1970
+
+            let now = fixture.clock.now.timeIntervalSince1970
+            let export = try #require(try await database.account.export(user: alice.id, now: now))
+            #expect(export.phoneNumbers.map(\.phoneNumber) == [old.e164, new.e164])
+            #expect(export.phoneNumbers[0].until?.timeIntervalSince1970 == lastProved)
+            #expect(export.phoneNumbers[1].from.timeIntervalSince1970 == attachedAt)
+            // Her sign-in code and the code that moved her to the new number: not Bob's code to
+            // her old number, nor the stranger's to her new one.
+            #expect(export.codesSent.count == 2)
+            #expect(export.codesSent.map(\.phoneNumber) == [old.e164, new.e164])
+            #expect(export.codesSent.allSatisfy { $0.sentAt.timeIntervalSince1970 <= lastProved || $0.sentAt.timeIntervalSince1970 > attachedAt - 600 })
+            // Bob's download has his own code, from the sign-in that detached Alice's account.
+            let bobs = try #require(try await database.account.export(user: bob.user.id, now: now))
+            #expect(bobs.phoneNumbers.map(\.phoneNumber) == [old.e164])
+            #expect(bobs.codesSent.count == 1)
+            #expect(bobs.codesSent.allSatisfy { $0.sentAt.timeIntervalSince1970 > detachedAt - 600 })
+        }
+    }
+
     @Test("recovery codes: ten of 50 bits as xxxx-xxxx-xx, read back whatever the case, dashes or O for 0; a new set ends the old", arguments: Backend.all)
     func recoveryCodes(_ backend: Backend) async throws {
         try await withDatabase(backend) { database in

@@ -27,12 +27,22 @@ struct ClaimFlowTests {
         return codes
     }
 
-    /// A code sign-in to 4155550100 in a new browser, up to its right code.
-    func newHolder(_ server: TestServer) async throws -> (Browser, TestResponse) {
+    /// A code sign-in to `phone` in a new browser, up to its right code.
+    func newHolder(_ server: TestServer, phone: String = "4155550100") async throws -> (Browser, TestResponse) {
         let browser = Browser(baseURL: server.baseURL)
         _ = try await browser.get("/login")
-        #expect(try await browser.post("/login", form: [("phone", "4155550100")]).location == "/verify")
-        return (browser, try await browser.post("/verify", form: [("code", try server.lastCode(to: "+14155550100"))]))
+        #expect(try await browser.post("/login", form: [("phone", phone)]).location == "/verify")
+        return (browser, try await browser.post("/verify", form: [("code", try server.lastCode(to: "+1" + phone))]))
+    }
+
+    /// The account of 5305550123 with a passkey, then 91 days of quiet; the passkey.
+    func accountWithPasskey(_ server: TestServer) async throws -> SoftwareAuthenticator {
+        let passkeyFlow = PasskeyFlowTests()
+        let owner = try await passkeyFlow.signIn(server)
+        var authenticator = SoftwareAuthenticator()
+        #expect(try await passkeyFlow.create(owner, &authenticator).location == "/devices")
+        server.clock.advance(by: Self.days91)
+        return authenticator
     }
 
     @Test("after 91 quiet days the right code asks whose the account is; nothing of it opens; 'new to me' is a fresh, empty account, and the owner gets the old one back with a recovery code")
@@ -147,14 +157,9 @@ struct ClaimFlowTests {
     func passkeyOfDetached() async throws {
         let passkeyFlow = PasskeyFlowTests()
         try await withServer(PasskeyFlowTests.on) { server in
-            let owner = try await passkeyFlow.signIn(server)
-            var authenticator = SoftwareAuthenticator()
-            #expect(try await passkeyFlow.create(owner, &authenticator).location == "/devices")
-            server.clock.advance(by: Self.days91)
-            let holder = Browser(baseURL: server.baseURL)
-            _ = try await holder.get("/login")
-            _ = try await holder.post("/login", form: [("phone", "5305550123")])
-            #expect(try await holder.post("/verify", form: [("code", try server.lastCode())]).location == "/claim")
+            var authenticator = try await accountWithPasskey(server)
+            let (holder, verified) = try await newHolder(server, phone: "5305550123")
+            #expect(verified.location == "/claim")
             #expect(try await holder.get("/claim").body.contains(#"id="claim-passkey-login""#))
             #expect(try await holder.post("/claim/fresh").location == "/home")
             // The owner, on a new phone with the passkey: straight to giving the account a number.
@@ -174,6 +179,41 @@ struct ClaimFlowTests {
             _ = try await later.get("/login")
             #expect(try await passkeyFlow.passkeySignIn(later, &authenticator).location == "/home")
             #expect(try await holder.get("/account").body.contains(#"id="account-phone">(530) 555-0123</strong>"#))
+        }
+    }
+
+    @Test("'It's mine' with a passkey signs in, and the code that asked counts as the number's use: the next code sign-in asks nothing")
+    func itsMineByPasskey() async throws {
+        let passkeyFlow = PasskeyFlowTests()
+        try await withServer(PasskeyFlowTests.on) { server in
+            var authenticator = try await accountWithPasskey(server)
+            let (phone, verified) = try await newHolder(server, phone: "5305550123")
+            #expect(verified.location == "/claim")
+            #expect(try await passkeyFlow.passkeySignIn(phone, &authenticator).location == "/home")
+            #expect(try await phone.get("/home").status == .ok)
+            server.clock.advance(by: 31)
+            #expect(try await confirm.signIn(server, phone: "5305550123").get("/home").status == .ok)
+        }
+    }
+
+    @Test("Confirm it's you by text, signed in by passkey on a number quiet for 91 days: confirmed, no question, and the number counts as used")
+    func confirmOnQuietNumber() async throws {
+        let passkeyFlow = PasskeyFlowTests()
+        try await withServer(PasskeyFlowTests.on) { server in
+            var authenticator = try await accountWithPasskey(server)
+            // Signed in by passkey all along: the number itself has not been used for 91 days.
+            let phone = Browser(baseURL: server.baseURL)
+            _ = try await phone.get("/login")
+            #expect(try await passkeyFlow.passkeySignIn(phone, &authenticator).location == "/home")
+            server.clock.advance(by: 11 * 60)
+            #expect(try await phone.post("/devices/sign-out-others").location == "/confirm?next=%2Fdevices")
+            _ = try await phone.post("/confirm/send", form: [("next", "/devices")])
+            let right = try await phone.post(
+                "/confirm/code", form: [("next", "/devices"), ("code", try server.lastCode(to: "+15305550123"))])
+            #expect(right.location == "/devices")
+            #expect(try await phone.post("/devices/sign-out-others").location == "/devices")
+            server.clock.advance(by: 31)
+            #expect(try await confirm.signIn(server, phone: "5305550123").get("/home").status == .ok)
         }
     }
 

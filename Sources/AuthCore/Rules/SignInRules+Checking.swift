@@ -29,6 +29,9 @@ public struct CodeCheck: Sendable {
     /// The storage key of this browser's remembered-phone cookie, if it has one: a remembered
     /// phone of the account is not asked "Is this your account?".
     public var device: Data? = nil
+    /// The account the asker is signed in as ("Confirm it's you"): a code to its own number
+    /// proves the number, and asks nothing, since the session already proved the account.
+    public var signedInAs: Int64? = nil
 
     public init(
         session: Data?, phone: PhoneNumber, candidateDigest: Data?, signedInSession: Data, holder: Data? = nil,
@@ -160,7 +163,7 @@ extension SignInRules {
             return move(
                 user: user, from: from, notice: notice, recovering: recovering, request, code: code, given: found)
         }
-        if let dormancy = found.dormancy, isDormant(dormancy, now: now) {
+        if let dormancy = found.dormancy, dormancy.user != request.signedInAs, isDormant(dormancy, now: now) {
             return AuthDecision(
                 .dormant(user: dormancy.user, numberProvedAt: dormancy.numberProvedAt, waysBack: dormancy.waysBack),
                 changes: [.deleteCode(phone: phone)]

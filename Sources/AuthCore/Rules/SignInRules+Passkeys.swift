@@ -169,6 +169,13 @@ extension SignInRules {
                 .accountDetached(user: passkey.userID),
                 changes: used + [.usePasskey(id: passkey.id, signCount: verified.signCount, at: now)])
         }
+        // "It's mine" answered with a passkey: the code that asked proved the number, so the
+        // recycled-number guard counts from it, as after a code sign-in.
+        let claimed =
+            found.replaced.flatMap { claim in
+                claim.claimUserID == passkey.userID && claim.pendingPhone == passkey.phone && claim.expiresAt > now
+                    ? [AuthChange.numberProved(user: passkey.userID, at: claim.createdAt)] : nil
+            } ?? []
         return AuthDecision(
             .signedIn(phone: passkey.phone),
             changes: used + [.usePasskey(id: passkey.id, signCount: verified.signCount, at: now)]
@@ -176,6 +183,6 @@ extension SignInRules {
                     newSession(
                         phone: passkey.phone, session: request.signedInSession, at: now, userAgent: request.userAgent,
                         api: request.api, method: .passkey)
-                ])
+                ] + claimed)
     }
 }

@@ -83,6 +83,9 @@ public enum AuthChange: Sendable, Equatable {
     case detachAccount(user: Int64, phone: String, at: Double)
     /// Every app's grant to `user` ends (their refresh tokens stop working).
     case revokeApps(user: Int64, at: Double)
+    /// A right code to `user`'s number at `at` (one a sign-in did not write itself): the
+    /// recycled-number guard counts from it.
+    case numberProved(user: Int64, at: Double)
 }
 
 /// The account was no longer on the number a change of number started from (another change

@@ -384,6 +384,32 @@ enum SQLiteMigrations {
                     CREATE INDEX sessions_by_claim ON sessions(claim_user_id) WHERE claim_user_id IS NOT NULL;
                     """)
         }
+        // A number's end without a next one: an account detached from its number (its new
+        // holder started afresh) notes `new_phone` NULL, dated when the number last proved
+        // itself, and notes `old_phone` NULL when it attaches to a number again, so the months
+        // between belong to no number of its. An account detached before this notes its
+        // detachment now.
+        migrator.registerMigration("v15-number-gaps") { db in
+            let e164 = "GLOB '+1[2-9][0-9][0-9][2-9][0-9][0-9][0-9][0-9][0-9][0-9]'"
+            try db.execute(
+                sql: """
+                    CREATE TABLE number_changes_new (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                        old_phone TEXT CHECK (old_phone \(e164)),
+                        new_phone TEXT CHECK (new_phone \(e164) AND new_phone <> old_phone),
+                        changed_at REAL NOT NULL,
+                        CHECK (old_phone IS NOT NULL OR new_phone IS NOT NULL)
+                    );
+                    INSERT INTO number_changes_new (id, user_id, old_phone, new_phone, changed_at)
+                    SELECT id, user_id, old_phone, new_phone, changed_at FROM number_changes;
+                    DROP TABLE number_changes;
+                    ALTER TABLE number_changes_new RENAME TO number_changes;
+                    CREATE INDEX number_changes_by_user ON number_changes(user_id, changed_at);
+                    INSERT INTO number_changes (user_id, old_phone, new_phone, changed_at)
+                    SELECT id, detached_phone, NULL, number_proved_at FROM users WHERE detached_at IS NOT NULL;
+                    """)
+        }
         return migrator
     }
 }

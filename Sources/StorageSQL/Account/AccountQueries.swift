@@ -84,6 +84,8 @@ public enum AccountQueries {
         WHERE a.user_id = $1 ORDER BY o.id
         """)
 
+    /// When the number's previous holder last moved off it (a detachment is dated at the
+    /// number's last proof, months before its new holder's rows, so it fences nothing).
     static let vacatedBefore = SQL(
         "SELECT max(changed_at) AS vacated FROM number_changes WHERE old_phone = $1 AND user_id <> $2 AND changed_at <= $3")
 
@@ -123,7 +125,8 @@ public enum AccountQueries {
         .rows(Statement(numberChanges, user)) { rows in
             .done(
                 try rows.map {
-                    NumberChange(from: try $0.get("old_phone"), to: try $0.get("new_phone"), at: try $0.get("changed_at"))
+                    NumberChange(
+                        from: try $0.optional("old_phone"), to: try $0.optional("new_phone"), at: try $0.get("changed_at"))
                 })
         }
     }

@@ -29,18 +29,16 @@ public enum AuthChanges {
                 ) { _ in .done(user) }
             }
         case .detachAccount(let user, let phone, let at):
-            .changes(Statement(detachAccount, phone, at, user)) { detached in
-                guard detached == 1 else { throw NumberChangeRace() }
-                return .done(nil)
-            }
-        case .moveAccount(let user, nil, let to, let at):
-            // A detached account attaches: its history keeps the number it had until it was
-            // detached, then this one.
-            .changes(Statement(noteAttachment, to, user)) { _ in
-                .changes(Statement(attachAccount, to, user, at).duplicate(means: NumberChangeRace())) { attached in
-                    guard attached == 1 else { throw NumberChangeRace() }
+            .changes(Statement(noteDetachment, user, phone)) { _ in
+                .changes(Statement(detachAccount, phone, at, user)) { detached in
+                    guard detached == 1 else { throw NumberChangeRace() }
                     return .done(nil)
                 }
+            }
+        case .moveAccount(let user, nil, let to, let at):
+            .changes(Statement(attachAccount, to, user, at).duplicate(means: NumberChangeRace())) { attached in
+                guard attached == 1 else { throw NumberChangeRace() }
+                return .changes(Statement(insertNumberChange, user, String?.none, to, at)) { _ in .done(nil) }
             }
         case .moveAccount(let user, let from?, let to, let at):
             .changes(Statement(moveAccount, to, user, from, at).duplicate(means: NumberChangeRace())) { moved in
@@ -123,6 +121,8 @@ public enum AuthChanges {
             [Statement(revokeGrantsOfUser, at, user)]
         case .makeClaim(let session, let phone, let user, let at, let until):
             [Statement(insertClaim, session, phone, at, until, user)]
+        case .numberProved(let user, let at):
+            [Statement(noteNumberProved, at, user)]
         case .signIn, .moveAccount, .detachAccount:
             []  // each checks what it wrote: apply(_:) writes it
         }
@@ -227,18 +227,24 @@ public enum AuthChanges {
                               claim_user_id)
         VALUES ($1, $2, NULL, $3, $3, $4, $4, $5)
         """)
-    static let noteAttachment = SQL(
-        """
-        INSERT INTO number_changes (user_id, old_phone, new_phone, changed_at)
-        SELECT id, detached_phone, $1, detached_at FROM users WHERE id = $2 AND phone IS NULL AND detached_phone <> $1
-        """)
     static let attachAccount = SQL(
         """
         UPDATE users SET phone = $1, number_proved_at = $3, detached_phone = NULL, detached_at = NULL
         WHERE id = $2 AND phone IS NULL
         """)
+    /// A detached account's history ends its number when the number last proved itself here
+    /// (`number_proved_at`), not at the detachment: in the dormant months between, a text to the
+    /// number may have reached its new holder (the code of the very sign-in that detached it
+    /// did). It starts its next number at its attachment: between the two it held none.
+    static let noteDetachment = SQL(
+        """
+        INSERT INTO number_changes (user_id, old_phone, new_phone, changed_at)
+        SELECT id, phone, NULL, number_proved_at FROM users WHERE id = $1 AND phone = $2
+        """)
     static let detachAccount = SQL(
         "UPDATE users SET phone = NULL, detached_phone = $1, detached_at = $2 WHERE id = $3 AND phone = $1")
+    static let noteNumberProved = SQL(
+        "UPDATE users SET number_proved_at = $1 WHERE id = $2 AND number_proved_at < $1")
     static let revokeGrantsOfUser = SQL(
         "UPDATE oidc_grants SET revoked_at = $1 WHERE user_id = $2 AND revoked_at IS NULL")
 

@@ -177,7 +177,7 @@ struct ConfirmController: Sendable {
         do {
             let proved = try await signIn.verify(
                 session: token, pendingFor: phone, codeInput: code, client: request.client?.group,
-                userAgent: request.headers[.userAgent])
+                userAgent: request.headers[.userAgent], signedInAs: context.user.id)
             // The code went to this person's own number, so the new session is theirs; checked
             // anyway, so no path can swap one person's session for another's.
             guard proved.user.id == context.user.id else {

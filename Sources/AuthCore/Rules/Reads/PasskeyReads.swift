@@ -37,6 +37,7 @@ public struct PasskeySignInReads: ReadPlan {
     private let challenge: Read<PasskeyChallenge?>
     private let passkey: Read<PasskeyRecord?>
     private let clientSignIns: Read<LimitWindow>
+    private let replaced: Read<SessionRecord?>
 
     init(_ request: PasskeyAssertion, policy: SignInPolicy) {
         var list = ReadList(
@@ -50,13 +51,14 @@ public struct PasskeySignInReads: ReadPlan {
                     .clientSignIns, of: $0, max: policy.maxSignInsPerClient, per: policy.signInsPerClientWindow,
                     now: request.now)
             } ?? .known(.notCounted)
+        replaced = list.session(request.replacing)
         self.list = list
     }
 
     public func found(in answers: Answers) throws -> PasskeySignInFound {
         PasskeySignInFound(
             challenge: try answers[challenge], passkey: try answers[passkey],
-            clientSignIns: try answers[clientSignIns])
+            clientSignIns: try answers[clientSignIns], replaced: try answers[replaced])
     }
 }
 
@@ -65,4 +67,7 @@ public struct PasskeySignInFound: Sendable, Equatable {
     var challenge: PasskeyChallenge?
     var passkey: PasskeyRecord?
     var clientSignIns: LimitWindow
+    /// The session the sign-in replaces: one waiting on "Is this your account?" was made by a
+    /// right code to the number.
+    var replaced: SessionRecord? = nil
 }
