@@ -16,6 +16,8 @@ public enum RecoveryError: Error, Equatable, Sendable, CustomStringConvertible {
     case proofExpired
     /// "Is this your account?": the code is not one of the account's unused recovery codes.
     case notThisAccountsCode
+    /// "Is this your account?" is no longer waiting: it was answered elsewhere, or took too long.
+    case claimEnded
 
     public var saying: Phrase {
         switch self {
@@ -25,6 +27,7 @@ public enum RecoveryError: Error, Equatable, Sendable, CustomStringConvertible {
         case .tooManyFromClient(let seconds): Phrase("recover.tooManyFromClient", ["wait": .wait(seconds: seconds)])
         case .proofExpired: Phrase("recover.expired")
         case .notThisAccountsCode: Phrase("claim.wrong")
+        case .claimEnded: Phrase("claim.ended")
         }
     }
 
@@ -36,6 +39,7 @@ public enum RecoveryError: Error, Equatable, Sendable, CustomStringConvertible {
         case .tooManyFromClient(let seconds): "Too many tries from this network; wait \(seconds) s."
         case .proofExpired: "The recovery took too long; start again."
         case .notThisAccountsCode: "That is not one of this account's recovery codes."
+        case .claimEnded: "The question was answered elsewhere or took too long: sign in again."
         }
     }
 

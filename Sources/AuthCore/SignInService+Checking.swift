@@ -63,7 +63,7 @@ extension SignInService {
             metrics.verification("dormant")
             logger.notice("A sign-in to a dormant account asks whose it is", metadata: ["phone": "\(phone.masked)"])
             throw DormantAccount(
-                claim: session == nil ? nil : signedInToken,
+                claim: signedInToken,
                 numberLastUsed: Date(timeIntervalSince1970: provedAt), waysBack: waysBack)
         }
         guard applied.outcome == .signedIn, let id = applied.signedInUserID else {

@@ -2,10 +2,10 @@ import Foundation
 
 /// A right code for a number whose account may be someone else's now (the recycled-number
 /// guard): nobody was signed in. The pages show "Is this your account?" with `claim` as the
-/// session; the API answers `account_dormant`.
+/// session; the API answers `account_dormant` with it as the `claim_id`.
 public struct DormantAccount: Error, Equatable, Sendable {
-    /// The session now waiting on "Is this your account?" (nil for the API, which has none).
-    public let claim: SessionToken?
+    /// The session now waiting on "Is this your account?".
+    public let claim: SessionToken
     /// When the number last signed in here with a code.
     public let numberLastUsed: Date
     /// What can prove the account yours; with neither, only a fresh start (or an operator) is
@@ -25,16 +25,19 @@ extension SignInService {
     /// "It's mine", with one of the account's recovery codes (`codeDigest`: its keyed digest,
     /// nil when what was typed cannot be one): spent, and the person signs in. Wrong tries count
     /// as a recovery's do.
+    /// `api`: answered through the JSON API (the session begun is an API token).
     public func claim(
         _ session: SessionToken, phone: PhoneNumber, account: Int64, codeDigest: Data?, client: String? = nil,
-        userAgent: String? = nil
+        userAgent: String? = nil, api: Bool = false
     ) async throws -> SignedIn {
         guard let codeDigest else { throw RecoveryError.malformedCode }
         let now = clock()
         let signedIn = SessionToken.generate()
         let request = RecoveryProof(
             phone: phone, codeDigest: codeDigest, client: client, now: now,
-            claim: .init(session: session.storageKey, account: account, signedIn: signedIn.storageKey, userAgent: userAgent))
+            claim: .init(
+                session: session.storageKey, account: account, signedIn: signedIn.storageKey, userAgent: userAgent,
+                api: api))
         let rules = self.rules
         let outcome = try await store.transaction(rules.recoveryReads(request)) { found in
             rules.proveRecovery(request, given: found)
@@ -53,13 +56,13 @@ extension SignInService {
 
     /// "This number is new to me": a fresh account for the number signs in, and the old one is
     /// detached from it (``SignInRules/startFresh(_:given:)``).
-    public func startFresh(_ session: SessionToken, phone: PhoneNumber, account: Int64, userAgent: String? = nil)
-        async throws -> SignedIn
-    {
+    public func startFresh(
+        _ session: SessionToken, phone: PhoneNumber, account: Int64, userAgent: String? = nil, api: Bool = false
+    ) async throws -> SignedIn {
         let signedIn = SessionToken.generate()
         let request = FreshStart(
             claim: session.storageKey, phone: phone, account: account, signedIn: signedIn.storageKey,
-            userAgent: userAgent, now: clock())
+            userAgent: userAgent, now: clock(), api: api)
         let rules = self.rules
         let applied = try await store.transaction(rules.freshStartReads(request)) { found in
             rules.startFresh(request, given: found)

@@ -271,8 +271,12 @@ struct Routes {
         AccountAPIController(signIn: signIn, store: storage.account, rules: accountRules, clock: clock).register(
             signedIn: signedIn, confirmed: confirmed)
         RecoveryAPIController(signIn: signIn, recoveryCodes: recoveryCodes, proof: recoveryProof).register(v1: v1)
+        ClaimAPIController(signIn: signIn, recoveryCodes: recoveryCodes).register(v1: v1)
         if let passkeys {
-            PasskeysAPIController(passkeys: passkeys, policy: configuration.policy, wording: pages.wording).register(
+            PasskeysAPIController(
+                passkeys: passkeys, policy: configuration.policy, wording: pages.wording,
+                recovery: (recoveryProof, signIn)
+            ).register(
                 v1: v1, signedIn: signedIn)
         }
         return router.buildResponder()

@@ -109,7 +109,28 @@ struct ClaimFlowTests {
             _ = try await api.send("+14155550100")
             let checked = try await api.check("+14155550100", try server.lastCode(to: "+14155550100"))
             #expect(checked.response.body.contains(#""accepted_proofs":["recovery_code"]"#))
+            // The app answers the question with its claim_id: a wrong code says so and is
+            // counted; a right one is a token to the account; the question is then over.
+            let claim = try #require((checked.json["error"] as? [String: Any])?["claim_id"] as? String)
+            let wrongCode = try await api.call(
+                .POST, "/claims/recovery-code", json: ["claim_id": claim, "recovery_code": "0000-0000-00"])
+            #expect(wrongCode.status == 422 && wrongCode.errorCode == "incorrect_recovery_code")
+            #expect(try await api.call(.POST, "/claims/recovery-code", json: ["claim_id": "nonsense", "recovery_code": codes[4]]).errorCode == "claim_expired")
+            let proved = try await api.call(
+                .POST, "/claims/recovery-code", json: ["claim_id": claim, "recovery_code": codes[4]])
+            #expect(proved.status == 200)
+            let token = try #require(proved.json["auth_token"] as? String)
+            let me = try await api.call(.GET, "/me", token: token)
+            #expect(me.status == 200 && me.json["phone_number"] as? String == "+14155550100")
+            let again = try await api.call(.POST, "/claims/recovery-code", json: ["claim_id": claim, "recovery_code": codes[5]])
+            #expect(again.status == 409 && again.errorCode == "claim_expired")
+            #expect(try await api.call(.POST, "/claims/fresh", json: ["claim_id": claim]).errorCode == "claim_expired")
+            // A signed-in token is no question: it detaches nothing.
+            #expect(try await api.call(.POST, "/claims/fresh", json: ["claim_id": token]).errorCode == "claim_expired")
+            // Proved, the number counts as used: a new browser is asked nothing.
             server.clock.advance(by: 31)
+            #expect(try await confirm.signIn(server, phone: "4155550100").get("/home").body.contains("Savings"))
+            server.clock.advance(by: Self.days91)
             let (browser, verified) = try await newHolder(server)
             #expect(verified.location == "/claim")
             let wrong = try await browser.post("/claim/code", form: [("code", "0000-0000-00")])
@@ -145,6 +166,16 @@ struct ClaimFlowTests {
             #expect(checked.response.status == .conflict)
             #expect(checked.response.body.contains(#""code":"account_dormant""#))
             #expect(checked.response.body.contains(#""accepted_proofs":[]"#))
+            // "New to me" from the app: a fresh account's token; the old account is kept apart.
+            let claim = try #require((checked.json["error"] as? [String: Any])?["claim_id"] as? String)
+            let fresh = try await api.call(.POST, "/claims/fresh", json: ["claim_id": claim])
+            #expect(fresh.status == 200)
+            let user = try #require(fresh.json["user"] as? [String: Any])
+            let token = try #require(fresh.json["auth_token"] as? String)
+            #expect(user["phone_number"] as? String == "+14155550100")
+            #expect((try await api.call(.GET, "/accounts", token: token).json["accounts"] as? [Any])?.isEmpty == true)
+            #expect(try await owner.get("/home").location == "/login")
+            #expect(try await api.call(.POST, "/claims/fresh", json: ["claim_id": claim]).errorCode == "claim_expired")
         }
         try await withServer({ $0.policy.dormantAfter = 0 }) { server in
             _ = try await confirm.signIn(server, phone: "4155550100")
@@ -193,6 +224,62 @@ struct ClaimFlowTests {
             #expect(try await phone.get("/home").status == .ok)
             server.clock.advance(by: 31)
             #expect(try await confirm.signIn(server, phone: "5305550123").get("/home").status == .ok)
+        }
+    }
+
+    /// A passkey sign-in through the API, answering `claim` when given.
+    func apiPasskeySignIn(
+        _ api: APIClient, _ authenticator: inout SoftwareAuthenticator, claim: String? = nil
+    ) async throws -> APIClient.Reply {
+        let start = try await api.call(.POST, "/passkeys/sign-in/options")
+        let options = try #require(start.json["options"] as? [String: Any])
+        let answer = try JSONSerialization.jsonObject(
+            with: authenticator.signIn(challenge: try #require(options["challenge"] as? String)))
+        var body: [String: Any] = [
+            "passkey_request_id": try #require(start.json["passkey_request_id"] as? String), "credential": answer,
+        ]
+        if let claim { body["claim_id"] = claim }
+        return try await api.call(.POST, "/passkeys/sign-in", json: body)
+    }
+
+    @Test("the API with a passkey: it answers account_dormant's claim_id (the number then counts as used); a detached account's passkey gets a recovery_id that gives it a number")
+    func passkeyInTheAPI() async throws {
+        try await withServer(PasskeyFlowTests.on) { server in
+            var authenticator = try await accountWithPasskey(server)
+            let api = APIClient(server)
+            _ = try await api.send("+15305550123")
+            let checked = try await api.check("+15305550123", try server.lastCode(to: "+15305550123"))
+            #expect(checked.response.body.contains(#""accepted_proofs":["passkey"]"#))
+            let claim = try #require((checked.json["error"] as? [String: Any])?["claim_id"] as? String)
+            // Only a waiting question is ended: anything else is refused before the passkey is looked at.
+            #expect(try await apiPasskeySignIn(api, &authenticator, claim: "nonsense").errorCode == "claim_expired")
+            let signedIn = try await apiPasskeySignIn(api, &authenticator, claim: claim)
+            #expect(signedIn.status == 200)
+            let token = try #require(signedIn.json["auth_token"] as? String)
+            #expect(try await apiPasskeySignIn(api, &authenticator, claim: token).errorCode == "claim_expired")
+            #expect(try await api.call(.POST, "/claims/fresh", json: ["claim_id": claim]).errorCode == "claim_expired")
+            server.clock.advance(by: 31)
+            #expect(try await newHolder(server, phone: "5305550123").1.location == "/home")
+
+            // 91 days on, the number's new holder starts afresh; the passkey then earns a recovery_id.
+            server.clock.advance(by: Self.days91)
+            let (holder, verified) = try await newHolder(server, phone: "5305550123")
+            #expect(verified.location == "/claim")
+            #expect(try await holder.post("/claim/fresh").location == "/home")
+            let detached = try await apiPasskeySignIn(api, &authenticator)
+            #expect(detached.status == 409 && detached.errorCode == "account_detached")
+            let id = try #require((detached.json["error"] as? [String: Any])?["recovery_id"] as? String)
+            let sent = try await api.call(.POST, "/recoveries/phone", json: ["recovery_id": id, "phone_number": "4155550100"])
+            let verification = try #require(sent.json["verification_id"] as? String)
+            let moved = try await api.call(
+                .POST, "/recoveries/verify",
+                json: [
+                    "recovery_id": id, "phone_number": "4155550100", "verification_id": verification,
+                    "code": try server.lastCode(to: "+14155550100"),
+                ])
+            #expect(moved.status == 200)
+            let back = try #require(moved.json["auth_token"] as? String)
+            #expect(try await api.call(.GET, "/me", token: back).json["phone_number"] as? String == "+14155550100")
         }
     }
 

@@ -162,12 +162,12 @@ public struct PasskeyService: Sendable {
 
     /// ``signIn(_:token:replacing:client:userAgent:api:)`` with the JSON decoded already.
     public func signIn(
-        _ json: CredentialJSON.AssertionJSON, token: SessionToken, client: String? = nil, userAgent: String? = nil,
-        api: Bool = false
+        _ json: CredentialJSON.AssertionJSON, token: SessionToken, replacing: SessionToken? = nil,
+        client: String? = nil, userAgent: String? = nil, api: Bool = false
     ) async throws -> SignInService.SignedIn {
         try await signIn(
             try parsed { () throws(CredentialJSON.Failure) in try CredentialJSON.assertion(json) }, token: token,
-            client: client, userAgent: userAgent, api: api)
+            replacing: replacing, client: client, userAgent: userAgent, api: api)
     }
 
     private func signIn(

@@ -168,14 +168,11 @@ extension SignInRules {
                 .dormant(user: dormancy.user, numberProvedAt: dormancy.numberProvedAt, waysBack: dormancy.waysBack),
                 changes: [.deleteCode(phone: phone)]
                     + (code.send.map { [.markVerified(reference: $0.reference, at: now)] } ?? [])
-                    + (request.session.map {
-                        [
-                            .deleteSession(key: $0),
-                            .makeClaim(
-                                session: request.signedInSession, phone: phone, user: dormancy.user, at: now,
-                                until: now + policy.claimLifetime),
-                        ]
-                    } ?? []))
+                    + (request.session.map { [.deleteSession(key: $0)] } ?? []) + [
+                        .makeClaim(
+                            session: request.signedInSession, phone: phone, user: dormancy.user, at: now,
+                            until: now + policy.claimLifetime)
+                    ])
         }
         // Right code: single use, then a fresh session id for the signed-in state (and the
         // browser remembered, when the person asked).

@@ -12,8 +12,13 @@ public struct FreshStart: Sendable {
     public var signedIn: Data
     public var userAgent: String?
     public var now: Date
+    /// Answered through the JSON API: the session begun is an API token.
+    public var api: Bool
 
-    public init(claim: Data, phone: PhoneNumber, account: Int64, signedIn: Data, userAgent: String?, now: Date) {
+    public init(
+        claim: Data, phone: PhoneNumber, account: Int64, signedIn: Data, userAgent: String?, now: Date, api: Bool = false
+    ) {
+        self.api = api
         self.claim = claim
         self.phone = phone
         self.account = account
@@ -90,7 +95,8 @@ extension SignInRules {
                 + Self.ending(found.places) + [
                     .revokeApps(user: request.account, at: now),
                     newSession(
-                        phone: phone, session: request.signedIn, at: now, userAgent: request.userAgent, method: .code),
+                        phone: phone, session: request.signedIn, at: now, userAgent: request.userAgent,
+                        api: request.api, method: .code),
                 ])
     }
 }

@@ -20,12 +20,15 @@ public struct RecoveryProof: Sendable {
         public var account: Int64
         public var signedIn: Data
         public var userAgent: String?
+        /// Answered through the JSON API: the session begun is an API token.
+        public var api: Bool
 
-        public init(session: Data, account: Int64, signedIn: Data, userAgent: String?) {
+        public init(session: Data, account: Int64, signedIn: Data, userAgent: String?, api: Bool = false) {
             self.session = session
             self.account = account
             self.signedIn = signedIn
             self.userAgent = userAgent
+            self.api = api
         }
     }
 
@@ -89,7 +92,7 @@ extension SignInRules {
                 .deleteSession(key: claim.session),
                 newSession(
                     phone: request.phone.e164, session: claim.signedIn, at: now, userAgent: claim.userAgent,
-                    method: .code),
+                    api: claim.api, method: .code),
             ])
     }
 }

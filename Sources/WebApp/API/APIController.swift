@@ -115,6 +115,13 @@ struct APIController: Sendable {
         let token_type = "Bearer"
         let expires_in: Int
         let user: UserReply
+
+        /// The token of a sign-in, however it was proved (a code, a passkey, a recovery, a claim).
+        init(_ signedIn: SignInService.SignedIn, policy: SignInPolicy) {
+            auth_token = signedIn.session.value
+            expires_in = Int(policy.sessionIdleTimeout)
+            user = UserReply(signedIn.user)
+        }
     }
 
     @Sendable func sendCode(_ request: Request, _ context: AppContext) async throws -> Response {
@@ -150,10 +157,7 @@ struct APIController: Sendable {
         let signedIn = try await signIn.verify(
             phoneInput: body.phone_number, verificationID: body.verification_id, codeInput: body.code,
             client: request.client?.group, userAgent: request.headers[.userAgent])
-        return try Self.reply(
-            CheckReply(
-                auth_token: signedIn.session.value, expires_in: Int(signIn.policy.sessionIdleTimeout),
-                user: UserReply(signedIn.user)))
+        return try Self.reply(CheckReply(signedIn, policy: signIn.policy))
     }
 
     @Sendable func me(_ request: Request, _ context: APIUserContext) async throws -> Response {

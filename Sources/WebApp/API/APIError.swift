@@ -16,8 +16,12 @@ struct APIError: AnsweringError, Equatable {
     /// `Retry-After` on `rate_limited` and `unavailable`, `Allow` on `method_not_allowed`.
     var headers: HTTPFields = [:]
     /// `account_dormant`: the proofs that get past it (`recovery_code`, `passkey`; none when the
-    /// account has neither).
+    /// account has neither), and the `claim_id` that answers it (``ClaimAPIController``).
     var acceptedProofs: [String]? = nil
+    var claimID: String? = nil
+    /// `account_detached`: the `recovery_id` the passkey earned, to give the account a number
+    /// (``RecoveryAPIController``).
+    var recoveryID: String? = nil
     /// The `message` people's apps show, in the `Accept-Language` language; `nil` for an error
     /// with no words of ours (the status's name, in English, stays the message).
     var phrase: Phrase?
@@ -63,6 +67,7 @@ struct APIError: AnsweringError, Equatable {
         case WalletError.operationKeyReused: phrase = Phrase("api.idempotencyReused")
         case let dormant as DormantAccount:
             acceptedProofs = (dormant.waysBack.recoveryCode ? ["recovery_code"] : []) + (dormant.waysBack.passkey ? ["passkey"] : [])
+            claimID = dormant.claim.value
         default: break
         }
     }
@@ -127,6 +132,7 @@ struct APIError: AnsweringError, Equatable {
             case .wrongNumberOrCode, .notThisAccountsCode: "incorrect_recovery_code"
             case .tooManyForNumber, .tooManyFromClient: "rate_limited"
             case .proofExpired: "recovery_expired"
+            case .claimEnded: "claim_expired"
             }
         case is DeletionRefused: "money_held"
         case is StorageUnavailable: "unavailable"
@@ -153,13 +159,17 @@ struct APIError: AnsweringError, Equatable {
                 let code: String
                 let message: String
                 let accepted_proofs: [String]?
+                let claim_id: String?
+                let recovery_id: String?
             }
             let error: Detail
         }
         // Encoding two strings cannot fail; the fallback keeps the type honest.
         var response =
             (try? Response.json(
-                Body(error: .init(code: code, message: message, accepted_proofs: acceptedProofs)), status: status))
+                Body(
+                    error: .init(code: code, message: message, accepted_proofs: acceptedProofs, claim_id: claimID,
+                        recovery_id: recoveryID)), status: status))
             ?? Response.text(message, status: status)
         for field in headers { response.headers[field.name] = field.value }
         if status == .unauthorized { response.headers[.wwwAuthenticate] = "Bearer" }

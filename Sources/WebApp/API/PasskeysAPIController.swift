@@ -16,6 +16,9 @@ struct PasskeysAPIController: Sendable {
     let policy: SignInPolicy
     /// For a passkey's name when its authenticator is not a known one: the app's `User-Agent`.
     let wording: Wording
+    /// A detached account's passkey proves it as a recovery code would: the `recovery_id` that
+    /// gives it a new number (``RecoveryAPIController``).
+    let recovery: (proof: RecoveryCookie, signIn: SignInService)
 
     func register(v1: RouteScope<AppContext>, signedIn: RouteScope<APIUserContext>) {
         v1.post("/passkeys/sign-in/options", use: signInOptions)
@@ -39,6 +42,8 @@ struct PasskeysAPIController: Sendable {
     struct SignInRequest: Decodable {
         let passkey_request_id: String
         let credential: CredentialJSON.AssertionJSON
+        /// The `account_dormant` question this sign-in answers ("It's mine"), if any.
+        let claim_id: String?
     }
 
     /// `{"passkey_request_id": …, "credential": <the PublicKeyCredential's JSON>}`.
@@ -46,13 +51,28 @@ struct PasskeysAPIController: Sendable {
         let body = try request.decodeJSON(SignInRequest.self)
         // An id that is not even well formed was never given: no challenge is looked at.
         guard let token = SessionToken(body.passkey_request_id) else { throw PasskeyError.challengeExpired }
-        let signedIn = try await passkeys.signIn(
-            body.credential, token: token, client: request.client?.group,
-            userAgent: request.headers[.userAgent], api: true)
-        return try APIController.reply(
-            APIController.CheckReply(
-                auth_token: signedIn.session.value, expires_in: Int(policy.sessionIdleTimeout),
-                user: APIController.UserReply(signedIn.user)))
+        // Only a question still waiting is ended by it; any other token is refused, not ended.
+        var claim: SessionToken?
+        if let id = body.claim_id {
+            guard let question = SessionToken(id), case .claiming? = try await recovery.signIn.state(of: question) else {
+                throw RecoveryError.claimEnded
+            }
+            claim = question
+        }
+        let signedIn: SignInService.SignedIn
+        do {
+            signedIn = try await passkeys.signIn(
+                body.credential, token: token, replacing: claim, client: request.client?.group,
+                userAgent: request.headers[.userAgent], api: true)
+        } catch let detached as DetachedAccount {
+            guard let made = try await recovery.proof.proved(detached.account, as: recovery.signIn) else {
+                throw detached
+            }
+            var error = APIError(detached)
+            error.recoveryID = made.cookie.value
+            throw error
+        }
+        return try APIController.reply(APIController.CheckReply(signedIn, policy: policy))
     }
 
     @Sendable func creationOptions(_ request: Request, _ context: APIUserContext) async throws -> Response {

@@ -85,9 +85,6 @@ struct RecoveryAPIController: Sendable {
         let signedIn = try await signIn.recoverAccount(
             account.id, from: account.phone, to: phone, session: nil, holder: id.storageKey, codeInput: body.code,
             client: request.client?.group, language: context.language, userAgent: request.headers[.userAgent])
-        return try APIController.reply(
-            APIController.CheckReply(
-                auth_token: signedIn.session.value, expires_in: Int(signIn.policy.sessionIdleTimeout),
-                user: APIController.UserReply(signedIn.user)))
+        return try APIController.reply(APIController.CheckReply(signedIn, policy: signIn.policy))
     }
 }

@@ -259,7 +259,7 @@ struct SignInController: Sendable {
         } catch let dormant as DormantAccount {
             // The number may have changed hands: "Is this your account?" before anything of it.
             var response = Response.redirect(to: "/claim")
-            if let claim = dormant.claim { response.setCookie(cookie.pending(claim)) }
+            response.setCookie(cookie.pending(dormant.claim))
             return response
         } catch SignInError.noPendingSignIn {
             return Redirect.toLoginExpired(secure: cookie.secure).response

@@ -72,12 +72,12 @@ extension NumberChangeError: AnsweringError {
     public var phrase: Phrase? { saying }
 }
 
-/// "Lost your phone or number?" refused: a limit is 429 with how long to wait; a proof that
-/// went stale 409 (start again); anything else is what was typed (422).
+/// "Lost your phone or number?" refused: a limit is 429 with how long to wait; a proof or a
+/// question that went stale 409 (start again); anything else is what was typed (422).
 extension RecoveryError: AnsweringError {
     public var status: HTTPResponse.Status {
         if retryAfter != nil { return .tooManyRequests }
-        return self == .proofExpired ? .conflict : .unprocessableContent
+        return self == .proofExpired || self == .claimEnded ? .conflict : .unprocessableContent
     }
 
     public var headers: HTTPFields {
@@ -95,18 +95,18 @@ extension DormantAccount: AnsweringError {
     public var status: HTTPResponse.Status { .conflict }
     public var message: String {
         waysBack.passkey || waysBack.recoveryCode
-            ? "This number's account has not been used for a long time and may be someone else's: prove it is yours with a recovery code or a passkey on the sign-in pages."
-            : "This number's account has not been used for a long time and may be someone else's; it has no recovery code or passkey, so it can be restarted fresh on the sign-in pages."
+            ? "This number's account has not been used for a long time and may be someone else's: prove it is yours with one of its recovery codes, or say the number is new to you for a fresh account."
+            : "This number's account has not been used for a long time and may be someone else's; it has no recovery code or passkey, so the number can only start a fresh account."
     }
     public var phrase: Phrase? { nil }
 }
 
 /// A passkey of an account detached from its number (409): the pages go on to give it a new
-/// number; the API says to do that on the pages.
+/// number; the API gives the `recovery_id` that does.
 extension DetachedAccount: AnsweringError {
     public var status: HTTPResponse.Status { .conflict }
     public var message: String {
-        "This passkey's account has no number now (its old one went to someone new): give it a new number on the sign-in pages, under \"Lost your phone or number?\"."
+        "This passkey's account has no number now (its old one went to someone new): give it a new number, as after a recovery code."
     }
     public var phrase: Phrase? { nil }
 }
