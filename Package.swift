@@ -94,10 +94,14 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto")
             ]
         ),
+        // What happened to an account or a number: the events recorded with each change, the
+        // networks they keep, and how "Recent activity" reads them. Decides; no HTTP, no storage.
+        .target(name: "EventsCore"),
         // The sign-in rules: decides, and imports no storage and no NIO.
         .target(
             name: "AuthCore",
             dependencies: [
+                "EventsCore",
                 "Encodings",
                 "DeliveryCore",
                 "WebAuthnCore",
@@ -125,7 +129,7 @@ let package = Package(
         // and the stores over a StepRunner. No GRDB, no PostgresNIO.
         .target(
             name: "StorageSQL",
-            dependencies: ["AuthCore", "WalletCore", "OIDCCore", "AccountCore"]
+            dependencies: ["AuthCore", "WalletCore", "OIDCCore", "AccountCore", "EventsCore"]
         ),
         // SQLite (GRDB): runs StorageSQL's steps, migrations, SQLite's refusals translated.
         .target(
@@ -255,7 +259,7 @@ let package = Package(
         .testTarget(
             name: "AuthCoreTests",
             dependencies: [
-                "AuthCore", "DeliveryCore", "TestSupport", "Wording", .product(name: "Logging", package: "swift-log"),
+                "AuthCore", "EventsCore", "DeliveryCore", "TestSupport", "Wording", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -263,7 +267,7 @@ let package = Package(
         .testTarget(
             name: "StoreTests",
             dependencies: [
-                "AccountCore", "GatewayCore", "Encodings",
+                "AccountCore", "EventsCore", "GatewayCore", "Encodings",
                 "OIDCCore", .product(name: "JWTKit", package: "jwt-kit"),
                 "AuthCore", "DeliveryCore", "WalletCore", "SQLiteStorage", "PostgresStorage", "TestSupport", "Wording",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -272,6 +276,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        .testTarget(name: "EventsCoreTests", dependencies: ["EventsCore"]),
         .testTarget(
             name: "HTMLRenderTests",
             dependencies: ["HTMLRender", "TestSupport", .product(name: "Mustache", package: "swift-mustache")]

@@ -118,6 +118,9 @@ public struct SignInPolicy: Sendable {
     public var claimLifetime: TimeInterval = 1800
     /// How long a proof of recovery lasts while the person types their new number and its code.
     public var recoveryProofLifetime: TimeInterval = 1800
+    /// How long events are kept ("Recent activity" shows 90 days; the operator's export has
+    /// them all): 400 days, a year and a month to answer "was that me?" about last year.
+    public var eventRetention: TimeInterval = 400 * 86_400
 
     public init() {}
 }

@@ -57,12 +57,13 @@ extension SignInService {
     /// "This number is new to me": a fresh account for the number signs in, and the old one is
     /// detached from it (``SignInRules/startFresh(_:given:)``).
     public func startFresh(
-        _ session: SessionToken, phone: PhoneNumber, account: Int64, userAgent: String? = nil, api: Bool = false
+        _ session: SessionToken, phone: PhoneNumber, account: Int64, userAgent: String? = nil, api: Bool = false,
+        client: String? = nil
     ) async throws -> SignedIn {
         let signedIn = SessionToken.generate()
         let request = FreshStart(
             claim: session.storageKey, phone: phone, account: account, signedIn: signedIn.storageKey,
-            userAgent: userAgent, now: clock(), api: api)
+            userAgent: userAgent, now: clock(), api: api, client: client)
         let rules = self.rules
         let applied = try await store.transaction(rules.freshStartReads(request)) { found in
             rules.startFresh(request, given: found)

@@ -9,7 +9,8 @@ extension SignInService {
     ///
     /// - Parameter replacing: the session the browser had (pending or stale), which ends.
     public func signInRemembered(
-        phoneInput: String, device: SessionToken, replacing session: SessionToken?, userAgent: String? = nil
+        phoneInput: String, device: SessionToken, replacing session: SessionToken?, userAgent: String? = nil,
+        client: String? = nil
     ) async throws -> SignedIn? {
         let phone = try self.phone(phoneInput)
         let signedInToken = SessionToken.generate()
@@ -17,7 +18,7 @@ extension SignInService {
         let request = RememberedSignIn(
             phone: phone, device: device.storageKey, newDevice: newDevice.storageKey,
             session: signedInToken.storageKey, replacedSession: session?.storageKey, userAgent: userAgent,
-            now: clock())
+            now: clock(), client: client)
         let rules = self.rules
         let applied = try await store.transaction(rules.rememberedSignInReads(request)) { found in
             rules.rememberedSignIn(request, given: found)
@@ -38,7 +39,9 @@ extension SignInService {
 
     /// Ends one of `user`'s sessions at once (on every instance); `false` if it has no such one.
     public func signOut(sessionID: String, of user: User) async throws -> Bool {
-        try await onPlaces(of: user) { rules, found in rules.signOut(sessionID: sessionID, given: found) }
+        try await onPlaces(of: user) { rules, found, now in
+            rules.signOut(sessionID: sessionID, of: user.id, at: now, given: found)
+        }
     }
 
     /// Ends every session of `user` but `current` and forgets every remembered device but
@@ -47,24 +50,26 @@ extension SignInService {
     public func signOutEverywhereElse(of user: User, current: SessionToken, currentDevice: SessionToken?)
         async throws -> Int
     {
-        try await onPlaces(of: user) { rules, found in
+        try await onPlaces(of: user) { rules, found, now in
             rules.signOutEverywhereElse(
-                current: current.storageKey, currentDevice: currentDevice?.storageKey, given: found)
+                current: current.storageKey, currentDevice: currentDevice?.storageKey, of: user.id, at: now,
+                given: found)
         }
     }
 
     /// Forgets one of `user`'s remembered devices; `false` if it has no such one.
     public func forgetDevice(id: Int64, of user: User) async throws -> Bool {
-        try await onPlaces(of: user) { rules, found in rules.forgetDevice(id: id, given: found) }
+        try await onPlaces(of: user) { rules, found, now in rules.forgetDevice(id: id, of: user.id, at: now, given: found) }
     }
 
     /// One "Your devices" decision: `user`'s places read and `decide` applied in one transaction.
     private func onPlaces<Outcome: Sendable>(
-        of user: User, _ decide: @escaping @Sendable (SignInRules, SignedInPlaces) -> AuthDecision<Outcome>
+        of user: User, _ decide: @escaping @Sendable (SignInRules, SignedInPlaces, Double) -> AuthDecision<Outcome>
     ) async throws -> Outcome {
         let rules = self.rules
-        return try await store.transaction(rules.placesReads(user: user.id, now: clock())) { found in
-            decide(rules, found)
+        let now = clock()
+        return try await store.transaction(rules.placesReads(user: user.id, now: now)) { found in
+            decide(rules, found, now.timeIntervalSince1970)
         }.outcome
     }
 

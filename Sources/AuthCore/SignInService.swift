@@ -1,4 +1,5 @@
 import DeliveryCore
+import EventsCore
 import Foundation
 import Logging
 import Wording
@@ -279,8 +280,21 @@ public struct SignInService: Sendable {
     }
 
     /// Ends the session on the server.
-    public func signOut(session: SessionToken) async throws {
-        try await store.apply([.deleteSession(key: session.storageKey)])
+    /// `by`: the signed-in person who chose to sign out ("Log out"): noted as their event, with
+    /// the browser's `userAgent` and `client`. Without it (a session replaced by a new one) nothing
+    /// is noted.
+    public func signOut(
+        session: SessionToken, by user: Int64? = nil, userAgent: String? = nil, client: String? = nil
+    ) async throws {
+        try await store.apply(
+            [.deleteSession(key: session.storageKey)]
+                + (user.map {
+                    [
+                        SignInRules.event(
+                            .signedOut, at: clock().timeIntervalSince1970, user: $0,
+                            detail: SessionEnd.signedOut.rawValue, userAgent: userAgent, client: client)
+                    ]
+                } ?? []))
     }
 
     /// Removes expired sessions and codes.

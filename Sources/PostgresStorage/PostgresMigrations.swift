@@ -377,5 +377,29 @@ enum PostgresMigrations {
                 SELECT id, detached_phone, NULL, number_proved_at FROM users WHERE detached_at IS NOT NULL
                 """,
             ]),
+        // What happened to each account and number (SQLite's v16).
+        Migration(
+            name: "v16-events",
+            statements: [
+                """
+                CREATE TABLE events (
+                    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    at double precision NOT NULL,
+                    type text NOT NULL CHECK (length(type) BETWEEN 1 AND 64),
+                    user_id bigint,
+                    phone text,
+                    detail text,
+                    reference text,
+                    status text,
+                    app text,
+                    user_agent text CHECK (octet_length(user_agent) <= 512),
+                    network text
+                )
+                """,
+                "CREATE INDEX events_by_user ON events (user_id, id) WHERE user_id IS NOT NULL",
+                "CREATE INDEX events_by_time ON events (at)",
+                "CREATE INDEX events_by_phone ON events (phone, at) WHERE phone IS NOT NULL",
+                "CREATE INDEX events_by_reference ON events (reference) WHERE reference IS NOT NULL",
+            ]),
     ]
 }

@@ -1,3 +1,4 @@
+import EventsCore
 import Foundation
 import Testing
 
@@ -32,16 +33,28 @@ struct RecoveryRulesTests {
         stored.recoveryCode = RecoveryCodeMatch(user: 7, matches: true, unused: 10)
         let decision = rules.proveRecovery(proof(), given: stored)
         #expect(decision.outcome == .proved(user: 7, codesLeft: 9))
-        #expect(decision.changes == [.spendRecoveryCode(user: 7, digest: digest, at: now.timeIntervalSince1970)])
+        #expect(
+            decision.changes == [
+                .spendRecoveryCode(user: 7, digest: digest, at: now.timeIntervalSince1970),
+                .recordEvent(
+                    Event(
+                        .recoveryProved, at: now.timeIntervalSince1970, user: 7, phone: "+15305550123",
+                        client: "192.0.2.0")),
+            ])
     }
 
     @Test("a wrong code and a number with no account are one answer, each counted for the number and the client")
     func wrong() {
         var stored = Stored()
-        let failure = AuthChange.recordRecoveryFailure(phone: "+15305550123", client: "192.0.2.0", at: now.timeIntervalSince1970)
-        #expect(rules.proveRecovery(proof(), given: stored) == AuthDecision(.wrong, changes: [failure]))
+        let failure: [AuthChange] = [
+            .recordRecoveryFailure(phone: "+15305550123", client: "192.0.2.0", at: now.timeIntervalSince1970),
+            // Noted for the number (its account's activity, if it has one), with the client's /24.
+            .recordEvent(
+                Event(.wrongRecoveryCode, at: now.timeIntervalSince1970, phone: "+15305550123", client: "192.0.2.0")),
+        ]
+        #expect(rules.proveRecovery(proof(), given: stored) == AuthDecision(.wrong, changes: failure))
         stored.recoveryCode = RecoveryCodeMatch(user: 7, matches: false, unused: 10)
-        #expect(rules.proveRecovery(proof(), given: stored) == AuthDecision(.wrong, changes: [failure]))
+        #expect(rules.proveRecovery(proof(), given: stored) == AuthDecision(.wrong, changes: failure))
     }
 
     @Test("a full window looks at nothing, the right code included, and says until when")

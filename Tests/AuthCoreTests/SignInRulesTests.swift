@@ -1,3 +1,4 @@
+import EventsCore
 import Foundation
 import Testing
 
@@ -125,6 +126,10 @@ struct SignInRulesTests {
                 .recordSend(
                     phone: "+15305550123", client: "10.0.0.1", at: seconds, channel: .sms, cost: 1,
                     reference: request.reference),
+                .recordEvent(
+                    Event(
+                        .codeSent, at: seconds, phone: "+15305550123", detail: "sms", reference: request.reference.hex,
+                        client: "10.0.0.1")),
                 .storeCode(
                     phone: "+15305550123",
                     code: StoredCode(
@@ -270,6 +275,8 @@ struct SignInRulesTests {
                 .signIn(
                     phone: "+15305550123", session: fresh, at: seconds, expiresAt: seconds + 7 * 86_400,
                     absoluteExpiresAt: seconds + 30 * 86_400),
+                // Noted in the same transaction: the store names the account the number is on.
+                .recordEvent(Event(.signedIn, at: seconds, phone: "+15305550123", detail: "text")),
             ])
     }
 
@@ -298,6 +305,7 @@ struct SignInRulesTests {
                 phone: "+15305550123",
                 digest: SignInRules.wrongTry(Data(repeating: 3, count: 32), against: code(sentAgo: 0))),
             .recordFailure(phone: "+15305550123", client: nil, at: seconds),
+            .recordEvent(Event(.wrongCode, at: seconds, phone: "+15305550123")),
         ]
         #expect(decision.changes == (wrong ? counted : []), "\(name)")
     }
@@ -315,7 +323,7 @@ struct SignInRulesTests {
         // Another wrong code is a new guess, counted as ever.
         let other = rules.check(check(candidate: Data(repeating: 4, count: 32)), given: found)
         #expect(other.outcome == .incorrect(remainingAttempts: 3))
-        #expect(other.changes.count == 2)
+        #expect(other.changes.count == 3)
         // The same digits kept from another code (another instance that did not clear them)
         // match nothing: counted as a new try.
         var otherCode = code(sentAgo: 60, failed: 1, digest: Data(repeating: 8, count: 32))
@@ -323,7 +331,7 @@ struct SignInRulesTests {
         let carried = rules.check(
             check(candidate: wrong), given: Stored(session: live(pending: "+15305550123"), code: otherCode))
         #expect(carried.outcome == .incorrect(remainingAttempts: 3))
-        #expect(carried.changes.count == 2)
+        #expect(carried.changes.count == 3)
     }
 
     @Test(
@@ -422,11 +430,14 @@ struct SignInRulesTests {
         let decision = rules.check(
             request, given: Stored(session: live(pending: "+15305550123"), code: code(sentAgo: 60)))
         #expect(
-            decision.changes.last
-                == .rememberDevice(
-                    key: Data(repeating: 7, count: 32), phone: "+15305550123", at: seconds,
-                    until: seconds + 30 * 86_400,
-                    session: fresh))
+            decision.changes.suffix(2)
+                == [
+                    .rememberDevice(
+                        key: Data(repeating: 7, count: 32), phone: "+15305550123", at: seconds,
+                        until: seconds + 30 * 86_400,
+                        session: fresh),
+                    .recordEvent(Event(.deviceRemembered, at: seconds, phone: "+15305550123")),
+                ])
     }
 
     // MARK: Sessions
@@ -483,6 +494,6 @@ struct SignInRulesTests {
                 == PurgeCutoffs(
                     sessionsExpiredBy: seconds, codesExpiredBy: seconds - 86_400, sendsBefore: seconds - 3600,
                     failuresBefore: seconds - 86_400, signInStartsBefore: seconds - 3600,
-                    recoveryFailuresBefore: seconds - 3600))
+                    recoveryFailuresBefore: seconds - 3600, eventsBefore: seconds - 400 * 86_400))
     }
 }

@@ -1,5 +1,6 @@
 import AccountCore
 import AuthCore
+import EventsCore
 import Foundation
 import GRDB
 import Logging
@@ -32,6 +33,7 @@ final class TestDatabase: Sendable {
     let wallet: any WalletStore
     /// The account's download and deletion (codes live 10 minutes, as by default).
     let account: any AccountStore
+    let events: any EventStore
     private let sqlite: SQLiteDatabase?
     private let postgres: (backend: PostgresBackend, stop: @Sendable () async -> Void, schema: String)?
 
@@ -45,6 +47,7 @@ final class TestDatabase: Sendable {
             oidc = SQLOIDCStore(runner: SQLiteRunner(database))
             wallet = SQLWalletStore(runner: SQLiteRunner(database))
             account = SQLAccountStore(runner: SQLiteRunner(database), codeLifetime: 600)
+            events = SQLEventStore(runner: SQLiteRunner(database))
         case .postgres:
             let configuration = try await TestPostgres.makeSchema()
             let (database, stop) = try await PostgresBackend.running(configuration)
@@ -54,6 +57,7 @@ final class TestDatabase: Sendable {
             oidc = SQLOIDCStore(runner: PostgresRunner(database))
             wallet = SQLWalletStore(runner: PostgresRunner(database))
             account = SQLAccountStore(runner: PostgresRunner(database), codeLifetime: 600)
+            events = SQLEventStore(runner: PostgresRunner(database))
         }
     }
 

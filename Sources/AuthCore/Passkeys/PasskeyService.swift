@@ -1,4 +1,5 @@
 import Encodings
+import EventsCore
 import Foundation
 import Logging
 import WebAuthnCore
@@ -248,16 +249,21 @@ public struct PasskeyService: Sendable {
 
     /// Removes one of the person's passkeys; nothing else ends (sessions, devices stay).
     public func remove(_ id: Int64, of user: User) async throws {
-        try await ownPasskey(id, of: user)
-        try await store.apply([.removePasskey(id: id, user: user.id)])
+        let passkey = try await ownPasskey(id, of: user)
+        try await store.apply([
+            .removePasskey(id: id, user: user.id),
+            .recordEvent(Event(.passkeyRemoved, at: clock().timeIntervalSince1970, user: user.id, detail: passkey.name)),
+        ])
         logger.info("Passkey removed", metadata: ["user": "\(user.id)"])
     }
 
     /// Refuses an id that is not one of the person's passkeys (the page then says so; the
     /// changes are scoped to the person anyway).
-    private func ownPasskey(_ id: Int64, of user: User) async throws {
-        guard try await passkeys(of: user).passkeys.contains(where: { $0.id == id }) else {
+    @discardableResult
+    private func ownPasskey(_ id: Int64, of user: User) async throws -> PasskeyRecord {
+        guard let passkey = try await passkeys(of: user).passkeys.first(where: { $0.id == id }) else {
             throw PasskeyError.noSuchPasskey
         }
+        return passkey
     }
 }

@@ -1,6 +1,7 @@
 import DeliveryCore
 import Crypto
 import Encodings
+import EventsCore
 import Foundation
 
 /// A typed code to compare against the stored digest for the session's phone.
@@ -157,6 +158,7 @@ extension SignInRules {
                 changes: [
                     .countWrongTry(phone: phone, digest: wrongTry),
                     .recordFailure(phone: phone, client: request.client, at: now),
+                    Self.event(.wrongCode, at: now, phone: phone, userAgent: request.userAgent, client: request.client),
                 ])
         }
         if case .moveAccount(let user, let from, let notice, let recovering) = request.purpose {
@@ -171,7 +173,10 @@ extension SignInRules {
                     + (request.session.map { [.deleteSession(key: $0)] } ?? []) + [
                         .makeClaim(
                             session: request.signedInSession, phone: phone, user: dormancy.user, at: now,
-                            until: now + policy.claimLifetime)
+                            until: now + policy.claimLifetime),
+                        Self.event(
+                            .claimAsked, at: now, user: dormancy.user, phone: phone, userAgent: request.userAgent,
+                            client: request.client),
                     ])
         }
         // Right code: single use, then a fresh session id for the signed-in state (and the
@@ -180,16 +185,14 @@ extension SignInRules {
             .signedIn,
             changes: [.deleteCode(phone: phone)]
                 + (code.send.map { [.markVerified(reference: $0.reference, at: now)] } ?? [])
-                + (request.session.map { [.deleteSession(key: $0)] } ?? []) + [
-                    newSession(
-                        phone: phone, session: request.signedInSession, at: now, userAgent: request.userAgent,
-                        api: request.session == nil, method: code.send?.channel == .voice ? .call : .code)
-                ]
+                + (request.session.map { [.deleteSession(key: $0)] } ?? [])
+                + newSession(
+                    phone: phone, session: request.signedInSession, at: now, userAgent: request.userAgent,
+                    api: request.session == nil, method: code.send?.channel == .voice ? .call : .code,
+                    client: request.client)
                 + (request.rememberDevice.map {
-                    [
-                        rememberDevice(
-                            $0, phone: phone, userAgent: request.userAgent, session: request.signedInSession, now: now)
-                    ]
+                    rememberDevice(
+                        $0, phone: phone, userAgent: request.userAgent, session: request.signedInSession, now: now)
                 } ?? []))
     }
 
@@ -213,19 +216,24 @@ extension SignInRules {
         if let holder = owners.phoneHolder, holder != user {
             return AuthDecision(.numberHasAccount, changes: used)
         }
-        var moved: [AuthChange] = [.moveAccount(user: user, from: from, to: phone, at: now)]
+        var moved: [AuthChange] = [
+            .moveAccount(user: user, from: from, to: phone, at: now),
+            Self.event(
+                .numberChanged, at: now, user: user, phone: phone, detail: recovering ? "recovered" : nil,
+                userAgent: request.userAgent, client: request.client),
+        ]
         if let from, let notice {
             moved.append(.recordSend(phone: from, client: nil, at: now, channel: .sms, cost: 1, reference: notice))
         }
         guard recovering else { return AuthDecision(.numberMoved, changes: used + moved) }
         return AuthDecision(
             .numberMoved,
-            changes: used + moved + Self.ending(found.places) + [
-                .revokeApps(user: user, at: now),
-                newSession(
+            changes: used + moved + Self.ending(found.places, of: user, at: now, why: .accountChanged)
+                + [.revokeApps(user: user, at: now)]
+                + newSession(
                     phone: phone, session: request.signedInSession, at: now, userAgent: request.userAgent,
-                    api: request.session == nil, method: code.send?.channel == .voice ? .call : .code),
-            ])
+                    api: request.session == nil, method: code.send?.channel == .voice ? .call : .code,
+                    client: request.client))
     }
 
     /// The recycled-number guard: the account's number has not signed in with a code for

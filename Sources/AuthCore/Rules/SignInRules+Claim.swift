@@ -1,3 +1,4 @@
+import EventsCore
 import Foundation
 
 /// "This number is new to me", on "Is this your account?": a fresh account for the number, and
@@ -14,11 +15,15 @@ public struct FreshStart: Sendable {
     public var now: Date
     /// Answered through the JSON API: the session begun is an API token.
     public var api: Bool
+    /// The client that answered, for the events.
+    public var client: String?
 
     public init(
-        claim: Data, phone: PhoneNumber, account: Int64, signedIn: Data, userAgent: String?, now: Date, api: Bool = false
+        claim: Data, phone: PhoneNumber, account: Int64, signedIn: Data, userAgent: String?, now: Date, api: Bool = false,
+        client: String? = nil
     ) {
         self.api = api
+        self.client = client
         self.claim = claim
         self.phone = phone
         self.account = account
@@ -91,12 +96,16 @@ extension SignInRules {
         }
         return AuthDecision(
             .started,
-            changes: [.deleteSession(key: request.claim), .detachAccount(user: request.account, phone: phone, at: now)]
-                + Self.ending(found.places) + [
-                    .revokeApps(user: request.account, at: now),
-                    newSession(
-                        phone: phone, session: request.signedIn, at: now, userAgent: request.userAgent,
-                        api: request.api, method: .code),
-                ])
+            changes: [
+                .deleteSession(key: request.claim), .detachAccount(user: request.account, phone: phone, at: now),
+                Self.event(
+                    .accountDetached, at: now, user: request.account, phone: phone, userAgent: request.userAgent,
+                    client: request.client),
+            ]
+                + Self.ending(found.places, of: request.account, at: now, why: .accountChanged)
+                + [.revokeApps(user: request.account, at: now)]
+                + newSession(
+                    phone: phone, session: request.signedIn, at: now, userAgent: request.userAgent,
+                    api: request.api, method: .code, client: request.client))
     }
 }

@@ -1,3 +1,4 @@
+import EventsCore
 import Foundation
 
 /// A sign-in on a remembered device: the number typed on Login, the device's key from its cookie.
@@ -14,11 +15,14 @@ public struct RememberedSignIn: Sendable {
     /// The browser's `User-Agent`, for "Your devices".
     public var userAgent: String?
     public var now: Date
+    /// The client, for the sign-in's event.
+    public var client: String?
 
     public init(
         phone: PhoneNumber, device: Data, newDevice: Data, session: Data, replacedSession: Data?,
-        userAgent: String? = nil, now: Date
+        userAgent: String? = nil, now: Date, client: String? = nil
     ) {
+        self.client = client
         self.userAgent = userAgent
         self.phone = phone
         self.device = device
@@ -53,20 +57,24 @@ extension SignInRules {
         }
         return AuthDecision(
             true,
-            changes: ended.map { .deleteSession(key: $0) } + [
-                newSession(
+            changes: ended.map { .deleteSession(key: $0) }
+                + newSession(
                     phone: device.phone, session: request.session, at: now, userAgent: request.userAgent,
                     method: .rememberedDevice,
                     // The last real proof is the sign-in by code that remembered this phone.
-                    provedAt: device.createdAt),
-                .rotateDevice(old: request.device, new: request.newDevice, at: now, session: request.session),
-            ])
+                    provedAt: device.createdAt, client: request.client)
+                + [.rotateDevice(old: request.device, new: request.newDevice, at: now, session: request.session)])
     }
 
-    /// The change that remembers a device at a sign-in with a code, valid ``SignInPolicy/deviceLifetime``.
-    func rememberDevice(_ key: Data, phone: String, userAgent: String?, session: Data, now: Double) -> AuthChange {
-        .rememberDevice(
-            key: key, phone: phone, at: now, until: now + policy.deviceLifetime, userAgent: userAgent, session: session)
+    /// The changes that remember a device at a sign-in with a code, valid
+    /// ``SignInPolicy/deviceLifetime``, and note it.
+    func rememberDevice(_ key: Data, phone: String, userAgent: String?, session: Data, now: Double) -> [AuthChange] {
+        [
+            .rememberDevice(
+                key: key, phone: phone, at: now, until: now + policy.deviceLifetime, userAgent: userAgent,
+                session: session),
+            Self.event(.deviceRemembered, at: now, phone: phone, userAgent: userAgent),
+        ]
     }
 
     // MARK: Your devices
@@ -79,29 +87,36 @@ extension SignInRules {
     /// Signs out one of the user's sessions, named by its public id, and forgets the phone
     /// remembered by the same browser (else it would sign straight back in); `false` when the
     /// user has no such session (someone else's is the same as none).
-    public func signOut(sessionID: String, given found: SignedInPlaces) -> AuthDecision<Bool> {
+    public func signOut(sessionID: String, of user: Int64, at now: Double, given found: SignedInPlaces)
+        -> AuthDecision<Bool>
+    {
         guard let session = found.sessions.first(where: { SignedInPlaces.publicID(of: $0.key) == sessionID })
         else { return AuthDecision(false) }
         let devices = found.devices.filter { $0.session == session.key }
         return AuthDecision(
-            true, changes: [.deleteSession(key: session.key)] + devices.map { .forgetDevice(key: $0.key) })
+            true,
+            changes: Self.ending([session], of: user, at: now, why: .signedOutElsewhere)
+                + Self.forgetting(devices, of: user, at: now))
     }
 
     /// "Sign out everywhere else": every session but `current` ends, and every remembered device
     /// but `currentDevice` is forgotten (else it would sign in again without a code).
-    public func signOutEverywhereElse(current: Data, currentDevice: Data?, given found: SignedInPlaces)
-        -> AuthDecision<Int>
-    {
+    public func signOutEverywhereElse(
+        current: Data, currentDevice: Data?, of user: Int64, at now: Double, given found: SignedInPlaces
+    ) -> AuthDecision<Int> {
         let sessions = found.sessions.filter { $0.key != current }
         let devices = found.devices.filter { $0.key != currentDevice }
         return AuthDecision(
             sessions.count + devices.count,
-            changes: sessions.map { .deleteSession(key: $0.key) } + devices.map { .forgetDevice(key: $0.key) })
+            changes: Self.ending(sessions, of: user, at: now, why: .signedOutElsewhere)
+                + Self.forgetting(devices, of: user, at: now))
     }
 
     /// Forgets one of the user's remembered devices; `false` when the user has no such device.
-    public func forgetDevice(id: Int64, given found: SignedInPlaces) -> AuthDecision<Bool> {
+    public func forgetDevice(id: Int64, of user: Int64, at now: Double, given found: SignedInPlaces)
+        -> AuthDecision<Bool>
+    {
         guard let device = found.devices.first(where: { $0.id == id }) else { return AuthDecision(false) }
-        return AuthDecision(true, changes: [.forgetDevice(key: device.key)])
+        return AuthDecision(true, changes: Self.forgetting([device], of: user, at: now))
     }
 }

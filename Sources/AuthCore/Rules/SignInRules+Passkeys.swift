@@ -1,4 +1,5 @@
 import Encodings
+import EventsCore
 import Foundation
 import WebAuthnCore
 
@@ -83,7 +84,8 @@ extension SignInRules {
                     NewPasskey(
                         credentialID: Data(credential.id), userID: request.user.id,
                         publicKey: Data(credential.publicKey), signCount: credential.signCount,
-                        aaguid: Data(credential.aaguid), name: name, createdAt: request.now))
+                        aaguid: Data(credential.aaguid), name: name, createdAt: request.now)),
+                Self.event(.passkeyCreated, at: request.now, user: request.user.id, detail: name),
             ])
     }
 
@@ -160,7 +162,14 @@ extension SignInRules {
                 signature: request.signature, challenge: Base64URL.encode(challenge.challenge),
                 credential: StoredCredential(publicKey: key, signCount: passkey.signCount))
         } catch .counterWentBack {
-            return AuthDecision(.counterWentBack, changes: used + [.flagPasskey(id: passkey.id, at: now)])
+            return AuthDecision(
+                .counterWentBack,
+                changes: used + [
+                    .flagPasskey(id: passkey.id, at: now),
+                    Self.event(
+                        .passkeyTurnedOff, at: now, user: passkey.userID, detail: passkey.name,
+                        userAgent: request.userAgent, client: request.client),
+                ])
         } catch {
             return AuthDecision(.refused(error), changes: used)
         }
@@ -174,15 +183,19 @@ extension SignInRules {
         let claimed =
             found.replaced.flatMap { claim in
                 claim.claimUserID == passkey.userID && claim.pendingPhone == passkey.phone && claim.expiresAt > now
-                    ? [AuthChange.numberProved(user: passkey.userID, at: claim.createdAt)] : nil
+                    ? [
+                        AuthChange.numberProved(user: passkey.userID, at: claim.createdAt),
+                        Self.event(
+                            .claimProved, at: now, user: passkey.userID, phone: passkey.phone,
+                            detail: SignInWay.passkey.rawValue, userAgent: request.userAgent, client: request.client),
+                    ] : nil
             } ?? []
         return AuthDecision(
             .signedIn(phone: passkey.phone),
             changes: used + [.usePasskey(id: passkey.id, signCount: verified.signCount, at: now)]
-                + (request.replacing.map { [.deleteSession(key: $0)] } ?? []) + [
-                    newSession(
-                        phone: passkey.phone, session: request.signedInSession, at: now, userAgent: request.userAgent,
-                        api: request.api, method: .passkey)
-                ] + claimed)
+                + (request.replacing.map { [.deleteSession(key: $0)] } ?? [])
+                + newSession(
+                    phone: passkey.phone, session: request.signedInSession, at: now, userAgent: request.userAgent,
+                    api: request.api, method: .passkey, client: request.client) + claimed)
     }
 }

@@ -1,3 +1,4 @@
+import EventsCore
 import Foundation
 
 /// "Lost your phone or number?": the account's old number and one of its recovery codes.
@@ -78,11 +79,19 @@ extension SignInRules {
         if let until = found.numberFailures.fullUntil { return AuthDecision(.numberLimited(until: until)) }
         guard let user = found.match.user, found.match.matches else {
             return AuthDecision(
-                .wrong, changes: [.recordRecoveryFailure(phone: request.phone.e164, client: request.client, at: now)])
+                .wrong,
+                changes: [
+                    .recordRecoveryFailure(phone: request.phone.e164, client: request.client, at: now),
+                    Self.event(.wrongRecoveryCode, at: now, phone: request.phone.e164, client: request.client),
+                ])
         }
         let spent: [AuthChange] = [.spendRecoveryCode(user: user, digest: request.codeDigest, at: now)]
         guard let claim = request.claim else {
-            return AuthDecision(.proved(user: user, codesLeft: max(0, found.match.unused - 1)), changes: spent)
+            return AuthDecision(
+                .proved(user: user, codesLeft: max(0, found.match.unused - 1)),
+                changes: spent + [
+                    Self.event(.recoveryProved, at: now, user: user, phone: request.phone.e164, client: request.client)
+                ])
         }
         // "It's mine", proved: the number's code came a moment ago, the recovery code now, so the
         // person signs in (and the number counts as proved from now).
@@ -90,9 +99,12 @@ extension SignInRules {
             .proved(user: user, codesLeft: max(0, found.match.unused - 1)),
             changes: spent + [
                 .deleteSession(key: claim.session),
-                newSession(
+                Self.event(
+                    .claimProved, at: now, user: user, phone: request.phone.e164,
+                    detail: SignInWay.recoveryCode.rawValue, userAgent: claim.userAgent, client: request.client),
+            ]
+                + newSession(
                     phone: request.phone.e164, session: claim.signedIn, at: now, userAgent: claim.userAgent,
-                    api: claim.api, method: .code),
-            ])
+                    api: claim.api, method: .code, client: request.client))
     }
 }

@@ -1,4 +1,5 @@
 import DeliveryCore
+import EventsCore
 import Foundation
 
 extension SignInRules {
@@ -92,6 +93,10 @@ extension SignInRules {
                 .recordSend(
                     phone: phone, client: request.client, at: now, channel: request.channel, cost: cost(request),
                     reference: request.reference),
+                Self.event(
+                    .codeSent, at: now, phone: phone,
+                    detail: (request.channel == .voice ? CodeChannel.call : .sms).rawValue,
+                    reference: request.reference.hex, client: request.client),
                 .storeCode(
                     phone: phone,
                     code: StoredCode(

@@ -1,3 +1,4 @@
+import EventsCore
 import Foundation
 
 extension SignInRules {
@@ -29,22 +30,23 @@ extension SignInRules {
         return (.signedIn(User(id: id, phone: try Self.phone(phone))), touch)
     }
 
-    /// The change that begins a signed-in session for `phone` under `session` at `now`: it ends
-    /// after ``SignInPolicy/sessionIdleTimeout`` without use, and after
-    /// ``SignInPolicy/sessionLifetime`` whatever happens.
+    /// The changes that begin a signed-in session for `phone` under `session` at `now`, and note
+    /// it (how it was proved: `way`, else `method`'s): it ends after
+    /// ``SignInPolicy/sessionIdleTimeout`` without use, and after ``SignInPolicy/sessionLifetime``
+    /// whatever happens.
     func newSession(
         phone: String, session: Data, at now: Double, userAgent: String?, api: Bool = false, method: SignInMethod,
-        provedAt: Double? = nil
-    ) -> AuthChange {
+        provedAt: Double? = nil, client: String?, way: SignInWay? = nil
+    ) -> [AuthChange] {
         let absolute = now + policy.sessionLifetime
-        return .signIn(
-            phone: phone, session: session, at: now, expiresAt: min(absolute, now + policy.sessionIdleTimeout),
-            absoluteExpiresAt: absolute, userAgent: userAgent, api: api, method: method, provedAt: provedAt)
-    }
-
-    /// The changes that end every session and forget every remembered phone in `places`.
-    static func ending(_ places: SignedInPlaces) -> [AuthChange] {
-        places.sessions.map { .deleteSession(key: $0.key) } + places.devices.map { .forgetDevice(key: $0.key) }
+        return [
+            .signIn(
+                phone: phone, session: session, at: now, expiresAt: min(absolute, now + policy.sessionIdleTimeout),
+                absoluteExpiresAt: absolute, userAgent: userAgent, api: api, method: method, provedAt: provedAt),
+            Self.event(
+                .signedIn, at: now, phone: phone, detail: (way ?? method.way).rawValue, userAgent: userAgent,
+                client: client),
+        ]
     }
 
     /// A phone number read back from the database.
@@ -86,8 +88,9 @@ extension SignInRules {
         return max(0, policy.maxAttemptsPerCode - code.failedAttempts)
     }
 
-    /// What the purge removes at `now`: ended sessions, codes expired over a day ago, and the
-    /// sends and failures that no window counts any more.
+    /// What the purge removes at `now`: ended sessions (each signed-in one noted as ended by
+    /// expiry), codes expired over a day ago, the sends and failures that no window counts any
+    /// more, and events older than ``SignInPolicy/eventRetention``.
     public func purgeCutoffs(now: Date) -> PurgeCutoffs {
         let seconds = now.timeIntervalSince1970
         return PurgeCutoffs(
@@ -95,6 +98,7 @@ extension SignInRules {
             sendsBefore: seconds - max(policy.codesPerPhoneWindow, policy.codesPerClientWindow),
             failuresBefore: seconds - policy.failuresPerPhoneWindow,
             signInStartsBefore: seconds - policy.signInsPerClientWindow,
-            recoveryFailuresBefore: seconds - policy.recoveryFailuresWindow)
+            recoveryFailuresBefore: seconds - policy.recoveryFailuresWindow,
+            eventsBefore: seconds - policy.eventRetention)
     }
 }

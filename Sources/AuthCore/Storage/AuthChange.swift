@@ -1,4 +1,5 @@
 import DeliveryCore
+import EventsCore
 import Foundation
 
 /// One write a sign-in decision asks for. A store turns each into one statement (``signIn``
@@ -86,6 +87,8 @@ public enum AuthChange: Sendable, Equatable {
     /// A right code to `user`'s number at `at` (one a sign-in did not write itself): the
     /// recycled-number guard counts from it.
     case numberProved(user: Int64, at: Double)
+    /// What happened, kept with the change that made it happen (EventsCore).
+    case recordEvent(Event)
 }
 
 /// The account was no longer on the number a change of number started from (another change
@@ -128,11 +131,14 @@ public struct PurgeCutoffs: Sendable, Equatable {
     public var failuresBefore: Double
     public var signInStartsBefore: Double
     public var recoveryFailuresBefore: Double
+    /// Events older than ``SignInPolicy/eventRetention``.
+    public var eventsBefore: Double
 
     public init(
         sessionsExpiredBy: Double, codesExpiredBy: Double, sendsBefore: Double, failuresBefore: Double,
-        signInStartsBefore: Double, recoveryFailuresBefore: Double? = nil
+        signInStartsBefore: Double, recoveryFailuresBefore: Double? = nil, eventsBefore: Double = 0
     ) {
+        self.eventsBefore = eventsBefore
         self.recoveryFailuresBefore = recoveryFailuresBefore ?? failuresBefore
         self.sessionsExpiredBy = sessionsExpiredBy
         self.codesExpiredBy = codesExpiredBy

@@ -410,6 +410,31 @@ enum SQLiteMigrations {
                     SELECT id, detached_phone, NULL, number_proved_at FROM users WHERE detached_at IS NOT NULL;
                     """)
         }
+        // What happened to each account and number (EventsCore), written with each change.
+        // No foreign key: a deleted account's own events go with it, by its deletion, and the
+        // event of the deletion stays.
+        migrator.registerMigration("v16-events") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE events (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        at REAL NOT NULL,
+                        type TEXT NOT NULL CHECK (length(type) BETWEEN 1 AND 64),
+                        user_id INTEGER,
+                        phone TEXT,
+                        detail TEXT,
+                        reference TEXT,
+                        status TEXT,
+                        app TEXT,
+                        user_agent TEXT CHECK (length(CAST(user_agent AS BLOB)) <= 512),
+                        network TEXT
+                    );
+                    CREATE INDEX events_by_user ON events(user_id, id) WHERE user_id IS NOT NULL;
+                    CREATE INDEX events_by_time ON events(at);
+                    CREATE INDEX events_by_phone ON events(phone, at) WHERE phone IS NOT NULL;
+                    CREATE INDEX events_by_reference ON events(reference) WHERE reference IS NOT NULL;
+                    """)
+        }
         return migrator
     }
 }

@@ -1,4 +1,5 @@
 import AuthCore
+import EventsCore
 import Foundation
 
 /// The statements that write each ``AuthCore/AuthChange``, once for both databases.
@@ -60,9 +61,13 @@ public enum AuthChanges {
         case .markVerified(let reference, let at):
             [Statement(markVerified, at, reference.hex)]
         case .recordDelivery(let reference, let report, let at):
-            [Statement(recordDelivery, report.status.rawValue, at, report.providerID, report.errorCode, reference.hex)]
+            [
+                Statement(recordDelivery, report.status.rawValue, at, report.providerID, report.errorCode, reference.hex),
+                Statement(EventQueries.deliveryStatus, report.status.rawValue, reference.hex),
+            ]
         case .forgetNewestSend(let phone):
-            [Statement(forgetNewestSend, phone)]
+            // The send's event goes with it: that code never went out.
+            [Statement(forgetNewestSend, phone), Statement(EventQueries.forgetNewestSend, phone)]
         case .storeCode(let phone, let code):
             [
                 Statement(
@@ -123,6 +128,8 @@ public enum AuthChanges {
             [Statement(insertClaim, session, phone, at, until, user)]
         case .numberProved(let user, let at):
             [Statement(noteNumberProved, at, user)]
+        case .recordEvent(let event):
+            [EventQueries.insert(event)]
         case .signIn, .moveAccount, .detachAccount:
             []  // each checks what it wrote: apply(_:) writes it
         }
@@ -258,8 +265,14 @@ public enum AuthChanges {
 
     /// Deletes what ``AuthCore/PurgeCutoffs`` says is old; the result is how many rows went.
     public static func purge(_ cutoffs: PurgeCutoffs) -> Step<Int> {
-        .execute([
-            Statement(SQL("DELETE FROM sessions WHERE expires_at <= $1"), cutoffs.sessionsExpiredBy),
+        EventQueries.expireSessions(by: cutoffs.sessionsExpiredBy).then { expired in
+            Step<Int>.execute(rest(of: cutoffs)).map { expired + $0 }
+        }
+    }
+
+    static func rest(of cutoffs: PurgeCutoffs) -> [Statement] {
+        [
+            Statement(SQL("DELETE FROM events WHERE at <= $1"), cutoffs.eventsBefore),
             Statement(SQL("DELETE FROM devices WHERE expires_at <= $1"), cutoffs.sessionsExpiredBy),
             Statement(SQL("DELETE FROM verifications WHERE expires_at <= $1"), cutoffs.codesExpiredBy),
             Statement(SQL("DELETE FROM code_sends WHERE sent_at <= $1"), cutoffs.sendsBefore),
@@ -267,6 +280,6 @@ public enum AuthChanges {
             Statement(SQL("DELETE FROM sign_in_starts WHERE started_at <= $1"), cutoffs.signInStartsBefore),
             Statement(SQL("DELETE FROM failed_recoveries WHERE failed_at <= $1"), cutoffs.recoveryFailuresBefore),
             Statement(SQL("DELETE FROM passkey_challenges WHERE expires_at <= $1"), cutoffs.sessionsExpiredBy),
-        ])
+        ]
     }
 }

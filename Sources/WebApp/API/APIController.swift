@@ -165,7 +165,9 @@ struct APIController: Sendable {
     }
 
     @Sendable func logout(_ request: Request, _ context: APIUserContext) async throws -> Response {
-        try await signIn.signOut(session: context.token)
+        try await signIn.signOut(
+            session: context.token, by: context.user.id, userAgent: request.headers[.userAgent],
+            client: request.client?.group)
         return Response(status: .noContent, headers: [.cacheControl: "no-store"])
     }
 

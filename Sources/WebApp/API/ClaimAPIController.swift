@@ -59,7 +59,8 @@ struct ClaimAPIController: Sendable {
         let (token, phone, account) = try await question(body.claim_id)
         do {
             let signedIn = try await signIn.startFresh(
-                token, phone: phone, account: account, userAgent: request.headers[.userAgent], api: true)
+                token, phone: phone, account: account, userAgent: request.headers[.userAgent], api: true,
+                client: request.client?.group)
             return try APIController.reply(APIController.CheckReply(signedIn, policy: signIn.policy))
         } catch SignInError.noPendingSignIn, is NumberChangeRace {
             throw RecoveryError.claimEnded

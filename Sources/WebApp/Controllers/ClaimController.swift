@@ -70,7 +70,8 @@ struct ClaimController: Sendable {
     @Sendable func fresh(_ request: Request, _ context: ClaimingContext) async throws -> Response {
         do {
             let signedIn = try await signIn.startFresh(
-                context.session, phone: context.phone, account: context.account, userAgent: request.headers[.userAgent])
+                context.session, phone: context.phone, account: context.account, userAgent: request.headers[.userAgent],
+                client: request.client?.group)
             var response = Response.redirect(to: "/home")
             response.setCookie(cookie.signedIn(signedIn.session))
             return response

@@ -114,7 +114,7 @@ struct SignInController: Sendable {
             let token = device.token(in: request),
             let signedIn = try await signIn.signInRemembered(
                 phoneInput: phone.e164, device: token, replacing: context.sessionToken,
-                userAgent: request.headers[.userAgent])
+                userAgent: request.headers[.userAgent], client: request.client?.group)
         {
             return landing.response(signedIn, context.app, request)
         }
@@ -276,7 +276,11 @@ struct SignInController: Sendable {
     /// Ends whatever session the cookie names: in gateway mode, for every protected app too
     /// (their proxy asks about the same session).
     @Sendable func logout(_ request: Request, _ context: AppContext) async throws -> Response {
-        if let token = context.sessionToken { try await signIn.signOut(session: token) }
+        if let token = context.sessionToken {
+            try await signIn.signOut(
+                session: token, by: context.user?.id, userAgent: request.headers[.userAgent],
+                client: request.client?.group)
+        }
         var response = Response.redirect(to: "/login")
         response.setCookie(cookie.expired())
         response.setCookie(LoginNotice.signedOut.cookie(secure: cookie.secure))

@@ -51,7 +51,11 @@ struct ConsentController: Sendable {
         if form["decision"] == "switch" {
             // "Not you?": signed out here, then the same request again, which now asks for a
             // sign-in (Login names the app).
-            if let token = context.app.sessionToken { try await signIn.signOut(session: token) }
+            if let token = context.app.sessionToken {
+                try await signIn.signOut(
+                    session: token, by: person.userID, userAgent: request.headers[.userAgent],
+                    client: request.client?.group)
+            }
             var response = Response.redirect(to: "/oidc/authorize?" + query, status: .seeOther)
             response.setCookie(cookie.expired())
             // Not this person: Login must not greet them or offer to continue as them.

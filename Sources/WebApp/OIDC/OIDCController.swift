@@ -190,7 +190,11 @@ struct OIDCController: Sendable {
             return .redirect(to: "/logout")
         }
         let client = provider.registry[idToken.aud.value.first ?? ""]
-        if let token = context.sessionToken { try await signIn.signOut(session: token) }
+        if let token = context.sessionToken {
+            try await signIn.signOut(
+                session: token, by: context.user?.id, userAgent: request.headers[.userAgent],
+                client: request.client?.group)
+        }
         var location = "/login"
         if let client, let uri = query.values(for: "post_logout_redirect_uri").first,
             client.registers(postLogoutRedirectURI: uri)

@@ -1,0 +1,85 @@
+import DeliveryCore
+import EventsCore
+import Foundation
+import Testing
+
+@testable import AuthCore
+
+/// Events are written by the changes they describe, in the same transaction, on every backend;
+/// "Recent activity" and the operator's export read them back.
+@Suite("Events, on every backend")
+struct EventStoreTests {
+    let phone = "+15305550123"
+
+    @Test("a sign-in notes its code, a wrong try, the delivery and the sign-in itself, for the account the number is on", arguments: Backend.all)
+    func signIn(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let f = ServiceFixture(database)
+            let pending = try await f.service.requestCode(phoneInput: "5305550123", session: nil, client: "203.0.113.9")
+            let reference = try #require(f.sms.sent.last).reference
+            _ = try await f.service.recordDelivery(DeliveryReport(providerID: "SM1", status: .delivered), for: reference)
+            f.clock.advance(by: 1)
+            await #expect(throws: SignInError.incorrectCode) {
+                _ = try await f.service.verify(session: pending.session, codeInput: f.wrongCode(), client: "203.0.113.9")
+            }
+            let signedIn = try await f.service.verify(
+                session: pending.session, codeInput: f.sms.lastCode!, client: "203.0.113.9")
+            let now = f.clock.now.timeIntervalSince1970
+            let events = try await database.events.activity(user: signedIn.user.id, since: 0, before: nil, limit: 10)
+            // Newest first; the code's and the wrong try's, written before the account existed,
+            // are not its own (the number may have been someone else's): only the sign-in is.
+            #expect(events.map(\.event.type) == [.signedIn])
+            #expect(events.first?.event.detail == "text")
+            #expect(events.first?.event.network == "203.0.113.0/24")
+
+            let all = try await database.events.export(EventFilter(phone: phone), after: 0, limit: 10)
+            #expect(all.map(\.event.type) == [.codeSent, .wrongCode, .signedIn])
+            #expect(all[0].status == "delivered" && all[0].event.detail == "sms")
+            #expect(all[0].event.network == "203.0.113.0/24")
+            #expect(all.allSatisfy { $0.event.at <= now })
+            #expect(try await database.events.export(EventFilter(type: .wrongCode), after: 0, limit: 10).count == 1)
+            #expect(try await database.events.export(EventFilter(phone: "+14155550100"), after: 0, limit: 10).isEmpty)
+            #expect(try await database.events.export(EventFilter(since: now + 1), after: 0, limit: 10).isEmpty)
+            // Paged by id: the second page starts after the first's last.
+            let first = try await database.events.export(EventFilter(), after: 0, limit: 2)
+            let rest = try await database.events.export(EventFilter(), after: first.last!.id, limit: 10)
+            #expect((first + rest).map(\.id) == all.map(\.id))
+        }
+    }
+
+    @Test("signing out, elsewhere and by expiry are noted for the account; the purge forgets events after the retention", arguments: Backend.all)
+    func endings(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let f = ServiceFixture(database)
+            func signIn(agent: String) async throws -> SignInService.SignedIn {
+                let pending = try await f.service.requestCode(phoneInput: "5305550123", session: nil)
+                f.clock.advance(by: 1)
+                let signedIn = try await f.service.verify(
+                    session: pending.session, pendingFor: try PhoneNumber(parsing: phone), codeInput: f.sms.lastCode!,
+                    userAgent: agent)
+                f.clock.advance(by: 31)
+                return signedIn
+            }
+            let one = try await signIn(agent: "One")
+            let two = try await signIn(agent: "Two")
+            let three = try await signIn(agent: "Three")
+            try await f.service.signOut(session: one.session, by: one.user.id, userAgent: "One")
+            #expect(try await f.service.signOutEverywhereElse(of: two.user, current: two.session, currentDevice: nil) == 1)
+            // Two is left to expire (Three was signed out from Two).
+            _ = three
+            f.clock.advance(by: 31 * 86_400)
+            _ = try await f.service.purgeExpired()
+            let events = try await database.events.activity(user: one.user.id, since: 0, before: nil, limit: 20)
+            let ended = events.filter { $0.event.type == .signedOut }
+            #expect(ended.map { $0.event.detail ?? "" }.sorted() == ["expired", "signed_out", "signed_out_elsewhere"])
+            #expect(Set(ended.compactMap(\.event.userAgent)) == ["One", "Two", "Three"])
+            // A second purge notes nothing twice.
+            _ = try await f.service.purgeExpired()
+            #expect(try await database.events.activity(user: one.user.id, since: 0, before: nil, limit: 20).count == events.count)
+            // 400 days on, all of it is gone.
+            f.clock.advance(by: 400 * 86_400)
+            _ = try await f.service.purgeExpired()
+            #expect(try await database.count("events") == 0)
+        }
+    }
+}
