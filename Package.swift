@@ -206,6 +206,7 @@ let package = Package(
                 "Encodings",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 "AccountCore",
+                "EventsCore",
                 "OIDCCore",
                 "HTTPLite",
                 "HTMLRender",

@@ -121,6 +121,8 @@ struct Routes {
             passkeys: passkeys, passkeyCookies: passkeyCookies
         ).register(signedIn: visitors.group(context: SignedInContext.self))
         devices.register(signedIn: visitors.group(context: SignedInContext.self), confirmed: confirmed)
+        ActivityController(events: storage.events, pages: pages, clock: clock).register(
+            signedIn: visitors.group(context: SignedInContext.self))
         // Your account: its forms go back to their own page after "Confirm it's you".
         AccountController(
             signIn: signIn, store: storage.account,
@@ -272,6 +274,7 @@ struct Routes {
             signedIn: signedIn, confirmed: confirmed)
         RecoveryAPIController(signIn: signIn, recoveryCodes: recoveryCodes, proof: recoveryProof).register(v1: v1)
         ClaimAPIController(signIn: signIn, recoveryCodes: recoveryCodes).register(v1: v1)
+        ActivityAPIController(events: storage.events, clock: clock).register(signedIn: signedIn)
         if let passkeys {
             PasskeysAPIController(
                 passkeys: passkeys, policy: configuration.policy, wording: pages.wording,

@@ -1,5 +1,6 @@
 import AccountCore
 import AuthCore
+import EventsCore
 import Foundation
 import Logging
 import OIDCCore
@@ -18,6 +19,8 @@ struct Storage: Sendable {
     let oidc: any OIDCStore
     /// The account's summary, download and deletion.
     let account: any AccountStore
+    /// What happened to each account ("Recent activity", `webapp events`).
+    let events: any EventStore
     /// Throws unless the database answers now (for `/readyz`).
     let ping: @Sendable () async throws -> Void
     /// The database in the app's `ServiceGroup`: runs from start-up until the graceful shutdown
@@ -39,6 +42,7 @@ struct Storage: Sendable {
                 auth: SQLAuthStore(runner: PostgresRunner(database)), wallet: SQLWalletStore(runner: PostgresRunner(database)),
                 oidc: SQLOIDCStore(runner: PostgresRunner(database)),
                 account: SQLAccountStore(runner: PostgresRunner(database), codeLifetime: configuration.policy.codeLifetime),
+                events: SQLEventStore(runner: PostgresRunner(database)),
                 ping: { try await database.ping() }, service: database, prepare: { try await database.migrate() },
                 close: { database.close() })
         }
@@ -49,6 +53,7 @@ struct Storage: Sendable {
             auth: SQLAuthStore(runner: SQLiteRunner(database)), wallet: SQLWalletStore(runner: SQLiteRunner(database)),
             oidc: SQLOIDCStore(runner: SQLiteRunner(database)),
             account: SQLAccountStore(runner: SQLiteRunner(database), codeLifetime: configuration.policy.codeLifetime),
+            events: SQLEventStore(runner: SQLiteRunner(database)),
             ping: { try await database.ping() },
             service: DatabaseService(name: "SQLite", close: { try database.close() }, logger: logger), prepare: {},
             close: { try database.close() })

@@ -277,6 +277,8 @@ struct SignInRulesTests {
                     absoluteExpiresAt: seconds + 30 * 86_400),
                 // Noted in the same transaction: the store names the account the number is on.
                 .recordEvent(Event(.signedIn, at: seconds, phone: "+15305550123", detail: "text")),
+                // A first sign-in's code was sent before its account existed: it becomes the account's.
+                .adoptEvents(phone: "+15305550123", since: seconds - 600),
             ])
     }
 

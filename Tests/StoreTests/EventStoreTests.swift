@@ -26,9 +26,9 @@ struct EventStoreTests {
                 session: pending.session, codeInput: f.sms.lastCode!, client: "203.0.113.9")
             let now = f.clock.now.timeIntervalSince1970
             let events = try await database.events.activity(user: signedIn.user.id, since: 0, before: nil, limit: 10)
-            // Newest first; the code's and the wrong try's, written before the account existed,
-            // are not its own (the number may have been someone else's): only the sign-in is.
-            #expect(events.map(\.event.type) == [.signedIn])
+            // Newest first; the code and the wrong try, written before the account existed, are
+            // its own once it signs in with that code.
+            #expect(events.map(\.event.type) == [.signedIn, .wrongCode, .codeSent])
             #expect(events.first?.event.detail == "text")
             #expect(events.first?.event.network == "203.0.113.0/24")
 

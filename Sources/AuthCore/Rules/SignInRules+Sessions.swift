@@ -46,6 +46,8 @@ extension SignInRules {
             Self.event(
                 .signedIn, at: now, phone: phone, detail: (way ?? method.way).rawValue, userAgent: userAgent,
                 client: client),
+            // The code that proved the number was sent at most a code's lifetime ago.
+            .adoptEvents(phone: phone, since: now - policy.codeLifetime),
         ]
     }
 

@@ -89,6 +89,9 @@ public enum AuthChange: Sendable, Equatable {
     case numberProved(user: Int64, at: Double)
     /// What happened, kept with the change that made it happen (EventsCore).
     case recordEvent(Event)
+    /// The number's events since `since` that no account owned (the codes of a first sign-in,
+    /// sent before its account existed) become the account's the number is on now.
+    case adoptEvents(phone: String, since: Double)
 }
 
 /// The account was no longer on the number a change of number started from (another change

@@ -130,6 +130,8 @@ public enum AuthChanges {
             [Statement(noteNumberProved, at, user)]
         case .recordEvent(let event):
             [EventQueries.insert(event)]
+        case .adoptEvents(let phone, let since):
+            [Statement(EventQueries.adopt, phone, since)]
         case .signIn, .moveAccount, .detachAccount:
             []  // each checks what it wrote: apply(_:) writes it
         }

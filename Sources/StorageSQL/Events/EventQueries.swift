@@ -17,6 +17,13 @@ public enum EventQueries {
             event.userAgent, event.network)
     }
 
+    /// The number's unowned events since `$2` given to the account it is on now.
+    static let adopt = SQL(
+        """
+        UPDATE events SET user_id = (SELECT id FROM users WHERE phone = $1)
+        WHERE phone = $1 AND user_id IS NULL AND at >= $2
+        """)
+
     /// The event of the number's newest send, when that send is withdrawn (its provider refused it).
     static let forgetNewestSend = SQL(
         "DELETE FROM events WHERE id = (SELECT max(id) FROM events WHERE phone = $1 AND type = 'code.sent')")

@@ -1,0 +1,32 @@
+import EventsCore
+import Foundation
+import HTTPLite
+import Wording
+
+extension Pages {
+    /// "Recent activity": the person's events, newest first (``EventsCore/ActivityLine``), each
+    /// with when, the browser or app, and its network; "Not you? Sign out everywhere" above them.
+    /// `olderThan`: the id the next page starts before, when there is one.
+    func activity(csrf: String, events: [StoredEvent], olderThan: Int64?, isOlderPage: Bool) throws -> Response {
+        let lines: [[String: Any]] = events.map { stored in
+            let line = ActivityLine(stored)
+            let event = stored.event
+            let status = stored.status.flatMap { words.has("activity.delivery." + $0) ? words("activity.delivery." + $0) : nil }
+            return [
+                "sentence": words(line.key, line.values), "iso": Self.iso(event.at), "when": Self.when(event.at, words),
+                "hasStatus": status != nil, "status": status ?? "",
+                "hasDevice": event.userAgent != nil,
+                "device": UserAgentDescription.describe(event.userAgent, words),
+                "hasNetwork": event.network != nil,
+                "network": event.network.map { words("activity.network", ["network": $0]) } ?? "",
+            ]
+        }
+        return try page(
+            "activity",
+            [
+                "csrf": csrf, "lines": lines, "hasLines": !lines.isEmpty, "hasOlder": olderThan != nil,
+                "olderThan": olderThan.map(String.init) ?? "", "isOlderPage": isOlderPage,
+                "pageAddress": "/account/activity",
+            ], answering: nil)
+    }
+}
