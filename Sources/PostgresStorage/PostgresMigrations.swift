@@ -401,5 +401,8 @@ enum PostgresMigrations {
                 "CREATE INDEX events_by_phone ON events (phone, at) WHERE phone IS NOT NULL",
                 "CREATE INDEX events_by_reference ON events (reference) WHERE reference IS NOT NULL",
             ]),
+        // A wrong recovery try, kept as a digest (SQLite's v17).
+        Migration(
+            name: "v17-recovery-try", statements: ["ALTER TABLE failed_recoveries ADD COLUMN try_digest bytea"]),
     ]
 }

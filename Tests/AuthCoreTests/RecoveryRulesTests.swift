@@ -47,7 +47,9 @@ struct RecoveryRulesTests {
     func wrong() {
         var stored = Stored()
         let failure: [AuthChange] = [
-            .recordRecoveryFailure(phone: "+15305550123", client: "192.0.2.0", at: now.timeIntervalSince1970),
+            .recordRecoveryFailure(
+                phone: "+15305550123", client: "192.0.2.0", at: now.timeIntervalSince1970,
+                tried: SignInRules.recoveryTry(digest, phone: "+15305550123")),
             // Noted for the number (its account's activity, if it has one), with the client's /24.
             .recordEvent(
                 Event(.wrongRecoveryCode, at: now.timeIntervalSince1970, phone: "+15305550123", client: "192.0.2.0")),
@@ -55,6 +57,35 @@ struct RecoveryRulesTests {
         #expect(rules.proveRecovery(proof(), given: stored) == AuthDecision(.wrong, changes: failure))
         stored.recoveryCode = RecoveryCodeMatch(user: 7, matches: false, unused: 10)
         #expect(rules.proveRecovery(proof(), given: stored) == AuthDecision(.wrong, changes: failure))
+    }
+
+    @Test("the number's last wrong try, sent again (Reload posting the form again), is answered alike and not counted")
+    func sameTryAgain() {
+        var stored = Stored()
+        stored.recoveryCode = RecoveryCodeMatch(
+            user: 7, matches: false, unused: 10, lastWrongTry: SignInRules.recoveryTry(digest, phone: "+15305550123"))
+        #expect(rules.proveRecovery(proof(), given: stored) == AuthDecision(.wrong))
+        // Another number's try with the same code is another try.
+        stored.recoveryCode.lastWrongTry = SignInRules.recoveryTry(digest, phone: "+14155550100")
+        #expect(rules.proveRecovery(proof(), given: stored).changes.count == 2)
+    }
+
+    @Test("'Is this your account?' answered after its account left the number: over, and nothing counted")
+    func staleClaim() {
+        var stored = Stored()
+        stored.session = SessionRecord(
+            pendingPhone: "+15305550123", userID: nil, userPhone: nil, lastSeenAt: now.timeIntervalSince1970,
+            expiresAt: now.timeIntervalSince1970 + 600, absoluteExpiresAt: now.timeIntervalSince1970 + 600,
+            createdAt: now.timeIntervalSince1970, method: .code, claimUserID: 7)
+        var request = proof()
+        request.claim = .init(session: Data(repeating: 1, count: 32), account: 7, signedIn: Data(repeating: 2, count: 32), userAgent: nil)
+        // The number holds another account now (the fresh one): the read finds none of 7's.
+        stored.recoveryCode = RecoveryCodeMatch(user: nil, matches: false, unused: 0)
+        #expect(
+            rules.proveRecovery(request, given: stored)
+                == AuthDecision(.claimEnded, changes: [.deleteSession(key: Data(repeating: 1, count: 32))]))
+        stored.recoveryCode = RecoveryCodeMatch(user: 7, matches: false, unused: 3)
+        #expect(rules.proveRecovery(request, given: stored).outcome == .wrong)
     }
 
     @Test("a full window looks at nothing, the right code included, and says until when")

@@ -1,3 +1,5 @@
+import Crypto
+import Encodings
 import EventsCore
 import Foundation
 
@@ -59,6 +61,12 @@ public enum RecoveryOutcome: Sendable, Equatable {
 }
 
 extension SignInRules {
+    /// What is kept of a wrong recovery try: SHA-256 of the number and the code's keyed digest,
+    /// so it matches only that same try again.
+    static func recoveryTry(_ digest: Data, phone: String) -> Data {
+        Data(SHA256.hash(data: Data(phone.utf8) + digest))
+    }
+
     /// What ``proveRecovery(_:given:)`` reads (``RecoveryReads``).
     public func recoveryReads(_ request: RecoveryProof) -> RecoveryReads {
         RecoveryReads(request, policy: policy)
@@ -75,13 +83,22 @@ extension SignInRules {
                 session.pendingPhone == request.phone.e164
             else { return AuthDecision(.claimEnded) }
         }
+        // The account the question was about is no longer on the number (its new holder started
+        // afresh in another browser): nothing is left to prove, and nothing is counted.
+        if let claim = request.claim, found.match.user != claim.account {
+            return AuthDecision(.claimEnded, changes: [.deleteSession(key: claim.session)])
+        }
         if let until = found.clientFailures.fullUntil { return AuthDecision(.clientLimited(until: until)) }
         if let until = found.numberFailures.fullUntil { return AuthDecision(.numberLimited(until: until)) }
+        let tried = Self.recoveryTry(request.codeDigest, phone: request.phone.e164)
         guard let user = found.match.user, found.match.matches else {
+            // The number's last wrong try, sent again (Reload on the page that said so, which
+            // Safari answers by posting the form again; a double tap): no new guess.
+            if let last = found.match.lastWrongTry, constantTimeEquals(last, tried) { return AuthDecision(.wrong) }
             return AuthDecision(
                 .wrong,
                 changes: [
-                    .recordRecoveryFailure(phone: request.phone.e164, client: request.client, at: now),
+                    .recordRecoveryFailure(phone: request.phone.e164, client: request.client, at: now, tried: tried),
                     Self.event(.wrongRecoveryCode, at: now, phone: request.phone.e164, client: request.client),
                 ])
         }

@@ -74,7 +74,9 @@ public enum AuthChange: Sendable, Equatable {
     /// Uses up one of the user's recovery codes (by its digest).
     case spendRecoveryCode(user: Int64, digest: Data, at: Double)
     /// A wrong recovery try for the typed number, towards its limit and the client's.
-    case recordRecoveryFailure(phone: String, client: String?, at: Double)
+    /// `tried`: the try's digest (``SignInRules/recoveryTry(_:phone:)``), so the same try sent
+    /// again is not counted again.
+    case recordRecoveryFailure(phone: String, client: String?, at: Double, tried: Data? = nil)
     /// "Is this your account?": a pending session for `phone` that waits on the answer about
     /// `user`'s account, until `until`.
     case makeClaim(session: Data, phone: String, user: Int64, at: Double, until: Double)

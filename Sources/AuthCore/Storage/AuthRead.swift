@@ -101,8 +101,11 @@ public struct RecoveryCodeMatch: Sendable, Equatable {
     public var matches: Bool
     /// The account's recovery codes not used yet (before this one is spent).
     public var unused: Int
+    /// The digest of the number's last wrong try (``SignInRules/recoveryTry(_:phone:)``).
+    public var lastWrongTry: Data?
 
-    public init(user: Int64?, matches: Bool, unused: Int) {
+    public init(user: Int64?, matches: Bool, unused: Int, lastWrongTry: Data? = nil) {
+        self.lastWrongTry = lastWrongTry
         self.user = user
         self.matches = matches
         self.unused = unused

@@ -435,6 +435,11 @@ enum SQLiteMigrations {
                     CREATE INDEX events_by_reference ON events(reference) WHERE reference IS NOT NULL;
                     """)
         }
+        // A wrong recovery try, kept as a digest: the same try sent again (Safari's Reload
+        // posts the form again) is answered alike and not counted twice.
+        migrator.registerMigration("v17-recovery-try") { db in
+            try db.execute(sql: "ALTER TABLE failed_recoveries ADD COLUMN try_digest BLOB")
+        }
         return migrator
     }
 }

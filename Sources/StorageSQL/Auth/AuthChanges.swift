@@ -120,8 +120,8 @@ public enum AuthChanges {
             [Statement(dismissPasskeyOffer, at, user)]
         case .spendRecoveryCode(let user, let digest, let at):
             [Statement(spendRecoveryCode, at, user, digest)]
-        case .recordRecoveryFailure(let phone, let client, let at):
-            [Statement(insertRecoveryFailure, phone, client, at)]
+        case .recordRecoveryFailure(let phone, let client, let at, let tried):
+            [Statement(insertRecoveryFailure, phone, client, at, tried)]
         case .revokeApps(let user, let at):
             [Statement(revokeGrantsOfUser, at, user)]
         case .makeClaim(let session, let phone, let user, let at, let until):
@@ -261,7 +261,8 @@ public enum AuthChanges {
 
     static let spendRecoveryCode = SQL(
         "UPDATE recovery_codes SET used_at = $1 WHERE user_id = $2 AND digest = $3 AND used_at IS NULL")
-    static let insertRecoveryFailure = SQL("INSERT INTO failed_recoveries (phone, client, failed_at) VALUES ($1, $2, $3)")
+    static let insertRecoveryFailure = SQL(
+        "INSERT INTO failed_recoveries (phone, client, failed_at, try_digest) VALUES ($1, $2, $3, $4)")
 
     // MARK: Purging
 

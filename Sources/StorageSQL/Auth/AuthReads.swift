@@ -95,12 +95,21 @@ public enum AuthReads {
             account.map { Statement(recoveryCodeOfAccount, phone, digest, $0) }
             ?? Statement(recoveryCodeOf, phone, digest)
         return .rows(statement) { rows in
-            guard let row = rows.first else { return .done(RecoveryCodeMatch(user: nil, matches: false, unused: 0)) }
-            let matches: Int = try row.get("matches")
-            return .done(
-                RecoveryCodeMatch(user: try row.get("user_id"), matches: matches > 0, unused: try row.get("unused")))
+            var match = RecoveryCodeMatch(user: nil, matches: false, unused: 0)
+            if let row = rows.first {
+                let matches: Int = try row.get("matches")
+                match = RecoveryCodeMatch(
+                    user: try row.get("user_id"), matches: matches > 0, unused: try row.get("unused"))
+            }
+            return .rows(Statement(lastRecoveryTry, phone)) { rows in
+                match.lastWrongTry = try rows.first?.optional("try_digest")
+                return .done(match)
+            }
         }
     }
+
+    static let lastRecoveryTry = SQL(
+        "SELECT try_digest FROM failed_recoveries WHERE phone = $1 ORDER BY failed_at DESC, id DESC LIMIT 1")
 
     static let numberOwnersOf = SQL(
         """

@@ -200,7 +200,8 @@ struct AccountController: Sendable {
         try await store.replaceRecoveryCodes(
             user: context.user.id, digests: made.digests, at: clock().timeIntervalSince1970)
         return try pages.in(context.language).recoveryCodes(
-            csrf: context.csrfToken, phone: context.user.phone, left: made.codes.count, codes: made.codes)
+            csrf: context.csrfToken, phone: context.user.phone, left: made.codes.count, codes: made.codes,
+            replaced: summary.recoveryCodesMadeAt != nil)
     }
 
     // MARK: Download and delete

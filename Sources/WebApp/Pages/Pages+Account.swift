@@ -53,7 +53,7 @@ extension Pages {
     /// `alreadyMade`: a form posted again after its set was replaced, so nothing was made.
     func recoveryCodes(
         csrf: String, phone: PhoneNumber, left: Int, codes: [String]? = nil, replaces: String = "none",
-        alreadyMade: Bool = false
+        alreadyMade: Bool = false, replaced: Bool = false
     ) throws -> Response {
         var values: [String: Any] = [
             "csrf": csrf, "pageAddress": "/account/recovery", "hasCodes": left > 0, "replaces": replaces,
@@ -61,9 +61,12 @@ extension Pages {
             "left": left == 0 ? words("yourAccount.recovery.none") : words.plural("yourAccount.recovery.left", count: left),
         ]
         if let codes {
-            let file = ([words("yourAccount.recovery.fileHeader", ["phone": phone.nationalFormat]), ""] + codes)
-                .joined(separator: "\n") + "\n"
+            let header = words("yourAccount.recovery.fileHeader", ["phone": phone.nationalFormat])
+            let file = ([header, ""] + codes).joined(separator: "\n") + "\n"
             values["showing"] = true
+            // What a printout says it is: the service and the number, as the file does.
+            values["printHeader"] = header
+            values["replaced"] = replaced
             // No language link while they are shown: following it would lose them.
             values["pageAddress"] = nil
             values["codes"] = codes.map { ["code": $0] }
