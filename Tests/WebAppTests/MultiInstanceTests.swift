@@ -67,6 +67,43 @@ struct MultiInstanceTests {
         }
     }
 
+    @Test("'Is this your account?' asked on A is answered on B; a recovery proved on B moves the account on A; both see the same activity")
+    func accountOverTheYearsAcrossInstances() async throws {
+        let claims = ClaimFlowTests()
+        try await withTwoInstances { a, b in
+            let codes = try await claims.oldAccount(a)
+            let (browser, verified) = try await claims.newHolder(a)
+            #expect(verified.location == "/claim")
+            browser.baseURL = b.baseURL
+            #expect(try await browser.get("/claim").body.contains("Is this your account?"))
+            #expect(try await browser.post("/claim/code", form: [("code", codes[0])]).location == "/home")
+            #expect(try await browser.get("/home").body.contains("Savings"))
+            // The owner's activity, read on either instance: asked, then proved with a code.
+            for server in [a, b] {
+                browser.baseURL = server.baseURL
+                let activity = try await browser.get("/account/activity")
+                #expect(activity.body.contains("The account was proved yours with a recovery code"))
+                #expect(activity.body.contains("we asked whether this is your account"))
+            }
+
+            let phone = Browser(baseURL: b.baseURL)
+            _ = try await phone.get("/recover")
+            #expect(try await phone.post("/recover", form: [("phone", "4155550100"), ("code", codes[1])]).location
+                == "/recover/phone?left=8")
+            phone.baseURL = a.baseURL
+            a.clock.advance(by: 31)
+            #expect(try await phone.post("/recover/phone", form: [("phone", "5305550123")]).location == "/recover/code?sent=1")
+            phone.baseURL = b.baseURL
+            let moved = try await phone.post("/recover/code", form: [("code", try a.lastCode(to: "+15305550123"))])
+            #expect(moved.location == "/account?changed=phone")
+            // The recovery signed every other place out, on both instances.
+            for server in [a, b] {
+                browser.baseURL = server.baseURL
+                #expect(try await browser.get("/home").location == "/login")
+            }
+        }
+    }
+
     @Test("wrong codes count on every instance: five across A and B kill the code on both")
     func attemptsAcrossInstances() async throws {
         try await withTwoInstances { a, b in
