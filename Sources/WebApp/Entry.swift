@@ -12,6 +12,12 @@ enum Entry {
         // there: SQLite runs on GRDB's queues and file reads on NIO's blocking-I/O pool. Must
         // happen first, before any task is scheduled.
         NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        // `webapp events`: the operator's trail, printed; the server is not started.
+        if arguments.first == "events" {
+            await EventsCommand.main(Array(arguments.dropFirst()))
+            return
+        }
         await WebAppCommand.main(
             WebAppCommand.arguments(
                 Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))

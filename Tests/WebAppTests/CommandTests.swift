@@ -239,6 +239,40 @@ struct CommandTests {
         #expect(logs.contains("Stopped"))
     }
 
+    @Test("webapp events prints the stored events as JSON Lines, filtered; a bad filter is a usage error")
+    func events() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webapp-events-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (server, baseURL, _) = try await start(dataDirectory: folder)
+        defer { if server.isRunning { server.terminate() } }
+        let browser = Browser(baseURL: baseURL)
+        _ = try await browser.post("/login", form: [("phone", "530 555 0123")])
+        let outbox = try String(contentsOf: folder.appendingPathComponent("outbox.jsonl"), encoding: .utf8)
+        let code = try #require(outbox.firstMatch(of: /#(\d{6})/)).1
+        #expect(try await browser.post("/verify", form: [("code", String(code))]).location == "/home")
+
+        func events(_ filters: [String]) async throws -> (Int32, [[String: Any]], String) {
+            let (process, output, errors) = try run(["events", "--data-dir", folder.path] + filters)
+            let printed = output.fileHandleForReading.readDataToEndOfFile()
+            let complaint = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(await exits(process))
+            let lines = String(decoding: printed, as: UTF8.self).split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+            return (process.terminationStatus, lines, complaint)
+        }
+        let (status, all, _) = try await events([])
+        #expect(status == 0)
+        #expect(all.compactMap { $0["type"] as? String } == ["code.sent", "session.created"])
+        #expect(all.allSatisfy { $0["phone_number"] as? String == "+15305550123" && $0["network"] as? String == "127.0.0.0/24" })
+        #expect(try await events(["--type", "session.created", "--phone", "(530) 555-0123"]).1.count == 1)
+        #expect(try await events(["--phone", "415 555 0100"]).1.isEmpty)
+        #expect(try await events(["--since", "2999-01-01"]).1.isEmpty)
+        let (refused, _, said) = try await events(["--type", "nonsense"])
+        #expect(refused != 0 && said.contains("--type: one of session.created"))
+        #expect(try await events(["--since", "yesterday"]).0 != 0)
+    }
+
     /// Whether `process` ends within 10 s; waits on a thread of its own, off the cooperative
     /// pool (and not on `DispatchQueue.global()`, which runs only as many jobs as there are cores).
     func exits(_ process: Process) async -> Bool {

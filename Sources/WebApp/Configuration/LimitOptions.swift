@@ -73,13 +73,18 @@ struct LimitOptions: ParsableArguments {
         help: "Days after which a number that has not signed in with a code may have changed hands (\"Is this your account?\"); 0 turns the guard off.")
     var dormantAfter = Int(SignInPolicy().dormantAfter / 86_400)
 
+    @Option(
+        name: .customLong("event-retention-days"),
+        help: "Days events are kept (Recent activity shows the last 90; webapp events prints them all), then deleted.")
+    var eventRetentionDays = Int(SignInPolicy().eventRetention / 86_400)
+
     /// The option names that may also come from `WEBAPP_*` variables.
     static let names = [
         "max-codes-per-phone", "max-codes-per-client", "max-texts-per-exchange", "max-texts-per-hour",
         "max-texts-per-day", "max-sign-ins-per-client", "max-passkey-challenges-per-client", "max-failures-per-phone",
         "call-cost", "breaker-min-codes",
         "breaker-min-conversion", "warn-conversion-below", "warn-delivery-below", "confirm-within",
-        "dormant-after",
+        "dormant-after", "event-retention-days",
     ]
 
     func validate() throws {
@@ -105,6 +110,9 @@ struct LimitOptions: ParsableArguments {
         guard (0...3650).contains(dormantAfter) else {
             throw ValidationError("--dormant-after must be between 0 (off) and 3650 days.")
         }
+        guard (90...3650).contains(eventRetentionDays) else {
+            throw ValidationError("--event-retention-days must be between 90 (what Recent activity shows) and 3650.")
+        }
         guard callCost <= maxTextsPerHour else {
             throw ValidationError(
                 "--call-cost must not be more than --max-texts-per-hour, or no call could ever go out.")
@@ -128,5 +136,6 @@ struct LimitOptions: ParsableArguments {
         policy.warnDeliveryBelow = warnDeliveryBelow
         policy.confirmWithin = Double(confirmWithin * 60)
         policy.dormantAfter = Double(dormantAfter) * 86_400
+        policy.eventRetention = Double(eventRetentionDays) * 86_400
     }
 }
