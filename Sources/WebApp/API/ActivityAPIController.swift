@@ -12,11 +12,15 @@ struct ActivityAPIController: Sendable {
         signedIn.get("/account/activity", use: list)
     }
 
+    /// An event as JSON, for the API and for `webapp events` alike.
     struct EventReply: Encodable {
         let id: Int64
         /// The stored type (`session.created`, `code.sent`, …).
         let type: String
+        /// ISO 8601, UTC.
         let at: String
+        /// Only for the operator (`webapp events`): the person's own API knows whose it is.
+        let user_id: Int64?
         /// How a sign-in was proved, why a session ended, a code's channel, a passkey's name.
         let detail: String?
         let phone_number: String?
@@ -26,6 +30,20 @@ struct ActivityAPIController: Sendable {
         let user_agent: String?
         /// An IPv4 /24 or an IPv6 /48, never more exact.
         let network: String?
+
+        init(_ stored: StoredEvent, withUser: Bool, formatter: ISO8601DateFormatter) {
+            let event = stored.event
+            id = stored.id
+            type = event.type.rawValue
+            at = formatter.string(from: Date(timeIntervalSince1970: event.at))
+            user_id = withUser ? event.user : nil
+            detail = event.detail
+            phone_number = event.phone
+            delivery_status = stored.status
+            app = event.app
+            user_agent = event.userAgent
+            network = event.network
+        }
     }
 
     struct ListReply: Encodable {
@@ -40,13 +58,6 @@ struct ActivityAPIController: Sendable {
         let formatter = ISO8601DateFormatter()
         return try APIController.reply(
             ListReply(
-                events: found.map { stored in
-                    let event = stored.event
-                    return EventReply(
-                        id: stored.id, type: event.type.rawValue,
-                        at: formatter.string(from: Date(timeIntervalSince1970: event.at)), detail: event.detail,
-                        phone_number: event.phone, delivery_status: stored.status, app: event.app,
-                        user_agent: event.userAgent, network: event.network)
-                }, next_before: older))
+                events: found.map { EventReply($0, withUser: false, formatter: formatter) }, next_before: older))
     }
 }

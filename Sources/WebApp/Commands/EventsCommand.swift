@@ -104,29 +104,11 @@ struct EventsCommand: AsyncParsableCommand {
         while true {
             let page = try await store.export(filter, after: after, limit: 1000)
             for stored in page {
-                let event = stored.event
-                let line = Line(
-                    id: stored.id, at: formatter.string(from: Date(timeIntervalSince1970: event.at)),
-                    type: event.type.rawValue, user_id: event.user, phone_number: event.phone, detail: event.detail,
-                    delivery_status: stored.status, app: event.app, user_agent: event.userAgent,
-                    network: event.network)
+                let line = ActivityAPIController.EventReply(stored, withUser: true, formatter: formatter)
                 write(String(decoding: try encoder.encode(line), as: UTF8.self))
             }
             guard page.count == 1000, let last = page.last else { return }
             after = last.id
         }
-    }
-
-    struct Line: Encodable {
-        let id: Int64
-        let at: String
-        let type: String
-        let user_id: Int64?
-        let phone_number: String?
-        let detail: String?
-        let delivery_status: String?
-        let app: String?
-        let user_agent: String?
-        let network: String?
     }
 }
