@@ -15,9 +15,9 @@ public protocol AccountStore: Sendable {
 
     /// Reads the user's row (locked), numbers and money held, passes them to `decide`, and when
     /// it decides ``DeletionDecision/delete(_:)`` removes every personal row in the same
-    /// transaction.
-    func delete(user: Int64, decide: @escaping @Sendable (DeletionSnapshot) -> DeletionDecision) async throws
-        -> DeletionDecision
+    /// transaction (its events too), and notes the deletion `at` then.
+    func delete(user: Int64, at: Double, decide: @escaping @Sendable (DeletionSnapshot) -> DeletionDecision)
+        async throws -> DeletionDecision
 
     /// Replaces the user's recovery codes by `digests` (``RecoveryCodes``), in one transaction:
     /// the old set ends as the new one begins.

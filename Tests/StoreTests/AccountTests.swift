@@ -256,16 +256,20 @@ struct AccountTests {
             try await database.execute(
                 "INSERT INTO accounts (user_id, name, balance_cents, created_at) VALUES (\(alice.id), 'Savings', 1, 1)")
             let rules = Self.rules
-            #expect(try await database.account.delete(user: alice.id) { rules.deletion($0) } == .moneyHeld(cents: 1))
+            #expect(try await database.account.delete(user: alice.id, at: fixture.clock.now.timeIntervalSince1970) { rules.deletion($0) } == .moneyHeld(cents: 1))
             #expect(try await database.integer("SELECT count(*) FROM users") == 2)
 
             try await database.execute("UPDATE accounts SET balance_cents = 0 WHERE user_id = \(alice.id)")
-            let decision = try await database.account.delete(user: alice.id) { rules.deletion($0) }
+            let decision = try await database.account.delete(user: alice.id, at: fixture.clock.now.timeIntervalSince1970) { rules.deletion($0) }
             guard case .delete = decision else { Issue.record("not deleted: \(decision)"); return }
             #expect(try await database.integer("SELECT count(*) FROM users") == 1)
             for table in ["sessions", "accounts", "devices", "number_changes"] {
                 #expect(try await database.integer("SELECT count(*) FROM \(table) WHERE user_id = \(alice.id)") == 0, "\(table)")
             }
+            // Her events go; one says an account was deleted, and none names her number.
+            #expect(try await database.integer("SELECT count(*) FROM events WHERE user_id = \(alice.id)") == 1)
+            #expect(try await database.integer("SELECT count(*) FROM events WHERE type = 'user.deleted'") == 1)
+            #expect(try await database.integer("SELECT count(*) FROM events WHERE phone = '+14155550100'") == 0)
             // The limits' rows stay, without the number.
             #expect(try await database.integer("SELECT count(*) FROM code_sends WHERE phone = '+14155550100'") == 0)
             #expect(try await database.integer("SELECT count(*) FROM code_sends WHERE phone LIKE 'forgotten:%'") == 1)
@@ -274,7 +278,7 @@ struct AccountTests {
             #expect(try await database.integer("SELECT id FROM users WHERE phone = '+15305550123'") == Int(bob.id))
             fixture.clock.advance(by: 60)
             #expect(try await signIn(fixture, "4155550100").id != alice.id)
-            #expect(try await database.account.delete(user: alice.id) { rules.deletion($0) } == .noAccount)
+            #expect(try await database.account.delete(user: alice.id, at: fixture.clock.now.timeIntervalSince1970) { rules.deletion($0) } == .noAccount)
         }
     }
 }

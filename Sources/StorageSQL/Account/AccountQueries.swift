@@ -1,5 +1,6 @@
 import AccountCore
 import AuthCore
+import EventsCore
 import Foundation
 
 /// What ``AccountCore/AccountStore`` reads and writes, once for both databases: the account
@@ -244,7 +245,9 @@ public enum AccountQueries {
 
     /// The user's codes replaced by `digests`.
     public static func replaceRecoveryCodes(user: Int64, digests: [Data], at: Double) -> Step<Int> {
-        .execute([Statement(deleteRecoveryCodes, user)] + digests.map { Statement(insertRecoveryCode, user, $0, at) })
+        .execute(
+            [Statement(deleteRecoveryCodes, user)] + digests.map { Statement(insertRecoveryCode, user, $0, at) }
+                + [EventQueries.insert(Event(.recoveryCodesMade, at: at, user: user))])
     }
 
     // MARK: Deletion
@@ -260,6 +263,15 @@ public enum AccountQueries {
         "UPDATE failed_checks SET phone = $1 WHERE phone = $2 AND failed_at >= $3 AND failed_at <= $4")
     static let forgetRecoveryFailures = SQL(
         "UPDATE failed_recoveries SET phone = $1 WHERE phone = $2 AND failed_at >= $3 AND failed_at <= $4")
+    /// A held number's events that were no account's (a stranger's wrong code, before the
+    /// account existed) keep only the digest of the number, and neither browser nor network.
+    static let forgetEvents = SQL(
+        """
+        UPDATE events SET phone = $1, user_agent = NULL, network = NULL
+        WHERE phone = $2 AND user_id IS NULL AND at >= $3 AND at <= $4
+        """)
+    /// The person's own events go with them.
+    static let deleteEvents = SQL("DELETE FROM events WHERE user_id = $1")
     static let deleteCode = SQL("DELETE FROM verifications WHERE phone = $1")
     static let deletePendingSessions = SQL("DELETE FROM sessions WHERE pending_phone = $1")
     /// Every other row of the person goes with it (`ON DELETE CASCADE`): sessions, remembered
@@ -270,7 +282,7 @@ public enum AccountQueries {
     /// The deletion: the user's row locked (a wallet change, which locks it first, runs before or
     /// after, never during), what `decide` needs read, and what it decided written.
     public static func delete(
-        user: Int64, decide: @escaping @Sendable (DeletionSnapshot) -> DeletionDecision
+        user: Int64, at now: Double, decide: @escaping @Sendable (DeletionSnapshot) -> DeletionDecision
     ) -> Step<DeletionDecision> {
         .rows(Statement(personLocked, user)) { rows in
             guard let row = rows.first else {
@@ -287,14 +299,14 @@ public enum AccountQueries {
                     guard case .delete(var plan) = decision else { return .done(decision) }
                     return fenced(plan.forgotten.map(\.held), of: user).then { held in
                         plan.forgotten = zip(held, plan.forgotten).map { ($0, $1.as) }
-                        return Step<Int>.execute(statements(deleting: plan)).map { _ in .delete(plan) }
+                        return Step<Int>.execute(statements(deleting: plan, at: now)).map { _ in .delete(plan) }
                     }
                 }
             }
         }
     }
 
-    static func statements(deleting plan: DeletionPlan) -> [Statement] {
+    static func statements(deleting plan: DeletionPlan, at now: Double) -> [Statement] {
         plan.forgotten.flatMap { held, forgotten in
             let from = held.rowsFrom
             let until = held.until ?? openEnd
@@ -302,11 +314,15 @@ public enum AccountQueries {
                 Statement(forgetSends, forgotten, held.phone, from, until),
                 Statement(forgetFailures, forgotten, held.phone, from, until),
                 Statement(forgetRecoveryFailures, forgotten, held.phone, from, until),
+                Statement(forgetEvents, forgotten, held.phone, from, until),
             ]
         } + [
             Statement(deleteCode, plan.phone),
             Statement(deletePendingSessions, plan.phone),
+            Statement(deleteEvents, plan.user),
             Statement(deleteUser, plan.user),
+            // What stays: that an account was deleted, and when (its id names no one any more).
+            EventQueries.insert(Event(.accountDeleted, at: now, user: plan.user)),
         ]
     }
 }

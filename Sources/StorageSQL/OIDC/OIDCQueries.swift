@@ -1,4 +1,5 @@
 import AuthCore
+import EventsCore
 import Foundation
 import OIDCCore
 
@@ -156,7 +157,9 @@ public enum OIDCQueries {
         .rows(Statement(consentScopesLocked, user, client)) { rows in
             let had = try rows.first.map { scopes(try $0.get("scope")) } ?? []
             let all = OIDCScopes.union(had, more).joined(separator: " ")
-            return .execute([Statement(upsertConsent, user, client, all, now)])
+            // A first consent connects the app (a wider one later is the same connection).
+            let connected = rows.isEmpty ? [EventQueries.insert(Event(.appConnected, at: now, user: user, app: client))] : []
+            return .execute([Statement(upsertConsent, user, client, all, now)] + connected)
         }
     }
 
@@ -165,7 +168,10 @@ public enum OIDCQueries {
         "UPDATE oidc_grants SET revoked_at = $1 WHERE user_id = $2 AND client_id = $3 AND revoked_at IS NULL")
 
     public static func revokeConsent(user: Int64, client: String, at now: Double) -> Step<Int> {
-        .execute([Statement(deleteConsent, user, client), Statement(revokeClientGrants, now, user, client)])
+        .execute([
+            Statement(deleteConsent, user, client), Statement(revokeClientGrants, now, user, client),
+            EventQueries.insert(Event(.appDisconnected, at: now, user: user, app: client)),
+        ])
     }
 
     /// The apps a person consented to, and the first-party ones holding a live refresh token.

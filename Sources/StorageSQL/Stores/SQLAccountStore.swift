@@ -22,10 +22,10 @@ public struct SQLAccountStore<Runner: StepRunner>: AccountStore {
         return try await runner.read { AccountQueries.export(user: user, now: now, codeLifetime: codeLifetime) }
     }
 
-    public func delete(user: Int64, decide: @escaping @Sendable (DeletionSnapshot) -> DeletionDecision) async throws
-        -> DeletionDecision
+    public func delete(user: Int64, at: Double, decide: @escaping @Sendable (DeletionSnapshot) -> DeletionDecision)
+        async throws -> DeletionDecision
     {
-        try await runner.transaction { AccountQueries.delete(user: user, decide: decide) }
+        try await runner.transaction { AccountQueries.delete(user: user, at: at, decide: decide) }
     }
 
     public func replaceRecoveryCodes(user: Int64, digests: [Data], at: Double) async throws {

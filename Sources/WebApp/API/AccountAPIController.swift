@@ -60,7 +60,8 @@ struct AccountAPIController: Sendable {
 
     @Sendable func delete(_ request: Request, _ context: APIConfirmedContext) async throws -> Response {
         let rules = self.rules
-        switch try await store.delete(user: context.user.id, decide: { rules.deletion($0) }) {
+        switch try await store.delete(
+            user: context.user.id, at: clock().timeIntervalSince1970, decide: { rules.deletion($0) }) {
         case .moneyHeld: throw DeletionRefused.moneyHeld
         case .delete, .noAccount: return Response(status: .noContent, headers: [.cacheControl: "no-store"])
         }

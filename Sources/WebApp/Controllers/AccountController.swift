@@ -236,7 +236,8 @@ struct AccountController: Sendable {
     /// forgets it too: Login says it is done.
     @Sendable func delete(_ request: Request, _ context: ConfirmedContext) async throws -> Response {
         let rules = self.rules
-        switch try await store.delete(user: context.user.id, decide: { rules.deletion($0) }) {
+        switch try await store.delete(
+            user: context.user.id, at: clock().timeIntervalSince1970, decide: { rules.deletion($0) }) {
         case .moneyHeld(let cents):
             return try pages.in(context.language).deleteAccount(
                 csrf: context.csrfToken, phone: context.user.phone, moneyHeld: Money(cents: cents), refused: true)
