@@ -309,7 +309,10 @@ struct SignInRulesTests {
             .recordFailure(phone: "+15305550123", client: nil, at: seconds),
             .recordEvent(Event(.wrongCode, at: seconds, phone: "+15305550123")),
         ]
-        #expect(decision.changes == (wrong ? counted : []), "\(name)")
+        let lock = failureAt.map { at in
+            [AuthChange.recordEventOnce(Event(.locked, at: seconds - 86_400 + at, phone: "+15305550123"), since: seconds - 86_400 + at)]
+        }
+        #expect(decision.changes == (wrong ? counted : lock ?? []), "\(name)")
     }
 
     @Test(
@@ -350,7 +353,9 @@ struct SignInRulesTests {
             events: [.phoneFailures: failureAt.map { seconds - 86_400 + $0 }])
         let decision = rules.check(request, given: found)
         #expect(decision.outcome == outcome)
-        #expect(decision.changes.isEmpty)
+        // Nothing counted; a lock is only noted (once, by the store).
+        #expect(decision.changes.allSatisfy { if case .recordEventOnce = $0 { true } else { false } })
+        #expect(decision.changes.isEmpty == (failureAt == nil))
     }
 
     @Test("the API checks by number and the holder of the code, with no session; none is deleted")

@@ -99,4 +99,29 @@ struct EventStoreTests {
             #expect(events.filter { $0.event.app == "notes" }.count == 2)
         }
     }
+
+    @Test("a lock is noted once, dated when it began, however many tries it refuses", arguments: Backend.all)
+    func lock(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            var policy = SignInPolicy()
+            policy.maxFailuresPerPhone = 2
+            let f = ServiceFixture(database, policy: policy)
+            let pending = try await f.service.requestCode(phoneInput: "5305550123", session: nil)
+            for _ in 0..<2 {
+                await #expect(throws: SignInError.incorrectCode) {
+                    _ = try await f.service.verify(session: pending.session, codeInput: f.wrongCode())
+                }
+            }
+            let lockedAt = f.clock.now.timeIntervalSince1970
+            for _ in 0..<3 {
+                f.clock.advance(by: 5)
+                await #expect(throws: SignInError.self) {
+                    _ = try await f.service.verify(session: pending.session, codeInput: f.sms.lastCode!)
+                }
+            }
+            let locks = try await database.events.export(EventFilter(type: .locked), after: 0, limit: 10)
+            #expect(locks.count == 1)
+            #expect(locks.first?.event.at == lockedAt && locks.first?.event.phone == phone)
+        }
+    }
 }

@@ -137,7 +137,15 @@ extension SignInRules {
             return AuthDecision(.clientLimited(until: until))
         }
         if let until = found.phoneFailures.fullUntil {
-            return AuthDecision(.locked(until: until))
+            // Noted once, dated when it began (the failure that filled the window).
+            let began = found.phoneFailures.nthNewest ?? now
+            return AuthDecision(
+                .locked(until: until),
+                changes: [
+                    .recordEventOnce(
+                        Event(.locked, at: began, phone: phone, userAgent: request.userAgent, client: request.client),
+                        since: began)
+                ])
         }
         if code.failedAttempts >= policy.maxAttemptsPerCode { return AuthDecision(.tooManyAttempts) }
         if code.expiresAt <= now { return AuthDecision(.expired) }

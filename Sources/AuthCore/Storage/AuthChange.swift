@@ -91,6 +91,9 @@ public enum AuthChange: Sendable, Equatable {
     case numberProved(user: Int64, at: Double)
     /// What happened, kept with the change that made it happen (EventsCore).
     case recordEvent(Event)
+    /// `event`, unless its number already has one of its type at or after `since` (a lock is
+    /// noted once, however many tries it refuses).
+    case recordEventOnce(Event, since: Double)
     /// The number's events since `since` that no account owned (the codes of a first sign-in,
     /// sent before its account existed) become the account's the number is on now.
     case adoptEvents(phone: String, since: Double)

@@ -130,6 +130,8 @@ public enum AuthChanges {
             [Statement(noteNumberProved, at, user)]
         case .recordEvent(let event):
             [EventQueries.insert(event)]
+        case .recordEventOnce(let event, let since):
+            [EventQueries.insert(event, unlessSince: since)]
         case .adoptEvents(let phone, let since):
             [Statement(EventQueries.adopt, phone, since)]
         case .signIn, .moveAccount, .detachAccount:

@@ -28,6 +28,20 @@ public enum EventQueries {
     static let forgetNewestSend = SQL(
         "DELETE FROM events WHERE id = (SELECT max(id) FROM events WHERE phone = $1 AND type = 'code.sent')")
 
+    /// One event, unless its number has one of its type at or after `$10`.
+    static let insertOnce = SQL(
+        """
+        INSERT INTO events (at, type, user_id, phone, detail, reference, app, user_agent, network)
+        SELECT $1, $2, coalesce($3, (SELECT id FROM users WHERE phone = $4)), $4, $5, $6, $7, $8, $9
+        WHERE NOT EXISTS (SELECT 1 FROM events WHERE phone = $4 AND type = $2 AND at >= $10)
+        """)
+
+    public static func insert(_ event: Event, unlessSince since: Double) -> Statement {
+        Statement(
+            insertOnce, event.at, event.type.rawValue, event.user, event.phone, event.detail, event.reference, event.app,
+            event.userAgent, event.network, since)
+    }
+
     /// A code's delivery status, as its provider reported it, on the event of its send.
     static let deliveryStatus = SQL("UPDATE events SET status = $1 WHERE reference = $2 AND type = 'code.sent'")
 
