@@ -81,8 +81,10 @@ final class Application: Sendable {
         let metrics = PrometheusMetricsFactory(registry: registry)
         let makeCode: @Sendable () -> OneTimeCode
         if configuration.sms.isTestMode { makeCode = { .testMode } } else { makeCode = { .random() } }
+        // Every decision's events are counted by type once committed (`events_total`).
+        let auth = EventCountingStore(storage.auth, factory: metrics)
         let signIn = SignInService(
-            store: storage.auth, sms: sender, hasher: CodeHasher(secret: secret),
+            store: auth, sms: sender, hasher: CodeHasher(secret: secret),
             composer: MessageComposer(
                 appName: configuration.appName, domain: configuration.smsDomain, wording: wording),
             policy: configuration.policy, logger: logger, clock: clock,
@@ -112,7 +114,7 @@ final class Application: Sendable {
         if let passkeys = configuration.passkeys {
             routes.passkeys = PasskeyService(
                 relyingParty: passkeys.relyingParty, siteName: configuration.appName ?? "Phone Login",
-                store: storage.auth, policy: configuration.policy, logger: logger, clock: clock,
+                store: auth, policy: configuration.policy, logger: logger, clock: clock,
                 metrics: SignInMetrics(factory: metrics))
             logger.info(
                 "Passkeys",

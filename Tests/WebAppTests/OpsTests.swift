@@ -71,6 +71,10 @@ struct OpsTests {
             #expect(sample(text, "sign_in_verifications_total", ["outcome": "incorrect"]) == 1)
             #expect(sample(text, "sign_in_verifications_total", ["outcome": "signed_in"]) == 1)
             #expect(sample(text, "sign_in_limit_hits_total", ["limit": "resend_cooldown"]) == 1)
+            // Events by type, once committed.
+            #expect(sample(text, "events_total", ["type": "code.sent"]) == 1)
+            #expect(sample(text, "events_total", ["type": "code.wrong"]) == 1)
+            #expect(sample(text, "events_total", ["type": "session.created"]) == 1)
             // Raw paths never become labels: /accounts/7 is counted under its pattern.
             #expect(!text.contains("/accounts/7"))
             #expect(sample(text, "http_requests_total", ["route": "/accounts/:id", "status": "404"]) == 1)
