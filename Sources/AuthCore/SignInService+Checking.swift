@@ -81,11 +81,11 @@ extension SignInService {
     /// number with its own account is refused only now, once the code proved the person holds it.
     public func moveAccount(
         of user: User, to phone: PhoneNumber, session: SessionToken?, holder: Data? = nil, codeInput: String,
-        client: String? = nil, language: Language = .english
+        client: String? = nil, language: Language = .english, userAgent: String? = nil
     ) async throws -> User {
         let id = try await moveAccount(
             user.id, from: user.phone, to: phone, session: session, holder: holder, codeInput: codeInput, client: client,
-            language: language, recovering: nil)
+            language: language, recovering: nil, userAgent: userAgent)
         return User(id: id, phone: phone)
     }
 
@@ -96,14 +96,14 @@ extension SignInService {
     func moveAccount(
         _ account: Int64, from: PhoneNumber?, to phone: PhoneNumber, session: SessionToken?, holder: Data?,
         codeInput: String, client: String?, language: Language,
-        recovering: (session: SessionToken, userAgent: String?)?
+        recovering: (session: SessionToken, userAgent: String?)?, userAgent: String? = nil
     ) async throws -> Int64 {
         let notice = from.map { composer.numberChangedNotice(to: $0, newNumber: phone, in: language) }
         let request = CodeCheck(
             session: session?.storageKey, phone: phone,
             candidateDigest: OneTimeCode(codeInput).map { hasher.digest(of: $0, for: phone) },
             signedInSession: (recovering?.session ?? SessionToken.generate()).storageKey, holder: holder,
-            client: client, userAgent: recovering?.userAgent, now: clock(),
+            client: client, userAgent: recovering?.userAgent ?? userAgent, now: clock(),
             purpose: CheckPurpose.moveAccount(
                 user: account, from: from?.e164, notice: notice?.reference, recovering: recovering != nil))
         let outcome: CheckOutcome

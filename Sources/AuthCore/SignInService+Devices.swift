@@ -1,3 +1,4 @@
+import EventsCore
 import Foundation
 
 /// The returning device of the original app: the number that signed in on this browser, typed
@@ -75,7 +76,17 @@ extension SignInService {
 
     /// Forgets the device this browser's cookie names ("Not you?" on Login): the next number
     /// typed there needs a code, whoever's it is.
-    public func forgetDevice(_ device: SessionToken) async throws {
-        try await store.apply([.forgetDevice(key: device.storageKey)])
+    public func forgetDevice(_ device: SessionToken, userAgent: String? = nil, client: String? = nil) async throws {
+        let key = device.storageKey
+        let now = clock().timeIntervalSince1970
+        _ = try await store.transaction(SingleRead { $0.device(key) }) { found in
+            guard let found else { return AuthDecision(()) }
+            return AuthDecision(
+                (),
+                changes: [
+                    .forgetDevice(key: key),
+                    SignInRules.event(.deviceForgotten, at: now, user: found.userID, userAgent: userAgent, client: client),
+                ])
+        }
     }
 }

@@ -4,6 +4,9 @@
 public struct ActivityLine: Sendable, Equatable {
     public var key: String
     public var values: [String: String]
+    /// The sentence names the browser (`{device}`: the one whose sign-in ended), so the line's
+    /// details do not name it again as if it had done it.
+    public var namesDevice: Bool
 
     public init(_ stored: StoredEvent) {
         let event = stored.event
@@ -13,6 +16,7 @@ public struct ActivityLine: Sendable, Equatable {
         if let app = event.app { values["app"] = app }
         self.values = values
         key = "activity." + Self.sentence(event)
+        namesDevice = event.type == .signedOut && event.detail != SessionEnd.signedOut.rawValue
     }
 
     /// The sentence's name within `activity.`.
@@ -56,7 +60,7 @@ public struct ActivityLine: Sendable, Equatable {
 
     /// `+15305550123` as `(•••) •••-0123`.
     static func masked(_ phone: String) -> String {
-        "(•••) •••-" + String(phone.suffix(4))
+        "(•••)\u{00A0}•••-" + String(phone.suffix(4))
     }
 
     /// Every key a line can have, for the catalogs' test.

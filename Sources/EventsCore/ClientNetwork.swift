@@ -14,8 +14,15 @@ public enum ClientNetwork {
         }
         let address = client.split(separator: "/").first.map(String.init) ?? client
         guard let hextets = expanded(address) else { return nil }
-        let kept = hextets.prefix(3).map { String($0, radix: 16) }
-        return kept.joined(separator: ":") + "::/48"
+        // Written as people read a prefix: the zeros it ends with folded into "::".
+        var kept = Array(hextets.prefix(3))
+        while kept.last == 0 { kept.removeLast() }
+        return kept.map { String($0, radix: 16) }.joined(separator: ":") + "::/48"
+    }
+
+    /// A network as a person reads it: an IPv4 /24 as `203.0.113.x`, an IPv6 /48 as it is.
+    public static func shown(_ network: String) -> String {
+        network.hasSuffix(".0/24") ? String(network.dropLast(4)) + "x" : network
     }
 
     /// The eight 16-bit groups of an IPv6 address in text (`::` expanded); nil for anything else.

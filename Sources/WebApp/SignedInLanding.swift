@@ -37,7 +37,7 @@ struct SignedInLanding: Sendable {
     ) async throws {
         if number { response.setCookie(rememberedPhone.forget()) }
         guard let token = device.token(in: request) else { return }
-        try await signIn.forgetDevice(token)
+        try await signIn.forgetDevice(token, userAgent: request.headers[.userAgent], client: request.client?.group)
         response.setCookie(device.forget())
     }
 

@@ -9,11 +9,12 @@ struct EventTests {
         arguments: [
             ("203.0.113.7", "203.0.113.0/24"),
             ("10.0.0.255", "10.0.0.0/24"),
-            ("2001:db8:0:0::/64", "2001:db8:0::/48"),
+            ("2001:db8:0:0::/64", "2001:db8::/48"),
             ("2001:db8:1234:5678::/64", "2001:db8:1234::/48"),
-            ("2001:db8::1", "2001:db8:0::/48"),
-            ("::1", "0:0:0::/48"),
+            ("2001:db8::1", "2001:db8::/48"),
+            ("::1", "::/48"),
             ("fe80:1:2:3:4:5:6:7", "fe80:1:2::/48"),
+            ("2001:0:5::1", "2001:0:5::/48"),
         ])
     func network(_ client: String, _ expected: String) {
         #expect(ClientNetwork.of(client) == expected)
@@ -25,6 +26,12 @@ struct EventTests {
                     "g::1", "1:2:3:4:5:6:7:8:9", String(repeating: "1", count: 100)])
     func notAnAddress(_ client: String) {
         #expect(ClientNetwork.of(client) == nil)
+    }
+
+    @Test("a network as a person reads it")
+    func shown() {
+        #expect(ClientNetwork.shown("203.0.113.0/24") == "203.0.113.x")
+        #expect(ClientNetwork.shown("2001:db8::/48") == "2001:db8::/48")
     }
 
     @Test("a user agent is kept to 512 bytes, and the network in place of the client")

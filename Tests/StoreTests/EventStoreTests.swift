@@ -124,4 +124,26 @@ struct EventStoreTests {
             #expect(locks.first?.event.at == lockedAt && locks.first?.event.phone == phone)
         }
     }
+
+    @Test("a change of number: the new number's code and wrong try become the account's, with the change and its browser", arguments: Backend.all)
+    func numberChange(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let f = ServiceFixture(database)
+            let pending = try await f.service.requestCode(phoneInput: "5305550123", session: nil)
+            let alice = try await f.service.verify(session: pending.session, codeInput: f.sms.lastCode!).user
+            f.clock.advance(by: 60)
+            let toNew = try await f.service.requestCode(phoneInput: "4155550177", session: nil, client: "198.51.100.4")
+            let new = try PhoneNumber(parsing: "4155550177")
+            await #expect(throws: SignInError.incorrectCode) {
+                _ = try await f.service.moveAccount(of: alice, to: new, session: toNew.session, codeInput: f.wrongCode())
+            }
+            _ = try await f.service.moveAccount(
+                of: alice, to: new, session: toNew.session, codeInput: f.sms.lastCode!, client: "198.51.100.4",
+                userAgent: "Phone")
+            let events = try await database.events.activity(user: alice.id, since: 0, before: nil, limit: 10)
+            #expect(events.prefix(3).map(\.event.type) == [.numberChanged, .wrongCode, .codeSent])
+            #expect(events.first?.event.userAgent == "Phone" && events.first?.event.network == "198.51.100.x".replacingOccurrences(of: "x", with: "0/24"))
+            #expect(events.first?.event.phone == "+14155550177")
+        }
+    }
 }

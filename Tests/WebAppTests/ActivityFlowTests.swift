@@ -33,10 +33,14 @@ struct ActivityFlowTests {
             let sentences = page.body.matches(of: /<strong>([^<]+)<\/strong>/).map { String($0.1) }
             #expect(
                 sentences == [
-                    "Not you?", "Signed out from another device", "Signed in with a code by text",
-                    "A wrong code was typed for (•••) •••-0123", "A code was texted to (•••) •••-0123",
-                    "Signed in with a code by text", "A code was texted to (•••) •••-0123",
+                    // The sentence names the browser whose sign-in ended, not the one that ended it.
+                    "Not you?", "Chrome on Windows was signed out from another device", "Signed in with a code by text",
+                    "A wrong code was typed for (•••)\u{00A0}•••-0123", "A code was texted to (•••)\u{00A0}•••-0123",
+                    "Signed in with a code by text", "A code was texted to (•••)\u{00A0}•••-0123",
                 ])
+            // The network as people read it; no delivery tag until the provider's last word.
+            #expect(page.body.contains("from 127.0.0.x"))
+            #expect(!page.body.contains("on its way") && !page.body.contains("/24"))
             #expect(page.body.contains("Safari on iPhone"))
             #expect(!page.body.contains("<script>alert") && !page.body.contains("<img src=x"))
             #expect(!page.body.contains("530") || !page.body.contains("5305550123"))

@@ -146,6 +146,11 @@ struct RememberedDeviceFlowTests {
             #expect(!login.body.contains("(530)") && !login.body.contains("•••"))
             #expect(try await browser.post("/login/remembered").location == nil)
             #expect(try await browser.post("/login", form: [("phone", "5305550123")]).location == "/verify")
+            // Its account's activity says so (signed in again to read it).
+            _ = try await browser.post("/verify", form: [("code", try server.lastCode())])
+            let activity = try await browser.get("/account/activity")
+            #expect(activity.body.contains("A remembered phone was forgotten"))
+            #expect(activity.body.contains("A phone was remembered, to sign in without a code"))
         }
     }
 

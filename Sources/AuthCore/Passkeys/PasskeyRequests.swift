@@ -48,6 +48,9 @@ public struct PasskeyRegistration: Sendable {
     public var namedCredentialID: Data?
     /// The passkey's name when its AAGUID names no known authenticator: the browser's.
     public var fallbackName: String
+    /// The browser's `User-Agent` and client, for the event.
+    public var userAgent: String? = nil
+    public var client: String? = nil
     public var relyingParty: RelyingParty
     public var now: Double
 

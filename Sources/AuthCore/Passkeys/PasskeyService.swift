@@ -55,21 +55,24 @@ public struct PasskeyService: Sendable {
 
     /// The browser's answer to ``creationOptions(for:session:)``, checked and stored; returns the
     /// passkey's name. `browser` names it when its authenticator is not a known one.
-    public func register(_ json: Data, for user: User, session: SessionToken, browser: String) async throws
-        -> PasskeyRecord
-    {
+    /// `userAgent` and `client`: the browser's, for the event.
+    public func register(
+        _ json: Data, for user: User, session: SessionToken, browser: String, userAgent: String? = nil,
+        client: String? = nil
+    ) async throws -> PasskeyRecord {
         try await register(
             try parsed { () throws(CredentialJSON.Failure) in try CredentialJSON.registration(json) },
-            for: user, session: session, browser: browser)
+            for: user, session: session, browser: browser, userAgent: userAgent, client: client)
     }
 
     /// ``register(_:for:session:browser:)`` with the JSON decoded already (the API's body).
     public func register(
-        _ json: CredentialJSON.RegistrationJSON, for user: User, session: SessionToken, browser: String
+        _ json: CredentialJSON.RegistrationJSON, for user: User, session: SessionToken, browser: String,
+        userAgent: String? = nil, client: String? = nil
     ) async throws -> PasskeyRecord {
         try await register(
             try parsed { () throws(CredentialJSON.Failure) in try CredentialJSON.registration(json) },
-            for: user, session: session, browser: browser)
+            for: user, session: session, browser: browser, userAgent: userAgent, client: client)
     }
 
     /// The bytes of a browser's answer, or ``PasskeyError/malformed(_:)`` (logged).
@@ -84,13 +87,16 @@ public struct PasskeyService: Sendable {
     }
 
     private func register(
-        _ answer: CredentialJSON.Registration, for user: User, session: SessionToken, browser: String
+        _ answer: CredentialJSON.Registration, for user: User, session: SessionToken, browser: String,
+        userAgent: String?, client: String?
     ) async throws -> PasskeyRecord {
         var request = PasskeyRegistration(
             user: user, owner: session.storageKey, clientDataJSON: answer.clientDataJSON,
             attestationObject: answer.attestationObject, fallbackName: browser, relyingParty: relyingParty,
             now: clock().timeIntervalSince1970)
         request.namedCredentialID = Data(answer.credentialID)
+        request.userAgent = userAgent
+        request.client = client
         let rules = self.rules
         let registration = request
         let outcome = try await store.transaction(rules.registrationReads(registration)) { found in
@@ -248,11 +254,14 @@ public struct PasskeyService: Sendable {
     }
 
     /// Removes one of the person's passkeys; nothing else ends (sessions, devices stay).
-    public func remove(_ id: Int64, of user: User) async throws {
+    public func remove(_ id: Int64, of user: User, userAgent: String? = nil, client: String? = nil) async throws {
         let passkey = try await ownPasskey(id, of: user)
         try await store.apply([
             .removePasskey(id: id, user: user.id),
-            .recordEvent(Event(.passkeyRemoved, at: clock().timeIntervalSince1970, user: user.id, detail: passkey.name)),
+            .recordEvent(
+                Event(
+                    .passkeyRemoved, at: clock().timeIntervalSince1970, user: user.id, detail: passkey.name,
+                    userAgent: userAgent, client: client)),
         ])
         logger.info("Passkey removed", metadata: ["user": "\(user.id)"])
     }

@@ -200,7 +200,8 @@ extension SignInRules {
                     client: request.client)
                 + (request.rememberDevice.map {
                     rememberDevice(
-                        $0, phone: phone, userAgent: request.userAgent, session: request.signedInSession, now: now)
+                        $0, phone: phone, userAgent: request.userAgent, session: request.signedInSession, now: now,
+                        client: request.client)
                 } ?? []))
     }
 
@@ -226,6 +227,8 @@ extension SignInRules {
         }
         var moved: [AuthChange] = [
             .moveAccount(user: user, from: from, to: phone, at: now),
+            // The codes to the new number (and its wrong tries) were no account's: they are this one's now.
+            .adoptEvents(phone: phone, since: now - policy.codeLifetime),
             Self.event(
                 .numberChanged, at: now, user: user, phone: phone, detail: recovering ? "recovered" : nil,
                 userAgent: request.userAgent, client: request.client),
@@ -241,7 +244,7 @@ extension SignInRules {
                 + newSession(
                     phone: phone, session: request.signedInSession, at: now, userAgent: request.userAgent,
                     api: request.session == nil, method: code.send?.channel == .voice ? .call : .code,
-                    client: request.client))
+                    client: request.client, way: .recoveryCode))
     }
 
     /// The recycled-number guard: the account's number has not signed in with a code for

@@ -68,12 +68,14 @@ extension SignInRules {
 
     /// The changes that remember a device at a sign-in with a code, valid
     /// ``SignInPolicy/deviceLifetime``, and note it.
-    func rememberDevice(_ key: Data, phone: String, userAgent: String?, session: Data, now: Double) -> [AuthChange] {
+    func rememberDevice(
+        _ key: Data, phone: String, userAgent: String?, session: Data, now: Double, client: String? = nil
+    ) -> [AuthChange] {
         [
             .rememberDevice(
                 key: key, phone: phone, at: now, until: now + policy.deviceLifetime, userAgent: userAgent,
                 session: session),
-            Self.event(.deviceRemembered, at: now, phone: phone, userAgent: userAgent),
+            Self.event(.deviceRemembered, at: now, phone: phone, userAgent: userAgent, client: client),
         ]
     }
 

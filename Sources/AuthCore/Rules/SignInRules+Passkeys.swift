@@ -85,7 +85,9 @@ extension SignInRules {
                         credentialID: Data(credential.id), userID: request.user.id,
                         publicKey: Data(credential.publicKey), signCount: credential.signCount,
                         aaguid: Data(credential.aaguid), name: name, createdAt: request.now)),
-                Self.event(.passkeyCreated, at: request.now, user: request.user.id, detail: name),
+                Self.event(
+                    .passkeyCreated, at: request.now, user: request.user.id, detail: name,
+                    userAgent: request.userAgent, client: request.client),
             ])
     }
 

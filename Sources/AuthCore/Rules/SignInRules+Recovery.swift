@@ -122,6 +122,6 @@ extension SignInRules {
             ]
                 + newSession(
                     phone: request.phone.e164, session: claim.signedIn, at: now, userAgent: claim.userAgent,
-                    api: claim.api, method: .code, client: request.client))
+                    api: claim.api, method: .code, client: request.client, way: .recoveryCode))
     }
 }

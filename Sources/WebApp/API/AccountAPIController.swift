@@ -96,7 +96,7 @@ struct AccountAPIController: Sendable {
         guard let id = SessionToken(body.verification_id) else { throw SignInError.codeRequestedElsewhere }
         let moved = try await signIn.moveAccount(
             of: context.user, to: phone, session: nil, holder: id.storageKey, codeInput: body.code,
-            client: request.client?.group, language: context.language)
+            client: request.client?.group, language: context.language, userAgent: request.headers[.userAgent])
         return try APIController.reply(APIController.UserReply(moved))
     }
 }

@@ -104,7 +104,7 @@ struct PasskeysAPIController: Sendable {
             body, for: context.user, session: context.token,
             browser: String(
                 UserAgentDescription.describe(request.headers[.userAgent], wording[context.language])
-                    .prefix(64)))
+                    .prefix(64)), userAgent: request.headers[.userAgent], client: request.client?.group)
         return try APIController.reply(PasskeyReply(created), status: .created)
     }
 

@@ -146,7 +146,7 @@ struct AccountController: Sendable {
         do {
             let moved = try await signIn.moveAccount(
                 of: context.user, to: phone, session: token, codeInput: code, client: request.client?.group,
-                language: context.language)
+                language: context.language, userAgent: request.headers[.userAgent])
             var response = Response.redirect(to: "/account?changed=phone")
             response.setCookie(pending.cleared)
             if cookies.rememberedPhone.phone(in: request) == context.user.phone {

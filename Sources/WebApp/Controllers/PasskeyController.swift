@@ -125,7 +125,8 @@ struct PasskeyController: Sendable {
         let added: PasskeyRecord
         do {
             added = try await passkeys.register(
-                credential, for: context.user, session: session, browser: String(browser.prefix(64)))
+                credential, for: context.user, session: session, browser: String(browser.prefix(64)),
+                userAgent: request.headers[.userAgent], client: request.client?.group)
         } catch let error as PasskeyError {
             return try await devices.page(request, context, error: error)
         }
@@ -172,7 +173,9 @@ struct PasskeyController: Sendable {
     /// Removes the passkey; every session and remembered device stays as it is.
     @Sendable func remove(_ request: Request, _ context: ConfirmedContext) async throws -> Response {
         do {
-            try await passkeys.remove(try Self.id(context), of: context.user)
+            try await passkeys.remove(
+                try Self.id(context), of: context.user, userAgent: request.headers[.userAgent],
+                client: request.client?.group)
         } catch let error as PasskeyError {
             return try await devices.page(request, try context.signedIn, error: error)
         }

@@ -4,6 +4,9 @@ import HTTPLite
 import Wording
 
 extension Pages {
+    /// The delivery statuses a provider ends with, the only ones a line shows.
+    static let finalDeliveries: Set<String> = ["delivered", "undelivered", "failed"]
+
     /// "Recent activity": the person's events, newest first (``EventsCore/ActivityLine``), each
     /// with when, the browser or app, and its network; "Not you? Sign out everywhere" above them.
     /// `olderThan`: the id the next page starts before, when there is one.
@@ -11,14 +14,17 @@ extension Pages {
         let lines: [[String: Any]] = events.map { stored in
             let line = ActivityLine(stored)
             let event = stored.event
-            let status = stored.status.flatMap { words.has("activity.delivery." + $0) ? words("activity.delivery." + $0) : nil }
+            let device = UserAgentDescription.describe(event.userAgent, words)
+            // Only a provider's last word is shown: "on its way" would stay forever when it
+            // never reports.
+            let status = stored.status.flatMap { Self.finalDeliveries.contains($0) ? words("activity.delivery." + $0) : nil }
             return [
-                "sentence": words(line.key, line.values), "iso": Self.iso(event.at), "when": Self.when(event.at, words),
+                "sentence": words(line.key, line.values.merging(["device": device]) { kept, _ in kept }),
+                "iso": Self.iso(event.at), "when": Self.when(event.at, words),
                 "hasStatus": status != nil, "status": status ?? "",
-                "hasDevice": event.userAgent != nil,
-                "device": UserAgentDescription.describe(event.userAgent, words),
+                "hasDevice": event.userAgent != nil && !line.namesDevice, "device": device,
                 "hasNetwork": event.network != nil,
-                "network": event.network.map { words("activity.network", ["network": $0]) } ?? "",
+                "network": event.network.map { words("activity.network", ["network": ClientNetwork.shown($0)]) } ?? "",
             ]
         }
         return try page(
@@ -26,6 +32,7 @@ extension Pages {
             [
                 "csrf": csrf, "lines": lines, "hasLines": !lines.isEmpty, "hasOlder": olderThan != nil,
                 "olderThan": olderThan.map(String.init) ?? "", "isOlderPage": isOlderPage,
+                "paged": olderThan != nil || isOlderPage,
                 "pageAddress": "/account/activity",
             ], answering: nil)
     }
