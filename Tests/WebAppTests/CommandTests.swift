@@ -239,6 +239,30 @@ struct CommandTests {
         #expect(logs.contains("Stopped"))
     }
 
+    @Test("--log-format json writes every log line as one JSON object, with the request id and no code or number")
+    func jsonLogs() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webapp-json-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (process, baseURL, errors) = try await start(dataDirectory: folder, logLevel: "info", ["--log-format", "json"])
+        defer { if process.isRunning { process.terminate() } }
+        let browser = Browser(baseURL: baseURL)
+        _ = try await browser.post("/login", form: [("phone", "530 555 0123")])
+        process.terminate()
+        #expect(await exits(process))
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let lines = text.split(separator: "\n")
+        #expect(lines.count >= 3)
+        let objects = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String] }
+        #expect(objects.count == lines.count, "every line is a JSON object of strings")
+        #expect(objects.allSatisfy { $0["ts"] != nil && $0["level"] != nil && $0["message"] != nil })
+        #expect(objects.contains { $0["request"] != nil && $0["to"] == "+1******0123" })
+        #expect(!text.contains("5305550123"))
+        let (refused, _, said) = try run(["--log-format", "xml"])
+        let complaint = String(decoding: said.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        refused.waitUntilExit()
+        #expect(refused.terminationStatus != 0 && complaint.contains("--log-format must be text or json"))
+    }
+
     @Test("webapp events prints the stored events as JSON Lines, filtered; a bad filter is a usage error")
     func events() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webapp-events-\(UUID().uuidString)")
