@@ -96,7 +96,7 @@ let package = Package(
         ),
         // What happened to an account or a number: the events recorded with each change, the
         // networks they keep, and how "Recent activity" reads them. Decides; no HTTP, no storage.
-        .target(name: "EventsCore"),
+        .target(name: "EventsCore", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         // The sign-in rules: decides, and imports no storage and no NIO.
         .target(
             name: "AuthCore",
