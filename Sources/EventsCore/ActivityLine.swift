@@ -28,6 +28,8 @@ public struct ActivityLine: Sendable, Equatable {
             case .passkey: "signedInWithPasskey"
             case .rememberedPhone: "signedInRemembered"
             case .recoveryCode: "signedInWithRecoveryCode"
+            case .confirmedByText: "confirmedByText"
+            case .confirmedByCall: "confirmedByCall"
             case .text, nil: "signedInByText"
             }
         case .signedOut:

@@ -101,6 +101,10 @@ public enum SignInWay: String, Sendable, CaseIterable {
     case text, call, passkey
     case rememberedPhone = "remembered_phone"
     case recoveryCode = "recovery_code"
+    /// "Confirm it's you" by a code to the signed-in person's own number: a fresh session in
+    /// place of theirs, not a new sign-in.
+    case confirmedByText = "confirmed_text"
+    case confirmedByCall = "confirmed_call"
 }
 
 /// Why a signed-in session ended.

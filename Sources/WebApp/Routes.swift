@@ -121,7 +121,10 @@ struct Routes {
             passkeys: passkeys, passkeyCookies: passkeyCookies
         ).register(signedIn: visitors.group(context: SignedInContext.self))
         devices.register(signedIn: visitors.group(context: SignedInContext.self), confirmed: confirmed)
-        ActivityController(events: storage.events, pages: pages, clock: clock).register(
+        ActivityController(
+            events: storage.events, pages: pages, clock: clock,
+            appName: { [registry = oidc?.registry] id in registry?[id]?.name }
+        ).register(
             signedIn: visitors.group(context: SignedInContext.self))
         // Your account: its forms go back to their own page after "Confirm it's you".
         AccountController(

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import EventsCore
@@ -26,6 +27,18 @@ struct EventTests {
                     "g::1", "1:2:3:4:5:6:7:8:9", String(repeating: "1", count: 100)])
     func notAnAddress(_ client: String) {
         #expect(ClientNetwork.of(client) == nil)
+    }
+
+    @Test("every sentence a line can have is in both catalogs")
+    func sentences() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        for language in ["en", "es"] {
+            let data = try Data(contentsOf: root.appendingPathComponent("Locales/\(language).json"))
+            let catalog = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            for key in ActivityLine.keys { #expect(catalog[key] != nil, "\(language): \(key)") }
+        }
+        #expect(ActivityLine.keys.count > 25)
     }
 
     @Test("a network as a person reads it")

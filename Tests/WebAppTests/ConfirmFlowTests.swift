@@ -62,6 +62,8 @@ struct ConfirmFlowTests {
             #expect(try await browser.get("/home").status == .ok)
             #expect(try await browser.post("/devices/sign-out-others").location == "/devices")
             #expect(try await third.get("/home").location == "/login")
+            // Recent activity says it was a confirmation, not another sign-in.
+            #expect(try await browser.get("/account/activity").body.contains("Confirmed it&#39;s you with a code by text"))
         }
     }
 

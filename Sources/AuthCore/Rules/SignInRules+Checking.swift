@@ -197,7 +197,8 @@ extension SignInRules {
                 + newSession(
                     phone: phone, session: request.signedInSession, at: now, userAgent: request.userAgent,
                     api: request.session == nil, method: code.send?.channel == .voice ? .call : .code,
-                    client: request.client)
+                    client: request.client,
+                    way: request.signedInAs == nil ? nil : code.send?.channel == .voice ? .confirmedByCall : .confirmedByText)
                 + (request.rememberDevice.map {
                     rememberDevice(
                         $0, phone: phone, userAgent: request.userAgent, session: request.signedInSession, now: now,

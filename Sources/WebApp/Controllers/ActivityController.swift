@@ -11,6 +11,8 @@ struct ActivityController: Sendable {
     let events: any EventStore
     let pages: Pages
     let clock: @Sendable () -> Date
+    /// An OpenID Connect client's name by its id (nil: no such client configured now).
+    var appName: @Sendable (String) -> String? = { _ in nil }
 
     /// How far back the page and the API look; older events are kept for the operator's export
     /// until the retention ends.
@@ -44,6 +46,6 @@ struct ActivityController: Sendable {
         let before = request.query["before"]
         let (shown, older) = try await Self.page(of: context.user.id, before: before, events: events, now: clock())
         return try pages.in(context.language).activity(
-            csrf: context.csrfToken, events: shown, olderThan: older, isOlderPage: before != nil)
+            csrf: context.csrfToken, events: shown, olderThan: older, isOlderPage: before != nil, appName: appName)
     }
 }

@@ -10,9 +10,14 @@ extension Pages {
     /// "Recent activity": the person's events, newest first (``EventsCore/ActivityLine``), each
     /// with when, the browser or app, and its network; "Not you? Sign out everywhere" above them.
     /// `olderThan`: the id the next page starts before, when there is one.
-    func activity(csrf: String, events: [StoredEvent], olderThan: Int64?, isOlderPage: Bool) throws -> Response {
+    /// `appName`: an app's name by its client id, where it is still configured (its id otherwise).
+    func activity(
+        csrf: String, events: [StoredEvent], olderThan: Int64?, isOlderPage: Bool,
+        appName: (String) -> String? = { _ in nil }
+    ) throws -> Response {
         let lines: [[String: Any]] = events.map { stored in
-            let line = ActivityLine(stored)
+            var line = ActivityLine(stored)
+            if let id = stored.event.app, let name = appName(id) { line.values["app"] = name }
             let event = stored.event
             let device = UserAgentDescription.describe(event.userAgent, words)
             // Only a provider's last word is shown: "on its way" would stay forever when it
