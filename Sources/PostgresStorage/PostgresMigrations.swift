@@ -404,5 +404,21 @@ enum PostgresMigrations {
         // A wrong recovery try, kept as a digest (SQLite's v17).
         Migration(
             name: "v17-recovery-try", statements: ["ALTER TABLE failed_recoveries ADD COLUMN try_digest bytea"]),
+        // Each webhook endpoint's place in the events (SQLite's v18).
+        Migration(
+            name: "v18-webhook-endpoints",
+            statements: [
+                """
+                CREATE TABLE webhook_endpoints (
+                    url text PRIMARY KEY,
+                    cursor bigint NOT NULL,
+                    failures integer NOT NULL DEFAULT 0 CHECK (failures >= 0),
+                    next_attempt_at double precision NOT NULL,
+                    paused_at double precision,
+                    lease_until double precision NOT NULL DEFAULT 0,
+                    last_error text
+                )
+                """
+            ]),
     ]
 }

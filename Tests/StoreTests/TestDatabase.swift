@@ -34,6 +34,7 @@ final class TestDatabase: Sendable {
     /// The account's download and deletion (codes live 10 minutes, as by default).
     let account: any AccountStore
     let events: any EventStore
+    let webhooks: any WebhookDeliveries
     private let sqlite: SQLiteDatabase?
     private let postgres: (backend: PostgresBackend, stop: @Sendable () async -> Void, schema: String)?
 
@@ -48,6 +49,7 @@ final class TestDatabase: Sendable {
             wallet = SQLWalletStore(runner: SQLiteRunner(database))
             account = SQLAccountStore(runner: SQLiteRunner(database), codeLifetime: 600)
             events = SQLEventStore(runner: SQLiteRunner(database))
+            webhooks = SQLWebhookDeliveries(runner: SQLiteRunner(database))
         case .postgres:
             let configuration = try await TestPostgres.makeSchema()
             let (database, stop) = try await PostgresBackend.running(configuration)
@@ -58,6 +60,7 @@ final class TestDatabase: Sendable {
             wallet = SQLWalletStore(runner: PostgresRunner(database))
             account = SQLAccountStore(runner: PostgresRunner(database), codeLifetime: 600)
             events = SQLEventStore(runner: PostgresRunner(database))
+            webhooks = SQLWebhookDeliveries(runner: PostgresRunner(database))
         }
     }
 

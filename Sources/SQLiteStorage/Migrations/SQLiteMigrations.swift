@@ -440,6 +440,22 @@ enum SQLiteMigrations {
         migrator.registerMigration("v17-recovery-try") { db in
             try db.execute(sql: "ALTER TABLE failed_recoveries ADD COLUMN try_digest BLOB")
         }
+        // Each webhook endpoint's place in the events (its cursor), its failures in a row, when
+        // it is next tried, whether it is paused, and which instance holds it (a lease).
+        migrator.registerMigration("v18-webhook-endpoints") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE webhook_endpoints (
+                        url TEXT PRIMARY KEY,
+                        cursor INTEGER NOT NULL,
+                        failures INTEGER NOT NULL DEFAULT 0 CHECK (failures >= 0),
+                        next_attempt_at REAL NOT NULL,
+                        paused_at REAL,
+                        lease_until REAL NOT NULL DEFAULT 0,
+                        last_error TEXT
+                    )
+                    """)
+        }
         return migrator
     }
 }

@@ -1,0 +1,40 @@
+/// Where each endpoint's deliveries stand, kept in the database: the events table is the outbox,
+/// and each endpoint reads it in order from its cursor. A delivery is claimed by one instance at
+/// a time (a lease), a failure waits as ``RetrySchedule`` says, and an endpoint whose schedule is
+/// spent is paused until an operator turns it back on.
+public protocol WebhookDeliveries: Sendable {
+    /// Makes sure each of `urls` has its row; a new one starts after the newest event, so an
+    /// endpoint added today is not sent last year's events.
+    func register(_ urls: [String], now: Double) async throws
+
+    /// Claims the endpoint whose delivery is most overdue and not paused or leased elsewhere,
+    /// until `now + lease`; nil when none is due.
+    func claimDue(now: Double, lease: Double) async throws -> DeliveryCursor?
+
+    /// The first event after `cursor` (nil: nothing new).
+    func next(after cursor: Int64) async throws -> StoredEvent?
+
+    /// The endpoint's delivery of the event `id` ended (delivered, or not one it wants): its
+    /// cursor moves past it, its failures are forgotten, and the lease is given back.
+    func advance(_ url: String, past id: Int64, now: Double) async throws
+
+    /// A failed attempt: tried again at `retryAt`, or paused (nil) with `error` kept for the operator.
+    func failed(_ url: String, retryAt: Double?, error: String, now: Double) async throws
+
+    /// Gives the lease back (nothing new to send) and looks again at `next`: behind every other
+    /// endpoint due before then, so a quiet endpoint never keeps a failing one waiting.
+    func release(_ url: String, next: Double) async throws
+}
+
+/// A claimed endpoint: where its cursor stands and how many attempts have failed in a row.
+public struct DeliveryCursor: Sendable, Equatable {
+    public var url: String
+    public var cursor: Int64
+    public var failures: Int
+
+    public init(url: String, cursor: Int64, failures: Int) {
+        self.url = url
+        self.cursor = cursor
+        self.failures = failures
+    }
+}

@@ -1,0 +1,69 @@
+import EventsCore
+import Foundation
+
+/// What the webhook deliveries are kept with, once for both databases (``EventsCore/WebhookDeliveries``).
+public enum WebhookQueries {
+    static let register = SQL(
+        """
+        INSERT INTO webhook_endpoints (url, cursor, failures, next_attempt_at, lease_until)
+        VALUES ($1, (SELECT coalesce(max(id), 0) FROM events), 0, $2, 0)
+        ON CONFLICT (url) DO NOTHING
+        """)
+
+    public static func register(_ urls: [String], now: Double) -> Step<Int> {
+        .execute(urls.map { Statement(register, $0, now) })
+    }
+
+    /// The most overdue endpoint, leased in one statement: two instances asking at once both see
+    /// it free, but the second's UPDATE finds the lease taken (PostgreSQL re-reads the row it
+    /// waited for; SQLite has one writer) and claims nothing.
+    static let claim = SQL(
+        """
+        UPDATE webhook_endpoints SET lease_until = $2
+        WHERE url = (SELECT url FROM webhook_endpoints
+                     WHERE paused_at IS NULL AND next_attempt_at <= $1 AND lease_until <= $1
+                     ORDER BY next_attempt_at, url LIMIT 1)
+          AND paused_at IS NULL AND lease_until <= $1
+        RETURNING url, cursor, failures
+        """)
+
+    public static func claimDue(now: Double, lease: Double) -> Step<DeliveryCursor?> {
+        .rows(Statement(claim, now, now + lease)) { rows in
+            .done(
+                try rows.first.map {
+                    DeliveryCursor(url: try $0.get("url"), cursor: try $0.get("cursor"), failures: try $0.get("failures"))
+                })
+        }
+    }
+
+    static let nextEvent = SQL("SELECT \(EventQueries.columns) FROM events WHERE id > $1 ORDER BY id LIMIT 1")
+
+    public static func next(after cursor: Int64) -> Step<StoredEvent?> {
+        .rows(Statement(nextEvent, cursor)) { rows in .done(try rows.first.flatMap(EventQueries.stored)) }
+    }
+
+    static let advance = SQL(
+        """
+        UPDATE webhook_endpoints SET cursor = $2, failures = 0, next_attempt_at = $3, last_error = NULL
+        WHERE url = $1 AND cursor < $2
+        """)
+    static let failed = SQL(
+        """
+        UPDATE webhook_endpoints SET failures = failures + 1, next_attempt_at = coalesce($2, next_attempt_at),
+            paused_at = CASE WHEN $3 THEN $4 ELSE NULL END, last_error = $5, lease_until = 0
+        WHERE url = $1
+        """)
+    static let release = SQL("UPDATE webhook_endpoints SET lease_until = 0, next_attempt_at = $2 WHERE url = $1")
+
+    public static func advance(_ url: String, past id: Int64, now: Double) -> Step<Int> {
+        .execute([Statement(advance, url, id, now)])
+    }
+
+    public static func failed(_ url: String, retryAt: Double?, error: String, now: Double) -> Step<Int> {
+        .execute([Statement(failed, url, retryAt, retryAt == nil, now, String(error.prefix(500)))])
+    }
+
+    public static func release(_ url: String, next: Double) -> Step<Int> {
+        .execute([Statement(release, url, next)])
+    }
+}

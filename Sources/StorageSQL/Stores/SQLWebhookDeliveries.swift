@@ -1,0 +1,35 @@
+import EventsCore
+import Foundation
+
+/// ``EventsCore/WebhookDeliveries`` on either database (``WebhookQueries``).
+public struct SQLWebhookDeliveries<Runner: StepRunner>: WebhookDeliveries {
+    let runner: Runner
+
+    public init(runner: Runner) {
+        self.runner = runner
+    }
+
+    public func register(_ urls: [String], now: Double) async throws {
+        _ = try await runner.transaction { WebhookQueries.register(urls, now: now) }
+    }
+
+    public func claimDue(now: Double, lease: Double) async throws -> DeliveryCursor? {
+        try await runner.transaction { WebhookQueries.claimDue(now: now, lease: lease) }
+    }
+
+    public func next(after cursor: Int64) async throws -> StoredEvent? {
+        try await runner.read { WebhookQueries.next(after: cursor) }
+    }
+
+    public func advance(_ url: String, past id: Int64, now: Double) async throws {
+        _ = try await runner.transaction { WebhookQueries.advance(url, past: id, now: now) }
+    }
+
+    public func failed(_ url: String, retryAt: Double?, error: String, now: Double) async throws {
+        _ = try await runner.transaction { WebhookQueries.failed(url, retryAt: retryAt, error: error, now: now) }
+    }
+
+    public func release(_ url: String, next: Double) async throws {
+        _ = try await runner.transaction { WebhookQueries.release(url, next: next) }
+    }
+}
