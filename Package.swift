@@ -218,6 +218,8 @@ let package = Package(
                 "WalletCore",
                 "SQLiteStorage",
                 "PostgresStorage",
+                // The webhook sender's client (the SMS providers' too).
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Metrics", package: "swift-metrics"),

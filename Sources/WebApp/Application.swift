@@ -175,6 +175,12 @@ final class Application: Sendable {
             ) { try await signIn.checkHealth() },
             HTTPService(server: server, storage: readiness, listening: listening, logger: logger),
         ]
+        if !configuration.webhooks.isEmpty {
+            services.append(
+                WebhookService(
+                    endpoints: configuration.webhooks, deliveries: storage.webhooks, storage: readiness,
+                    interval: configuration.webhookInterval, clock: clock, logger: logger, factory: metrics))
+        }
         let (opsAddresses, opsListening) = AsyncStream.makeStream(of: SocketAddress.self)
         if let opsPort = configuration.opsPort {
             var opsConfiguration = serverConfiguration

@@ -21,6 +21,8 @@ struct Storage: Sendable {
     let account: any AccountStore
     /// What happened to each account ("Recent activity", `webapp events`).
     let events: any EventStore
+    /// Where each webhook endpoint's deliveries stand.
+    let webhooks: any WebhookDeliveries
     /// Throws unless the database answers now (for `/readyz`).
     let ping: @Sendable () async throws -> Void
     /// The database in the app's `ServiceGroup`: runs from start-up until the graceful shutdown
@@ -43,6 +45,7 @@ struct Storage: Sendable {
                 oidc: SQLOIDCStore(runner: PostgresRunner(database)),
                 account: SQLAccountStore(runner: PostgresRunner(database), codeLifetime: configuration.policy.codeLifetime),
                 events: SQLEventStore(runner: PostgresRunner(database)),
+                webhooks: SQLWebhookDeliveries(runner: PostgresRunner(database)),
                 ping: { try await database.ping() }, service: database, prepare: { try await database.migrate() },
                 close: { database.close() })
         }
@@ -54,6 +57,7 @@ struct Storage: Sendable {
             oidc: SQLOIDCStore(runner: SQLiteRunner(database)),
             account: SQLAccountStore(runner: SQLiteRunner(database), codeLifetime: configuration.policy.codeLifetime),
             events: SQLEventStore(runner: SQLiteRunner(database)),
+            webhooks: SQLWebhookDeliveries(runner: SQLiteRunner(database)),
             ping: { try await database.ping() },
             service: DatabaseService(name: "SQLite", close: { try database.close() }, logger: logger), prepare: {},
             close: { try database.close() })

@@ -176,7 +176,7 @@ struct EventStoreTests {
             try await hooks.failed(a.url, retryAt: later + 5, error: "HTTP 500", now: later)
             let b = try #require(try await hooks.claimDue(now: later, lease: 60))
             #expect(b.url != a.url)
-            try await hooks.advance(b.url, past: event.id, now: later)
+            try await hooks.advance(b.url, past: event.id, now: later, lease: later + 60)
             try await hooks.release(b.url, next: later + 1)
             #expect(try await hooks.claimDue(now: later + 1, lease: 60)?.url == b.url)  // due again, nothing new
             try await hooks.release(b.url, next: later + 7)

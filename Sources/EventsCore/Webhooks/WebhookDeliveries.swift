@@ -15,8 +15,8 @@ public protocol WebhookDeliveries: Sendable {
     func next(after cursor: Int64) async throws -> StoredEvent?
 
     /// The endpoint's delivery of the event `id` ended (delivered, or not one it wants): its
-    /// cursor moves past it, its failures are forgotten, and the lease is given back.
-    func advance(_ url: String, past id: Int64, now: Double) async throws
+    /// cursor moves past it, its failures are forgotten, and its lease runs until `lease`.
+    func advance(_ url: String, past id: Int64, now: Double, lease: Double) async throws
 
     /// A failed attempt: tried again at `retryAt`, or paused (nil) with `error` kept for the operator.
     func failed(_ url: String, retryAt: Double?, error: String, now: Double) async throws

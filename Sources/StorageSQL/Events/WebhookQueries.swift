@@ -44,7 +44,8 @@ public enum WebhookQueries {
 
     static let advance = SQL(
         """
-        UPDATE webhook_endpoints SET cursor = $2, failures = 0, next_attempt_at = $3, last_error = NULL
+        UPDATE webhook_endpoints SET cursor = $2, failures = 0, next_attempt_at = $3, last_error = NULL,
+            lease_until = $4
         WHERE url = $1 AND cursor < $2
         """)
     static let failed = SQL(
@@ -55,8 +56,8 @@ public enum WebhookQueries {
         """)
     static let release = SQL("UPDATE webhook_endpoints SET lease_until = 0, next_attempt_at = $2 WHERE url = $1")
 
-    public static func advance(_ url: String, past id: Int64, now: Double) -> Step<Int> {
-        .execute([Statement(advance, url, id, now)])
+    public static func advance(_ url: String, past id: Int64, now: Double, lease: Double) -> Step<Int> {
+        .execute([Statement(advance, url, id, now, lease)])
     }
 
     public static func failed(_ url: String, retryAt: Double?, error: String, now: Double) -> Step<Int> {

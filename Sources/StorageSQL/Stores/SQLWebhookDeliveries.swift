@@ -21,8 +21,8 @@ public struct SQLWebhookDeliveries<Runner: StepRunner>: WebhookDeliveries {
         try await runner.read { WebhookQueries.next(after: cursor) }
     }
 
-    public func advance(_ url: String, past id: Int64, now: Double) async throws {
-        _ = try await runner.transaction { WebhookQueries.advance(url, past: id, now: now) }
+    public func advance(_ url: String, past id: Int64, now: Double, lease: Double) async throws {
+        _ = try await runner.transaction { WebhookQueries.advance(url, past: id, now: now, lease: lease) }
     }
 
     public func failed(_ url: String, retryAt: Double?, error: String, now: Double) async throws {

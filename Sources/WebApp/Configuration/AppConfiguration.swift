@@ -1,4 +1,5 @@
 import AuthCore
+import EventsCore
 import Foundation
 import GatewayCore
 import JWTKit
@@ -98,6 +99,9 @@ struct AppConfiguration: Sendable {
     var oidcRSAKey: JWTKit.Insecure.RSA.PrivateKey?
     /// How often expired sessions and codes are deleted.
     var purgeInterval: Duration = .seconds(600)
+    /// The endpoints of `--webhooks`, and how often the webhook sender looks for what is due.
+    var webhooks: [WebhookEndpoint] = []
+    var webhookInterval: Duration = .seconds(1)
     /// How often the last hour's conversion and delivery rates are checked (and warned of).
     var healthInterval: Duration = .seconds(300)
 

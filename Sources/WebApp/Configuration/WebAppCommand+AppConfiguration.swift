@@ -1,5 +1,6 @@
 import ArgumentParser
 import AuthCore
+import EventsCore
 import Foundation
 import PostgresStorage
 import SMSProviders
@@ -53,6 +54,22 @@ extension WebAppCommand {
         }
     }
 
+    /// The endpoints `--webhooks` names (none without it).
+    func webhooks() throws -> [WebhookEndpoint] {
+        guard let webhooksPath else { return [] }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: webhooksPath))
+        } catch {
+            throw ValidationError("--webhooks: cannot read \(webhooksPath).")
+        }
+        do {
+            return try WebhookEndpoint.parse(data)
+        } catch {
+            throw ValidationError("--webhooks: \(error.description)")
+        }
+    }
+
     /// The app's configuration from the options and the environment.
     func appConfiguration(environment: [String: String]) throws -> AppConfiguration {
         var configuration = AppConfiguration()
@@ -71,6 +88,7 @@ extension WebAppCommand {
         configuration.server.trustProxy = trustProxy
         connections.apply(to: &configuration.server)
         configuration.opsPort = connections.opsPort
+        configuration.webhooks = try webhooks()
         limits.apply(to: &configuration.policy)
         configuration.policy.phoneRegions = try textedRegions()
         if let hex = environment["WEBAPP_SECRET"] {

@@ -51,7 +51,7 @@ struct WebAppCommand: AsyncParsableCommand {
             WEBAPP_MAX_CONNECTIONS_PER_CLIENT, WEBAPP_IDLE_TIMEOUT, WEBAPP_OPS_PORT, \
             WEBAPP_PHONE_REGIONS, WEBAPP_PUBLIC_URL, WEBAPP_GATEWAY_DOMAIN, WEBAPP_GATEWAY_RULES, WEBAPP_NO_PASSKEYS, WEBAPP_OIDC_CLIENTS, WEBAPP_OIDC_REFRESH_LIFETIME, \
             WEBAPP_APPLE_APP_ID, WEBAPP_ANDROID_APP (a comma list), \
-            WEBAPP_LOG_LEVEL, WEBAPP_LOG_FORMAT (flags: true/1/yes). A flag on the command \
+            WEBAPP_LOG_LEVEL, WEBAPP_LOG_FORMAT, WEBAPP_WEBHOOKS (flags: true/1/yes). A flag on the command \
             line wins. DATABASE_URL is read when neither --db nor WEBAPP_DB is given; \
             PGPASSWORD supplies a password the PostgreSQL URL leaves out.
             """)
@@ -137,12 +137,20 @@ struct WebAppCommand: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
 
+    @Option(
+        name: .customLong("webhooks"),
+        help: """
+            A JSON file of endpoints that get the events, signed as Standard Webhooks does:             {"endpoints": [{"url", "secret": "whsec_…", "events"?: [types], "include_phone_number"?}]}.
+            """)
+    var webhooksPath: String?
+
     @Option(name: .customLong("log-format"), help: "text (the default) or json: each log line a JSON object (JSON Lines).")
     var logFormat = "text"
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         guard ["text", "json"].contains(logFormat) else { throw ValidationError("--log-format must be text or json.") }
+        _ = try webhooks()
         _ = try textedRegions()
         _ = try smsDelivery(environment: ProcessInfo.processInfo.environment)
         _ = try database(environment: ProcessInfo.processInfo.environment)

@@ -1,0 +1,144 @@
+import AsyncHTTPClient
+import EventsCore
+import Foundation
+import Logging
+import Metrics
+import NIOCore
+import ServiceLifecycle
+
+/// Sends the recorded events to the endpoints of `--webhooks` (Standard Webhooks): from the
+/// events table, in order, each endpoint from its cursor (``EventsCore/WebhookDeliveries``), so a
+/// restart or a second instance loses nothing and sends nothing twice on purpose (a delivery
+/// that succeeded just before a crash may be sent again with the same `webhook-id`).
+///
+/// One attempt takes at most 15 seconds and follows no redirect; a 2xx ends it. A failure waits
+/// as ``EventsCore/RetrySchedule`` says; after about a day the endpoint is paused, with a warning
+/// and `webhook_endpoints_paused_total`. At most 4 endpoints are served at once, so a slow one
+/// cannot hold the others.
+struct WebhookService: Service {
+    let endpoints: [String: WebhookEndpoint]
+    let deliveries: any WebhookDeliveries
+    let storage: StorageReadiness
+    let interval: Duration
+    let clock: @Sendable () -> Date
+    let logger: Logger
+    let factory: any MetricsFactory
+
+    static let timeout: TimeAmount = .seconds(15)
+    /// How long a claimed endpoint is another instance's to leave alone, renewed at each event.
+    static let lease: Double = 60
+    static let eventsPerClaim = 50
+    static let concurrency = 4
+
+    init(
+        endpoints: [WebhookEndpoint], deliveries: any WebhookDeliveries, storage: StorageReadiness, interval: Duration,
+        clock: @escaping @Sendable () -> Date, logger: Logger, factory: any MetricsFactory
+    ) {
+        self.endpoints = Dictionary(endpoints.map { ($0.url.absoluteString, $0) }) { first, _ in first }
+        self.deliveries = deliveries
+        self.storage = storage
+        self.interval = interval
+        self.clock = clock
+        self.logger = logger
+        self.factory = factory
+    }
+
+    func run() async throws {
+        guard (try? await storage.wait()) == true else {
+            try? await gracefulShutdown()
+            return
+        }
+        var configuration = HTTPClient.Configuration()
+        configuration.redirectConfiguration = .disallow
+        configuration.timeout = .init(connect: .seconds(5), read: Self.timeout)
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        do {
+            try await deliveries.register(endpoints.keys.sorted(), now: now)
+            try? await cancelWhenGracefulShutdown { [self] in
+                while !Task.isCancelled {
+                    do {
+                        try await round(client)
+                    } catch {
+                        logger.error("Webhooks failed", metadata: ["error": "\(error)"])
+                    }
+                    try await Task.sleep(for: interval)
+                }
+            }
+        } catch {
+            logger.error("Webhooks could not start", metadata: ["error": "\(error)"])
+        }
+        try? await client.shutdown()
+    }
+
+    private var now: Double { clock().timeIntervalSince1970 }
+
+    /// Up to ``concurrency`` endpoints at once, each served until none is due.
+    func round(_ client: HTTPClient) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<Self.concurrency {
+                group.addTask {
+                    for _ in 0..<100 {
+                        guard let claimed = try await deliveries.claimDue(now: now, lease: Self.lease) else { return }
+                        try await serve(claimed, client)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    /// The claimed endpoint's next events, in order, until one fails or nothing is left.
+    func serve(_ claimed: DeliveryCursor, _ client: HTTPClient) async throws {
+        guard let endpoint = endpoints[claimed.url] else {
+            // No longer in the file: kept (it may come back), looked at hourly.
+            try await deliveries.release(claimed.url, next: now + 3600)
+            return
+        }
+        var cursor = claimed.cursor
+        for _ in 0..<Self.eventsPerClaim {
+            guard let stored = try await deliveries.next(after: cursor) else {
+                try await deliveries.release(claimed.url, next: now + 1)
+                return
+            }
+            if endpoint.wants(stored.event) {
+                if let failure = await send(WebhookMessage(stored, for: endpoint), to: endpoint, client) {
+                    let retry = RetrySchedule.next(afterFailures: claimed.failures + 1, now: now)
+                    try await deliveries.failed(claimed.url, retryAt: retry, error: failure, now: now)
+                    count("webhook_deliveries_total", ("outcome", "failed"))
+                    if retry == nil {
+                        count("webhook_endpoints_paused_total")
+                        logger.warning(
+                            "Webhook endpoint paused after a day of failures",
+                            metadata: ["endpoint": "\(endpoint.url.host ?? "")", "error": "\(failure)"])
+                    }
+                    return
+                }
+                count("webhook_deliveries_total", ("outcome", "delivered"))
+            }
+            try await deliveries.advance(claimed.url, past: stored.id, now: now, lease: now + Self.lease)
+            cursor = stored.id
+        }
+        try await deliveries.release(claimed.url, next: now)
+    }
+
+    /// One attempt; nil when the endpoint answered 2xx, else why not (kept for the operator).
+    func send(_ message: WebhookMessage, to endpoint: WebhookEndpoint, _ client: HTTPClient) async -> String? {
+        var request = HTTPClientRequest(url: endpoint.url.absoluteString)
+        request.method = .POST
+        for (name, value) in message.headers(signedWith: endpoint.secret, at: Int(now)) {
+            request.headers.add(name: name, value: value)
+        }
+        request.body = .bytes(ByteBuffer(bytes: message.body))
+        do {
+            let response = try await client.execute(request, timeout: Self.timeout)
+            _ = try? await response.body.collect(upTo: 64 * 1024)
+            return (200..<300).contains(response.status.code) ? nil : "HTTP \(response.status.code)"
+        } catch {
+            return String(describing: error).prefix(200).description
+        }
+    }
+
+    private func count(_ label: String, _ dimensions: (String, String)...) {
+        Counter(label: label, dimensions: dimensions, factory: factory).increment()
+    }
+}
