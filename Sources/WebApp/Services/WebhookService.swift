@@ -101,8 +101,10 @@ struct WebhookService: Service {
                 return
             }
             if endpoint.wants(stored.event) {
+                // The schedule counts from when the attempt began, however long it took.
+                let began = now
                 if let failure = await send(WebhookMessage(stored, for: endpoint), to: endpoint, client) {
-                    let retry = RetrySchedule.next(afterFailures: claimed.failures + 1, now: now)
+                    let retry = RetrySchedule.next(afterFailures: claimed.failures + 1, now: began)
                     try await deliveries.failed(claimed.url, retryAt: retry, error: failure, now: now)
                     count("webhook_deliveries_total", ("outcome", "failed"))
                     if retry == nil {
