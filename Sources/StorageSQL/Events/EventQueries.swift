@@ -12,9 +12,16 @@ public enum EventQueries {
         """)
 
     public static func insert(_ event: Event) -> Statement {
-        Statement(
-            insert, event.at, event.type.rawValue, event.user, event.phone, event.detail, event.reference, event.app,
-            event.userAgent, event.network)
+        Statement(insert, arguments: arguments(event))
+    }
+
+    /// `$1` to `$9` of both inserts.
+    static func arguments(_ event: Event) -> [SQLValue] {
+        [
+            event.at.sqlValue, event.type.rawValue.sqlValue, event.user.sqlValue, event.phone.sqlValue,
+            event.detail.sqlValue, event.reference.sqlValue, event.app.sqlValue, event.userAgent.sqlValue,
+            event.network.sqlValue,
+        ]
     }
 
     /// The number's unowned events since `$2` given to the account it is on now.
@@ -37,9 +44,7 @@ public enum EventQueries {
         """)
 
     public static func insert(_ event: Event, unlessSince since: Double) -> Statement {
-        Statement(
-            insertOnce, event.at, event.type.rawValue, event.user, event.phone, event.detail, event.reference, event.app,
-            event.userAgent, event.network, since)
+        Statement(insertOnce, arguments: arguments(event) + [since.sqlValue])
     }
 
     /// A code's delivery status, as its provider reported it, on the event of its send.

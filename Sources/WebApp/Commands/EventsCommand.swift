@@ -72,15 +72,12 @@ struct EventsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let filter = try filter()
-        var server = try WebAppCommand.parse(["--data-dir", dataDirectory] + (databasePath.map { ["--db", $0] } ?? []))
-        server.logLevel = .warning
-        let environment = ProcessInfo.processInfo.environment
-        var configuration = try server.appConfiguration(environment: environment)
+        let server = try WebAppCommand.parse(["--data-dir", dataDirectory] + (databasePath.map { ["--db", $0] } ?? []))
+        let configuration = try server.appConfiguration(environment: ProcessInfo.processInfo.environment)
         // Reading only: no file is made where none was.
         if configuration.postgres == nil, !FileManager.default.fileExists(atPath: configuration.resolvedDatabasePath) {
             throw ValidationError("No database at \(configuration.resolvedDatabasePath): give --data-dir or --db.")
         }
-        configuration.onDatabaseStatement = nil
         var logger = Logger(label: "webapp-events")
         logger.logLevel = .warning
         let storage = try Storage.open(configuration, logger: logger)
