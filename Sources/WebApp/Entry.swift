@@ -18,6 +18,11 @@ enum Entry {
             await EventsCommand.main(Array(arguments.dropFirst()))
             return
         }
+        // `webapp webhooks`: where deliveries stand, and `resume` for a paused endpoint.
+        if arguments.first == "webhooks" {
+            await WebhooksCommand.main(Array(arguments.dropFirst()))
+            return
+        }
         await WebAppCommand.main(
             WebAppCommand.arguments(
                 Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))

@@ -31,16 +31,26 @@ def psql(database_url, sql):
 class WebappProcess:
     """The real binary on a port (0: a free one), with `options` after its data folder and database."""
 
-    def __init__(self, options=(), env=None, port=0, database_url=None, prefix="webapp-"):
+    def __init__(self, options=(), env=None, port=0, database_url=None, prefix="webapp-", joining=None):
+        """`joining`: another WebappProcess on PostgreSQL whose database (schema) this one shares,
+        as a second instance does; it stays the owner and drops the schema."""
         self.data = tempfile.mkdtemp(prefix=prefix)
         self.database_url = database_url
         arguments = [BINARY, "--port", str(port), "--data-dir", self.data, "--log-level", "error", *options]
         self.schema = None
-        if database_url:
+        self.owns_schema = joining is None
+        # Where its database is, as the server and the operator's commands (`webapp events`) take it.
+        self.database_options = ["--data-dir", self.data]
+        if joining is not None:
+            self.database_url = joining.database_url
+            self.schema = joining.schema
+        elif database_url:
             self.schema = "t_" + os.urandom(8).hex()
             psql(database_url, "CREATE SCHEMA %s" % self.schema)
-            separator = "&" if "?" in database_url else "?"
-            arguments += ["--db", database_url + separator + "schema=" + self.schema]
+        if self.schema:
+            separator = "&" if "?" in self.database_url else "?"
+            self.database_options += ["--db", self.database_url + separator + "schema=" + self.schema]
+            arguments += self.database_options[2:]
         self.process = subprocess.Popen(
             arguments, cwd=ROOT, env=dict(os.environ, **(env or {})), stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL, text=True)
@@ -65,6 +75,6 @@ class WebappProcess:
                 self.process.kill()
         self.process.stdout.close()
         shutil.rmtree(self.data, ignore_errors=True)
-        if self.schema:
+        if self.schema and self.owns_schema:
             psql(self.database_url, "DROP SCHEMA %s CASCADE" % self.schema)
-            self.schema = None
+        self.schema = None

@@ -147,7 +147,7 @@ struct EventStoreTests {
         }
     }
 
-    @Test("webhook deliveries: an endpoint starts after the newest event, is claimed by one at a time, moves past each event, waits after a failure, and pauses", arguments: Backend.all)
+    @Test("webhook deliveries: an endpoint starts after the newest event, is claimed by one at a time, moves past each event, waits after a failure, pauses, and is resumed by the operator", arguments: Backend.all)
     func deliveries(_ backend: Backend) async throws {
         try await withDatabase(backend) { database in
             let f = ServiceFixture(database)
@@ -158,7 +158,7 @@ struct EventStoreTests {
             try await hooks.register(["https://a.example/hook"], now: now)  // again: nothing changes
             // Older events are not sent to a new endpoint.
             let first = try #require(try await hooks.claimDue(now: now, lease: 60))
-            #expect(try await hooks.next(after: first.cursor) == nil)
+            #expect(try await hooks.next(after: first.cursor, limit: 10).isEmpty)
             // Leased: the other endpoint is the one due now, and then none.
             let second = try #require(try await hooks.claimDue(now: now, lease: 60))
             #expect(second.url != first.url)
@@ -170,7 +170,7 @@ struct EventStoreTests {
             _ = try await f.service.requestCode(phoneInput: "4155550100", session: nil)
             let later = now + 31
             let a = try #require(try await hooks.claimDue(now: later, lease: 60))
-            let event = try #require(try await hooks.next(after: a.cursor))
+            let event = try #require(try await hooks.next(after: a.cursor, limit: 10).first)
             #expect(event.event.type == .codeSent && event.event.phone == "+14155550100")
             // A failure: tried again when the schedule says, the lease given back, the error kept.
             try await hooks.failed(a.url, retryAt: later + 5, error: "HTTP 500", now: later)
@@ -196,6 +196,18 @@ struct EventStoreTests {
                 return try await group.reduce(into: [DeliveryCursor?]()) { $0.append($1) }
             }
             #expect(claims.compactMap { $0 }.count == 1)
+            // The operator's view: the paused one, what it waits to send and why.
+            let status = try await hooks.endpoints()
+            #expect(status.map(\.url) == [a.url, b.url].sorted())
+            let paused = try #require(status.first { $0.url == a.url })
+            #expect(paused.pausedAt == later + 6 && paused.lastError == "timed out" && paused.behind >= 1)
+            #expect(status.first { $0.url == b.url }?.pausedAt == nil)
+            // Resumed: due at once, from where it stood, its failures forgotten.
+            #expect(try await hooks.resume("https://nowhere.example/hook", now: later + 86_500) == false)
+            #expect(try await hooks.resume(a.url, now: later + 86_500))
+            try await hooks.release(b.url, next: later + 90_000)
+            let resumed = try #require(try await hooks.claimDue(now: later + 86_500, lease: 60))
+            #expect(resumed.url == a.url && resumed.failures == 0 && resumed.cursor == a.cursor)
         }
     }
 }

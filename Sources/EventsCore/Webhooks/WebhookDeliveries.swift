@@ -11,8 +11,8 @@ public protocol WebhookDeliveries: Sendable {
     /// until `now + lease`; nil when none is due.
     func claimDue(now: Double, lease: Double) async throws -> DeliveryCursor?
 
-    /// The first event after `cursor` (nil: nothing new).
-    func next(after cursor: Int64) async throws -> StoredEvent?
+    /// Up to `limit` events after `cursor`, oldest first (empty: nothing new).
+    func next(after cursor: Int64, limit: Int) async throws -> [StoredEvent]
 
     /// The endpoint's delivery of the event `id` ended (delivered, or not one it wants): its
     /// cursor moves past it, its failures are forgotten, and its lease runs until `lease`.
@@ -24,6 +24,41 @@ public protocol WebhookDeliveries: Sendable {
     /// Gives the lease back (nothing new to send) and looks again at `next`: behind every other
     /// endpoint due before then, so a quiet endpoint never keeps a failing one waiting.
     func release(_ url: String, next: Double) async throws
+
+    /// Where every endpoint's deliveries stand, for the operator (`webapp webhooks`).
+    func endpoints() async throws -> [EndpointStatus]
+
+    /// Turns a paused endpoint back on: its failures forgotten, due at `now`, from where its
+    /// cursor stood (nothing it missed is skipped). False when `url` is no endpoint.
+    func resume(_ url: String, now: Double) async throws -> Bool
+}
+
+/// One endpoint as the operator sees it.
+public struct EndpointStatus: Sendable, Equatable, Codable {
+    public var url: String
+    /// The last event delivered (or passed over as unwanted).
+    public var cursor: Int64
+    /// Events recorded after the cursor: what is still to go out.
+    public var behind: Int
+    public var failures: Int
+    /// When it is next tried (seconds since 1970).
+    public var nextAttemptAt: Double
+    /// Since when it is paused, nil while it is not.
+    public var pausedAt: Double?
+    public var lastError: String?
+
+    public init(
+        url: String, cursor: Int64, behind: Int, failures: Int, nextAttemptAt: Double, pausedAt: Double?,
+        lastError: String?
+    ) {
+        self.url = url
+        self.cursor = cursor
+        self.behind = behind
+        self.failures = failures
+        self.nextAttemptAt = nextAttemptAt
+        self.pausedAt = pausedAt
+        self.lastError = lastError
+    }
 }
 
 /// A claimed endpoint: where its cursor stands and how many attempts have failed in a row.

@@ -36,10 +36,36 @@ public enum WebhookQueries {
         }
     }
 
-    static let nextEvent = SQL("SELECT \(EventQueries.columns) FROM events WHERE id > $1 ORDER BY id LIMIT 1")
+    static let nextEvents = SQL("SELECT \(EventQueries.columns) FROM events WHERE id > $1 ORDER BY id LIMIT $2")
 
-    public static func next(after cursor: Int64) -> Step<StoredEvent?> {
-        .rows(Statement(nextEvent, cursor)) { rows in .done(try rows.first.flatMap(EventQueries.stored)) }
+    public static func next(after cursor: Int64, limit: Int) -> Step<[StoredEvent]> {
+        .rows(Statement(nextEvents, cursor, limit)) { rows in .done(try rows.compactMap(EventQueries.stored)) }
+    }
+
+    static let endpointRows = SQL(
+        """
+        SELECT url, cursor, failures, next_attempt_at, paused_at, last_error,
+            (SELECT count(*) FROM events WHERE events.id > webhook_endpoints.cursor) AS behind
+        FROM webhook_endpoints ORDER BY url
+        """)
+
+    public static func endpoints() -> Step<[EndpointStatus]> {
+        .rows(Statement(endpointRows)) { rows in
+            .done(
+                try rows.map {
+                    EndpointStatus(
+                        url: try $0.get("url"), cursor: try $0.get("cursor"), behind: try $0.get("behind"),
+                        failures: try $0.get("failures"), nextAttemptAt: try $0.get("next_attempt_at"),
+                        pausedAt: try $0.optional("paused_at"), lastError: try $0.optional("last_error"))
+                })
+        }
+    }
+
+    static let resume = SQL(
+        "UPDATE webhook_endpoints SET paused_at = NULL, failures = 0, next_attempt_at = $2, lease_until = 0 WHERE url = $1")
+
+    public static func resume(_ url: String, now: Double) -> Step<Int> {
+        .execute([Statement(resume, url, now)])
     }
 
     static let advance = SQL(

@@ -17,8 +17,8 @@ public struct SQLWebhookDeliveries<Runner: StepRunner>: WebhookDeliveries {
         try await runner.transaction { WebhookQueries.claimDue(now: now, lease: lease) }
     }
 
-    public func next(after cursor: Int64) async throws -> StoredEvent? {
-        try await runner.read { WebhookQueries.next(after: cursor) }
+    public func next(after cursor: Int64, limit: Int) async throws -> [StoredEvent] {
+        try await runner.read { WebhookQueries.next(after: cursor, limit: limit) }
     }
 
     public func advance(_ url: String, past id: Int64, now: Double, lease: Double) async throws {
@@ -31,5 +31,13 @@ public struct SQLWebhookDeliveries<Runner: StepRunner>: WebhookDeliveries {
 
     public func release(_ url: String, next: Double) async throws {
         _ = try await runner.transaction { WebhookQueries.release(url, next: next) }
+    }
+
+    public func endpoints() async throws -> [EndpointStatus] {
+        try await runner.read { WebhookQueries.endpoints() }
+    }
+
+    public func resume(_ url: String, now: Double) async throws -> Bool {
+        try await runner.transaction { WebhookQueries.resume(url, now: now) } == 1
     }
 }

@@ -2,7 +2,6 @@ import ArgumentParser
 import AuthCore
 import EventsCore
 import Foundation
-import Logging
 
 /// `webapp events`: the stored events as JSON Lines on standard output, oldest first, for a
 /// SIEM or `jq` (the operator's trail). Reads the database the server uses (`--db`,
@@ -19,11 +18,7 @@ struct EventsCommand: AsyncParsableCommand {
             Types: \(EventType.allCases.map(\.rawValue).joined(separator: ", ")).
             """)
 
-    @Option(name: .customLong("data-dir"), help: "Folder of the server's database, as given to the server.")
-    var dataDirectory = "data"
-
-    @Option(name: .customLong("db"), help: "The server's SQLite file or postgres:// URL (also from DATABASE_URL).")
-    var databasePath: String?
+    @OptionGroup var database: DatabaseOptions
 
     @Option(help: "Only events at or after this time (2026-11-01 or 2026-11-01T08:00:00Z).")
     var since: String?
@@ -72,23 +67,10 @@ struct EventsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let filter = try filter()
-        let server = try WebAppCommand.parse(["--data-dir", dataDirectory] + (databasePath.map { ["--db", $0] } ?? []))
-        let configuration = try server.appConfiguration(environment: ProcessInfo.processInfo.environment)
-        // Reading only: no file is made where none was.
-        if configuration.postgres == nil, !FileManager.default.fileExists(atPath: configuration.resolvedDatabasePath) {
-            throw ValidationError("No database at \(configuration.resolvedDatabasePath): give --data-dir or --db.")
-        }
-        var logger = Logger(label: "webapp-events")
-        logger.logLevel = .warning
-        let storage = try Storage.open(configuration, logger: logger)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await storage.service.run() }
-            defer { group.cancelAll() }
-            try await storage.prepare()
+        try await database.withStorage(label: "webapp-events") { storage in
             try await Self.export(filter, from: storage.events) { line in
                 FileHandle.standardOutput.write(Data((line + "\n").utf8))
             }
-            try await storage.close()
         }
     }
 

@@ -55,13 +55,11 @@ struct WebhookService: Service {
         do {
             try await deliveries.register(endpoints.keys.sorted(), now: now)
             try? await cancelWhenGracefulShutdown { [self] in
-                while !Task.isCancelled {
-                    do {
-                        try await round(client)
-                    } catch {
-                        logger.error("Webhooks failed", metadata: ["error": "\(error)"])
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for _ in 0..<Self.concurrency {
+                        group.addTask { try await work(client) }
                     }
-                    try await Task.sleep(for: interval)
+                    try await group.waitForAll()
                 }
             }
         } catch {
@@ -72,55 +70,65 @@ struct WebhookService: Service {
 
     private var now: Double { clock().timeIntervalSince1970 }
 
-    /// Up to ``concurrency`` endpoints at once, each served until none is due.
-    func round(_ client: HTTPClient) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<Self.concurrency {
-                group.addTask {
-                    for _ in 0..<100 {
-                        guard let claimed = try await deliveries.claimDue(now: now, lease: Self.lease) else { return }
-                        try await serve(claimed, client)
-                    }
+    /// One of ``concurrency`` workers, each on its own: it serves whichever endpoint is due and
+    /// looks again after ``interval`` when none is, so an endpoint that hangs holds one worker
+    /// for at most ``timeout`` and never the others.
+    func work(_ client: HTTPClient) async throws {
+        while !Task.isCancelled {
+            do {
+                if let claimed = try await deliveries.claimDue(now: now, lease: Self.lease) {
+                    try await serve(claimed, client)
+                    continue
                 }
+            } catch {
+                logger.error("Webhooks failed", metadata: ["error": "\(error)"])
             }
-            try await group.waitForAll()
+            try await Task.sleep(for: interval)
         }
     }
 
-    /// The claimed endpoint's next events, in order, until one fails or nothing is left.
+    /// The claimed endpoint's next events, in order, until one fails or nothing is left: read
+    /// in one query, and the cursor written once per delivery (events it does not want are
+    /// passed over with the next write).
     func serve(_ claimed: DeliveryCursor, _ client: HTTPClient) async throws {
         guard let endpoint = endpoints[claimed.url] else {
             // No longer in the file: kept (it may come back), looked at hourly.
             try await deliveries.release(claimed.url, next: now + 3600)
             return
         }
-        var cursor = claimed.cursor
-        for _ in 0..<Self.eventsPerClaim {
-            guard let stored = try await deliveries.next(after: cursor) else {
-                try await deliveries.release(claimed.url, next: now + 1)
+        let batch = try await deliveries.next(after: claimed.cursor, limit: Self.eventsPerClaim)
+        var written = claimed.cursor
+        for stored in batch where endpoint.wants(stored.event) {
+            // The schedule counts from when the attempt began, however long it took.
+            let began = now
+            if let failure = await send(WebhookMessage(stored, for: endpoint), to: endpoint, client) {
+                // Unwanted events before this one are passed over all the same.
+                if let skipped = batch.last(where: { $0.id < stored.id }), skipped.id > written {
+                    try await deliveries.advance(claimed.url, past: skipped.id, now: now, lease: now + Self.lease)
+                    written = skipped.id
+                }
+                // A cursor moved in this claim forgot the earlier failures (as the store did).
+                let failures = written == claimed.cursor ? claimed.failures + 1 : 1
+                let retry = RetrySchedule.next(afterFailures: failures, now: began)
+                try await deliveries.failed(claimed.url, retryAt: retry, error: failure, now: now)
+                count("webhook_deliveries_total", ("outcome", "failed"))
+                if retry == nil {
+                    count("webhook_endpoints_paused_total")
+                    logger.warning(
+                        "Webhook endpoint paused after a day of failures",
+                        metadata: ["endpoint": "\(endpoint.url.host ?? "")", "error": "\(failure)"])
+                }
                 return
             }
-            if endpoint.wants(stored.event) {
-                // The schedule counts from when the attempt began, however long it took.
-                let began = now
-                if let failure = await send(WebhookMessage(stored, for: endpoint), to: endpoint, client) {
-                    let retry = RetrySchedule.next(afterFailures: claimed.failures + 1, now: began)
-                    try await deliveries.failed(claimed.url, retryAt: retry, error: failure, now: now)
-                    count("webhook_deliveries_total", ("outcome", "failed"))
-                    if retry == nil {
-                        count("webhook_endpoints_paused_total")
-                        logger.warning(
-                            "Webhook endpoint paused after a day of failures",
-                            metadata: ["endpoint": "\(endpoint.url.host ?? "")", "error": "\(failure)"])
-                    }
-                    return
-                }
-                count("webhook_deliveries_total", ("outcome", "delivered"))
-            }
+            count("webhook_deliveries_total", ("outcome", "delivered"))
             try await deliveries.advance(claimed.url, past: stored.id, now: now, lease: now + Self.lease)
-            cursor = stored.id
+            written = stored.id
         }
-        try await deliveries.release(claimed.url, next: now)
+        if let last = batch.last, last.id > written {
+            try await deliveries.advance(claimed.url, past: last.id, now: now, lease: now + Self.lease)
+        }
+        // A full batch may have more behind it: due again at once.
+        try await deliveries.release(claimed.url, next: batch.count == Self.eventsPerClaim ? now : now + 1)
     }
 
     /// One attempt; nil when the endpoint answered 2xx, else why not (kept for the operator).

@@ -1,0 +1,38 @@
+import ArgumentParser
+import Foundation
+import Logging
+
+/// Where the server's database is, as an operator's command is told (`webapp events`,
+/// `webapp webhooks`): the same `--data-dir` and `--db` (or `DATABASE_URL`) the server takes.
+struct DatabaseOptions: ParsableArguments {
+    @Option(name: .customLong("data-dir"), help: "Folder of the server's database, as given to the server.")
+    var dataDirectory = "data"
+
+    @Option(name: .customLong("db"), help: "The server's SQLite file or postgres:// URL (also from DATABASE_URL).")
+    var databasePath: String?
+
+    /// Opens the database (never making a SQLite file where none was), runs `body` on it, and
+    /// closes it.
+    func withStorage<T: Sendable>(label: String, _ body: @escaping @Sendable (Storage) async throws -> T) async throws -> T
+    {
+        let server = try WebAppCommand.parse(["--data-dir", dataDirectory] + (databasePath.map { ["--db", $0] } ?? []))
+        let configuration = try server.appConfiguration(environment: ProcessInfo.processInfo.environment)
+        if configuration.postgres == nil, !FileManager.default.fileExists(atPath: configuration.resolvedDatabasePath) {
+            throw ValidationError("No database at \(configuration.resolvedDatabasePath): give --data-dir or --db.")
+        }
+        var logger = Logger(label: label)
+        logger.logLevel = .warning
+        let storage = try Storage.open(configuration, logger: logger)
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask {
+                try await storage.service.run()
+                return nil
+            }
+            defer { group.cancelAll() }
+            try await storage.prepare()
+            let result = try await body(storage)
+            try await storage.close()
+            return result
+        }
+    }
+}
