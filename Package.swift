@@ -182,6 +182,7 @@ let package = Package(
             dependencies: [
                 "Encodings",
                 "AuthCore",
+                "EventsCore",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

@@ -36,6 +36,13 @@ public struct SessionToken: Hashable, Sendable, CustomStringConvertible {
     /// What the database keys the session by: SHA-256 of the token.
     public var storageKey: Data { Data(SHA256.hash(data: Data(value.utf8))) }
 
+    /// The session's `sid`, as the apps it signs in to know it (OpenID Connect's ID tokens and
+    /// Back-Channel Logout): 32 hex digits from the storage key, one way, so it opens nothing and
+    /// is not the id "Your devices" uses.
+    public static func sid(ofStorageKey key: Data) -> String {
+        Data(SHA256.hash(data: Data("oidc-sid:".utf8) + key)).prefix(16).hexString
+    }
+
     /// Never print the token itself.
     public var description: String { "SessionToken(…)" }
 }

@@ -292,7 +292,9 @@ public struct SignInService: Sendable {
                     [
                         SignInRules.event(
                             .signedOut, at: clock().timeIntervalSince1970, user: $0,
-                            detail: SessionEnd.signedOut.rawValue, userAgent: userAgent, client: client)
+                            detail: SessionEnd.signedOut.rawValue,
+                            reference: SessionToken.sid(ofStorageKey: session.storageKey), userAgent: userAgent,
+                            client: client)
                     ]
                 } ?? []))
     }

@@ -17,7 +17,8 @@ public struct Event: Sendable, Equatable {
     /// The type's detail: how a sign-in was proved (``SignInWay``), why a session ended
     /// (``SessionEnd``), a code's channel (``CodeChannel``), how a claim was answered.
     public var detail: String?
-    /// A code's send reference, by which its delivery status is read when it is shown.
+    /// A code's send reference, by which its delivery status is read when it is shown; for a
+    /// session's end, the session's `sid`, by which the apps it signed in to are told.
     public var reference: String?
     /// The OpenID Connect client, for an app's event.
     public var app: String?

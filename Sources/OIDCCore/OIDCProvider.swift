@@ -46,8 +46,12 @@ public struct OIDCProvider: Sendable {
         /// When they signed in (seconds since 1970).
         public let authTime: Double
         public let method: SignInMethod
+        /// The browser session's `sid` (``AuthCore/SessionToken/sid(ofStorageKey:)``), named in
+        /// the ID tokens and in the logout token when the session ends.
+        public let sid: String?
 
-        public init(userID: Int64, authTime: Double, method: SignInMethod) {
+        public init(userID: Int64, authTime: Double, method: SignInMethod, sid: String? = nil) {
+            self.sid = sid
             self.userID = userID
             self.authTime = authTime
             self.method = method
@@ -137,7 +141,7 @@ public struct OIDCProvider: Sendable {
             family: Data(secureRandomBytes(16)), clientID: request.client.id,
             userID: person.userID, redirectURI: request.redirectURI, codeChallenge: request.codeChallenge,
             nonce: request.nonce, scopes: request.scopes, authTime: person.authTime, method: person.method,
-            expiresAt: now + CodeGrant.lifetime)
+            expiresAt: now + CodeGrant.lifetime, sid: person.sid)
         try await store.saveCode(Self.hash(code), grant, at: now)
         logger.info("OIDC code issued", metadata: ["client": "\(request.client.id)", "user": "\(person.userID)"])
         return AuthorizationResponse.success(request, code: code, issuer: issuer)
@@ -189,7 +193,7 @@ public struct OIDCProvider: Sendable {
         let idToken = IDToken(
             iss: issuer, sub: subject, aud: client.id, exp: expires, iat: issued, authTime: Int(issue.authTime),
             nonce: issue.nonce, amr: Self.amr(issue.method),
-            phoneNumber: issue.scopes.contains("phone") ? issue.phone : nil)
+            phoneNumber: issue.scopes.contains("phone") ? issue.phone : nil, sid: issue.sid)
         let access = AccessToken(
             iss: issuer, sub: subject, clientID: client.id, exp: expires, iat: issued,
             scope: issue.scopes.joined(separator: " "), family: issue.family.hexString, jti: Self.randomToken())

@@ -420,5 +420,16 @@ enum PostgresMigrations {
                 )
                 """
             ]),
+        // Back-Channel Logout: each grant's browser session, and the outbox's kinds (SQLite's v19).
+        Migration(
+            name: "v19-backchannel-logout",
+            statements: [
+                "ALTER TABLE oidc_grants ADD COLUMN sid text CHECK (sid IS NULL OR length(sid) = 32)",
+                "CREATE INDEX oidc_grants_by_sid ON oidc_grants (sid, client_id) WHERE sid IS NOT NULL",
+                """
+                ALTER TABLE webhook_endpoints ADD COLUMN kind text NOT NULL DEFAULT 'webhook'
+                    CHECK (kind IN ('webhook', 'backchannel_logout'))
+                """,
+            ]),
     ]
 }

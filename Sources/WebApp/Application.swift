@@ -175,10 +175,21 @@ final class Application: Sendable {
             ) { try await signIn.checkHealth() },
             HTTPService(server: server, storage: readiness, listening: listening, logger: logger),
         ]
+        // The events' outbox: the --webhooks endpoints, and the apps told that a session ended.
         if !configuration.webhooks.isEmpty {
             services.append(
-                WebhookService(
-                    endpoints: configuration.webhooks, deliveries: storage.webhooks, storage: readiness,
+                OutboxService(
+                    .webhook, recipients: configuration.webhooks.map(WebhookRecipient.init), deliveries: storage.webhooks,
+                    storage: readiness, interval: configuration.webhookInterval, clock: clock, logger: logger,
+                    factory: metrics))
+        }
+        let logouts = oidc.map { provider in
+            provider.registry.clients.values.compactMap { BackChannelLogoutRecipient($0, provider: provider) }
+        }
+        if let logouts, !logouts.isEmpty {
+            services.append(
+                OutboxService(
+                    .backchannelLogout, recipients: logouts, deliveries: storage.webhooks, storage: readiness,
                     interval: configuration.webhookInterval, clock: clock, logger: logger, factory: metrics))
         }
         let (opsAddresses, opsListening) = AsyncStream.makeStream(of: SocketAddress.self)

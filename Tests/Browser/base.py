@@ -32,7 +32,7 @@ ARTIFACTS = os.path.join(ROOT, "test-artifacts")
 DATABASE_URL = os.environ.get("BROWSER_DATABASE_URL") or None
 
 sys.path.insert(0, os.path.join(ROOT, "Tests", "PythonSupport"))
-from webapp_process import WebappProcess, free_port  # noqa: E402,F401 (free_port: for the tests)
+from webapp_process import BINARY, WebappProcess, free_port  # noqa: E402,F401 (free_port, BINARY: for the tests)
 
 # A page being replaced by the next one makes found elements stale: a wait just looks again.
 # chromedriver sometimes reports that same race as a plain WebDriverException ("Node with given id

@@ -1,7 +1,8 @@
 """Sign in with your phone in another app (issue 28), as a person meets it, in both engines: Apache
 httpd with Debian's mod_auth_openidc protects a page; opening it leads to our Login ("Sign in to Intranet"), Verify, the consent page once ("Intranet wants your phone number"), and
 back to the protected page, which shows the claims mod_auth_openidc took from our ID token.
-A second visit goes straight through; after Log out here, the page asks to sign in again.
+A second visit goes straight through; after Log out here, Apache's own session is ended by a
+logout token (Back-Channel Logout), and the page asks to sign in again.
 
 Apache runs as a plain process on a config of the test's own (127.0.0.1 only); the app is the
 real binary with --oidc-clients and --public-url http://localhost:PORT.
@@ -107,6 +108,8 @@ class ApacheSignInTests(base.BrowserTestCase):
             json.dump({"clients": [{
                 "client_id": "intranet", "name": "Intranet",
                 "redirect_uris": ["http://localhost:%d/protected/redirect_uri" % apache_port],
+                # mod_auth_openidc takes logout tokens at its redirect URI.
+                "backchannel_logout_uri": "http://localhost:%d/protected/redirect_uri?logout=backchannel" % apache_port,
                 "client_secret_sha256": hashlib.sha256(SECRET.encode()).hexdigest()}]}, file)
         self.addCleanup(os.unlink, clients)
         self.server = self.start_server(
@@ -152,6 +155,25 @@ class ApacheSignInTests(base.BrowserTestCase):
         self.wait.until(lambda d: d.find_elements(By.ID, "phone"))
         self.assertEqual(self.driver.find_element(By.ID, "phone").text, "+15305550123")
         self.assertEqual(len(self.server.outbox()), 1)
+
+        # Log out here: the app is told (a logout token naming this session), and its page,
+        # with its own session cookie still in the browser, asks to sign in again.
+        self.driver.get(self.app + "/home")
+        self.log_out()
+        deadline = time.monotonic() + 15
+        while True:
+            self.driver.get(self.apache.url + "/protected/")
+            if self.driver.current_url.startswith(self.app + "/login"):
+                break
+            self.assertLess(time.monotonic(), deadline, "Apache's session outlived Log out:\n" + self.apache.log()[-3000:])
+            time.sleep(0.5)
+        self.assertEqual(self.driver.find_element(By.TAG_NAME, "h1").text, "Sign in to Intranet")
+        # Apache took the logout token (a 2xx): the app's address has no failure on our side.
+        status = subprocess.run([base.BINARY, "webhooks", *self.server.database_options], capture_output=True,
+                                text=True, check=True).stdout.splitlines()
+        [intranet] = [json.loads(line) for line in status if json.loads(line)["url"] == "oidc:intranet"]
+        self.assertEqual((intranet["kind"], intranet["failures"], intranet.get("last_error")),
+                         ("backchannel_logout", 0, None))
 
 
 if __name__ == "__main__":

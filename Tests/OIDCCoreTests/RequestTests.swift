@@ -62,6 +62,10 @@ struct RequestTests {
                 #"{"clients": [{"client_id": "a", "name": "A", "redirect_uris": ["https://a/cb"], "public": true, "post_logout_redirect_uris": ["javascript:alert(1)"]}]}"#,
                 "post_logout_redirect_uris"
             ),
+            (
+                #"{"clients": [{"client_id": "a", "name": "A", "redirect_uris": ["https://a/cb"], "public": true, "backchannel_logout_uri": "http://evil.example/logout"}]}"#,
+                "backchannel_logout_uri"
+            ),
             (#"not json"#, "is not"),
         ])
     func clientsFile(_ json: String, _ expected: String) {
@@ -77,11 +81,12 @@ struct RequestTests {
     func goodFile() throws {
         let registry = try ClientRegistry.load(
             Data(
-                #"{"clients": [{"client_id": "grafana", "name": "Grafana", "redirect_uris": ["https://g.example.com/cb"], "client_secret_sha256": "\#(Self.secretHash)", "first_party": true}]}"#
+                #"{"clients": [{"client_id": "grafana", "name": "Grafana", "redirect_uris": ["https://g.example.com/cb"], "client_secret_sha256": "\#(Self.secretHash)", "first_party": true, "backchannel_logout_uri": "https://g.example.com/logout?backchannel=1"}]}"#
                     .utf8))
         #expect(registry["grafana"]?.accepts(secret: Self.secret) == true)
         #expect(registry["grafana"]?.accepts(secret: Self.secret + "x") == false)
         #expect(registry["grafana"]?.firstParty == true)
+        #expect(registry["grafana"]?.backchannelLogoutURI == "https://g.example.com/logout?backchannel=1")
     }
 
     func parse(_ pairs: [(String, String)]) throws(AuthorizationError) -> AuthorizationRequest {

@@ -73,6 +73,10 @@ struct EventStoreTests {
             let ended = events.filter { $0.event.type == .signedOut }
             #expect(ended.map { $0.event.detail ?? "" }.sorted() == ["expired", "signed_out", "signed_out_elsewhere"])
             #expect(Set(ended.compactMap(\.event.userAgent)) == ["One", "Two", "Three"])
+            // Each names its session as the apps it signed in to know it (Back-Channel Logout's sid).
+            #expect(
+                Set(ended.compactMap(\.event.reference))
+                    == Set([one, two, three].map { SessionToken.sid(ofStorageKey: $0.session.storageKey) }))
             // A second purge notes nothing twice.
             _ = try await f.service.purgeExpired()
             #expect(try await database.events.activity(user: one.user.id, since: 0, before: nil, limit: 20).count == events.count)
@@ -154,45 +158,45 @@ struct EventStoreTests {
             _ = try await f.service.requestCode(phoneInput: "5305550123", session: nil)
             let hooks = database.webhooks
             let now = f.clock.now.timeIntervalSince1970
-            try await hooks.register(["https://a.example/hook", "https://b.example/hook"], now: now)
-            try await hooks.register(["https://a.example/hook"], now: now)  // again: nothing changes
+            try await hooks.register(["https://a.example/hook", "https://b.example/hook"], as: .webhook, now: now)
+            try await hooks.register(["https://a.example/hook"], as: .webhook, now: now)  // again: nothing changes
             // Older events are not sent to a new endpoint.
-            let first = try #require(try await hooks.claimDue(now: now, lease: 60))
+            let first = try #require(try await hooks.claimDue(.webhook, now: now, lease: 60))
             #expect(try await hooks.next(after: first.cursor, limit: 10).isEmpty)
             // Leased: the other endpoint is the one due now, and then none.
-            let second = try #require(try await hooks.claimDue(now: now, lease: 60))
+            let second = try #require(try await hooks.claimDue(.webhook, now: now, lease: 60))
             #expect(second.url != first.url)
-            #expect(try await hooks.claimDue(now: now, lease: 60) == nil)
+            #expect(try await hooks.claimDue(.webhook, now: now, lease: 60) == nil)
             try await hooks.release(first.url, next: now + 1)
             try await hooks.release(second.url, next: now + 1)
 
             f.clock.advance(by: 31)
             _ = try await f.service.requestCode(phoneInput: "4155550100", session: nil)
             let later = now + 31
-            let a = try #require(try await hooks.claimDue(now: later, lease: 60))
+            let a = try #require(try await hooks.claimDue(.webhook, now: later, lease: 60))
             let event = try #require(try await hooks.next(after: a.cursor, limit: 10).first)
             #expect(event.event.type == .codeSent && event.event.phone == "+14155550100")
             // A failure: tried again when the schedule says, the lease given back, the error kept.
             try await hooks.failed(a.url, retryAt: later + 5, error: "HTTP 500", now: later)
-            let b = try #require(try await hooks.claimDue(now: later, lease: 60))
+            let b = try #require(try await hooks.claimDue(.webhook, now: later, lease: 60))
             #expect(b.url != a.url)
             try await hooks.advance(b.url, past: event.id, now: later, lease: later + 60)
             try await hooks.release(b.url, next: later + 1)
-            #expect(try await hooks.claimDue(now: later + 1, lease: 60)?.url == b.url)  // due again, nothing new
+            #expect(try await hooks.claimDue(.webhook, now: later + 1, lease: 60)?.url == b.url)  // due again, nothing new
             try await hooks.release(b.url, next: later + 7)
             // The failed one's retry comes before the quiet one's next look.
-            let retried = try #require(try await hooks.claimDue(now: later + 6, lease: 60))
+            let retried = try #require(try await hooks.claimDue(.webhook, now: later + 6, lease: 60))
             #expect(retried.url == a.url && retried.failures == 1 && retried.cursor == a.cursor)
             // The schedule spent: paused, never claimed again.
             try await hooks.failed(a.url, retryAt: nil, error: "timed out", now: later + 6)
             for _ in 0..<2 {
-                let due = try await hooks.claimDue(now: later + 86_400, lease: 60)
+                let due = try await hooks.claimDue(.webhook, now: later + 86_400, lease: 60)
                 #expect(due?.url == b.url)
                 try await hooks.release(b.url, next: later + 86_400)
             }
             // Claimed at once by several instances: one of them gets it.
             let claims = try await withThrowingTaskGroup(of: DeliveryCursor?.self) { group in
-                for _ in 0..<8 { group.addTask { try await hooks.claimDue(now: later + 86_400, lease: 60) } }
+                for _ in 0..<8 { group.addTask { try await hooks.claimDue(.webhook, now: later + 86_400, lease: 60) } }
                 return try await group.reduce(into: [DeliveryCursor?]()) { $0.append($1) }
             }
             #expect(claims.compactMap { $0 }.count == 1)
@@ -206,7 +210,7 @@ struct EventStoreTests {
             #expect(try await hooks.resume("https://nowhere.example/hook", now: later + 86_500) == false)
             #expect(try await hooks.resume(a.url, now: later + 86_500))
             try await hooks.release(b.url, next: later + 90_000)
-            let resumed = try #require(try await hooks.claimDue(now: later + 86_500, lease: 60))
+            let resumed = try #require(try await hooks.claimDue(.webhook, now: later + 86_500, lease: 60))
             #expect(resumed.url == a.url && resumed.failures == 0 && resumed.cursor == a.cursor)
         }
     }

@@ -1,4 +1,5 @@
 import Crypto
+import EventsCore
 import GatewayCore
 import Foundation
 import JWTKit
@@ -62,6 +63,9 @@ struct OIDCProviderTests {
         OIDCClient(
             id: "legacy", name: "Legacy", redirectURIs: ["http://127.0.0.1:9001/cb"], secretSHA256: nil,
             firstParty: true, idTokenRS256: true),
+        OIDCClient(
+            id: "notes", name: "Notes", redirectURIs: ["http://127.0.0.1:9002/cb"], secretSHA256: nil,
+            firstParty: true, backchannelLogoutURI: "http://127.0.0.1:9002/backchannel"),
     ])
 
     func provider(_ database: TestDatabase, clock: TestClock) async -> OIDCProvider {
@@ -104,15 +108,15 @@ struct OIDCProviderTests {
     }
 
     /// Signs the person in through the provider for `client`; the code's redirect.
-    func signedIn(_ provider: OIDCProvider, _ database: TestDatabase, client: String = "mobile") async throws
-        -> (OIDCProvider.Person, String)
-    {
+    func signedIn(
+        _ provider: OIDCProvider, _ database: TestDatabase, client: String = "mobile", sid: String? = nil
+    ) async throws -> (OIDCProvider.Person, String) {
         let f = ServiceFixture(database)
         let pending = try await f.service.requestCode(phoneInput: "(530) 555-0123", session: nil)
         let user = try await f.service.verify(
             session: pending.session, pendingFor: pending.phone, codeInput: f.sms.lastCode!
         ).user
-        let person = OIDCProvider.Person(userID: user.id, authTime: 1_800_000_000, method: .code)
+        let person = OIDCProvider.Person(userID: user.id, authTime: 1_800_000_000, method: .code, sid: sid)
         guard
             case .redirect(let url) = try await provider.next(
                 for: try authorize(client), person: person, signedInFresh: false)
@@ -332,6 +336,61 @@ struct OIDCProviderTests {
             try await provider.disconnect(user: person.userID, client: "mobile")
             #expect(try await provider.consents(of: person.userID).isEmpty)
             #expect(try await provider.userinfo(accessToken: tokens.access_token) == nil)
+        }
+    }
+
+    @Test(
+        "back-channel logout: the ID tokens name the browser session (sid); its end is told to the app it signed in to, with the same sub and sid, signed and typed logout+jwt; another session's end, an app without a logout address or another app's disconnection tells nothing; a deletion or a disconnection names the person",
+        arguments: Backend.all)
+    func backchannelLogout(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let provider = await provider(database, clock: TestClock())
+            let session = SessionToken.generate()
+            let sid = SessionToken.sid(ofStorageKey: session.storageKey)
+            #expect(sid.count == 32 && sid != SignedInPlaces.publicID(of: session.storageKey))
+            let (person, url) = try await signedIn(provider, database, client: "notes", sid: sid)
+            let tokens = try await provider.token(try tokenRequest("notes", try code(from: url)))
+            let id = try await provider.signer.verify(tokens.id_token, as: IDToken.self)
+            #expect(id.sid == sid)
+            let refreshed = try await provider.token(
+                try TokenRequest.parse(
+                    [("grant_type", "refresh_token"), ("refresh_token", try #require(tokens.refresh_token)),
+                     ("client_id", "notes")], authorization: nil, registry: registry))
+            #expect(try await provider.signer.verify(refreshed.id_token, as: IDToken.self).sid == sid)
+
+            let notes = try #require(registry["notes"])
+            let ended = Event(.signedOut, at: 1, user: person.userID, detail: "signed_out", reference: sid)
+            let token = try #require(try await provider.logoutToken(for: ended, to: notes))
+            let logout = try await provider.signer.verify(token, as: LogoutToken.self)
+            #expect(logout.sub.value == id.sub.value && logout.sid == sid && logout.aud.value == ["notes"])
+            #expect(logout.iss.value == Self.issuer && logout.events == [LogoutToken.event: [:]])
+            func part(_ index: Int) throws -> [String: Any] {
+                var text = String(token.split(separator: ".")[index])
+                text = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+                while text.count % 4 != 0 { text += "=" }
+                let data = try #require(Data(base64Encoded: text))
+                return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            }
+            #expect(try part(0)["typ"] as? String == "logout+jwt")
+            #expect(Set(try part(1).keys) == ["iss", "sub", "aud", "iat", "exp", "jti", "sid", "events"], "never a nonce")
+            // Another browser session, an app with no logout address, another event: nothing.
+            var elsewhere = ended
+            elsewhere.reference = SessionToken.sid(ofStorageKey: SessionToken.generate().storageKey)
+            #expect(try await provider.logoutToken(for: elsewhere, to: notes) == nil)
+            #expect(try await provider.logoutToken(for: ended, to: try #require(registry["mobile"])) == nil)
+            #expect(try await provider.logoutToken(for: Event(.codeSent, at: 1, user: person.userID), to: notes) == nil)
+            #expect(
+                try await provider.logoutToken(
+                    for: Event(.appDisconnected, at: 1, user: person.userID, app: "grafana"), to: notes) == nil)
+            // The person: every session of theirs at the app.
+            for event in [
+                Event(.accountDeleted, at: 1, user: person.userID),
+                Event(.appDisconnected, at: 1, user: person.userID, app: "notes"),
+            ] {
+                let everywhere = try await provider.signer.verify(
+                    try #require(try await provider.logoutToken(for: event, to: notes)), as: LogoutToken.self)
+                #expect(everywhere.sub.value == id.sub.value && everywhere.sid == nil)
+            }
         }
     }
 

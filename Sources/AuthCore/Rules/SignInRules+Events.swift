@@ -30,7 +30,9 @@ extension SignInRules {
         sessions.flatMap { session in
             [
                 .deleteSession(key: session.key),
-                event(.signedOut, at: now, user: user, detail: why.rawValue, userAgent: session.userAgent),
+                event(
+                    .signedOut, at: now, user: user, detail: why.rawValue,
+                    reference: SessionToken.sid(ofStorageKey: session.key), userAgent: session.userAgent),
             ]
         }
     }

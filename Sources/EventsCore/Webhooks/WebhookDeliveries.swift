@@ -1,3 +1,10 @@
+/// Who reads the outbox: the `--webhooks` endpoints, and the apps told that a session ended
+/// (OpenID Connect Back-Channel Logout). Each kind is served by its own sender.
+public enum OutboxReader: String, Sendable, Codable, CaseIterable {
+    case webhook
+    case backchannelLogout = "backchannel_logout"
+}
+
 /// Where each endpoint's deliveries stand, kept in the database: the events table is the outbox,
 /// and each endpoint reads it in order from its cursor. A delivery is claimed by one instance at
 /// a time (a lease), a failure waits as ``RetrySchedule`` says, and an endpoint whose schedule is
@@ -5,11 +12,11 @@
 public protocol WebhookDeliveries: Sendable {
     /// Makes sure each of `urls` has its row; a new one starts after the newest event, so an
     /// endpoint added today is not sent last year's events.
-    func register(_ urls: [String], now: Double) async throws
+    func register(_ urls: [String], as kind: OutboxReader, now: Double) async throws
 
-    /// Claims the endpoint whose delivery is most overdue and not paused or leased elsewhere,
-    /// until `now + lease`; nil when none is due.
-    func claimDue(now: Double, lease: Double) async throws -> DeliveryCursor?
+    /// Claims the endpoint of `kind` whose delivery is most overdue and not paused or leased
+    /// elsewhere, until `now + lease`; nil when none is due.
+    func claimDue(_ kind: OutboxReader, now: Double, lease: Double) async throws -> DeliveryCursor?
 
     /// Up to `limit` events after `cursor`, oldest first (empty: nothing new).
     func next(after cursor: Int64, limit: Int) async throws -> [StoredEvent]
@@ -36,6 +43,7 @@ public protocol WebhookDeliveries: Sendable {
 /// One endpoint as the operator sees it.
 public struct EndpointStatus: Sendable, Equatable, Codable {
     public var url: String
+    public var kind: OutboxReader
     /// The last event delivered (or passed over as unwanted).
     public var cursor: Int64
     /// Events recorded after the cursor: what is still to go out.
@@ -48,10 +56,11 @@ public struct EndpointStatus: Sendable, Equatable, Codable {
     public var lastError: String?
 
     public init(
-        url: String, cursor: Int64, behind: Int, failures: Int, nextAttemptAt: Double, pausedAt: Double?,
-        lastError: String?
+        url: String, kind: OutboxReader, cursor: Int64, behind: Int, failures: Int, nextAttemptAt: Double,
+        pausedAt: Double?, lastError: String?
     ) {
         self.url = url
+        self.kind = kind
         self.cursor = cursor
         self.behind = behind
         self.failures = failures

@@ -19,11 +19,15 @@ public struct OIDCClient: Sendable, Equatable {
     public let firstParty: Bool
     /// Its ID tokens are RS256 (`id_token_signed_response_alg`); ES256 otherwise.
     public let idTokenRS256: Bool
+    /// Where it is told that a person's session ended (OpenID Connect Back-Channel Logout 1.0):
+    /// a logout token is posted there, signed as its ID tokens are.
+    public let backchannelLogoutURI: String?
 
     public init(
         id: String, name: String, redirectURIs: [String], secretSHA256: Data?, postLogoutRedirectURIs: [String] = [],
-        firstParty: Bool = false, idTokenRS256: Bool = false
+        firstParty: Bool = false, idTokenRS256: Bool = false, backchannelLogoutURI: String? = nil
     ) {
+        self.backchannelLogoutURI = backchannelLogoutURI
         self.idTokenRS256 = idTokenRS256
         self.id = id
         self.name = name
@@ -89,6 +93,7 @@ public struct ClientRegistry: Sendable {
             let post_logout_redirect_uris: [String]?
             let first_party: Bool?
             let id_token_signed_response_alg: String?
+            let backchannel_logout_uri: String?
         }
         let file: File
         do {
@@ -116,6 +121,12 @@ public struct ClientRegistry: Sendable {
                     "has \(uri.debugDescription): an absolute https address (http only on localhost or 127.0.0.1), without a fragment."
                 )
             }
+            if let uri = entry.backchannel_logout_uri, !Self.isAcceptable(uri) {
+                throw refuse(
+                    "backchannel_logout_uri",
+                    "has \(uri.debugDescription): an absolute https address (http only on localhost or 127.0.0.1), without a fragment."
+                )
+            }
             let isPublic = entry.public ?? false
             var secret: Data?
             switch (entry.client_secret_sha256, isPublic) {
@@ -139,7 +150,8 @@ public struct ClientRegistry: Sendable {
                 OIDCClient(
                     id: id, name: name, redirectURIs: redirects, secretSHA256: secret,
                     postLogoutRedirectURIs: entry.post_logout_redirect_uris ?? [],
-                    firstParty: entry.first_party ?? false, idTokenRS256: rs256))
+                    firstParty: entry.first_party ?? false, idTokenRS256: rs256,
+                    backchannelLogoutURI: entry.backchannel_logout_uri))
         }
         return ClientRegistry(clients)
     }

@@ -22,11 +22,15 @@ public struct CodeGrant: Sendable, Equatable {
     /// How the person signed in (the ID token's `amr`).
     public var method: SignInMethod
     public var expiresAt: Double
+    /// The browser session it was granted from (its `sid`), which ends the app's session when
+    /// it ends (Back-Channel Logout); nil when not known.
+    public var sid: String?
 
     public init(
         family: Data, clientID: String, userID: Int64, redirectURI: String, codeChallenge: String?, nonce: String?,
-        scopes: [String], authTime: Double, method: SignInMethod, expiresAt: Double
+        scopes: [String], authTime: Double, method: SignInMethod, expiresAt: Double, sid: String? = nil
     ) {
+        self.sid = sid
         self.family = family
         self.clientID = clientID
         self.userID = userID
@@ -81,8 +85,14 @@ public struct StoredGrant<Grant: Sendable & Equatable>: Sendable, Equatable {
     public var familyRevokedAt: Double?
     /// When the family began: the sign-in that made its code.
     public var familyCreatedAt: Double
+    /// The `sid` of the browser session the family was granted from, if known.
+    public var sid: String?
 
-    public init(grant: Grant, phone: String, usedAt: Double?, familyRevokedAt: Double?, familyCreatedAt: Double) {
+    public init(
+        grant: Grant, phone: String, usedAt: Double?, familyRevokedAt: Double?, familyCreatedAt: Double,
+        sid: String? = nil
+    ) {
+        self.sid = sid
         self.grant = grant
         self.phone = phone
         self.usedAt = usedAt
@@ -155,6 +165,10 @@ public protocol OIDCStore: Sendable {
     func connectedApps(user: Int64, at now: Double) async throws -> [Consent]
     /// Deletes codes and refresh tokens past their life (and families with nothing left).
     func purge(before now: Double) async throws -> Int
+
+    /// The account a grant of `client` made from the browser session `sid` belongs to; nil when
+    /// the session signed in to no such app.
+    func userOfSession(sid: String, client: String) async throws -> Int64?
 }
 
 /// Scopes kept as one space-separated text, and how long what was used is kept.

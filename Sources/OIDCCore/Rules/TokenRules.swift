@@ -24,6 +24,8 @@ public enum TokenRules {
         public var authTime: Double
         public var method: SignInMethod
         public var nonce: String?
+        /// The browser session's `sid`, for the ID token.
+        public var sid: String?
         /// The new refresh token, when the grant has `offline_access` (its hash is saved).
         public var refreshToken: String?
     }
@@ -67,7 +69,8 @@ public enum TokenRules {
         return issue(
             family: grant.family, client: client, userID: grant.userID, phone: stored.phone, scopes: grant.scopes,
             refreshScopes: grant.scopes, authTime: grant.authTime, method: grant.method, nonce: grant.nonce,
-            newRefreshToken: newRefreshToken, familyEnds: stored.familyCreatedAt + familyLifetime, now: now,
+            sid: stored.sid, newRefreshToken: newRefreshToken, familyEnds: stored.familyCreatedAt + familyLifetime,
+            now: now,
             changes: [used])
     }
 
@@ -117,14 +120,14 @@ public enum TokenRules {
         let scopes = known.isEmpty ? grant.scopes : grant.scopes.filter { $0 == "openid" || known.contains($0) }
         return issue(
             family: grant.family, client: client, userID: grant.userID, phone: stored.phone, scopes: scopes,
-            refreshScopes: grant.scopes, authTime: grant.authTime, method: grant.method, nonce: nil,
+            refreshScopes: grant.scopes, authTime: grant.authTime, method: grant.method, nonce: nil, sid: stored.sid,
             newRefreshToken: newRefreshToken, familyEnds: familyEnds, now: now, changes: [used])
     }
 
     private static func issue(
         family: Data, client: String, userID: Int64, phone: String, scopes: [String], refreshScopes: [String],
-        authTime: Double, method: SignInMethod, nonce: String?, newRefreshToken: String, familyEnds: Double,
-        now: Double, changes: [OIDCChange]
+        authTime: Double, method: SignInMethod, nonce: String?, sid: String?, newRefreshToken: String,
+        familyEnds: Double, now: Double, changes: [OIDCChange]
     ) -> OIDCDecision<Outcome> {
         var changes = changes
         var refresh: String?
@@ -141,6 +144,6 @@ public enum TokenRules {
             .issue(
                 Issue(
                     family: family, userID: userID, phone: phone, scopes: scopes, authTime: authTime, method: method,
-                    nonce: nonce, refreshToken: refresh)), changes: changes)
+                    nonce: nonce, sid: sid, refreshToken: refresh)), changes: changes)
     }
 }

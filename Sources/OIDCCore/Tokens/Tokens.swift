@@ -30,9 +30,11 @@ public struct IDToken: JWTPayload, Equatable {
     public let azp: String
     public let phoneNumber: String?
     public let phoneNumberVerified: Bool?
+    /// The browser session it was issued from (Back-Channel Logout's `sid`), when known.
+    public let sid: String?
 
     enum CodingKeys: String, CodingKey {
-        case iss, sub, aud, exp, iat, nonce, amr, azp
+        case iss, sub, aud, exp, iat, nonce, amr, azp, sid
         case authTime = "auth_time"
         case phoneNumber = "phone_number"
         case phoneNumberVerified = "phone_number_verified"
@@ -40,8 +42,9 @@ public struct IDToken: JWTPayload, Equatable {
 
     public init(
         iss: String, sub: String, aud: String, exp: Date, iat: Date, authTime: Int, nonce: String?, amr: [String]?,
-        phoneNumber: String?
+        phoneNumber: String?, sid: String? = nil
     ) {
+        self.sid = sid
         self.iss = IssuerClaim(value: iss)
         self.sub = SubjectClaim(value: sub)
         self.aud = AudienceClaim(value: aud)

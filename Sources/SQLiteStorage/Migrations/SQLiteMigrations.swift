@@ -456,6 +456,18 @@ enum SQLiteMigrations {
                     )
                     """)
         }
+        // Back-Channel Logout: the browser session each grant was made from (its `sid`), so an
+        // app is told when that session ends; and the outbox's second kind of reader, the apps'
+        // logout addresses, beside the webhook endpoints.
+        migrator.registerMigration("v19-backchannel-logout") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE oidc_grants ADD COLUMN sid TEXT CHECK (sid IS NULL OR length(sid) = 32);
+                    CREATE INDEX oidc_grants_by_sid ON oidc_grants(sid, client_id) WHERE sid IS NOT NULL;
+                    ALTER TABLE webhook_endpoints ADD COLUMN kind TEXT NOT NULL DEFAULT 'webhook'
+                        CHECK (kind IN ('webhook', 'backchannel_logout'));
+                    """)
+        }
         return migrator
     }
 }

@@ -1,3 +1,4 @@
+import AuthCore
 import EventsCore
 import Foundation
 
@@ -93,7 +94,7 @@ public enum EventQueries {
     static let expireSessions = SQL(
         """
         DELETE FROM sessions WHERE expires_at <= $1
-        RETURNING user_id, expires_at, absolute_expires_at, user_agent
+        RETURNING key, user_id, expires_at, absolute_expires_at, user_agent
         """)
 
     public static func expireSessions(by cutoff: Double) -> Step<Int> {
@@ -105,6 +106,7 @@ public enum EventQueries {
                 return insert(
                     Event(
                         .signedOut, at: min(idle, absolute), user: user, detail: SessionEnd.expired.rawValue,
+                        reference: SessionToken.sid(ofStorageKey: try row.get("key")),
                         userAgent: try row.optional("user_agent")))
             }
             return Step<Int>.execute(ended).map { _ in rows.count }

@@ -1,3 +1,4 @@
+import AuthCore
 import EventsCore
 import Foundation
 
@@ -5,13 +6,13 @@ import Foundation
 public enum WebhookQueries {
     static let register = SQL(
         """
-        INSERT INTO webhook_endpoints (url, cursor, failures, next_attempt_at, lease_until)
-        VALUES ($1, (SELECT coalesce(max(id), 0) FROM events), 0, $2, 0)
+        INSERT INTO webhook_endpoints (url, kind, cursor, failures, next_attempt_at, lease_until)
+        VALUES ($1, $2, (SELECT coalesce(max(id), 0) FROM events), 0, $3, 0)
         ON CONFLICT (url) DO NOTHING
         """)
 
-    public static func register(_ urls: [String], now: Double) -> Step<Int> {
-        .execute(urls.map { Statement(register, $0, now) })
+    public static func register(_ urls: [String], as kind: OutboxReader, now: Double) -> Step<Int> {
+        .execute(urls.map { Statement(register, $0, kind.rawValue, now) })
     }
 
     /// The most overdue endpoint, leased in one statement: two instances asking at once both see
@@ -21,14 +22,14 @@ public enum WebhookQueries {
         """
         UPDATE webhook_endpoints SET lease_until = $2
         WHERE url = (SELECT url FROM webhook_endpoints
-                     WHERE paused_at IS NULL AND next_attempt_at <= $1 AND lease_until <= $1
+                     WHERE kind = $3 AND paused_at IS NULL AND next_attempt_at <= $1 AND lease_until <= $1
                      ORDER BY next_attempt_at, url LIMIT 1)
           AND paused_at IS NULL AND lease_until <= $1
         RETURNING url, cursor, failures
         """)
 
-    public static func claimDue(now: Double, lease: Double) -> Step<DeliveryCursor?> {
-        .rows(Statement(claim, now, now + lease)) { rows in
+    public static func claimDue(_ kind: OutboxReader, now: Double, lease: Double) -> Step<DeliveryCursor?> {
+        .rows(Statement(claim, now, now + lease, kind.rawValue)) { rows in
             .done(
                 try rows.first.map {
                     DeliveryCursor(url: try $0.get("url"), cursor: try $0.get("cursor"), failures: try $0.get("failures"))
@@ -44,7 +45,7 @@ public enum WebhookQueries {
 
     static let endpointRows = SQL(
         """
-        SELECT url, cursor, failures, next_attempt_at, paused_at, last_error,
+        SELECT url, kind, cursor, failures, next_attempt_at, paused_at, last_error,
             (SELECT count(*) FROM events WHERE events.id > webhook_endpoints.cursor) AS behind
         FROM webhook_endpoints ORDER BY url
         """)
@@ -54,11 +55,19 @@ public enum WebhookQueries {
             .done(
                 try rows.map {
                     EndpointStatus(
-                        url: try $0.get("url"), cursor: try $0.get("cursor"), behind: try $0.get("behind"),
+                        url: try $0.get("url"), kind: try kind($0), cursor: try $0.get("cursor"), behind: try $0.get("behind"),
                         failures: try $0.get("failures"), nextAttemptAt: try $0.get("next_attempt_at"),
                         pausedAt: try $0.optional("paused_at"), lastError: try $0.optional("last_error"))
                 })
         }
+    }
+
+    /// A kind the code does not know is corrupt data.
+    static func kind(_ row: any SQLRow) throws -> OutboxReader {
+        guard let kind = OutboxReader(rawValue: try row.get("kind")) else {
+            throw StoredDataCorrupt("a webhook endpoint of an unknown kind")
+        }
+        return kind
     }
 
     static let resume = SQL(

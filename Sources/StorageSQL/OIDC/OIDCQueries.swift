@@ -9,7 +9,7 @@ import OIDCCore
 /// finds it unused.
 public enum OIDCQueries {
     static let insertGrant = SQL(
-        "INSERT INTO oidc_grants (family, client_id, user_id, created_at) VALUES ($1, $2, $3, $4)")
+        "INSERT INTO oidc_grants (family, client_id, user_id, created_at, sid) VALUES ($1, $2, $3, $4, $5)")
     static let insertCode = SQL(
         """
         INSERT INTO oidc_codes
@@ -19,7 +19,7 @@ public enum OIDCQueries {
 
     public static func saveCode(_ hash: Data, _ grant: CodeGrant, at now: Double) -> Step<Int> {
         .execute([
-            Statement(insertGrant, grant.family, grant.clientID, grant.userID, now),
+            Statement(insertGrant, grant.family, grant.clientID, grant.userID, now, grant.sid),
             Statement(
                 insertCode, hash, grant.family, grant.redirectURI, grant.codeChallenge, grant.nonce,
                 grant.scopes.joined(separator: " "), grant.authTime, grant.method.storedMethod, grant.expiresAt,
@@ -30,7 +30,8 @@ public enum OIDCQueries {
     static let codeByHash = SQL(
         """
         SELECT c.family, g.client_id, g.user_id, c.redirect_uri, c.code_challenge, c.nonce, c.scope, c.auth_time,
-               c.method, c.by_call, c.expires_at, c.used_at, g.revoked_at, g.created_at AS family_created_at, u.phone
+               c.method, c.by_call, c.expires_at, c.used_at, g.revoked_at, g.created_at AS family_created_at, g.sid,
+               u.phone
         FROM oidc_codes c JOIN oidc_grants g ON g.family = c.family JOIN users u ON u.id = g.user_id
         WHERE c.hash = $1 FOR UPDATE OF c
         """)
@@ -52,7 +53,7 @@ public enum OIDCQueries {
     static let refreshByHash = SQL(
         """
         SELECT r.family, g.client_id, g.user_id, r.scope, r.auth_time, r.method, r.by_call, r.expires_at, r.used_at,
-               g.revoked_at, g.created_at AS family_created_at, u.phone
+               g.revoked_at, g.created_at AS family_created_at, g.sid, u.phone
         FROM oidc_refresh_tokens r JOIN oidc_grants g ON g.family = r.family JOIN users u ON u.id = g.user_id
         WHERE r.hash = $1 FOR UPDATE OF r
         """)
@@ -86,7 +87,7 @@ public enum OIDCQueries {
                 StoredGrant(
                     grant: try grant(row, try row.get("family")), phone: try row.get("phone"),
                     usedAt: try row.optional("used_at"), familyRevokedAt: try row.optional("revoked_at"),
-                    familyCreatedAt: try row.get("family_created_at"))
+                    familyCreatedAt: try row.get("family_created_at"), sid: try row.optional("sid"))
             }
             let decision = decide(stored)
             return Step<Int>.execute(decision.changes.map(statement)).map { _ in decision.outcome }
@@ -126,6 +127,14 @@ public enum OIDCQueries {
         .rows(Statement(liveGrant, family)) { rows in
             .done(try rows.first.map { UserInfo(userID: try $0.get("user_id"), phone: try $0.get("phone")) })
         }
+    }
+
+    static let sessionGrant = SQL("SELECT user_id FROM oidc_grants WHERE sid = $1 AND client_id = $2 LIMIT 1")
+
+    /// Whose a grant of `client` from the browser session `sid` is (revoked or not: the app
+    /// may still hold its session).
+    public static func userOfSession(sid: String, client: String) -> Step<Int64?> {
+        .rows(Statement(sessionGrant, sid, client)) { rows in .done(try rows.first?.get("user_id")) }
     }
 
     /// Whose the tokens of a live grant are.

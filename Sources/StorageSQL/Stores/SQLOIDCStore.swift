@@ -26,6 +26,10 @@ public struct SQLOIDCStore<Runner: StepRunner>: OIDCStore {
         try await runner.transaction { OIDCQueries.redeemRefresh(hash, decide: decide) }
     }
 
+    public func userOfSession(sid: String, client: String) async throws -> Int64? {
+        try await runner.read { OIDCQueries.userOfSession(sid: sid, client: client) }
+    }
+
     public func userinfo(family: Data) async throws -> (userID: Int64, phone: String)? {
         try await runner.read { OIDCQueries.userinfo(family: family) }.map { ($0.userID, $0.phone) }
     }

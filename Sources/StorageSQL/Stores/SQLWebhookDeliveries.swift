@@ -9,12 +9,12 @@ public struct SQLWebhookDeliveries<Runner: StepRunner>: WebhookDeliveries {
         self.runner = runner
     }
 
-    public func register(_ urls: [String], now: Double) async throws {
-        _ = try await runner.transaction { WebhookQueries.register(urls, now: now) }
+    public func register(_ urls: [String], as kind: OutboxReader, now: Double) async throws {
+        _ = try await runner.transaction { WebhookQueries.register(urls, as: kind, now: now) }
     }
 
-    public func claimDue(now: Double, lease: Double) async throws -> DeliveryCursor? {
-        try await runner.transaction { WebhookQueries.claimDue(now: now, lease: lease) }
+    public func claimDue(_ kind: OutboxReader, now: Double, lease: Double) async throws -> DeliveryCursor? {
+        try await runner.transaction { WebhookQueries.claimDue(kind, now: now, lease: lease) }
     }
 
     public func next(after cursor: Int64, limit: Int) async throws -> [StoredEvent] {

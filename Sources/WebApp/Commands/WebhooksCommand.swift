@@ -2,8 +2,9 @@ import ArgumentParser
 import EventsCore
 import Foundation
 
-/// `webapp webhooks`: where each `--webhooks` endpoint's deliveries stand, and `resume` for one
-/// paused after a day of failures. Reads the database the server uses, as `webapp events` does;
+/// `webapp webhooks`: where each `--webhooks` endpoint's deliveries stand (and each app's
+/// back-channel logout address, `oidc:` and its client id), and `resume` for one paused after a
+/// day of failures. Reads the database the server uses, as `webapp events` does;
 /// a running server picks a resumed endpoint up at its next look (about a second).
 struct WebhooksCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,7 +17,8 @@ struct WebhooksCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print each endpoint as a JSON line.",
             discussion: """
-                Each line: url, cursor (the last event passed), behind (events still to go), \
+                Each line: url (an app's back-channel logout: oidc:CLIENT_ID), kind (webhook or \
+                backchannel_logout), cursor (the last event passed), behind (events still to go), \
                 failures (in a row), next_attempt_at, paused_at (absent unless paused), last_error.
                 """)
 
@@ -36,6 +38,7 @@ struct WebhooksCommand: AsyncParsableCommand {
             encoder.dateEncodingStrategy = .iso8601
             struct Line: Encodable {
                 var url: String
+                var kind: String
                 var cursor: Int64
                 var behind: Int
                 var failures: Int
@@ -46,7 +49,7 @@ struct WebhooksCommand: AsyncParsableCommand {
             return String(
                 decoding: try encoder.encode(
                     Line(
-                        url: endpoint.url, cursor: endpoint.cursor, behind: endpoint.behind, failures: endpoint.failures,
+                        url: endpoint.url, kind: endpoint.kind.rawValue, cursor: endpoint.cursor, behind: endpoint.behind, failures: endpoint.failures,
                         nextAttemptAt: Date(timeIntervalSince1970: endpoint.nextAttemptAt),
                         pausedAt: endpoint.pausedAt.map { Date(timeIntervalSince1970: $0) },
                         lastError: endpoint.lastError)), as: UTF8.self)
@@ -57,7 +60,7 @@ struct WebhooksCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Turn a paused endpoint back on: it sends what it missed, in order, from where it stopped.")
 
-        @Argument(help: "The endpoint's url, as in the --webhooks file.")
+        @Argument(help: "The endpoint's url, as in the --webhooks file (oidc:CLIENT_ID for an app's logout address).")
         var url: String
 
         @OptionGroup var database: DatabaseOptions

@@ -59,7 +59,7 @@ struct OIDCController: Sendable {
             "scopes_supported": AuthorizationRequest.supportedScopes,
             "claims_supported": [
                 "sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "amr", "azp",
-                "phone_number", "phone_number_verified",
+                "phone_number", "phone_number_verified", "sid",
             ],
             "token_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post", "none"],
             "code_challenge_methods_supported": ["S256"],
@@ -67,6 +67,10 @@ struct OIDCController: Sendable {
             "authorization_response_iss_parameter_supported": true,
             "request_parameter_supported": false,
             "request_uri_parameter_supported": false,
+            // Back-Channel Logout 1.0: a client's backchannel_logout_uri is told when a session
+            // it signed in from ends, by a logout token naming the session (sid).
+            "backchannel_logout_supported": true,
+            "backchannel_logout_session_supported": true,
         ]
         let body = try JSONSerialization.data(
             withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])
@@ -133,7 +137,9 @@ struct OIDCController: Sendable {
             let record = try await signIn.sessionRecord(of: token)
         else { return nil }
         // auth_time is the last real proof: a remembered phone's session was not one.
-        return OIDCProvider.Person(userID: user.id, authTime: record.lastProof, method: record.method)
+        return OIDCProvider.Person(
+            userID: user.id, authTime: record.lastProof, method: record.method,
+            sid: SessionToken.sid(ofStorageKey: token.storageKey))
     }
 
     // MARK: Token

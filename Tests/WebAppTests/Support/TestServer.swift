@@ -128,7 +128,7 @@ final class TestServer: @unchecked Sendable {
             for table in tables { counts[table] = try await TestPostgres.count(table, in: schema) }
             return counts
         }
-        let database = try DatabaseQueue(path: configuration.resolvedDatabasePath)
+        let database = try behindItsBack()
         defer { try? database.close() }
         return try await database.read { db in
             try Dictionary(
@@ -144,9 +144,18 @@ final class TestServer: @unchecked Sendable {
             try await TestPostgres.execute(sql, in: schema)
             return
         }
-        let database = try DatabaseQueue(path: configuration.resolvedDatabasePath)
+        let database = try behindItsBack()
         defer { try? database.close() }
         try await database.write { try $0.execute(sql: sql) }
+    }
+
+    /// A second connection to the server's SQLite file, which waits (up to 10 s) for the
+    /// server's own writes rather than failing at once when one is under way: the server writes
+    /// on its own schedule (the purge, the health check, the outbox), at any moment of a test.
+    private func behindItsBack() throws -> DatabaseQueue {
+        var configuration = GRDB.Configuration()
+        configuration.busyMode = .timeout(10)
+        return try DatabaseQueue(path: self.configuration.resolvedDatabasePath, configuration: configuration)
     }
 
     /// Every text in the outbox, oldest first.
