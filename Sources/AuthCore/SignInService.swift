@@ -302,7 +302,7 @@ public struct SignInService: Sendable {
     /// Removes expired sessions and codes.
     @discardableResult
     public func purgeExpired() async throws -> Int {
-        try await store.purge(rules.purgeCutoffs(now: clock()))
+        try await store.purge(rules.purgeCutoffs(now: clock())).rows
     }
 }
 

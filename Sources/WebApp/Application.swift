@@ -24,6 +24,8 @@ import Wording
 final class Application: Sendable {
     let server: HTTPServer<MiddlewareResponder<AppContext>>
     let storage: Storage
+    /// The sign-in service the routes use (its store counts events for /metrics).
+    let signIn: SignInService
     private let services: ServiceGroup
     /// Where the server listens, once it does (``HTTPService`` yields it).
     private let addresses: AsyncStream<SocketAddress>
@@ -31,11 +33,12 @@ final class Application: Sendable {
     private let opsAddresses: AsyncStream<SocketAddress>
 
     private init(
-        server: HTTPServer<MiddlewareResponder<AppContext>>, storage: Storage, services: ServiceGroup,
-        addresses: AsyncStream<SocketAddress>, opsAddresses: AsyncStream<SocketAddress>
+        server: HTTPServer<MiddlewareResponder<AppContext>>, storage: Storage, signIn: SignInService,
+        services: ServiceGroup, addresses: AsyncStream<SocketAddress>, opsAddresses: AsyncStream<SocketAddress>
     ) {
         self.server = server
         self.storage = storage
+        self.signIn = signIn
         self.services = services
         self.addresses = addresses
         self.opsAddresses = opsAddresses
@@ -203,7 +206,7 @@ final class Application: Sendable {
             opsListening.finish()
         }
         return Application(
-            server: server, storage: storage,
+            server: server, storage: storage, signIn: signIn,
             services: ServiceGroup(
                 services: services, gracefulShutdownSignals: gracefulShutdownSignals, cancellationSignals: [],
                 logger: logger),

@@ -151,7 +151,7 @@ struct EventStoreTests {
         }
     }
 
-    @Test("webhook deliveries: an endpoint starts after the newest event, is claimed by one at a time, moves past each event, waits after a failure, pauses, and is resumed by the operator", arguments: Backend.all)
+    @Test("webhook deliveries: an endpoint starts after the newest event, is claimed by one at a time, moves past each event, waits after a failure, pauses, and is resumed by the operator; a sender whose lease was taken over writes nothing", arguments: Backend.all)
     func deliveries(_ backend: Backend) async throws {
         try await withDatabase(backend) { database in
             let f = ServiceFixture(database)
@@ -167,8 +167,8 @@ struct EventStoreTests {
             let second = try #require(try await hooks.claimDue(.webhook, now: now, lease: 60))
             #expect(second.url != first.url)
             #expect(try await hooks.claimDue(.webhook, now: now, lease: 60) == nil)
-            try await hooks.release(first.url, next: now + 1)
-            try await hooks.release(second.url, next: now + 1)
+            #expect(try await hooks.release(first, next: now + 1))
+            #expect(try await hooks.release(second, next: now + 1))
 
             f.clock.advance(by: 31)
             _ = try await f.service.requestCode(phoneInput: "4155550100", session: nil)
@@ -177,22 +177,33 @@ struct EventStoreTests {
             let event = try #require(try await hooks.next(after: a.cursor, limit: 10).first)
             #expect(event.event.type == .codeSent && event.event.phone == "+14155550100")
             // A failure: tried again when the schedule says, the lease given back, the error kept.
-            try await hooks.failed(a.url, retryAt: later + 5, error: "HTTP 500", now: later)
+            #expect(try await hooks.failed(a, retryAt: later + 5, error: "HTTP 500", now: later))
             let b = try #require(try await hooks.claimDue(.webhook, now: later, lease: 60))
             #expect(b.url != a.url)
-            try await hooks.advance(b.url, past: event.id, now: later, lease: later + 60)
-            try await hooks.release(b.url, next: later + 1)
-            #expect(try await hooks.claimDue(.webhook, now: later + 1, lease: 60)?.url == b.url)  // due again, nothing new
-            try await hooks.release(b.url, next: later + 7)
+            #expect(try await hooks.advance(b, past: event.id, now: later))
+            #expect(try await hooks.release(b, next: later + 1))
+            let again = try #require(try await hooks.claimDue(.webhook, now: later + 1, lease: 60))
+            #expect(again.url == b.url && again.cursor == event.id)  // due again, nothing new
+            #expect(try await hooks.release(again, next: later + 7))
             // The failed one's retry comes before the quiet one's next look.
             let retried = try #require(try await hooks.claimDue(.webhook, now: later + 6, lease: 60))
             #expect(retried.url == a.url && retried.failures == 1 && retried.cursor == a.cursor)
             // The schedule spent: paused, never claimed again.
-            try await hooks.failed(a.url, retryAt: nil, error: "timed out", now: later + 6)
+            #expect(try await hooks.failed(retried, retryAt: nil, error: "timed out", now: later + 6))
+            // A sender whose lease ran out (stalled past it) and was claimed again writes nothing.
+            let stalled = try #require(try await hooks.claimDue(.webhook, now: later + 7, lease: 60))
+            #expect(stalled.url == b.url)
+            let taken = try #require(try await hooks.claimDue(.webhook, now: later + 67, lease: 60))
+            #expect(taken.url == b.url)
+            #expect(try await hooks.failed(stalled, retryAt: later + 500, error: "late", now: later + 67) == false)
+            #expect(try await hooks.advance(stalled, past: event.id + 1_000, now: later + 67) == false)
+            #expect(try await hooks.release(stalled, next: later + 500) == false)
+            #expect(try await hooks.release(taken, next: later + 68))
+            #expect(try await hooks.endpoints().first { $0.url == b.url }?.cursor == event.id)
             for _ in 0..<2 {
-                let due = try await hooks.claimDue(.webhook, now: later + 86_400, lease: 60)
-                #expect(due?.url == b.url)
-                try await hooks.release(b.url, next: later + 86_400)
+                let due = try #require(try await hooks.claimDue(.webhook, now: later + 86_400, lease: 60))
+                #expect(due.url == b.url)
+                #expect(try await hooks.release(due, next: later + 86_400))
             }
             // Claimed at once by several instances: one of them gets it.
             let claims = try await withThrowingTaskGroup(of: DeliveryCursor?.self) { group in
@@ -200,6 +211,7 @@ struct EventStoreTests {
                 return try await group.reduce(into: [DeliveryCursor?]()) { $0.append($1) }
             }
             #expect(claims.compactMap { $0 }.count == 1)
+            let winner = try #require(claims.compactMap { $0 }.first)
             // The operator's view: the paused one, what it waits to send and why.
             let status = try await hooks.endpoints()
             #expect(status.map(\.url) == [a.url, b.url].sorted())
@@ -209,7 +221,7 @@ struct EventStoreTests {
             // Resumed: due at once, from where it stood, its failures forgotten.
             #expect(try await hooks.resume("https://nowhere.example/hook", now: later + 86_500) == false)
             #expect(try await hooks.resume(a.url, now: later + 86_500))
-            try await hooks.release(b.url, next: later + 90_000)
+            #expect(try await hooks.release(winner, next: later + 90_000))
             let resumed = try #require(try await hooks.claimDue(.webhook, now: later + 86_500, lease: 60))
             #expect(resumed.url == a.url && resumed.failures == 0 && resumed.cursor == a.cursor)
         }

@@ -46,6 +46,34 @@ struct OpsTests {
         }
     }
 
+    @Test("events_total counts what was written: a lockout once however many tries it refuses, a session ended by expiry in the purge")
+    func eventsCountedOnce() async throws {
+        try await withServer({ $0.policy.maxFailuresPerPhone = 2 }) { server in
+            let browser = Browser(baseURL: server.baseURL)
+            _ = try await browser.post("/login", form: [("phone", "5305550123")])
+            let code = try server.lastCode()
+            let wrong = String(format: "%06d", (Int(code)! + 1) % 1_000_000)
+            let wrongAgain = String(format: "%06d", (Int(code)! + 2) % 1_000_000)
+            _ = try await browser.post("/verify", form: [("code", wrong)])
+            _ = try await browser.post("/verify", form: [("code", wrongAgain)])
+            for _ in 0..<3 {
+                server.clock.advance(by: 5)
+                _ = try await browser.post("/verify", form: [("code", code)])
+            }
+            var text = try await browser.get("/metrics").body
+            #expect(sample(text, "events_total", ["type": "code.wrong"]) == 2)
+            #expect(sample(text, "events_total", ["type": "phone.locked"]) == 1)
+
+            let other = Browser(baseURL: server.baseURL)
+            _ = try await other.post("/login", form: [("phone", "4155550100")])
+            _ = try await other.post("/verify", form: [("code", try server.lastCode(to: "+14155550100"))])
+            server.clock.advance(by: 40 * 86_400)
+            _ = try await server.app.signIn.purgeExpired()
+            text = try await browser.get("/metrics").body
+            #expect(sample(text, "events_total", ["type": "session.ended"]) == 1)
+        }
+    }
+
     @Test("/metrics counts requests by route and status, times them, and counts sign-in events")
     func metrics() async throws {
         try await withServer { server in

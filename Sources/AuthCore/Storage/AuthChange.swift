@@ -124,10 +124,26 @@ public struct Applied<Outcome: Sendable>: Sendable {
     /// The id of the user a ``AuthChange/signIn(phone:session:at:expiresAt:absoluteExpiresAt:)``
     /// wrote, if one did.
     public var signedInUserID: Int64?
+    /// The events written, by type: a ``AuthChange/recordEventOnce(_:since:)`` already noted is
+    /// not among them (`events_total` counts these).
+    public var eventsRecorded: [EventType]
 
-    public init(_ outcome: Outcome, signedInUserID: Int64? = nil) {
+    public init(_ outcome: Outcome, signedInUserID: Int64? = nil, eventsRecorded: [EventType] = []) {
         self.outcome = outcome
         self.signedInUserID = signedInUserID
+        self.eventsRecorded = eventsRecorded
+    }
+}
+
+/// What a purge removed: rows of every kind, and the signed-in sessions among them that ended
+/// by expiry (each noted as a `session.ended` event).
+public struct Purged: Sendable, Equatable {
+    public var rows: Int
+    public var sessionsEnded: Int
+
+    public init(rows: Int, sessionsEnded: Int) {
+        self.rows = rows
+        self.sessionsEnded = sessionsEnded
     }
 }
 

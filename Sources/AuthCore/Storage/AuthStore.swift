@@ -24,8 +24,8 @@ public protocol AuthStore: Sendable {
     /// transaction.
     func apply(_ changes: [AuthChange]) async throws
 
-    /// Deletes what ``PurgeCutoffs`` says is old; returns how many rows went.
-    func purge(_ cutoffs: PurgeCutoffs) async throws -> Int
+    /// Deletes what ``PurgeCutoffs`` says is old; says how many rows went.
+    func purge(_ cutoffs: PurgeCutoffs) async throws -> Purged
 }
 
 extension AuthStore {

@@ -1,11 +1,12 @@
 import EventsCore
 import Foundation
 import Metrics
-import Synchronization
 
-/// An ``AuthStore`` that counts, once committed, the events each decision recorded
-/// (`events_total{type=…}`), so a dashboard sees sign-ins, wrong codes and lockouts by type
-/// without reading the table. Everything else is the wrapped store's.
+/// An ``AuthStore`` that counts, once committed, the events each transaction wrote
+/// (`events_total{type=…}`; a lockout noted once counts once however many tries it refuses,
+/// and the purge's expired sessions count as `session.ended`), so a dashboard sees sign-ins,
+/// wrong codes and lockouts by type without reading the table. Everything else is the wrapped
+/// store's.
 public struct EventCountingStore: AuthStore {
     let store: any AuthStore
     let factory: any MetricsFactory
@@ -18,14 +19,8 @@ public struct EventCountingStore: AuthStore {
     public func transaction<Outcome: Sendable>(
         reading list: ReadList, decide: @escaping @Sendable ([AuthAnswer]) throws -> AuthDecision<Outcome>
     ) async throws -> Applied<Outcome> {
-        // The last decision made is the one committed (a retried transaction decides again).
-        let decided = Mutex<[AuthChange]>([])
-        let applied = try await store.transaction(reading: list) { answers in
-            let decision = try decide(answers)
-            decided.withLock { $0 = decision.changes }
-            return decision
-        }
-        count(decided.withLock { $0 })
+        let applied = try await store.transaction(reading: list, decide: decide)
+        count(applied.eventsRecorded)
         return applied
     }
 
@@ -35,17 +30,22 @@ public struct EventCountingStore: AuthStore {
 
     public func apply(_ changes: [AuthChange]) async throws {
         try await store.apply(changes)
-        count(changes)
+        count(
+            changes.compactMap {
+                guard case .recordEvent(let event) = $0 else { return nil }
+                return event.type
+            })
     }
 
-    public func purge(_ cutoffs: PurgeCutoffs) async throws -> Int {
-        try await store.purge(cutoffs)
+    public func purge(_ cutoffs: PurgeCutoffs) async throws -> Purged {
+        let purged = try await store.purge(cutoffs)
+        count(Array(repeating: .signedOut, count: purged.sessionsEnded))
+        return purged
     }
 
-    private func count(_ changes: [AuthChange]) {
-        for change in changes {
-            guard case .recordEvent(let event) = change else { continue }
-            Counter(label: "events_total", dimensions: [("type", event.type.rawValue)], factory: factory).increment()
+    private func count(_ types: [EventType]) {
+        for type in types {
+            Counter(label: "events_total", dimensions: [("type", type.rawValue)], factory: factory).increment()
         }
     }
 }

@@ -21,16 +21,21 @@ public protocol WebhookDeliveries: Sendable {
     /// Up to `limit` events after `cursor`, oldest first (empty: nothing new).
     func next(after cursor: Int64, limit: Int) async throws -> [StoredEvent]
 
-    /// The endpoint's delivery of the event `id` ended (delivered, or not one it wants): its
-    /// cursor moves past it, its failures are forgotten, and its lease runs until `lease`.
-    func advance(_ url: String, past id: Int64, now: Double, lease: Double) async throws
+    // Each write below is made only while `claim`'s lease is still the endpoint's, and says
+    // whether it was: a sender whose lease ran out (a process stalled, a clock moved) and was
+    // claimed by another must stop, and never undo what the other wrote.
 
-    /// A failed attempt: tried again at `retryAt`, or paused (nil) with `error` kept for the operator.
-    func failed(_ url: String, retryAt: Double?, error: String, now: Double) async throws
+    /// The endpoint's delivery of the event `id` ended (delivered, or not one it wants): its
+    /// cursor moves past it and its failures are forgotten.
+    func advance(_ claim: DeliveryCursor, past id: Int64, now: Double) async throws -> Bool
+
+    /// A failed attempt: tried again at `retryAt`, or paused (nil) with `error` kept for the
+    /// operator; the lease is given back.
+    func failed(_ claim: DeliveryCursor, retryAt: Double?, error: String, now: Double) async throws -> Bool
 
     /// Gives the lease back (nothing new to send) and looks again at `next`: behind every other
     /// endpoint due before then, so a quiet endpoint never keeps a failing one waiting.
-    func release(_ url: String, next: Double) async throws
+    func release(_ claim: DeliveryCursor, next: Double) async throws -> Bool
 
     /// Where every endpoint's deliveries stand, for the operator (`webapp webhooks`).
     func endpoints() async throws -> [EndpointStatus]
@@ -70,15 +75,19 @@ public struct EndpointStatus: Sendable, Equatable, Codable {
     }
 }
 
-/// A claimed endpoint: where its cursor stands and how many attempts have failed in a row.
+/// A claimed endpoint: where its cursor stands, how many attempts have failed in a row, and
+/// until when the claim is this sender's.
 public struct DeliveryCursor: Sendable, Equatable {
     public var url: String
     public var cursor: Int64
     public var failures: Int
+    /// The lease as claimed (seconds since 1970): the claim's token, which each write checks.
+    public var leaseUntil: Double
 
-    public init(url: String, cursor: Int64, failures: Int) {
+    public init(url: String, cursor: Int64, failures: Int, leaseUntil: Double) {
         self.url = url
         self.cursor = cursor
         self.failures = failures
+        self.leaseUntil = leaseUntil
     }
 }

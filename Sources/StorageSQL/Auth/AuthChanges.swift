@@ -4,15 +4,40 @@ import Foundation
 
 /// The statements that write each ``AuthCore/AuthChange``, once for both databases.
 public enum AuthChanges {
-    /// Applies `changes` in order; the result is the id of the user a sign-in wrote, if one did.
-    public static func apply(_ changes: [AuthChange]) -> Step<Int64?> {
-        changes.reversed().reduce(Step<Int64?>.done(nil)) { rest, change in
-            apply(change).then { user in rest.map { $0 ?? user } }
+    /// What applying changes wrote that the caller needs to know.
+    public struct Written: Sendable {
+        /// The user a sign-in wrote, if one did.
+        public var user: Int64?
+        /// The events written (an event noted once already is not written again).
+        public var events: [EventType] = []
+    }
+
+    /// Applies `changes` in order.
+    public static func apply(_ changes: [AuthChange]) -> Step<Written> {
+        changes.reversed().reduce(Step<Written>.done(Written())) { rest, change in
+            apply(change).then { first in
+                rest.map { Written(user: $0.user ?? first.user, events: first.events + $0.events) }
+            }
         }
     }
 
-    /// One change; the result is the signed-in user's id for a sign-in, else nil.
-    static func apply(_ change: AuthChange) -> Step<Int64?> {
+    /// One change, and what it wrote.
+    static func apply(_ change: AuthChange) -> Step<Written> {
+        switch change {
+        case .recordEvent(let event):
+            Step<Int>.execute([EventQueries.insert(event)]).map { _ in Written(events: [event.type]) }
+        case .recordEventOnce(let event, let since):
+            .changes(EventQueries.insert(event, unlessSince: since)) { inserted in
+                .done(Written(events: inserted > 0 ? [event.type] : []))
+            }
+        default:
+            writing(change).map { Written(user: $0) }
+        }
+    }
+
+    /// One change that records no event; the result is the signed-in user's id for a sign-in,
+    /// else nil.
+    static func writing(_ change: AuthChange) -> Step<Int64?> {
         switch change {
         case .signIn(
             let phone, let session, let at, let expiresAt, let absoluteExpiresAt, let userAgent, let api, let method,
@@ -128,10 +153,8 @@ public enum AuthChanges {
             [Statement(insertClaim, session, phone, at, until, user)]
         case .numberProved(let user, let at):
             [Statement(noteNumberProved, at, user)]
-        case .recordEvent(let event):
-            [EventQueries.insert(event)]
-        case .recordEventOnce(let event, let since):
-            [EventQueries.insert(event, unlessSince: since)]
+        case .recordEvent, .recordEventOnce:
+            []  // apply(_:) writes each, and says which it wrote
         case .adoptEvents(let phone, let since):
             [Statement(EventQueries.adopt, phone, since)]
         case .signIn, .moveAccount, .detachAccount:
@@ -269,9 +292,11 @@ public enum AuthChanges {
     // MARK: Purging
 
     /// Deletes what ``AuthCore/PurgeCutoffs`` says is old; the result is how many rows went.
-    public static func purge(_ cutoffs: PurgeCutoffs) -> Step<Int> {
+    public static func purge(_ cutoffs: PurgeCutoffs) -> Step<Purged> {
         EventQueries.expireSessions(by: cutoffs.sessionsExpiredBy).then { expired in
-            Step<Int>.execute(rest(of: cutoffs)).map { expired + $0 }
+            Step<Int>.execute(rest(of: cutoffs)).map {
+                Purged(rows: expired.sessions + $0, sessionsEnded: expired.ended)
+            }
         }
     }
 

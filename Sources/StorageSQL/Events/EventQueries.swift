@@ -97,7 +97,8 @@ public enum EventQueries {
         RETURNING key, user_id, expires_at, absolute_expires_at, user_agent
         """)
 
-    public static func expireSessions(by cutoff: Double) -> Step<Int> {
+    /// The sessions deleted, and how many of them were signed in (each noted as ended).
+    public static func expireSessions(by cutoff: Double) -> Step<(sessions: Int, ended: Int)> {
         .rows(Statement(expireSessions, cutoff)) { rows in
             let ended = try rows.compactMap { row -> Statement? in
                 guard let user: Int64 = try row.optional("user_id") else { return nil }
@@ -109,7 +110,7 @@ public enum EventQueries {
                         reference: SessionToken.sid(ofStorageKey: try row.get("key")),
                         userAgent: try row.optional("user_agent")))
             }
-            return Step<Int>.execute(ended).map { _ in rows.count }
+            return Step<Int>.execute(ended).map { _ in (rows.count, ended.count) }
         }
     }
 }

@@ -25,14 +25,16 @@ public enum WebhookQueries {
                      WHERE kind = $3 AND paused_at IS NULL AND next_attempt_at <= $1 AND lease_until <= $1
                      ORDER BY next_attempt_at, url LIMIT 1)
           AND paused_at IS NULL AND lease_until <= $1
-        RETURNING url, cursor, failures
+        RETURNING url, cursor, failures, lease_until
         """)
 
     public static func claimDue(_ kind: OutboxReader, now: Double, lease: Double) -> Step<DeliveryCursor?> {
         .rows(Statement(claim, now, now + lease, kind.rawValue)) { rows in
             .done(
                 try rows.first.map {
-                    DeliveryCursor(url: try $0.get("url"), cursor: try $0.get("cursor"), failures: try $0.get("failures"))
+                    DeliveryCursor(
+                        url: try $0.get("url"), cursor: try $0.get("cursor"), failures: try $0.get("failures"),
+                        leaseUntil: try $0.get("lease_until"))
                 })
         }
     }
@@ -77,29 +79,34 @@ public enum WebhookQueries {
         .execute([Statement(resume, url, now)])
     }
 
+    // Each write names the claim's lease (`lease_until = $2`): one whose lease was taken over
+    // by another sender changes nothing.
     static let advance = SQL(
         """
-        UPDATE webhook_endpoints SET cursor = $2, failures = 0, next_attempt_at = $3, last_error = NULL,
-            lease_until = $4
-        WHERE url = $1 AND cursor < $2
+        UPDATE webhook_endpoints SET cursor = CASE WHEN cursor < $3 THEN $3 ELSE cursor END, failures = 0,
+            next_attempt_at = $4, last_error = NULL
+        WHERE url = $1 AND lease_until = $2
         """)
     static let failed = SQL(
         """
-        UPDATE webhook_endpoints SET failures = failures + 1, next_attempt_at = coalesce($2, next_attempt_at),
-            paused_at = CASE WHEN $3 THEN $4 ELSE NULL END, last_error = $5, lease_until = 0
-        WHERE url = $1
+        UPDATE webhook_endpoints SET failures = failures + 1, next_attempt_at = coalesce($3, next_attempt_at),
+            paused_at = CASE WHEN $4 THEN $5 ELSE NULL END, last_error = $6, lease_until = 0
+        WHERE url = $1 AND lease_until = $2
         """)
-    static let release = SQL("UPDATE webhook_endpoints SET lease_until = 0, next_attempt_at = $2 WHERE url = $1")
+    static let release = SQL(
+        "UPDATE webhook_endpoints SET lease_until = 0, next_attempt_at = $3 WHERE url = $1 AND lease_until = $2")
 
-    public static func advance(_ url: String, past id: Int64, now: Double, lease: Double) -> Step<Int> {
-        .execute([Statement(advance, url, id, now, lease)])
+    public static func advance(_ claim: DeliveryCursor, past id: Int64, now: Double) -> Step<Int> {
+        .execute([Statement(advance, claim.url, claim.leaseUntil, id, now)])
     }
 
-    public static func failed(_ url: String, retryAt: Double?, error: String, now: Double) -> Step<Int> {
-        .execute([Statement(failed, url, retryAt, retryAt == nil, now, String(error.prefix(500)))])
+    public static func failed(_ claim: DeliveryCursor, retryAt: Double?, error: String, now: Double) -> Step<Int> {
+        .execute([
+            Statement(failed, claim.url, claim.leaseUntil, retryAt, retryAt == nil, now, String(error.prefix(500)))
+        ])
     }
 
-    public static func release(_ url: String, next: Double) -> Step<Int> {
-        .execute([Statement(release, url, next)])
+    public static func release(_ claim: DeliveryCursor, next: Double) -> Step<Int> {
+        .execute([Statement(release, claim.url, claim.leaseUntil, next)])
     }
 }

@@ -22,7 +22,9 @@ public struct SQLAuthStore<Runner: StepRunner>: AuthStore {
         return try await runner.transaction(locking: list.locks) {
             AuthReads.answers(list.reads, on: dialect).then { answers in
                 let decision = try decide(answers)
-                return AuthChanges.apply(decision.changes).map { Applied(decision.outcome, signedInUserID: $0) }
+                return AuthChanges.apply(decision.changes).map {
+                    Applied(decision.outcome, signedInUserID: $0.user, eventsRecorded: $0.events)
+                }
             }
         }
     }
@@ -36,7 +38,7 @@ public struct SQLAuthStore<Runner: StepRunner>: AuthStore {
         _ = try await runner.transaction { AuthChanges.apply(changes) }
     }
 
-    public func purge(_ cutoffs: PurgeCutoffs) async throws -> Int {
+    public func purge(_ cutoffs: PurgeCutoffs) async throws -> Purged {
         try await runner.transaction { AuthChanges.purge(cutoffs) }
     }
 }

@@ -21,16 +21,16 @@ public struct SQLWebhookDeliveries<Runner: StepRunner>: WebhookDeliveries {
         try await runner.read { WebhookQueries.next(after: cursor, limit: limit) }
     }
 
-    public func advance(_ url: String, past id: Int64, now: Double, lease: Double) async throws {
-        _ = try await runner.transaction { WebhookQueries.advance(url, past: id, now: now, lease: lease) }
+    public func advance(_ claim: DeliveryCursor, past id: Int64, now: Double) async throws -> Bool {
+        try await runner.transaction { WebhookQueries.advance(claim, past: id, now: now) } == 1
     }
 
-    public func failed(_ url: String, retryAt: Double?, error: String, now: Double) async throws {
-        _ = try await runner.transaction { WebhookQueries.failed(url, retryAt: retryAt, error: error, now: now) }
+    public func failed(_ claim: DeliveryCursor, retryAt: Double?, error: String, now: Double) async throws -> Bool {
+        try await runner.transaction { WebhookQueries.failed(claim, retryAt: retryAt, error: error, now: now) } == 1
     }
 
-    public func release(_ url: String, next: Double) async throws {
-        _ = try await runner.transaction { WebhookQueries.release(url, next: next) }
+    public func release(_ claim: DeliveryCursor, next: Double) async throws -> Bool {
+        try await runner.transaction { WebhookQueries.release(claim, next: next) } == 1
     }
 
     public func endpoints() async throws -> [EndpointStatus] {

@@ -28,10 +28,13 @@ struct OutboxService: Service {
     let factory: any MetricsFactory
 
     static let timeout: TimeAmount = .seconds(15)
-    /// How long a claimed endpoint is another instance's to leave alone, renewed at each event.
+    /// How long a claimed endpoint is this sender's: others leave it alone, and this one begins no
+    /// attempt the rest of it might not cover (``attemptAllowance``).
     static let lease: Double = 60
     static let eventsPerClaim = 50
     static let concurrency = 4
+    /// An attempt's longest time (the timeout) and a margin for the database's writes.
+    static let attemptAllowance: Double = 20
 
     init(
         _ kind: OutboxReader, recipients: [any OutboxRecipient], deliveries: any WebhookDeliveries,
@@ -92,31 +95,40 @@ struct OutboxService: Service {
         }
     }
 
-    /// The claimed endpoint's next events, in order, until one fails or nothing is left: read
-    /// in one query, and the cursor written once per delivery (events it is not told of are
-    /// passed over with the next write).
+    /// The claimed endpoint's next events, in order, until one fails, nothing is left, or the
+    /// lease would run out during the next attempt: read in one query, and the cursor written
+    /// once per delivery (events it is not told of are passed over with the next write). A
+    /// write refused because the lease went to another sender ends the claim at once.
     func serve(_ claimed: DeliveryCursor, _ client: HTTPClient) async throws {
         guard let recipient = recipients[claimed.url] else {
             // No longer configured: kept (it may come back), looked at hourly.
-            try await deliveries.release(claimed.url, next: now + 3600)
+            _ = try await deliveries.release(claimed, next: now + 3600)
             return
         }
         let batch = try await deliveries.next(after: claimed.cursor, limit: Self.eventsPerClaim)
         var written = claimed.cursor
+        var served = 0
         for stored in batch {
+            // An attempt takes up to `timeout`: none begins that the lease might not cover.
+            guard now + Self.attemptAllowance < claimed.leaseUntil else { break }
             // The schedule counts from when the attempt began, however long it took.
             let began = now
-            guard let request = try await recipient.request(for: stored, at: Int(began)) else { continue }
+            guard let request = try await recipient.request(for: stored, at: Int(began)) else {
+                served += 1
+                continue
+            }
             if let failure = await send(request, client) {
                 // Events passed over before this one are passed over all the same.
                 if let skipped = batch.last(where: { $0.id < stored.id }), skipped.id > written {
-                    try await deliveries.advance(claimed.url, past: skipped.id, now: now, lease: now + Self.lease)
+                    guard try await deliveries.advance(claimed, past: skipped.id, now: now) else { return lost(claimed) }
                     written = skipped.id
                 }
                 // A cursor moved in this claim forgot the earlier failures (as the store did).
                 let failures = written == claimed.cursor ? claimed.failures + 1 : 1
                 let retry = RetrySchedule.next(afterFailures: failures, now: began)
-                try await deliveries.failed(claimed.url, retryAt: retry, error: failure, now: now)
+                guard try await deliveries.failed(claimed, retryAt: retry, error: failure, now: now) else {
+                    return lost(claimed)
+                }
                 count("deliveries_total", ("outcome", "failed"))
                 if retry == nil {
                     count("endpoints_paused_total")
@@ -129,14 +141,23 @@ struct OutboxService: Service {
                 return
             }
             count("deliveries_total", ("outcome", "delivered"))
-            try await deliveries.advance(claimed.url, past: stored.id, now: now, lease: now + Self.lease)
+            guard try await deliveries.advance(claimed, past: stored.id, now: now) else { return lost(claimed) }
             written = stored.id
+            served += 1
         }
-        if let last = batch.last, last.id > written {
-            try await deliveries.advance(claimed.url, past: last.id, now: now, lease: now + Self.lease)
+        if served > 0, let last = batch.prefix(served).last, last.id > written {
+            guard try await deliveries.advance(claimed, past: last.id, now: now) else { return lost(claimed) }
         }
-        // A full batch may have more behind it: due again at once.
-        try await deliveries.release(claimed.url, next: batch.count == Self.eventsPerClaim ? now : now + 1)
+        // More may be waiting (a full batch, or one the lease cut short): due again at once.
+        let more = batch.count == Self.eventsPerClaim || served < batch.count
+        guard try await deliveries.release(claimed, next: more ? now : now + 1) else { return lost(claimed) }
+    }
+
+    /// The lease ran out during the claim (a stalled process, a moved clock) and another sender
+    /// holds the endpoint now: this one stops, having written nothing over the other's work.
+    private func lost(_ claimed: DeliveryCursor) {
+        count("leases_lost_total")
+        logger.notice("Outbox lease lost; another sender has the endpoint", metadata: ["kind": "\(kind.rawValue)"])
     }
 
     /// One attempt; nil when the endpoint answered 2xx, else why not (kept for the operator).
