@@ -95,12 +95,12 @@ public struct SignInService: Sendable {
     /// The text goes out in `language`: the one the person was reading when they asked.
     /// `movesAccount`: the code is for "Change your number" (its text says it moves an account).
     public func requestCode(
-        phoneInput: String, session: SessionToken?, client: String? = nil, language: Language = .english,
-        movesAccount: Bool = false
+        phoneInput: String, session: SessionToken?, client: String? = nil, userAgent: String? = nil,
+        language: Language = .english, movesAccount: Bool = false
     ) async throws -> PendingSignIn {
         try await issue(
             to: try phone(phoneInput), session: session, makeSession: true, attachDuringCooldown: true,
-            client: client, language: language, movesAccount: movesAccount)
+            client: client, userAgent: userAgent, language: language, movesAccount: movesAccount)
     }
 
     /// The JSON API's send step: validates the number and texts it a code. No session is made
@@ -108,15 +108,15 @@ public struct SignInService: Sendable {
     /// (``verify(phoneInput:codeInput:)``). Asked again during the cooldown, it sends nothing
     /// and reports the code already out, like ``requestCode(phoneInput:session:client:)``.
     public func sendCode(
-        phoneInput: String, client: String? = nil, channel: DeliveryChannel = .sms, language: Language = .english,
-        movesAccount: Bool = false
+        phoneInput: String, client: String? = nil, userAgent: String? = nil, channel: DeliveryChannel = .sms,
+        language: Language = .english, movesAccount: Bool = false
     ) async throws -> CodeSent {
         let now = clock()
         let verificationID = SessionToken.generate()
         let request = try await issue(
             to: try phone(phoneInput), session: nil, makeSession: false, attachDuringCooldown: true,
-            client: client, holder: verificationID.storageKey, channel: channel, language: language, now: now,
-            movesAccount: movesAccount)
+            client: client, userAgent: userAgent, holder: verificationID.storageKey, channel: channel,
+            language: language, now: now, movesAccount: movesAccount)
         return CodeSent(
             phone: request.phone, sent: request.sent, verificationID: request.sent ? verificationID : nil,
             codeExpiresAt: request.codeExpiresAt, resendAvailableAt: request.resendAvailableAt, decidedAt: now,
@@ -148,14 +148,14 @@ public struct SignInService: Sendable {
     /// cooldown (one for texts and calls) runs, and refused for a number no longer texted
     /// (``SignInPolicy/phoneRegions`` narrowed since the first code).
     public func resendCode(
-        session: SessionToken, client: String? = nil, channel: DeliveryChannel = .sms, language: Language = .english,
-        movesAccount: Bool = false
+        session: SessionToken, client: String? = nil, userAgent: String? = nil, channel: DeliveryChannel = .sms,
+        language: Language = .english, movesAccount: Bool = false
     ) async throws -> PendingSignIn {
         guard case .pending(let phone) = try await state(of: session) else { throw SignInError.noPendingSignIn }
         try texted(phone)
         return try await issue(
             to: phone, session: session, makeSession: true, attachDuringCooldown: false, client: client,
-            channel: channel, language: language, movesAccount: movesAccount)
+            userAgent: userAgent, channel: channel, language: language, movesAccount: movesAccount)
     }
 
     /// Whether codes can be delivered by call (the provider places calls).
@@ -170,8 +170,8 @@ public struct SignInService: Sendable {
 
     private func issue(
         to phone: PhoneNumber, session: SessionToken?, makeSession: Bool, attachDuringCooldown: Bool, client: String?,
-        holder: Data? = nil, channel: DeliveryChannel = .sms, language: Language = .english, now: Date? = nil,
-        movesAccount: Bool = false
+        userAgent: String? = nil, holder: Data? = nil, channel: DeliveryChannel = .sms, language: Language = .english,
+        now: Date? = nil, movesAccount: Bool = false
     ) async throws -> PendingSignIn {
         guard sms.channels.contains(channel), channel == .sms || offersCalls(to: phone) else {
             throw SignInError.channelUnavailable(channel)
@@ -184,7 +184,8 @@ public struct SignInService: Sendable {
         let request = CodeIssue(
             phone: phone, codeDigest: digest, existingSession: session?.storageKey,
             newSession: makeSession ? newToken.storageKey : nil, attachSessionDuringCooldown: attachDuringCooldown,
-            client: client, holder: holder, channel: channel, reference: message.reference, now: now)
+            client: client, userAgent: userAgent, holder: holder, channel: channel, reference: message.reference,
+            now: now)
         let rules = self.rules
         let outcome = try await store.transaction(rules.issueReads(request)) { found in
             rules.issue(request, given: found)

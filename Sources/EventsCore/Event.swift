@@ -15,7 +15,8 @@ public struct Event: Sendable, Equatable {
     /// The number it concerns (E.164): a code's, a sign-in's, a change's new number.
     public var phone: String?
     /// The type's detail: how a sign-in was proved (``SignInWay``), why a session ended
-    /// (``SessionEnd``), a code's channel (``CodeChannel``), how a claim was answered.
+    /// (``SessionEnd``), a code's channel (``CodeChannel``), how a claim was answered, the apps
+    /// told of a deletion (their client ids, space-separated).
     public var detail: String?
     /// A code's send reference, by which its delivery status is read when it is shown; for a
     /// session's end, the session's `sid`, by which the apps it signed in to are told.

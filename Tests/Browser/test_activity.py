@@ -33,10 +33,15 @@ class ActivityTests(base.BrowserTestCase):
         self.assertEqual(sum(1 for line in lines if line.startswith("A code was texted")), 2)
         self.assert_accessible("activity.png")
 
-        # Not you? Every other sign-in ends (a fresh proof first when the last one is older).
+        # Not you? Every other sign-in ends, and the page says so in its own lines.
         before = self.document()
         self.driver.find_element(By.XPATH, "//button[normalize-space()='Sign out everywhere else']").click()
-        self.wait_for_page("/devices", left=before)
+        self.wait_for_page("/account/activity", left=before)
+        lines = [e.text for e in self.driver.find_elements(By.CSS_SELECTOR, "ol.activity strong")]
+        self.assertIn("signed out from another device", lines[0])
+        # A way back for a person without a Back button.
+        self.assertEqual(self.driver.find_element(By.CSS_SELECTOR, "p.back a").get_attribute("href"),
+                         self.server.url + "/devices")
         other.get(self.server.url + "/home")
         self.waiter(other).until(lambda d: d.current_url.endswith("/login"))
 

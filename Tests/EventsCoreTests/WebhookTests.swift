@@ -21,7 +21,7 @@ struct WebhookTests {
         #expect(WebhookSecret(text) == nil)
     }
 
-    @Test("the webhooks file: https (http only to this machine), known types, a phone number only when asked")
+    @Test("the webhooks file: https (http only to this machine, any case), known types, known settings, a phone number only when asked")
     func file() throws {
         let secret = "whsec_" + Data(repeating: 7, count: 32).base64EncodedString()
         let endpoints = try WebhookEndpoint.parse(
@@ -29,7 +29,7 @@ struct WebhookTests {
                 """
                 {"endpoints": [
                   {"url": "https://hooks.example.com/a", "secret": "\(secret)", "events": ["session.ended"]},
-                  {"url": "http://127.0.0.1:9000/b", "secret": "\(secret)", "include_phone_number": true}
+                  {"url": "HTTP://127.0.0.1:9000/b", "secret": "\(secret)", "include_phone_number": true}
                 ]}
                 """.utf8))
         #expect(endpoints.count == 2)
@@ -51,6 +51,21 @@ struct WebhookTests {
             #"[]"#,
         ] {
             #expect(throws: WebhookEndpoint.Refused.self) { _ = try WebhookEndpoint.parse(Data(bad.utf8)) }
+        }
+        // Each refused for what it is.
+        for (bad, reason) in [
+            (#"{"endpoints": [{"url": "https://h.example/a#x", "secret": "\#(secret)"}]}"#, "#fragment"),
+            (#"{"endpoints": [{"url": "https://h.example/a", "secret": "\#(secret)", "events": []}]}"#, "lists none"),
+            (#"{"endpoints": [{"url": "https://h.example/a", "secret": "\#(secret)", "include_phone_numbers": true}]}"#,
+             "include_phone_numbers is no setting"),
+            (#"{"endpoints": [], "retries": 3}"#, "one key"),
+        ] {
+            do {
+                _ = try WebhookEndpoint.parse(Data(bad.utf8))
+                Issue.record("accepted: \(bad)")
+            } catch {
+                #expect(error.description.contains(reason), "\(error.description)")
+            }
         }
     }
 

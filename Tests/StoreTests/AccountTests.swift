@@ -1,4 +1,5 @@
 import Crypto
+import EventsCore
 import Foundation
 import Testing
 
@@ -255,6 +256,10 @@ struct AccountTests {
             let bob = try await signIn(fixture, "5305550123")
             try await database.execute(
                 "INSERT INTO accounts (user_id, name, balance_cents, created_at) VALUES (\(alice.id), 'Savings', 1, 1)")
+            // Apps she used (a consent each); Bob's app is not hers.
+            for (user, app) in [(alice.id, "grafana"), (alice.id, "notes"), (bob.id, "wiki")] {
+                try await database.oidc.grantConsent(user: user, client: app, scopes: ["openid"], at: 1)
+            }
             let rules = Self.rules
             #expect(try await database.account.delete(user: alice.id, at: fixture.clock.now.timeIntervalSince1970) { rules.deletion($0) } == .moneyHeld(cents: 1))
             #expect(try await database.integer("SELECT count(*) FROM users") == 2)
@@ -269,6 +274,9 @@ struct AccountTests {
             // Her events go; one says an account was deleted, and none names her number.
             #expect(try await database.integer("SELECT count(*) FROM events WHERE user_id = \(alice.id)") == 1)
             #expect(try await database.integer("SELECT count(*) FROM events WHERE type = 'user.deleted'") == 1)
+            // It names the apps she used, and only those, to be told (Back-Channel Logout).
+            let deleted = try await database.events.export(EventFilter(type: .accountDeleted), after: 0, limit: 5)
+            #expect(deleted.map(\.event.detail) == ["grafana notes"])
             #expect(try await database.integer("SELECT count(*) FROM events WHERE phone = '+14155550100'") == 0)
             // The limits' rows stay, without the number.
             #expect(try await database.integer("SELECT count(*) FROM code_sends WHERE phone = '+14155550100'") == 0)

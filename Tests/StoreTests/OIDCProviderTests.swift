@@ -109,7 +109,8 @@ struct OIDCProviderTests {
 
     /// Signs the person in through the provider for `client`; the code's redirect.
     func signedIn(
-        _ provider: OIDCProvider, _ database: TestDatabase, client: String = "mobile", sid: String? = nil
+        _ provider: OIDCProvider, _ database: TestDatabase, client: String = "mobile", sid: String? = nil,
+        scope: String = "openid phone offline_access"
     ) async throws -> (OIDCProvider.Person, String) {
         let f = ServiceFixture(database)
         let pending = try await f.service.requestCode(phoneInput: "(530) 555-0123", session: nil)
@@ -119,7 +120,7 @@ struct OIDCProviderTests {
         let person = OIDCProvider.Person(userID: user.id, authTime: 1_800_000_000, method: .code, sid: sid)
         guard
             case .redirect(let url) = try await provider.next(
-                for: try authorize(client), person: person, signedInFresh: false)
+                for: try authorize(client, scope: scope), person: person, signedInFresh: false)
         else { throw CancellationError() }
         return (person, url)
     }
@@ -382,15 +383,44 @@ struct OIDCProviderTests {
             #expect(
                 try await provider.logoutToken(
                     for: Event(.appDisconnected, at: 1, user: person.userID, app: "grafana"), to: notes) == nil)
-            // The person: every session of theirs at the app.
+            // The person: every session of theirs at the app; a deletion only to the apps it names.
             for event in [
-                Event(.accountDeleted, at: 1, user: person.userID),
+                Event(.accountDeleted, at: 1, user: person.userID, detail: "mobile notes"),
                 Event(.appDisconnected, at: 1, user: person.userID, app: "notes"),
             ] {
                 let everywhere = try await provider.signer.verify(
                     try #require(try await provider.logoutToken(for: event, to: notes)), as: LogoutToken.self)
                 #expect(everywhere.sub.value == id.sub.value && everywhere.sid == nil)
             }
+            for detail in [nil, "grafana", "notes2 mobile"] {
+                let deleted = Event(.accountDeleted, at: 1, user: person.userID, detail: detail)
+                #expect(try await provider.logoutToken(for: deleted, to: notes) == nil, "\(detail ?? "none")")
+            }
+            // Disconnected: told once (above), then nothing of its sessions.
+            try await provider.disconnect(user: person.userID, client: "notes")
+            #expect(try await provider.logoutToken(for: ended, to: notes) == nil)
+        }
+    }
+
+    @Test(
+        "back-channel logout outlives the purge: a grant naming a browser session is kept as long as the session can last, then goes",
+        arguments: Backend.all)
+    func backchannelLogoutAfterPurge(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let clock = TestClock()
+            let provider = await provider(database, clock: clock)
+            let sid = SessionToken.sid(ofStorageKey: SessionToken.generate().storageKey)
+            // No refresh token: the grant is its code's only.
+            let (person, url) = try await signedIn(provider, database, client: "notes", sid: sid, scope: "openid")
+            _ = try await provider.token(try tokenRequest("notes", try code(from: url)))
+            let ended = Event(.signedOut, at: 1, user: person.userID, detail: "expired", reference: sid)
+            let notes = try #require(registry["notes"])
+            clock.advance(by: 2 * 86_400)
+            _ = try await provider.purge()
+            #expect(try await provider.logoutToken(for: ended, to: notes) != nil, "kept past a day")
+            clock.advance(by: 39 * 86_400)
+            _ = try await provider.purge()
+            #expect(try await provider.logoutToken(for: ended, to: notes) == nil, "gone after 40 days")
         }
     }
 

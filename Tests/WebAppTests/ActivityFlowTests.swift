@@ -24,7 +24,10 @@ struct ActivityFlowTests {
             _ = try await other.post("/verify", form: [("code", "000000")], headers: headers)
             #expect(try await other.post("/verify", form: [("code", try server.lastCode())], headers: headers).location == "/home")
             server.clock.advance(by: 60)
-            #expect(try await phone.post("/devices/sign-out-others").location == "/devices")
+            // From Recent activity ("Not you?"), back to it.
+            #expect(
+                try await phone.post("/devices/sign-out-others", form: [("from", "activity")]).location
+                    == "/account/activity")
 
             let page = try await phone.get("/account/activity")
             #expect(page.status == .ok)
@@ -42,6 +45,10 @@ struct ActivityFlowTests {
             #expect(page.body.contains("from 127.0.0.x"))
             #expect(!page.body.contains("on its way") && !page.body.contains("/24"))
             #expect(page.body.contains("Safari on iPhone"))
+            // The code texted names the browser that asked for it, too.
+            #expect(page.body.matches(of: /texted to[^<]*<\/strong>\s*<div class="muted"><time[^>]*>[^<]*<\/time> · Safari on iPhone/).count == 1)
+            // A way back, for a person without a Back button.
+            #expect(page.body.contains(#"<p class="back"><a href="/devices">Back to your devices</a></p>"#))
             #expect(!page.body.contains("<script>alert") && !page.body.contains("<img src=x"))
             #expect(!page.body.contains("530") || !page.body.contains("5305550123"))
             #expect(page.body.contains(#"<a href="/account/activity" id="devices-activity">"#) == false)
@@ -81,7 +88,9 @@ struct ActivityFlowTests {
             let older = try #require(first.body.firstMatch(of: /href="\/account\/activity\?before=(\d+)"/)?.1)
             let second = try await browser.get("/account/activity?before=\(older)")
             #expect(second.body.matches(of: /<li class="place">/).count == 42 - 30)
-            #expect(!second.body.contains("?before="))
+            #expect(!second.body.contains(#"rel="next""#))
+            // The language switch keeps the page.
+            #expect(second.body.contains(#"href="/account/activity?before=\#(older)&amp;lang=es""#))
             #expect(second.body.contains(#"<a href="/account/activity">Back to the newest</a>"#))
             // 91 days on, it has all left the page (the export keeps it until the retention ends).
             server.clock.advance(by: 91 * 86_400)

@@ -295,6 +295,10 @@ struct CommandTests {
         let (refused, _, said) = try await events(["--type", "nonsense"])
         #expect(refused != 0 && said.contains("--type: one of session.created"))
         #expect(try await events(["--since", "yesterday"]).0 != 0)
+        // A day alone as --until runs to its end: today's events are in.
+        let today = ISO8601DateFormatter.string(from: Date(), timeZone: .gmt, formatOptions: [.withFullDate])
+        #expect(try await events(["--until", today]).1.count == 2)
+        #expect(try await events(["--since", "2027-01-01", "--until", "2026-01-01"]).0 != 0)
     }
 
     /// Whether `process` ends within 10 s; waits on a thread of its own, off the cooperative

@@ -243,6 +243,7 @@ class StandardWebhooksReferenceTests(unittest.TestCase):
         [line] = [json.loads(line) for line in app.webhooks()[1]]
         self.assertEqual((line["behind"], line["failures"]), (0, 0))
         self.assertNotIn("paused_at", line)
+        self.assertEqual(app.webhooks("resume", hook["url"]), (0, ["%s is not paused: nothing to resume." % hook["url"]]))
 
     @unittest.skipUnless(DATABASE_URL, "two instances share a PostgreSQL database")
     def test_two_instances_on_one_database_send_each_event_once(self):

@@ -15,6 +15,8 @@ public struct CodeIssue: Sendable {
     public var attachSessionDuringCooldown: Bool
     /// The client address that asked (for the per-client limit); `nil` if unknown.
     public var client: String?
+    /// The browser's or app's `User-Agent`, for the send's event.
+    public var userAgent: String?
     /// Who may try the code when no session is made pending (the JSON API): the digest of the
     /// `verification_id` handed to the caller. With a session, the session is the holder.
     public var holder: Data?
@@ -26,9 +28,10 @@ public struct CodeIssue: Sendable {
 
     public init(
         phone: PhoneNumber, codeDigest: Data, existingSession: Data?, newSession: Data?,
-        attachSessionDuringCooldown: Bool, client: String? = nil, holder: Data? = nil,
+        attachSessionDuringCooldown: Bool, client: String? = nil, userAgent: String? = nil, holder: Data? = nil,
         channel: DeliveryChannel = .sms, reference: SendReference = .generate(), now: Date
     ) {
+        self.userAgent = userAgent
         self.channel = channel
         self.reference = reference
         self.client = client

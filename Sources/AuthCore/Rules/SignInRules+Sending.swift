@@ -96,7 +96,7 @@ extension SignInRules {
                 Self.event(
                     .codeSent, at: now, phone: phone,
                     detail: (request.channel == .voice ? CodeChannel.call : .sms).rawValue,
-                    reference: request.reference.hex, client: request.client),
+                    reference: request.reference.hex, userAgent: request.userAgent, client: request.client),
                 .storeCode(
                     phone: phone,
                     code: StoredCode(

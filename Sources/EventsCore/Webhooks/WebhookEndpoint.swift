@@ -42,21 +42,40 @@ public struct WebhookEndpoint: Sendable, Equatable {
         } catch {
             throw Refused(description: #"not {"endpoints": [{"url", "secret", "events"?, "include_phone_number"?}]}"#)
         }
+        // A misspelt key would be ignored without a word ("include_phone_numbers": true): refused.
+        let known: Set<String> = ["url", "secret", "events", "include_phone_number"]
+        if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let entries = object["endpoints"] as? [[String: Any]]
+        {
+            guard Set(object.keys) == ["endpoints"] else {
+                throw Refused(description: "the file has one key, \"endpoints\"")
+            }
+            for (entry, endpoint) in zip(entries, file.endpoints) {
+                if let unknown = entry.keys.sorted().first(where: { !known.contains($0) }) {
+                    throw Refused(description: "\(endpoint.url): \(unknown) is no setting (url, secret, events, include_phone_number)")
+                }
+            }
+        }
         guard file.endpoints.count <= 20 else { throw Refused(description: "at most 20 endpoints") }
         var seen = Set<String>()
         return try file.endpoints.map { (endpoint: File.Endpoint) throws(Refused) -> WebhookEndpoint in
-            guard let url = URL(string: endpoint.url), let host = url.host, !host.isEmpty, url.user == nil,
-                url.password == nil, url.fragment == nil,
-                url.scheme == "https" || (url.scheme == "http" && ["127.0.0.1", "::1", "[::1]", "localhost"].contains(host))
+            let scheme = URL(string: endpoint.url)?.scheme?.lowercased()
+            guard let url = URL(string: endpoint.url), let host = url.host?.lowercased(), !host.isEmpty, url.user == nil,
+                url.password == nil,
+                scheme == "https" || (scheme == "http" && ["127.0.0.1", "::1", "[::1]", "localhost"].contains(host))
             else {
                 throw Refused(description: "\(endpoint.url): an https address (http only to this machine), with no user or password")
             }
+            guard url.fragment == nil else { throw Refused(description: "\(endpoint.url): an address without a #fragment") }
             guard seen.insert(url.absoluteString).inserted else { throw Refused(description: "\(endpoint.url) is given twice") }
             guard let secret = WebhookSecret(endpoint.secret) else {
                 throw Refused(description: "\(endpoint.url): the secret is whsec_ and 24 to 64 bytes in base64")
             }
             var types: Set<EventType>?
             if let names = endpoint.events {
+                guard !names.isEmpty else {
+                    throw Refused(description: "\(endpoint.url): events lists none (leave it out for every event)")
+                }
                 types = []
                 for name in names {
                     guard let type = EventType(rawValue: name) else {

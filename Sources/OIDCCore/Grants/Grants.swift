@@ -177,6 +177,11 @@ public enum OIDCScopes {
     /// for what it is (a replay) and revokes what it issued.
     public static let usedCodesKept: TimeInterval = 86_400
 
+    /// A grant made from a browser session is kept as long as that session can last (30 days
+    /// from its sign-in) and ten days more, so the session's end can still be told to the app
+    /// (Back-Channel Logout), retries and a resumed endpoint included.
+    public static let sessionGrantsKept: TimeInterval = 40 * 86_400
+
     /// `had` with `more` added, in the provider's order.
     public static func union(_ had: [String], _ more: [String]) -> [String] {
         let all = Set(had + more)

@@ -19,7 +19,9 @@ public enum BackChannelLogout {
         case .signedOut:
             return event.reference.map { .session(sid: $0) }
         case .accountDeleted:
-            return event.user.map { .person(user: $0) }
+            // Only the apps the person used, named in the event (client ids hold no space).
+            let told = (event.detail ?? "").split(separator: " ").contains { $0.utf8.elementsEqual(client.id.utf8) }
+            return told ? event.user.map { .person(user: $0) } : nil
         case .appDisconnected:
             guard let app = event.app, app.utf8.elementsEqual(client.id.utf8) else { return nil }
             return event.user.map { .person(user: $0) }

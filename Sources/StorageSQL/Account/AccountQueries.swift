@@ -299,14 +299,18 @@ public enum AccountQueries {
                     guard case .delete(var plan) = decision else { return .done(decision) }
                     return fenced(plan.forgotten.map(\.held), of: user).then { held in
                         plan.forgotten = zip(held, plan.forgotten).map { ($0, $1.as) }
-                        return Step<Int>.execute(statements(deleting: plan, at: now)).map { _ in .delete(plan) }
+                        return OIDCQueries.apps(of: user).then { apps in
+                            Step<Int>.execute(statements(deleting: plan, at: now, apps: apps)).map { _ in .delete(plan) }
+                        }
                     }
                 }
             }
         }
     }
 
-    static func statements(deleting plan: DeletionPlan, at now: Double) -> [Statement] {
+    /// - Parameter apps: the OpenID Connect clients the person used, named in the deletion's
+    ///   event so that each (and only each) is told (Back-Channel Logout).
+    static func statements(deleting plan: DeletionPlan, at now: Double, apps: [String]) -> [Statement] {
         plan.forgotten.flatMap { held, forgotten in
             let from = held.rowsFrom
             let until = held.until ?? openEnd
@@ -321,8 +325,12 @@ public enum AccountQueries {
             Statement(deletePendingSessions, plan.phone),
             Statement(deleteEvents, plan.user),
             Statement(deleteUser, plan.user),
-            // What stays: that an account was deleted, and when (its id names no one any more).
-            EventQueries.insert(Event(.accountDeleted, at: now, user: plan.user)),
+            // What stays: that an account was deleted, when, and which apps were told (its id
+            // names no one any more).
+            EventQueries.insert(
+                Event(
+                    .accountDeleted, at: now, user: plan.user,
+                    detail: apps.isEmpty ? nil : apps.joined(separator: " "))),
         ]
     }
 }

@@ -173,8 +173,13 @@ public enum OIDCQueries {
     }
 
     static let deleteConsent = SQL("DELETE FROM oidc_consents WHERE user_id = $1 AND client_id = $2")
+    /// Disconnected: every grant ends, and none links the app to a browser session any more
+    /// (the app was told that every session of the person ended; it is told nothing after).
     static let revokeClientGrants = SQL(
-        "UPDATE oidc_grants SET revoked_at = $1 WHERE user_id = $2 AND client_id = $3 AND revoked_at IS NULL")
+        """
+        UPDATE oidc_grants SET revoked_at = coalesce(revoked_at, $1), sid = NULL
+        WHERE user_id = $2 AND client_id = $3
+        """)
 
     public static func revokeConsent(user: Int64, client: String, at now: Double) -> Step<Int> {
         .execute([
@@ -207,6 +212,9 @@ public enum OIDCQueries {
         }
     }
 
+    /// Codes a day past their minute, expired refresh tokens, and grants left with neither:
+    /// after a day, or ``OIDCCore/OIDCScopes/sessionGrantsKept`` for one that names a browser
+    /// session (its end is still to be told to the app).
     public static func purge(before now: Double) -> Step<Int> {
         let kept = now - OIDCScopes.usedCodesKept
         return .execute([
@@ -215,11 +223,24 @@ public enum OIDCQueries {
             Statement(
                 SQL(
                     """
-                    DELETE FROM oidc_grants WHERE created_at <= $1
+                    DELETE FROM oidc_grants WHERE created_at <= $1 AND (sid IS NULL OR created_at <= $2)
                         AND NOT EXISTS (SELECT 1 FROM oidc_refresh_tokens r WHERE r.family = oidc_grants.family)
                         AND NOT EXISTS (SELECT 1 FROM oidc_codes c WHERE c.family = oidc_grants.family)
-                    """), kept),
+                    """), kept, now - OIDCScopes.sessionGrantsKept),
         ])
+    }
+
+    /// The apps a person signed in to or agreed to (their grants, revoked or not, and their
+    /// consents), each once: told when the account is deleted.
+    static let appsOfUser = SQL(
+        """
+        SELECT client_id FROM oidc_grants WHERE user_id = $1
+        UNION SELECT client_id FROM oidc_consents WHERE user_id = $1
+        ORDER BY client_id
+        """)
+
+    public static func apps(of user: Int64) -> Step<[String]> {
+        .rows(Statement(appsOfUser, user)) { rows in .done(try rows.map { try $0.get("client_id") }) }
     }
 
     /// A stored space-separated scope list.

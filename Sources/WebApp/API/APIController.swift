@@ -52,7 +52,8 @@ struct APIController: Sendable {
         switch name {
         case nil, "sms": return .sms
         case "call": return .voice
-        default: throw StatusError(.badRequest, Phrase("api.channel"), message: "The field channel must be sms or call.")
+        default:
+            throw StatusError(.badRequest, Phrase("api.channel"), message: "The field channel must be sms or call.")
         }
     }
 
@@ -128,7 +129,8 @@ struct APIController: Sendable {
         let body = try request.decodeJSON(SendRequest.self)
         let channel = try Self.channel(named: body.channel)
         let sent = try await signIn.sendCode(
-            phoneInput: body.phone_number, client: request.client?.group, channel: channel,
+            phoneInput: body.phone_number, client: request.client?.group, userAgent: request.headers[.userAgent],
+            channel: channel,
             language: context.language)
         return try Self.reply(SendReply(sent))
     }

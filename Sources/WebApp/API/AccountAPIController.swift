@@ -61,7 +61,8 @@ struct AccountAPIController: Sendable {
     @Sendable func delete(_ request: Request, _ context: APIConfirmedContext) async throws -> Response {
         let rules = self.rules
         switch try await store.delete(
-            user: context.user.id, at: clock().timeIntervalSince1970, decide: { rules.deletion($0) }) {
+            user: context.user.id, at: clock().timeIntervalSince1970, decide: { rules.deletion($0) })
+        {
         case .moneyHeld: throw DeletionRefused.moneyHeld
         case .delete, .noAccount: return Response(status: .noContent, headers: [.cacheControl: "no-store"])
         }
@@ -84,7 +85,8 @@ struct AccountAPIController: Sendable {
         let phone = try signIn.phone(body.phone_number)
         guard phone != context.user.phone else { throw NumberChangeError.sameNumber }
         let sent = try await signIn.sendCode(
-            phoneInput: phone.e164, client: request.client?.group, language: context.language, movesAccount: true)
+            phoneInput: phone.e164, client: request.client?.group, userAgent: request.headers[.userAgent],
+            language: context.language, movesAccount: true)
         return try APIController.reply(APIController.SendReply(sent))
     }
 

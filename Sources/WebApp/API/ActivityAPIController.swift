@@ -53,7 +53,7 @@ struct ActivityAPIController: Sendable {
     }
 
     @Sendable func list(_ request: Request, _ context: APIUserContext) async throws -> Response {
-        let (found, older) = try await ActivityController.page(
+        let (found, _, older) = try await ActivityController.page(
             of: context.user.id, before: request.query["before"], events: events, now: clock())
         let formatter = ISO8601DateFormatter()
         return try APIController.reply(

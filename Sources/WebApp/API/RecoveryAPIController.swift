@@ -39,7 +39,8 @@ struct RecoveryAPIController: Sendable {
     @Sendable func prove(_ request: Request, _ context: AppContext) async throws -> Response {
         let body = try request.decodeJSON(ProveRequest.self)
         let proved = try await signIn.proveRecovery(
-            phoneInput: String(body.phone_number.prefix(64)), codeDigest: recoveryCodes.digest(of: String(body.recovery_code.prefix(64))),
+            phoneInput: String(body.phone_number.prefix(64)),
+            codeDigest: recoveryCodes.digest(of: String(body.recovery_code.prefix(64))),
             client: request.client?.group)
         guard let made = try await proof.proved(proved.account, as: signIn) else { throw RecoveryError.proofExpired }
         return try APIController.reply(
@@ -66,7 +67,8 @@ struct RecoveryAPIController: Sendable {
         let phone = try signIn.phone(body.phone_number)
         try account.check(phone)
         let sent = try await signIn.sendCode(
-            phoneInput: phone.e164, client: request.client?.group, language: context.language, movesAccount: true)
+            phoneInput: phone.e164, client: request.client?.group, userAgent: request.headers[.userAgent],
+            language: context.language, movesAccount: true)
         return try APIController.reply(APIController.SendReply(sent))
     }
 

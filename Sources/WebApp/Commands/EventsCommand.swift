@@ -23,7 +23,7 @@ struct EventsCommand: AsyncParsableCommand {
     @Option(help: "Only events at or after this time (2026-11-01 or 2026-11-01T08:00:00Z).")
     var since: String?
 
-    @Option(help: "Only events before this time.")
+    @Option(help: "Only events before this time (a day alone: to the end of that day).")
     var until: String?
 
     @Option(help: "Only events about this US number, as a person types it.")
@@ -37,7 +37,10 @@ struct EventsCommand: AsyncParsableCommand {
     func filter() throws -> EventFilter {
         var filter = EventFilter()
         filter.since = try since.map { try Self.time($0, "--since") }
-        filter.until = try until.map { try Self.time($0, "--until") }
+        filter.until = try until.map { try Self.time($0, "--until", dayEnds: true) }
+        if let since = filter.since, let until = filter.until, until <= since {
+            throw ValidationError("--until comes before --since: nothing could match.")
+        }
         if let phone {
             do {
                 filter.phone = try PhoneNumber(parsing: phone).e164
@@ -54,15 +57,17 @@ struct EventsCommand: AsyncParsableCommand {
         return filter
     }
 
-    /// A day (midnight UTC) or an instant, as seconds since 1970.
-    static func time(_ text: String, _ option: String) throws -> Double {
+    /// A day (midnight UTC, or the next midnight with `dayEnds`) or an instant, as seconds
+    /// since 1970.
+    static func time(_ text: String, _ option: String, dayEnds: Bool = false) throws -> Double {
         let instant = ISO8601DateFormatter()
         let day = ISO8601DateFormatter()
         day.formatOptions = [.withFullDate]
-        guard let date = instant.date(from: text) ?? day.date(from: text) else {
+        if let date = instant.date(from: text) { return date.timeIntervalSince1970 }
+        guard let date = day.date(from: text) else {
             throw ValidationError("\(option): a date (2026-11-01) or a time (2026-11-01T08:00:00Z).")
         }
-        return date.timeIntervalSince1970
+        return date.timeIntervalSince1970 + (dayEnds ? 86_400 : 0)
     }
 
     func run() async throws {

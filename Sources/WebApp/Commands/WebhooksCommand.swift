@@ -67,11 +67,16 @@ struct WebhooksCommand: AsyncParsableCommand {
 
         func run() async throws {
             let url = url
-            let resumed = try await database.withStorage(label: "webapp-webhooks") {
-                try await $0.webhooks.resume(url, now: Date().timeIntervalSince1970)
+            let said = try await database.withStorage(label: "webapp-webhooks") { storage -> String? in
+                guard let endpoint = try await storage.webhooks.endpoints().first(where: { $0.url == url }) else {
+                    return nil
+                }
+                guard endpoint.pausedAt != nil else { return "\(url) is not paused: nothing to resume." }
+                _ = try await storage.webhooks.resume(url, now: Date().timeIntervalSince1970)
+                return "Resumed \(url)."
             }
-            guard resumed else { throw ValidationError("No webhook endpoint \(url): `webapp webhooks` lists them.") }
-            print("Resumed \(url).")
+            guard let said else { throw ValidationError("No webhook endpoint \(url): `webapp webhooks` lists them.") }
+            print(said)
         }
     }
 }

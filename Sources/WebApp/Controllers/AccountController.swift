@@ -62,7 +62,8 @@ struct AccountController: Sendable {
         let now = clock().timeIntervalSince1970
         let summary = try await summary(of: user)
         let changedNow = justChanged && summary.phoneSince != summary.createdAt && now - summary.phoneSince < 600
-        let notice = changedNow
+        let notice =
+            changedNow
             ? pages.in(language).words(
                 attached ? "yourAccount.attached" : "yourAccount.changed", ["phone": user.phone.nationalFormat]) : nil
         return try pages.in(language).yourAccount(
@@ -94,18 +95,21 @@ struct AccountController: Sendable {
             let phone = try signIn.phone(typed)
             guard phone != context.user.phone else { throw NumberChangeError.sameNumber }
             let started = try await signIn.requestCode(
-                phoneInput: phone.e164, session: nil, client: request.client?.group, language: context.language,
+                phoneInput: phone.e164, session: nil, client: request.client?.group,
+                userAgent: request.headers[.userAgent], language: context.language,
                 movesAccount: true)
             var response = Response.redirect(to: "/account/phone/code?sent=" + (started.sent ? "1" : "0"))
             response.setCookie(pending.pending(started.session, for: context.user))
             return response
         } catch let error as any AnsweringError where error is SignInError || error is NumberChangeError {
-            return try words.changeNumber(csrf: context.csrfToken, phone: context.user.phone, typed: typed, error: error)
+            return try words.changeNumber(
+                csrf: context.csrfToken, phone: context.user.phone, typed: typed, error: error)
         }
     }
 
     /// The number this person's change sent its code to, while the code can still be typed.
-    private func newNumber(_ request: Request, _ context: ConfirmedContext) async throws -> (SessionToken, PhoneNumber)? {
+    private func newNumber(_ request: Request, _ context: ConfirmedContext) async throws -> (SessionToken, PhoneNumber)?
+    {
         try await NewNumberCode(signIn: signIn, pending: pending).sent(request, for: context.user)
     }
 
@@ -121,7 +125,8 @@ struct AccountController: Sendable {
         guard let (token, phone) = try await newNumber(request, context) else { return .redirect(to: "/account/phone") }
         do {
             _ = try await signIn.resendCode(
-                session: token, client: request.client?.group, language: context.language, movesAccount: true)
+                session: token, client: request.client?.group, userAgent: request.headers[.userAgent],
+                language: context.language, movesAccount: true)
             return .redirect(to: "/account/phone/code?sent=1")
         } catch let error as SignInError {
             return try pages.in(context.language).changeNumber(
@@ -237,7 +242,8 @@ struct AccountController: Sendable {
     @Sendable func delete(_ request: Request, _ context: ConfirmedContext) async throws -> Response {
         let rules = self.rules
         switch try await store.delete(
-            user: context.user.id, at: clock().timeIntervalSince1970, decide: { rules.deletion($0) }) {
+            user: context.user.id, at: clock().timeIntervalSince1970, decide: { rules.deletion($0) })
+        {
         case .moneyHeld(let cents):
             return try pages.in(context.language).deleteAccount(
                 csrf: context.csrfToken, phone: context.user.phone, moneyHeld: Money(cents: cents), refused: true)

@@ -26,7 +26,7 @@ struct ActivityController: Sendable {
     /// A page of `user`'s events before the id `before` (nil: the newest), and the id the next
     /// page starts before, when there is one. A `before` that is not a number is no page: 400.
     static func page(of user: Int64, before: String?, events: any EventStore, now: Date) async throws
-        -> (events: [StoredEvent], olderThan: Int64?)
+        -> (events: [StoredEvent], before: Int64?, olderThan: Int64?)
     {
         var cursor: Int64?
         if let before {
@@ -39,13 +39,13 @@ struct ActivityController: Sendable {
         let found = try await events.activity(
             user: user, since: now.timeIntervalSince1970 - shown, before: cursor, limit: pageSize + 1)
         let page = Array(found.prefix(pageSize))
-        return (page, found.count > pageSize ? page.last?.id : nil)
+        return (page, cursor, found.count > pageSize ? page.last?.id : nil)
     }
 
     @Sendable func show(_ request: Request, _ context: SignedInContext) async throws -> Response {
-        let before = request.query["before"]
-        let (shown, older) = try await Self.page(of: context.user.id, before: before, events: events, now: clock())
+        let (shown, before, older) = try await Self.page(
+            of: context.user.id, before: request.query["before"], events: events, now: clock())
         return try pages.in(context.language).activity(
-            csrf: context.csrfToken, events: shown, olderThan: older, isOlderPage: before != nil, appName: appName)
+            csrf: context.csrfToken, events: shown, before: before, olderThan: older, appName: appName)
     }
 }

@@ -126,13 +126,17 @@ struct ConfirmController: Sendable {
         let phone = context.user.phone
         do {
             let started: SessionToken
-            if let token = pending.token(in: request, for: context.user), try await signIn.state(of: token) == .pending(phone) {
+            if let token = pending.token(in: request, for: context.user),
+                try await signIn.state(of: token) == .pending(phone)
+            {
                 started = try await signIn.resendCode(
-                    session: token, client: request.client?.group, channel: channel, language: context.language
+                    session: token, client: request.client?.group, userAgent: request.headers[.userAgent],
+                    channel: channel, language: context.language
                 ).session
             } else {
                 started = try await signIn.requestCode(
-                    phoneInput: phone.e164, session: nil, client: request.client?.group, language: context.language
+                    phoneInput: phone.e164, session: nil, client: request.client?.group,
+                    userAgent: request.headers[.userAgent], language: context.language
                 ).session
             }
             var response = Response.redirect(
@@ -141,7 +145,8 @@ struct ConfirmController: Sendable {
             return response
         } catch let error as SignInError {
             return try pages.in(context.language).confirm(
-                csrf: context.csrfToken, phone: phone, next: next, entering: pending.token(in: request, for: context.user) != nil,
+                csrf: context.csrfToken, phone: phone, next: next,
+                entering: pending.token(in: request, for: context.user) != nil,
                 offersCall: signIn.offersCalls(to: phone), error: error)
         }
     }

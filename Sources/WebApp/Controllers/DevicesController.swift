@@ -73,7 +73,9 @@ struct DevicesController: Sendable {
         guard let current = context.app.sessionToken else { throw Redirect.toLogin }
         try await signIn.signOutEverywhereElse(
             of: context.user, current: current, currentDevice: device.token(in: request))
-        return .redirect(to: "/devices")
+        // From Recent activity ("Not you?"), back there, where the sign-outs now show.
+        let from = try? request.formData().values(for: "from").first
+        return .redirect(to: from == "activity" ? "/account/activity" : "/devices")
     }
 
     @Sendable func forget(_ request: Request, _ context: SignedInContext) async throws -> Response {

@@ -52,7 +52,9 @@ struct RecoverController: Sendable {
         do {
             let proved = try await signIn.proveRecovery(
                 phoneInput: typed, codeDigest: recoveryCodes.digest(of: code), client: request.client?.group)
-            guard let made = try await proof.proved(proved.account, as: signIn) else { throw RecoveryError.proofExpired }
+            guard let made = try await proof.proved(proved.account, as: signIn) else {
+                throw RecoveryError.proofExpired
+            }
             var response = Response.redirect(to: "/recover/phone?left=\(proved.codesLeft)")
             response.setCookie(made.cookie)
             response.setCookie(pending.cleared)
@@ -98,18 +100,21 @@ struct RecoverController: Sendable {
             let phone = try signIn.phone(typed)
             try user.check(phone)
             let started = try await signIn.requestCode(
-                phoneInput: phone.e164, session: nil, client: request.client?.group, language: context.language,
+                phoneInput: phone.e164, session: nil, client: request.client?.group,
+                userAgent: request.headers[.userAgent], language: context.language,
                 movesAccount: true)
             var response = Response.redirect(to: "/recover/code?sent=" + (started.sent ? "1" : "0"))
             response.setCookie(pending.pending(started.session, forAccount: user.id))
             return response
         } catch let error as any AnsweringError where error is SignInError || error is NumberChangeError {
-            return try words.recover(.newNumber(account: user.phone, typed: typed), csrf: context.csrfToken, error: error)
+            return try words.recover(
+                .newNumber(account: user.phone, typed: typed), csrf: context.csrfToken, error: error)
         }
     }
 
     /// The number this recovery sent its code to, while the code can still be typed.
-    private func newNumber(_ request: Request, for user: RecoveringAccount) async throws -> (SessionToken, PhoneNumber)? {
+    private func newNumber(_ request: Request, for user: RecoveringAccount) async throws -> (SessionToken, PhoneNumber)?
+    {
         try await NewNumberCode(signIn: signIn, pending: pending).sent(request, forAccount: user.id)
     }
 
@@ -118,15 +123,19 @@ struct RecoverController: Sendable {
         guard let (_, phone) = try await newNumber(request, for: user) else { return .redirect(to: "/recover/phone") }
         let words = pages.in(context.language)
         return try words.recover(
-            .code(newPhone: phone), csrf: context.csrfToken, notice: NewNumberCode.notice(request, to: phone, in: words))
+            .code(newPhone: phone), csrf: context.csrfToken, notice: NewNumberCode.notice(request, to: phone, in: words)
+        )
     }
 
     @Sendable func resend(_ request: Request, _ context: SignedOutContext) async throws -> Response {
         guard let user = try await proved(request) else { return try startAgain(context) }
-        guard let (token, phone) = try await newNumber(request, for: user) else { return .redirect(to: "/recover/phone") }
+        guard let (token, phone) = try await newNumber(request, for: user) else {
+            return .redirect(to: "/recover/phone")
+        }
         do {
             _ = try await signIn.resendCode(
-                session: token, client: request.client?.group, language: context.language, movesAccount: true)
+                session: token, client: request.client?.group, userAgent: request.headers[.userAgent],
+                language: context.language, movesAccount: true)
             return .redirect(to: "/recover/code?sent=1")
         } catch let error as SignInError {
             return try pages.in(context.language).recover(.code(newPhone: phone), csrf: context.csrfToken, error: error)
@@ -137,7 +146,9 @@ struct RecoverController: Sendable {
     /// signed out, and this browser is signed in: Your account says the number is new.
     @Sendable func checkCode(_ request: Request, _ context: SignedOutContext) async throws -> Response {
         guard let user = try await proved(request) else { return try startAgain(context) }
-        guard let (token, phone) = try await newNumber(request, for: user) else { return .redirect(to: "/recover/phone") }
+        guard let (token, phone) = try await newNumber(request, for: user) else {
+            return .redirect(to: "/recover/phone")
+        }
         let form = try request.formData()
         let code = String((form["code"] ?? "").filter { !$0.isWhitespace && $0 != "-" }.prefix(64))
         let words = pages.in(context.language)
@@ -153,7 +164,8 @@ struct RecoverController: Sendable {
                 client: request.client?.group, language: context.language, userAgent: request.headers[.userAgent])
             // A detached account's old number is someone else's: it was not texted, and the page
             // must not say it was.
-            var response = Response.redirect(to: user.phone == nil ? "/account?changed=attached" : "/account?changed=phone")
+            var response = Response.redirect(
+                to: user.phone == nil ? "/account?changed=attached" : "/account?changed=phone")
             response.setCookie(session.signedIn(signedIn.session))
             response.setCookie(rememberedPhone.remember(phone))
             response.setCookie(proof.cleared)

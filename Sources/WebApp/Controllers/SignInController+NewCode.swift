@@ -23,7 +23,8 @@ extension SignInController {
         let (token, phone) = (context.session, context.phone)
         do {
             _ = try await signIn.resendCode(
-                session: token, client: request.client?.group, channel: channel, language: context.language)
+                session: token, client: request.client?.group, userAgent: request.headers[.userAgent], channel: channel,
+                language: context.language)
             return notice(channel == .voice ? "called" : "resent")
         } catch SignInError.noPendingSignIn {
             return Redirect.toLoginExpired(secure: cookie.secure).response
@@ -60,7 +61,8 @@ extension SignInController {
     /// the text already sent is on its way (`onItsWay`).
     func notice(_ name: String) -> Response {
         var response = Response.redirect(to: "/verify")
-        response.setCookie(Cookie(name: Self.noticeCookie, value: name, path: "/verify", maxAge: 60, secure: cookie.secure))
+        response.setCookie(
+            Cookie(name: Self.noticeCookie, value: name, path: "/verify", maxAge: 60, secure: cookie.secure))
         return response
     }
 

@@ -99,7 +99,8 @@ struct SignInController: Sendable {
             (phone, remembered) = (last.nationalFormat, true)
         }
         var page = try pages.login(
-            csrf: context.csrfToken, phone: phone, remembered: remembered, notice: notice.map { pages.words($0.saying) },
+            csrf: context.csrfToken, phone: phone, remembered: remembered,
+            notice: notice.map { pages.words($0.saying) },
             continuingTo: continuing, signingInTo: app, continueAs: continueAs, afterSignOut: notice == .signedOut)
         if notice != nil { page.setCookie(LoginNotice.cleared(secure: cookie.secure)) }
         return page
@@ -143,6 +144,7 @@ struct SignInController: Sendable {
             // "Continue as", a tap that names the account (``continueRemembered``).
             let result = try await signIn.requestCode(
                 phoneInput: phoneInput, session: context.sessionToken, client: request.client?.group,
+                userAgent: request.headers[.userAgent],
                 language: context.language)
             var response = Response.redirect(to: "/verify")
             if result.session != context.sessionToken { response.setCookie(cookie.pending(result.session)) }

@@ -9,12 +9,14 @@ extension Pages {
 
     /// "Recent activity": the person's events, newest first (``EventsCore/ActivityLine``), each
     /// with when, the browser or app, and its network; "Not you? Sign out everywhere" above them.
-    /// `olderThan`: the id the next page starts before, when there is one.
+    /// `before`: the id this page starts before (nil: the newest page); `olderThan`: the id the
+    /// next page starts before, when there is one.
     /// `appName`: an app's name by its client id, where it is still configured (its id otherwise).
     func activity(
-        csrf: String, events: [StoredEvent], olderThan: Int64?, isOlderPage: Bool,
+        csrf: String, events: [StoredEvent], before: Int64?, olderThan: Int64?,
         appName: (String) -> String? = { _ in nil }
     ) throws -> Response {
+        let isOlderPage = before != nil
         let lines: [[String: Any]] = events.map { stored in
             var line = ActivityLine(stored)
             if let id = stored.event.app, let name = appName(id) { line.values["app"] = name }
@@ -38,7 +40,8 @@ extension Pages {
                 "csrf": csrf, "lines": lines, "hasLines": !lines.isEmpty, "hasOlder": olderThan != nil,
                 "olderThan": olderThan.map(String.init) ?? "", "isOlderPage": isOlderPage,
                 "paged": olderThan != nil || isOlderPage,
-                "pageAddress": "/account/activity",
+                // The language switch keeps the page.
+                "pageAddress": before.map { "/account/activity?before=\($0)" } ?? "/account/activity",
             ], answering: nil)
     }
 }
