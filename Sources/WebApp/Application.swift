@@ -161,7 +161,9 @@ final class Application: Sendable {
         serverConfiguration.refusalHeaders = securityHeaders.headers
         serverConfiguration.onRefusal = { requestMetrics.countRefusal($0.code) }
         serverConfiguration.onConnectionRefused = { requestMetrics.countRefusedConnection($0) }
-        let server = HTTPServer(responder: try routes.responder(), configuration: serverConfiguration, logger: logger)
+        let server = HTTPServer(
+            responder: try routes.responder(), configuration: serverConfiguration, logger: logger,
+            draining: routes.draining)
         let (addresses, listening) = AsyncStream.makeStream(of: SocketAddress.self)
         let readiness = StorageReadiness(prepare: storage.prepare)
         let oidc = routes.oidc
@@ -200,10 +202,15 @@ final class Application: Sendable {
             var opsConfiguration = serverConfiguration
             opsConfiguration.port = opsPort
             let opsServer = HTTPServer(
-                responder: routes.opsResponder(), configuration: opsConfiguration, logger: logger)
+                responder: routes.opsResponder(), configuration: opsConfiguration, logger: logger,
+                draining: routes.draining)
             services.append(HTTPService(server: opsServer, storage: readiness, listening: opsListening, logger: logger))
         } else {
             opsListening.finish()
+        }
+        // Last, so the first to hear of a shutdown: /readyz says 503 before anything closes.
+        if configuration.shutdownDelay > .zero {
+            services.append(DrainService(draining: routes.draining, delay: configuration.shutdownDelay, logger: logger))
         }
         return Application(
             server: server, storage: storage, signIn: signIn,

@@ -32,6 +32,8 @@ struct Routes {
     var passkeys: PasskeyService? = nil
     /// The OpenID Connect provider; `nil` when it is off.
     var oidc: OIDCProvider? = nil
+    /// Shared by the servers and /readyz: on from SIGTERM until the listener closes.
+    let draining = Draining()
     var logger = Logger(label: "webapp")
 
     /// The whole app as one responder: the pages, the API and, unless they have a port of their
@@ -314,7 +316,7 @@ struct Routes {
     /// Health, readiness and metrics: no sessions, no CSRF cookie, nothing written.
     private func opsRoutes() -> any HTTPResponder<AppContext> {
         let router = Router<AppContext>()
-        OpsController(ping: storage.ping, registry: registry).register(on: router)
+        OpsController(ping: storage.ping, draining: draining, registry: registry).register(on: router)
         return router.buildResponder()
     }
 }

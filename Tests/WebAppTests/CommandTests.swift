@@ -395,6 +395,41 @@ struct CommandTests {
         }
     }
 
+    @Test("--shutdown-delay: after SIGTERM /readyz says 503 at once while pages are still served, each answer closing its connection; then the listener closes and the process exits 0")
+    func drainBeforeShutdown() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webapp-drain-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (process, baseURL, _) = try await start(dataDirectory: folder, ["--shutdown-delay", "2"])
+        defer { if process.isRunning { process.terminate() } }
+        let port = try #require(Int(baseURL.split(separator: ":").last!))
+        func get(_ path: String, on connection: RawConnection) async -> String {
+            _ = connection.send("GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n")
+            return await connection.readResponse() ?? ""
+        }
+        // A keep-alive connection opened before the signal, idle when it comes.
+        let idle = try RawConnection(port: port)
+        #expect(await get("/readyz", on: idle).hasPrefix("HTTP/1.1 200"))
+
+        process.terminate()
+        try await Task.sleep(for: .milliseconds(300))
+        let probe = try RawConnection(port: port)
+        let ready = await get("/readyz", on: probe)
+        #expect(ready.hasPrefix("HTTP/1.1 503") && ready.contains("shutting down"))
+        #expect(ready.lowercased().contains("connection: close"))
+        // Still served, on a new connection and on the idle one, each then closed.
+        let page = await get("/login", on: try RawConnection(port: port))
+        #expect(page.hasPrefix("HTTP/1.1 200") && page.lowercased().contains("connection: close"))
+        let again = await get("/healthz", on: idle)
+        #expect(again.hasPrefix("HTTP/1.1 200") && again.lowercased().contains("connection: close"))
+        #expect(process.isRunning)
+
+        // After the delay: no new connection, and a clean exit.
+        try await Task.sleep(for: .milliseconds(2_500))
+        #expect(throws: (any Error).self) { _ = try RawConnection(port: port) }
+        #expect(await exits(process))
+        #expect(process.terminationStatus == 0)
+    }
+
     @Test("SIGTERM stops accepting but finishes the request in flight, then exits cleanly")
     func gracefulShutdown() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webapp-stop-\(UUID().uuidString)")

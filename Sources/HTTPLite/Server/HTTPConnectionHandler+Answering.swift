@@ -65,7 +65,7 @@ extension HTTPConnectionHandler {
         releaseCountedClient()
         var headers = response.headers
         let close =
-            close || quiescing
+            close || quiescing || draining.isOn
             || headers.containsListElement(.connection, where: { $0.lowercased() == "close" })
         let hasBody = !(response.status.code < 200 || response.status == .noContent || response.status == .notModified)
         if hasBody {

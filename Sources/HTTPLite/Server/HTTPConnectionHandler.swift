@@ -46,6 +46,8 @@ where Responder.Context: RootRequestContext {
     let limits: ConnectionLimits
     let logger: Logger
     let connectionID: Int
+    /// The server is draining: each answer closes its connection.
+    let draining: Draining
     private var requestCount = 0
     var state = State.idle
     /// When the request being waited for must have arrived (``ServerConfiguration/requestTimeout``
@@ -81,8 +83,9 @@ where Responder.Context: RootRequestContext {
 
     init(
         responder: Responder, configuration: ServerConfiguration, limits: ConnectionLimits, logger: Logger,
-        connectionID: Int
+        connectionID: Int, draining: Draining = Draining()
     ) {
+        self.draining = draining
         self.responder = responder
         self.configuration = configuration
         self.limits = limits

@@ -17,6 +17,8 @@ public final class HTTPServer<Responder: HTTPResponder>: Sendable where Responde
     private let logger: Logger
     private let state = NIOLockedValueBox(ServerState())
     private let limits: ConnectionLimits
+    /// Set by ``beginDraining()``; every answer then closes its connection.
+    public let draining: Draining
 
     private struct ServerState {
         var channel: (any Channel)?
@@ -29,8 +31,10 @@ public final class HTTPServer<Responder: HTTPResponder>: Sendable where Responde
 
     public init(
         responder: Responder, configuration: ServerConfiguration,
-        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, logger: Logger
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, logger: Logger,
+        draining: Draining = Draining()
     ) {
+        self.draining = draining
         self.responder = responder
         self.configuration = configuration
         self.group = eventLoopGroup
@@ -70,7 +74,7 @@ public final class HTTPServer<Responder: HTTPResponder>: Sendable where Responde
                     try operations.addHandler(
                         HTTPConnectionHandler(
                             responder: self.responder, configuration: configuration, limits: self.limits,
-                            logger: self.logger, connectionID: connectionID))
+                            logger: self.logger, connectionID: connectionID, draining: self.draining))
                 }
             }
         let channel = try await bootstrap.bind(host: configuration.host, port: configuration.port).get()
@@ -89,6 +93,14 @@ public final class HTTPServer<Responder: HTTPResponder>: Sendable where Responde
     public func shutdown() async {
         beginShutdown()
         await waitUntilStopped()
+    }
+
+    /// The step before ``beginShutdown()`` when a load balancer needs time to notice: new
+    /// connections are still accepted and every request answered, but each answer says
+    /// `Connection: close` and closes its connection, so none is left idle to be cut later.
+    /// Idle keep-alive connections are left to carry their next request (answered, then closed).
+    public func beginDraining() {
+        draining.begin()
     }
 
     /// The first half of ``shutdown()``, for callers that cannot wait (a graceful-shutdown or

@@ -50,6 +50,8 @@ struct AppConfiguration: Sendable {
     /// When set, `/healthz`, `/readyz` and `/metrics` are served on this port (on the same host)
     /// and no longer on the main one, so a firewall or a proxy can keep them inside.
     var opsPort: Int?
+    /// Between SIGTERM and closing the listener: /readyz says 503, everything else is served.
+    var shutdownDelay: Duration = .zero
     /// Folder for the database, the secret and the outbox when their paths are not given.
     var dataDirectory = "data"
     /// SQLite database file; defaults to `<data>/webapp.sqlite`. Unused with `postgres`.

@@ -3,7 +3,8 @@ import HTTPLite
 import NIOCore
 
 /// The `webapp` options that bound what clients may hold open: connections in total and per
-/// client, how long an idle one is kept, and the second port for probes and metrics.
+/// client, how long an idle one is kept, the second port for probes and metrics, and how a
+/// shutdown (SIGTERM) drains.
 struct ConnectionOptions: ParsableArguments {
     @Option(
         name: .customLong("max-connections"),
@@ -30,8 +31,24 @@ struct ConnectionOptions: ParsableArguments {
             """)
     var opsPort: Int?
 
+    @Option(
+        name: .customLong("shutdown-delay"),
+        help: """
+            Seconds between SIGTERM and closing the listener, during which /readyz answers 503 \
+            (so a load balancer stops sending) while every request is still served, each answer \
+            closing its connection.
+            """)
+    var shutdownDelay = 0
+
+    @Option(
+        name: .customLong("shutdown-grace"),
+        help: "Seconds the requests in flight get to finish once the listener is closed; then they are cut.")
+    var shutdownGrace = 10
+
     /// The option names that may also come from `WEBAPP_*` variables.
-    static let names = ["max-connections", "max-connections-per-client", "idle-timeout", "ops-port"]
+    static let names = [
+        "max-connections", "max-connections-per-client", "idle-timeout", "ops-port", "shutdown-delay", "shutdown-grace",
+    ]
 
     func validate() throws {
         guard maxConnections >= 1, maxConnectionsPerClient >= 1 else {
@@ -43,6 +60,9 @@ struct ConnectionOptions: ParsableArguments {
         if let opsPort, !(0...65535).contains(opsPort) {
             throw ValidationError("--ops-port must be between 0 and 65535.")
         }
+        guard (0...300).contains(shutdownDelay), (1...600).contains(shutdownGrace) else {
+            throw ValidationError("--shutdown-delay must be 0 to 300 seconds, --shutdown-grace 1 to 600.")
+        }
     }
 
     /// These options applied to the server's configuration.
@@ -50,5 +70,6 @@ struct ConnectionOptions: ParsableArguments {
         server.maxConnections = maxConnections
         server.maxConnectionsPerClient = maxConnectionsPerClient
         server.idleTimeout = .seconds(Int64(idleTimeout))
+        server.shutdownGracePeriod = .seconds(Int64(shutdownGrace))
     }
 }

@@ -88,6 +88,7 @@ extension WebAppCommand {
         configuration.server.trustProxy = trustProxy
         connections.apply(to: &configuration.server)
         configuration.opsPort = connections.opsPort
+        configuration.shutdownDelay = .seconds(connections.shutdownDelay)
         configuration.webhooks = try webhooks()
         limits.apply(to: &configuration.policy)
         configuration.policy.phoneRegions = try textedRegions()

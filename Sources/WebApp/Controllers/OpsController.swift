@@ -10,6 +10,8 @@ import Prometheus
 struct OpsController: Sendable {
     /// Throws unless the database answers.
     let ping: @Sendable () async throws -> Void
+    /// On from SIGTERM (``DrainService``): the instance is going, whatever its database says.
+    let draining: Draining
     let registry: PrometheusCollectorRegistry
 
     /// The paths answered, exactly: `/metrics/` or `/metrics//` is not `/metrics`, so a proxy
@@ -28,6 +30,7 @@ struct OpsController: Sendable {
     }
 
     @Sendable func readyz(_ request: Request, _ context: AppContext) async throws -> Response {
+        if draining.isOn { return Self.plain("shutting down\n", status: .serviceUnavailable) }
         do {
             try await ping()
             return Self.plain("ready\n")
