@@ -18,6 +18,11 @@ enum Entry {
             await EventsCommand.main(Array(arguments.dropFirst()))
             return
         }
+        // `webapp backup --to FILE`: a consistent copy of the live SQLite database.
+        if arguments.first == "backup" {
+            BackupCommand.main(Array(arguments.dropFirst()))
+            return
+        }
         // `webapp webhooks`: where deliveries stand, and `resume` for a paused endpoint.
         if arguments.first == "webhooks" {
             await WebhooksCommand.main(Array(arguments.dropFirst()))

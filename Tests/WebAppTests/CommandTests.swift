@@ -395,6 +395,70 @@ struct CommandTests {
         }
     }
 
+    @Test("webapp backup copies the live database while sign-ins go on; a server started on the copy has every sign-in and deposit acknowledged before it began")
+    func backup() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webapp-backup-\(UUID().uuidString)")
+        let restored = FileManager.default.temporaryDirectory.appendingPathComponent("webapp-restored-\(UUID().uuidString)")
+        defer { for each in [folder, restored] { try? FileManager.default.removeItem(at: each) } }
+        let (server, baseURL, _) = try await start(dataDirectory: folder)
+        defer { if server.isRunning { server.terminate() } }
+        let wallet = WalletPageTests()
+        func signIn(_ phone: String, at baseURL: String) async throws -> Browser {
+            let browser = Browser(baseURL: baseURL)
+            _ = try await browser.post("/login", form: [("phone", phone)])
+            let outbox = try String(contentsOf: folder.appendingPathComponent("outbox.jsonl"), encoding: .utf8)
+            let code = try #require(outbox.split(separator: "\n").last?.firstMatch(of: /#(\d{6})/)).1
+            #expect(try await browser.post("/verify", form: [("code", String(code))]).location == "/home")
+            return browser
+        }
+        // Acknowledged before the backup: four people signed in, each with a deposit.
+        var before: [(browser: Browser, account: String)] = []
+        for n in 0..<4 {
+            let browser = try await signIn("530555\(1000 + n)", at: baseURL)
+            _ = try await wallet.submit(browser, try await browser.get("/home"), "/accounts", [("name", "Savings")])
+            let home = try await browser.get("/home")
+            let account = String(try #require(home.body.firstMatch(of: /href="(\/accounts\/\d+)"/)).1)
+            let deposited = try await wallet.submit(
+                browser, try await browser.get(account), account + "/deposit", [("amount", "\(n + 1)0.00")])
+            #expect(deposited.location == account)
+            before.append((browser, account))
+        }
+        // Writes go on while the copy is taken.
+        let load = Task {
+            var n = 0
+            while !Task.isCancelled && n < 200 {
+                _ = try? await Browser(baseURL: baseURL).post("/login", form: [("phone", "415555\(2000 + n)")])
+                n += 1
+            }
+        }
+        let copy = restored.appendingPathComponent("copy.sqlite").path
+        try FileManager.default.createDirectory(at: restored, withIntermediateDirectories: true)
+        let (backup, output, errors) = try run(["backup", "--to", copy, "--data-dir", folder.path])
+        let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        _ = errors.fileHandleForReading.readDataToEndOfFile()
+        #expect(await exits(backup))
+        load.cancel()
+        #expect(backup.terminationStatus == 0 && said.contains("Backed up"))
+        // Never over an existing file.
+        let (again, _, refusal) = try run(["backup", "--to", copy, "--data-dir", folder.path])
+        #expect(await exits(again))
+        #expect(again.terminationStatus != 0)
+        #expect(String(decoding: refusal.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("exists"))
+
+        // A second server on the copy (the same secret, as a restore would bring it).
+        try FileManager.default.copyItem(
+            at: folder.appendingPathComponent("secret"), to: restored.appendingPathComponent("secret"))
+        let (second, secondURL, _) = try await start(dataDirectory: restored, ["--db", copy])
+        defer { if second.isRunning { second.terminate() } }
+        for (n, person) in before.enumerated() {
+            let browser = Browser(baseURL: secondURL)
+            for (name, value) in person.browser.cookies { browser.setCookie(name, value) }
+            let page = try await browser.get(person.account)
+            #expect(page.status == .ok, "signed in on the copy")
+            #expect(wallet.balance(page) == "$\(n + 1)0.00")
+        }
+    }
+
     @Test("--shutdown-delay: after SIGTERM /readyz says 503 at once while pages are still served, each answer closing its connection; then the listener closes and the process exits 0")
     func drainBeforeShutdown() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webapp-drain-\(UUID().uuidString)")

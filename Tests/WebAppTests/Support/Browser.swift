@@ -56,6 +56,9 @@ final class Browser: @unchecked Sendable {
     /// The jar's value of a cookie.
     func cookie(_ name: String) -> String? { lock.withLock { jar[name]?.value } }
 
+    /// Every cookie in the jar, by name (to carry a browser to another server).
+    var cookies: [String: String] { lock.withLock { jar.mapValues(\.value) } }
+
     /// Sets a cookie by hand (to replay or forge one).
     func setCookie(_ name: String, _ value: String, path: String = "/") {
         lock.withLock { jar[name] = StoredCookie(value: value, path: path) }

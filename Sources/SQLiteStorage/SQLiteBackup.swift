@@ -1,0 +1,51 @@
+import Foundation
+import GRDB
+
+/// A consistent copy of a live SQLite database, taken while it serves: SQLite's online backup
+/// (through GRDB) reads one snapshot (a WAL read transaction) while writers go on, so the copy
+/// holds every transaction committed before it began and nothing half-written. The copy is
+/// written beside its destination, checked (`PRAGMA integrity_check`), made a single file
+/// (rollback journal), and only then renamed into place: a failed backup leaves no file that
+/// looks like one.
+public enum SQLiteBackup {
+    /// Why no copy was made.
+    public struct Refused: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Copies the database at `source` to `destination` (which must not exist); returns the
+    /// copy's size in bytes.
+    public static func copy(_ source: String, to destination: String, busyTimeout: TimeInterval = 10) throws -> Int {
+        let files = FileManager.default
+        guard files.fileExists(atPath: source) else { throw Refused(description: "No database at \(source).") }
+        guard !files.fileExists(atPath: destination) else {
+            throw Refused(description: "\(destination) exists: a backup never replaces a file.")
+        }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(busyTimeout)
+        let live = try DatabasePool(path: source, configuration: configuration)
+        defer { try? live.close() }
+        let partial = destination + ".partial"
+        for leftover in [partial, partial + "-wal", partial + "-shm", partial + "-journal"] {
+            try? files.removeItem(atPath: leftover)
+        }
+        do {
+            let copy = try DatabaseQueue(path: partial)
+            try live.backup(to: copy)
+            let checked = try copy.writeWithoutTransaction { db -> [String] in
+                // One self-contained file: the copy's WAL folded in and turned off.
+                try db.execute(sql: "PRAGMA journal_mode = DELETE")
+                return try String.fetchAll(db, sql: "PRAGMA integrity_check")
+            }
+            try copy.close()
+            guard checked == ["ok"] else {
+                throw Refused(description: "The copy failed its integrity check: \(checked.prefix(3))")
+            }
+            try files.moveItem(atPath: partial, toPath: destination)
+        } catch {
+            try? files.removeItem(atPath: partial)
+            throw error
+        }
+        return (try? files.attributesOfItem(atPath: destination)[.size] as? Int) ?? 0
+    }
+}
