@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import ServiceLifecycle
+import Synchronization
 
 /// The shared PostgreSQL database of one or more app instances: a pool of connections
 /// (postgres-nio's `PostgresClient`) and the schema.
@@ -20,6 +21,13 @@ public final class PostgresBackend: Service, Sendable {
     private let place: String
     /// Finished by ``close()``, which ends ``run()``.
     private let closing: (stream: AsyncStream<Void>, continuation: AsyncStream<Void>.Continuation)
+    /// The server was last found unreachable or not answering, and has not answered since:
+    /// while it is so, a query waits at most ``downTimeout`` (not the whole timeout), so during
+    /// an outage a person hears "briefly unavailable" within seconds, never after a long hang.
+    private let isDown = Atomic<Bool>(false)
+    /// When the last query answered (monotonic): the watcher probes only after a quiet second.
+    private let lastAnswer = Mutex<ContinuousClock.Instant>(.now)
+    static let downTimeout: Duration = .seconds(2)
 
     /// The pool for `configuration`; nothing connects until ``run()``.
     public init(configuration: Configuration, logger: Logger) {
@@ -40,6 +48,7 @@ public final class PostgresBackend: Service, Sendable {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
             group.addTask { for await _ in closed {} }
+            group.addTask { await self.watch() }
             await group.next()
             group.cancelAll()
         }
@@ -69,6 +78,29 @@ public final class PostgresBackend: Service, Sendable {
         // A probe wants a quick answer: at most 2 s, even when queries may take longer.
         try await withinTimeout(min(timeout, .seconds(2))) {
             _ = try await client.query("SELECT 1", logger: logger).collect()
+        }
+    }
+
+    private func noteAnswer() {
+        isDown.store(false, ordering: .relaxed)
+        lastAnswer.withLock { $0 = .now }
+    }
+
+    private func noteDown() {
+        isDown.store(true, ordering: .relaxed)
+    }
+
+    /// Once a second without a query answered, asks the server (`SELECT 1`, 1 s): an outage is
+    /// noticed within about two seconds even when no request came, and its end as soon.
+    private func watch() async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(1))
+            guard lastAnswer.withLock({ $0 }).duration(to: .now) >= .seconds(1) else { continue }
+            let client = self.client
+            let logger = self.logger
+            _ = try? await withinTimeout(.seconds(1)) {
+                _ = try await client.query("SELECT 1", logger: logger).collect()
+            }
         }
     }
 
@@ -123,7 +155,7 @@ public final class PostgresBackend: Service, Sendable {
     private func withinTimeout<Result: Sendable>(
         _ limit: Duration? = nil, _ operation: @escaping @Sendable () async throws -> Result
     ) async throws -> Result {
-        let timeout = limit ?? self.timeout
+        let timeout = limit ?? (isDown.load(ordering: .relaxed) ? min(self.timeout, Self.downTimeout) : self.timeout)
         let race = TimeoutRace<Result>()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -131,17 +163,29 @@ public final class PostgresBackend: Service, Sendable {
                     continuation,
                     work: Task {
                         do {
-                            race.finish(.success(try await operation()))
+                            let result = try await operation()
+                            self.noteAnswer()
+                            race.finish(.success(result))
                         } catch {
-                            race.finish(.failure(PostgresRefusal.translated(error)))
+                            let translated = PostgresRefusal.translated(error)
+                            if translated is StorageUnavailable { self.noteDown() }
+                            race.finish(.failure(translated))
                         }
                     },
                     timer: Task {
-                        try await Task.sleep(for: timeout)
+                        // The whole timeout, or the outage's shorter one as soon as the server
+                        // is known down (a wait begun just before the watcher noticed is cut too).
+                        let began = ContinuousClock.now
+                        var waited = Duration.zero
+                        while waited < timeout {
+                            if limit == nil, waited >= Self.downTimeout, self.isDown.load(ordering: .relaxed) { break }
+                            try await Task.sleep(for: min(.milliseconds(250), timeout - waited))
+                            waited = began.duration(to: .now)
+                        }
+                        self.noteDown()
                         race.finish(
                             .failure(
-                                StorageUnavailable("PostgreSQL did not answer within \(timeout.components.seconds) s."))
-                        )
+                                StorageUnavailable("PostgreSQL did not answer within \(waited.components.seconds) s.")))
                     })
             }
         } onCancel: {

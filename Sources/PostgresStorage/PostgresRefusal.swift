@@ -5,13 +5,23 @@ import PostgresNIO
 /// (SQLiteStorage's `SQLiteRefusal`):
 ///
 /// - SQLSTATE 23514 (`check_violation`): ``AuthCore/SchemaCheckFailed``, a 422.
-/// - class 53 (insufficient resources: disk full, out of memory, too many connections):
-///   ``AuthCore/StorageUnavailable``, a 503 with `Retry-After`, as a timeout is.
+/// - class 53 (insufficient resources: disk full, out of memory, too many connections), class 08
+///   (connection exception) and class 57 (operator intervention: the server shutting down), and
+///   a connection refused, lost or closed under a query: ``AuthCore/StorageUnavailable``, a 503
+///   with `Retry-After`, as a timeout is.
 ///
 /// Anything else passes unchanged (an unexplained 500).
 enum PostgresRefusal {
+    /// The client's own words for a server it cannot reach or lost.
+    static let unreachable: [PSQLError.Code] = [.connectionError, .serverClosedConnection, .uncleanShutdown]
+
     static func translated(_ error: any Error) -> any Error {
-        guard let error = error as? PSQLError, let state = error.serverInfo?[.sqlState] else { return error }
+        guard let error = error as? PSQLError else { return error }
+        if unreachable.contains(error.code) { return StorageUnavailable("PostgreSQL cannot be reached.") }
+        guard let state = error.serverInfo?[.sqlState] else { return error }
+        if state.hasPrefix("08") || state.hasPrefix("57") {
+            return StorageUnavailable("PostgreSQL is unavailable (SQLSTATE \(state)).")
+        }
         if state == "23514" {
             return SchemaCheckFailed(
                 "PostgreSQL refused a value: \(error.serverInfo?[.message] ?? "a CHECK constraint failed")")

@@ -1,0 +1,123 @@
+"""PostgreSQL goes away and comes back (issue 41): the real binary on a PostgreSQL server of its
+own, under a steady load of API calls and pages; the server stopped for 15 s, then started
+again. During the outage every answer is a clear 503 (never a 500, never a hang), and after
+its first seconds each comes within 3 s; /readyz says 503; once PostgreSQL is back the app
+serves again by itself within seconds, no restart, and the person is still signed in.
+Run by ./scripts/outage-tests (in ./scripts/test).
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+import urllib.error
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "Tests", "PythonSupport"))
+from webapp_process import WebappProcess  # noqa: E402
+
+POSTGRES = os.path.join(ROOT, "scripts", "postgres")
+
+
+def call(base, path, method="GET", body=None, token=None, timeout=30):
+    """(status, seconds taken)."""
+    headers = {"Content-Type": "application/json"} if body is not None else {}
+    if token:
+        headers["Authorization"] = "Bearer " + token
+    request = urllib.request.Request(base + path, method=method, headers=headers,
+                                     data=json.dumps(body).encode() if body is not None else None)
+    began = time.monotonic()
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            response.read()
+            return response.status, time.monotonic() - began
+    except urllib.error.HTTPError as error:
+        error.read()
+        return error.code, time.monotonic() - began
+
+
+class PostgresOutageTests(unittest.TestCase):
+    def setUp(self):
+        self.folder = tempfile.mkdtemp(prefix="phonelogin-outage-")
+        url = subprocess.run([POSTGRES, "start", self.folder], check=True, capture_output=True,
+                             text=True).stdout.strip()
+        self.addCleanup(subprocess.run, [POSTGRES, "stop", self.folder], capture_output=True)
+        self.app = WebappProcess(database_url=url, prefix="webapp-outage-")
+        self.addCleanup(self.app.stop)
+
+    def sign_in(self):
+        base = self.app.url + "/api/v1"
+        request = urllib.request.Request(base + "/verifications", method="POST",
+                                         headers={"Content-Type": "application/json"},
+                                         data=json.dumps({"phone_number": "(530) 555-0123"}).encode())
+        sent = json.loads(urllib.request.urlopen(request, timeout=10).read())
+        with open(os.path.join(self.app.data, "outbox.jsonl")) as outbox:
+            code = json.loads(outbox.read().splitlines()[-1])["body"].split("#")[-1]
+        request = urllib.request.Request(
+            base + "/verifications/check", method="POST", headers={"Content-Type": "application/json"},
+            data=json.dumps({"phone_number": "(530) 555-0123", "verification_id": sent["verification_id"],
+                             "code": code}).encode())
+        return json.loads(urllib.request.urlopen(request, timeout=10).read())["auth_token"]
+
+    def test_an_outage_is_a_quick_503_and_the_app_serves_again_by_itself(self):
+        token = self.sign_in()
+        answers = []  # (began, path, status, seconds)
+        stop = threading.Event()
+
+        def load(path, **options):
+            while not stop.is_set():
+                began = time.monotonic()
+                status, seconds = call(self.app.url, path, **options)
+                answers.append((began, path, status, seconds))
+                time.sleep(0.1)
+
+        workers = [threading.Thread(target=load, args=("/api/v1/me",), kwargs={"token": token}, daemon=True),
+                   threading.Thread(target=load, args=("/login",), daemon=True)]
+        for worker in workers:
+            worker.start()
+        time.sleep(2)
+        outage = time.monotonic()
+        subprocess.run([POSTGRES, "pause", self.folder], check=True, capture_output=True)
+        time.sleep(5)
+        ready, _ = call(self.app.url, "/readyz")
+        self.assertEqual(ready, 503, "/readyz during the outage")
+        time.sleep(10)
+        subprocess.run([POSTGRES, "resume", self.folder], check=True, capture_output=True)
+        back = time.monotonic()
+        # Serving again by itself, within seconds.
+        recovered = None
+        while time.monotonic() - back < 20:
+            if call(self.app.url, "/api/v1/me", token=token)[0] == 200:
+                recovered = time.monotonic() - back
+                break
+            time.sleep(0.2)
+        stop.set()
+        for worker in workers:
+            worker.join(timeout=30)
+        self.assertIsNotNone(recovered, "the app did not serve again within 20 s of PostgreSQL's return")
+        self.assertEqual(call(self.app.url, "/readyz")[0], 200)
+
+        before = [a for a in answers if a[0] < outage]
+        # Calls that need the database, begun during the outage (and ending well before its end).
+        during = [a for a in answers if a[1] == "/api/v1/me" and outage + 0.5 < a[0] < back - 3.5]
+        pages = [a for a in answers if a[1] == "/login" and outage + 0.5 < a[0] < back - 0.5]
+        print("\nbefore: %d answers; during: %d database calls (%s), slowest %.2f s, after the first 3 s %.2f s; "
+              "%d Login pages; serving again %.2f s after PostgreSQL's return"
+              % (len(before), len(during), sorted({a[2] for a in during}), max([a[3] for a in during] or [0]),
+                 max([a[3] for a in during if a[0] > outage + 3] or [0]), len(pages), recovered))
+        self.assertTrue(before and all(a[2] == 200 for a in before), before[:5])
+        # A call every 0.1 s plus its answer: a hang leaves only a few in 11 s.
+        self.assertGreaterEqual(len(during), 4, "answers during the outage: %s" % during)
+        self.assertEqual({a[2] for a in during}, {503}, "a clear 503, never a 500")
+        self.assertTrue(all(a[3] <= 11 for a in during), "never a hang")
+        self.assertTrue(all(a[3] <= 3 for a in during if a[0] > outage + 3), "within 3 s once the outage is known")
+        # Login reads nothing: it is served throughout.
+        self.assertTrue(pages and all(a[2] == 200 for a in pages))
+
+if __name__ == "__main__":
+    unittest.main()
