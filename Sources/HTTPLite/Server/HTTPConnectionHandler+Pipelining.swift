@@ -95,6 +95,10 @@ extension HTTPConnectionHandler {
 
     /// A graceful shutdown (``HTTPServer/beginShutdown()``): an idle connection closes now; one
     /// with a request in progress closes after its answer (which says `Connection: close`).
+    /// A connection idle for less than ``settle`` (accepted, or answered, a moment ago) may have
+    /// a request on its way that closing now would reset, which a proxy cannot send elsewhere
+    /// once sent (nginx does not retry a POST): it gets the rest of that moment, and closes
+    /// then if nothing came.
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         guard event is ChannelShouldQuiesceEvent else {
             context.fireUserInboundEventTriggered(event)
@@ -102,6 +106,9 @@ extension HTTPConnectionHandler {
         }
         quiescing = true
         queued.removeAll()
-        if case .idle = state { closeNow(context: context) }
+        if case .idle = state {
+            let settled = idleSince + Self.settle
+            if settled <= .now() { closeNow(context: context) } else { holdTo(settled, context: context) }
+        }
     }
 }

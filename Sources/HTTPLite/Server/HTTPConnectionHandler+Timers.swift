@@ -35,6 +35,7 @@ extension HTTPConnectionHandler {
     /// or when the request has not fully arrived by ``ServerConfiguration/requestTimeout``.
     func waitForRequest(context: ChannelHandlerContext) {
         let now = NIODeadline.now()
+        idleSince = now
         requestDeadline = now + configuration.requestTimeout
         holdTo(min(now + configuration.idleTimeout, requestDeadline), context: context)
     }

@@ -40,6 +40,8 @@ where Responder.Context: RootRequestContext {
     /// Most bytes of a refused body read (and dropped) before the answer is sent and the
     /// connection closed, so a client that sends its whole body first still sees the status.
     private static var maxDiscardedBytes: Int { 1024 * 1024 }
+    /// How long a shutdown leaves a connection that just became idle (``userInboundEventTriggered(context:event:)``).
+    static var settle: TimeAmount { .seconds(1) }
 
     private let responder: Responder
     let configuration: ServerConfiguration
@@ -70,6 +72,8 @@ where Responder.Context: RootRequestContext {
     var unanswered = 0
     /// A graceful shutdown asked this connection to close after the request in progress.
     var quiescing = false
+    /// When the connection last began to wait for a request (accepted, or an answer written).
+    var idleSince = NIODeadline.now()
     var remoteAddress: SocketAddress?
     /// Behind a trusted proxy: the client the request in progress is counted for.
     var countedClient: String?
