@@ -13,7 +13,9 @@ import PostgresNIO
 /// Anything else passes unchanged (an unexplained 500).
 enum PostgresRefusal {
     /// The client's own words for a server it cannot reach or lost.
-    static let unreachable: [PSQLError.Code] = [.connectionError, .serverClosedConnection, .uncleanShutdown]
+    static let unreachable: [PSQLError.Code] = [
+        .connectionError, .serverClosedConnection, .uncleanShutdown, .clientClosedConnection,
+    ]
 
     static func translated(_ error: any Error) -> any Error {
         guard let error = error as? PSQLError else { return error }

@@ -18,16 +18,32 @@ public enum SQLiteBackup {
     public static func copy(_ source: String, to destination: String, busyTimeout: TimeInterval = 10) throws -> Int {
         let files = FileManager.default
         guard files.fileExists(atPath: source) else { throw Refused(description: "No database at \(source).") }
-        guard !files.fileExists(atPath: destination) else {
+        guard !destination.isEmpty else { throw Refused(description: "--to needs a file name.") }
+        guard (try? files.destinationOfSymbolicLink(atPath: destination)) == nil, !files.fileExists(atPath: destination)
+        else {
             throw Refused(description: "\(destination) exists: a backup never replaces a file.")
+        }
+        let folder = (destination as NSString).deletingLastPathComponent
+        var isFolder: ObjCBool = false
+        guard files.fileExists(atPath: folder.isEmpty ? "." : folder, isDirectory: &isFolder), isFolder.boolValue,
+            files.isWritableFile(atPath: folder.isEmpty ? "." : folder)
+        else {
+            throw Refused(description: "\(folder.isEmpty ? "." : folder) is not a folder this user can write in.")
         }
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
         let live = try DatabasePool(path: source, configuration: configuration)
         defer { try? live.close() }
-        let partial = destination + ".partial"
-        for leftover in [partial, partial + "-wal", partial + "-shm", partial + "-journal"] {
-            try? files.removeItem(atPath: leftover)
+        // A name of its own (two backups at once never meet), made empty and private (0600: the
+        // copy holds what the database does) before anything is written into it.
+        let partial = destination + ".partial-" + UUID().uuidString
+        guard files.createFile(atPath: partial, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+            throw Refused(description: "Could not write in \(folder.isEmpty ? "." : folder).")
+        }
+        defer {
+            for made in [partial, partial + "-wal", partial + "-shm", partial + "-journal"] {
+                try? files.removeItem(atPath: made)
+            }
         }
         do {
             let copy = try DatabaseQueue(path: partial)
@@ -41,10 +57,15 @@ public enum SQLiteBackup {
             guard checked == ["ok"] else {
                 throw Refused(description: "The copy failed its integrity check: \(checked.prefix(3))")
             }
-            try files.moveItem(atPath: partial, toPath: destination)
-        } catch {
-            try? files.removeItem(atPath: partial)
-            throw error
+            // link(2) refuses an existing name, where rename(2) would replace it.
+            guard link(partial, destination) == 0 else {
+                throw Refused(
+                    description: errno == EEXIST
+                        ? "\(destination) exists: a backup never replaces a file."
+                        : "Could not write \(destination): \(String(cString: strerror(errno))).")
+            }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
+            throw Refused(description: "The disk is full: no backup was written.")
         }
         return (try? files.attributesOfItem(atPath: destination)[.size] as? Int) ?? 0
     }

@@ -433,12 +433,21 @@ struct CommandTests {
         }
         let copy = restored.appendingPathComponent("copy.sqlite").path
         try FileManager.default.createDirectory(at: restored, withIntermediateDirectories: true)
-        let (backup, output, errors) = try run(["backup", "--to", copy, "--data-dir", folder.path])
+        // Someone's file beside it, named as a careless backup's leftover would be: left alone.
+        FileManager.default.createFile(atPath: copy + ".partial", contents: Data("mine".utf8))
+        // The database found as the server finds it: WEBAPP_DATA_DIR.
+        let (backup, output, errors) = try run(["backup", "--to", copy], environment: ["WEBAPP_DATA_DIR": folder.path])
         let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         _ = errors.fileHandleForReading.readDataToEndOfFile()
         #expect(await exits(backup))
         load.cancel()
         #expect(backup.terminationStatus == 0 && said.contains("Backed up"))
+        #expect(FileManager.default.contents(atPath: copy + ".partial") == Data("mine".utf8))
+        // Private, as the database is: it holds the same.
+        let mode = try FileManager.default.attributesOfItem(atPath: copy)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: restored.path).sorted() == ["copy.sqlite", "copy.sqlite.partial"])
         // Never over an existing file.
         let (again, _, refusal) = try run(["backup", "--to", copy, "--data-dir", folder.path])
         #expect(await exits(again))
@@ -524,5 +533,8 @@ struct CommandTests {
 
         #expect(await exits(process))
         #expect(process.terminationStatus == 0)
+        // One self-contained file left: no WAL to be replayed into a backup copied over it.
+        let wal = folder.appendingPathComponent("webapp.sqlite-wal").path
+        #expect((try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0 == 0)
     }
 }

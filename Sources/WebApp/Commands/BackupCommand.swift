@@ -21,9 +21,7 @@ struct BackupCommand: ParsableCommand {
     @OptionGroup var database: DatabaseOptions
 
     func run() throws {
-        let server = try WebAppCommand.parse(
-            ["--data-dir", database.dataDirectory] + (database.databasePath.map { ["--db", $0] } ?? []))
-        let configuration = try server.appConfiguration(environment: ProcessInfo.processInfo.environment)
+        let configuration = try database.serverConfiguration()
         guard configuration.postgres == nil else {
             throw ValidationError("The database is PostgreSQL: back it up with pg_dump (docs/RELIABILITY.md#backups).")
         }
