@@ -214,12 +214,14 @@ class StandardWebhooksReferenceTests(unittest.TestCase):
         app = self.start(endpoint(self.receiver, "/hang"), endpoint(self.receiver, "/ok"))
         app.sign_in()
         self.assertTrue(eventually(lambda: self.receiver.at("/hang")))
-        self.assertTrue(eventually(lambda: len(self.receiver.at("/ok")) >= 2, within=5))
+        # The hanging one holds its request for 30 s; the others go on well within that.
+        self.assertTrue(eventually(lambda: len(self.receiver.at("/ok")) >= 2, within=10))
         began = time.monotonic()
         app.sign_in("415 555 0100")
-        self.assertLess(time.monotonic() - began, 5)
-        self.assertTrue(eventually(lambda: len(self.receiver.at("/ok")) >= 4, within=5))
-        self.assertEqual(len(self.receiver.at("/hang")), 1, "the hanging one is still on its first message")
+        self.assertLess(time.monotonic() - began, 10)
+        self.assertTrue(eventually(lambda: len(self.receiver.at("/ok")) >= 4, within=10))
+        # Still on its first message (a second try comes only after the 15 s timeout).
+        self.assertLessEqual(len({r["headers"]["webhook-id"] for r in self.receiver.at("/hang")}), 1)
 
     def test_a_paused_endpoint_sends_what_it_missed_in_order_once_the_operator_resumes_it(self):
         hook = endpoint(self.receiver, "/ok", ["code.sent", "session.created"])
