@@ -19,13 +19,18 @@ public final class PostgresBackend: Service, Sendable {
     private let timeout: Duration
     private let startupTimeout: Duration
     private let place: String
+    /// Where the server listens, for the watcher's reachability check.
+    private let address: (host: String, port: Int)?
     /// Finished by ``close()``, which ends ``run()``.
     private let closing: (stream: AsyncStream<Void>, continuation: AsyncStream<Void>.Continuation)
-    /// The server was last found unreachable or not answering, and has not answered since:
-    /// while it is so, a query waits at most ``downTimeout`` (not the whole timeout), so during
-    /// an outage a person hears "briefly unavailable" within seconds, never after a long hang.
+    /// The server was last found unreachable (its port refused a connection, or a connection
+    /// was lost), and has not answered since: while it is so, a query waits at most
+    /// ``downTimeout`` (not the whole timeout), so during an outage a person hears "briefly
+    /// unavailable" within seconds, never after a long hang. A slow answer never sets it: a
+    /// server that is merely busy, or a pool whose connections all wait on locks, keeps the
+    /// whole timeout.
     private let isDown = Atomic<Bool>(false)
-    /// When the last query answered (monotonic): the watcher probes only after a quiet second.
+    /// When the last query answered (monotonic): the watcher looks only after a quiet second.
     private let lastAnswer = Mutex<ContinuousClock.Instant>(.now)
     static let downTimeout: Duration = .seconds(2)
 
@@ -36,6 +41,7 @@ public final class PostgresBackend: Service, Sendable {
         timeout = configuration.timeout
         startupTimeout = configuration.startupTimeout
         place = configuration.redacted
+        address = configuration.socketPath == nil ? (configuration.host, configuration.port) : nil
         closing = AsyncStream.makeStream(of: Void.self)
     }
 
@@ -90,16 +96,23 @@ public final class PostgresBackend: Service, Sendable {
         isDown.store(true, ordering: .relaxed)
     }
 
-    /// Once a second without a query answered, asks the server (`SELECT 1`, 1 s): an outage is
-    /// noticed within about two seconds even when no request came, and its end as soon.
+    /// Once a second without a query answered, knocks on the server's port (a TCP connection,
+    /// opened and closed, outside the pool): refused or unreachable, the server is down; taken,
+    /// it is up. An outage is noticed within about two seconds even when no request came, and
+    /// its end as soon. (A Unix socket is not watched: its waits keep the whole timeout.)
     private func watch() async {
+        guard let address else { return }
         while !Task.isCancelled {
             try? await Task.sleep(for: .seconds(1))
             guard lastAnswer.withLock({ $0 }).duration(to: .now) >= .seconds(1) else { continue }
-            let client = self.client
-            let logger = self.logger
-            _ = try? await withinTimeout(.seconds(1)) {
-                _ = try await client.query("SELECT 1", logger: logger).collect()
+            let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connectTimeout(.seconds(1))
+            do {
+                let channel = try await bootstrap.connect(host: address.host, port: address.port).get()
+                try? await channel.close()
+                isDown.store(false, ordering: .relaxed)
+            } catch {
+                noteDown()
             }
         }
     }
@@ -168,7 +181,7 @@ public final class PostgresBackend: Service, Sendable {
                             race.finish(.success(result))
                         } catch {
                             let translated = PostgresRefusal.translated(error)
-                            if translated is StorageUnavailable { self.noteDown() }
+                            if PostgresRefusal.isUnreachable(error) { self.noteDown() }
                             race.finish(.failure(translated))
                         }
                     },
@@ -182,7 +195,6 @@ public final class PostgresBackend: Service, Sendable {
                             try await Task.sleep(for: min(.milliseconds(250), timeout - waited))
                             waited = began.duration(to: .now)
                         }
-                        self.noteDown()
                         race.finish(
                             .failure(
                                 StorageUnavailable("PostgreSQL did not answer within \(waited.components.seconds) s.")))

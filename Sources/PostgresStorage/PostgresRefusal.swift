@@ -17,6 +17,13 @@ enum PostgresRefusal {
         .connectionError, .serverClosedConnection, .uncleanShutdown, .clientClosedConnection,
     ]
 
+    /// Whether `error` says the server cannot be reached (not that it refused or was slow).
+    static func isUnreachable(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError else { return false }
+        return unreachable.contains(error.code) || error.serverInfo?[.sqlState]?.hasPrefix("57") == true
+            || error.serverInfo?[.sqlState]?.hasPrefix("08") == true
+    }
+
     static func translated(_ error: any Error) -> any Error {
         guard let error = error as? PSQLError else { return error }
         if unreachable.contains(error.code) { return StorageUnavailable("PostgreSQL cannot be reached.") }
