@@ -17,20 +17,21 @@ enum PostgresRefusal {
         .connectionError, .serverClosedConnection, .uncleanShutdown, .clientClosedConnection,
     ]
 
-    /// Whether `error` says the server cannot be reached (not that it refused or was slow).
+    /// Whether `error` says the server cannot be reached (not that it refused or was slow): the
+    /// client's own words, or SQLSTATE class 08 or 57.
     static func isUnreachable(_ error: any Error) -> Bool {
         guard let error = error as? PSQLError else { return false }
-        return unreachable.contains(error.code) || error.serverInfo?[.sqlState]?.hasPrefix("57") == true
-            || error.serverInfo?[.sqlState]?.hasPrefix("08") == true
+        let state = error.serverInfo?[.sqlState] ?? ""
+        return unreachable.contains(error.code) || state.hasPrefix("08") || state.hasPrefix("57")
     }
 
     static func translated(_ error: any Error) -> any Error {
         guard let error = error as? PSQLError else { return error }
-        if unreachable.contains(error.code) { return StorageUnavailable("PostgreSQL cannot be reached.") }
-        guard let state = error.serverInfo?[.sqlState] else { return error }
-        if state.hasPrefix("08") || state.hasPrefix("57") {
-            return StorageUnavailable("PostgreSQL is unavailable (SQLSTATE \(state)).")
+        if isUnreachable(error) {
+            return StorageUnavailable(
+                "PostgreSQL cannot be reached\(error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? "").")
         }
+        guard let state = error.serverInfo?[.sqlState] else { return error }
         if state == "23514" {
             return SchemaCheckFailed(
                 "PostgreSQL refused a value: \(error.serverInfo?[.message] ?? "a CHECK constraint failed")")

@@ -4,9 +4,9 @@ import GRDB
 /// A consistent copy of a live SQLite database, taken while it serves: SQLite's online backup
 /// (through GRDB) reads one snapshot (a WAL read transaction) while writers go on, so the copy
 /// holds every transaction committed before it began and nothing half-written. The copy is
-/// written beside its destination, checked (`PRAGMA integrity_check`), made a single file
-/// (rollback journal), and only then renamed into place: a failed backup leaves no file that
-/// looks like one.
+/// written beside its destination under a name of its own, private (0600), checked (`PRAGMA
+/// integrity_check`), made a single file (rollback journal), and only then linked into place
+/// (never over an existing file): a failed backup leaves no file that looks like one.
 public enum SQLiteBackup {
     /// Why no copy was made.
     public struct Refused: Error, CustomStringConvertible {
@@ -23,12 +23,13 @@ public enum SQLiteBackup {
         else {
             throw Refused(description: "\(destination) exists: a backup never replaces a file.")
         }
-        let folder = (destination as NSString).deletingLastPathComponent
+        let parent = (destination as NSString).deletingLastPathComponent
+        let folder = parent.isEmpty ? "." : parent
         var isFolder: ObjCBool = false
-        guard files.fileExists(atPath: folder.isEmpty ? "." : folder, isDirectory: &isFolder), isFolder.boolValue,
-            files.isWritableFile(atPath: folder.isEmpty ? "." : folder)
+        guard files.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue,
+            files.isWritableFile(atPath: folder)
         else {
-            throw Refused(description: "\(folder.isEmpty ? "." : folder) is not a folder this user can write in.")
+            throw Refused(description: "\(folder) is not a folder this user can write in.")
         }
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
@@ -38,7 +39,7 @@ public enum SQLiteBackup {
         // copy holds what the database does) before anything is written into it.
         let partial = destination + ".partial-" + UUID().uuidString
         guard files.createFile(atPath: partial, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-            throw Refused(description: "Could not write in \(folder.isEmpty ? "." : folder).")
+            throw Refused(description: "Could not write in \(folder).")
         }
         defer {
             for made in [partial, partial + "-wal", partial + "-shm", partial + "-journal"] {

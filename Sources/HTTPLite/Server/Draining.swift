@@ -1,6 +1,6 @@
 import Synchronization
 
-/// A server about to stop (``HTTPServer/beginDraining()``): still accepting and answering, but
+/// A server about to stop (``HTTPServer/draining``): still accepting and answering, but
 /// every answer closes its connection, and the app's readiness probe says it is going, so a load
 /// balancer sends the next requests elsewhere before the listener closes. Shared by the servers
 /// of one process and whoever answers the probe.

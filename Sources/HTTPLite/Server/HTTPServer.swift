@@ -17,7 +17,9 @@ public final class HTTPServer<Responder: HTTPResponder>: Sendable where Responde
     private let logger: Logger
     private let state = NIOLockedValueBox(ServerState())
     private let limits: ConnectionLimits
-    /// Set by ``beginDraining()``; every answer then closes its connection.
+    /// Once begun (``Draining/begin()``, the step before ``beginShutdown()`` when a load balancer
+    /// needs time to notice), every answer says `Connection: close` and closes its connection;
+    /// new connections are still taken, and an idle keep-alive one carries its next request.
     public let draining: Draining
 
     private struct ServerState {
@@ -93,14 +95,6 @@ public final class HTTPServer<Responder: HTTPResponder>: Sendable where Responde
     public func shutdown() async {
         beginShutdown()
         await waitUntilStopped()
-    }
-
-    /// The step before ``beginShutdown()`` when a load balancer needs time to notice: new
-    /// connections are still accepted and every request answered, but each answer says
-    /// `Connection: close` and closes its connection, so none is left idle to be cut later.
-    /// Idle keep-alive connections are left to carry their next request (answered, then closed).
-    public func beginDraining() {
-        draining.begin()
     }
 
     /// The first half of ``shutdown()``, for callers that cannot wait (a graceful-shutdown or

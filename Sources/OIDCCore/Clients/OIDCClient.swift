@@ -115,15 +115,13 @@ public struct ClientRegistry: Sendable {
             guard let redirects = entry.redirect_uris, !redirects.isEmpty else {
                 throw refuse("redirect_uris", "must list at least one address.")
             }
-            for uri in redirects + (entry.post_logout_redirect_uris ?? []) where !Self.isAcceptable(uri) {
+            let addresses =
+                redirects.map { ("redirect_uris", $0) }
+                + (entry.post_logout_redirect_uris ?? []).map { ("post_logout_redirect_uris", $0) }
+                + (entry.backchannel_logout_uri.map { [("backchannel_logout_uri", $0)] } ?? [])
+            for (field, uri) in addresses where !Self.isAcceptable(uri) {
                 throw refuse(
-                    redirects.contains(uri) ? "redirect_uris" : "post_logout_redirect_uris",
-                    "has \(uri.debugDescription): an absolute https address (http only on localhost or 127.0.0.1), without a fragment."
-                )
-            }
-            if let uri = entry.backchannel_logout_uri, !Self.isAcceptable(uri) {
-                throw refuse(
-                    "backchannel_logout_uri",
+                    field,
                     "has \(uri.debugDescription): an absolute https address (http only on localhost or 127.0.0.1), without a fragment."
                 )
             }

@@ -3,8 +3,9 @@ import Foundation
 import SQLiteStorage
 
 /// `webapp backup --to FILE`: a consistent copy of the server's SQLite database, taken while it
-/// serves (``SQLiteStorage/SQLiteBackup``). Restoring is starting a server with `--db FILE` (or
-/// the file put back as `<data-dir>/webapp.sqlite`). PostgreSQL has its own tools: `pg_dump`.
+/// serves (``SQLiteStorage/SQLiteBackup``). Restoring is starting a server with `--db FILE`, or
+/// putting the file back as `<data-dir>/webapp.sqlite` (docs/RELIABILITY.md#backups).
+/// PostgreSQL has its own tools: `pg_dump`.
 struct BackupCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "webapp backup",

@@ -3,7 +3,8 @@ import Foundation
 import Logging
 
 /// Where the server's database is, as an operator's command is told (`webapp events`,
-/// `webapp webhooks`): the same `--data-dir` and `--db` (or `DATABASE_URL`) the server takes.
+/// `webapp webhooks`, `webapp backup`): the same `--data-dir` and `--db` the server takes, and the
+/// same variables (`WEBAPP_DATA_DIR`, `WEBAPP_DB`, `DATABASE_URL`).
 struct DatabaseOptions: ParsableArguments {
     @Option(
         name: .customLong("data-dir"),
