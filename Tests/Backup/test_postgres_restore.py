@@ -6,14 +6,11 @@ the deposit is there. Run by ./scripts/backup-tests with BACKUP_DATABASE_URL (./
 passes its throwaway server); skipped without one.
 """
 
-import json
 import os
 import subprocess
 import sys
 import tempfile
 import unittest
-import urllib.error
-import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DATABASE_URL = os.environ.get("BACKUP_DATABASE_URL") or None
@@ -22,36 +19,15 @@ sys.path.insert(0, os.path.join(ROOT, "Tests", "PythonSupport"))
 from webapp_process import WebappProcess, psql  # noqa: E402
 
 
-def api(base, method, path, body=None, token=None):
-    headers = {"Content-Type": "application/json"} if body is not None else {}
-    if token:
-        headers["Authorization"] = "Bearer " + token
-    request = urllib.request.Request(base + "/api/v1" + path, method=method, headers=headers,
-                                     data=json.dumps(body).encode() if body is not None else None)
-    try:
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return response.status, json.loads(response.read() or b"null")
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read() or b"null")
-
-
 @unittest.skipUnless(DATABASE_URL, "needs a PostgreSQL server (BACKUP_DATABASE_URL)")
 class PostgresRestoreTests(unittest.TestCase):
     def test_a_dump_taken_while_serving_restores_into_a_database_a_new_server_serves_from(self):
         app = WebappProcess(database_url=DATABASE_URL, prefix="webapp-backup-")
         self.addCleanup(app.stop)
-        phone = "(530) 555-0123"
-        status, sent = api(app.url, "POST", "/verifications", {"phone_number": phone})
-        self.assertEqual(status, 200, sent)
-        with open(os.path.join(app.data, "outbox.jsonl")) as outbox:
-            code = json.loads(outbox.read().splitlines()[-1])["body"].split("#")[-1]
-        status, signed_in = api(app.url, "POST", "/verifications/check",
-                                {"phone_number": phone, "verification_id": sent["verification_id"], "code": code})
-        self.assertEqual(status, 200, signed_in)
-        token = signed_in["auth_token"]
-        status, account = api(app.url, "POST", "/accounts", {"name": "Savings"}, token)
+        token = app.sign_in()
+        status, account = app.api("POST", "/accounts", {"name": "Savings"}, token)
         self.assertEqual(status, 201, account)
-        status, _ = api(app.url, "POST", "/accounts/%d/deposit" % account["id"], {"amount": "12.34"}, token)
+        status, _ = app.api("POST", "/accounts/%d/deposit" % account["id"], {"amount": "12.34"}, token)
         self.assertEqual(status, 200)
 
         folder = tempfile.mkdtemp(prefix="pg-backup-")
@@ -67,9 +43,9 @@ class PostgresRestoreTests(unittest.TestCase):
 
         second = WebappProcess(["--db", "%s/%s?schema=%s" % (base, restored, app.schema)], prefix="webapp-restored-")
         self.addCleanup(second.stop)
-        status, me = api(second.url, "GET", "/me", token=token)
+        status, me = second.api("GET", "/me", token=token)
         self.assertEqual(status, 200, me)
-        status, wallet = api(second.url, "GET", "/accounts", token=token)
+        status, wallet = second.api("GET", "/accounts", token=token)
         self.assertEqual(status, 200, wallet)
         self.assertEqual([(a["name"], a["balance"]) for a in wallet["accounts"]], [("Savings", "12.34")])
 

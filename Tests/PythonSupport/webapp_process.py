@@ -3,12 +3,15 @@ PostgreSQL URL (scripts/test's throwaway server), a schema of its own there inst
 Stopped and cleaned up by stop(). Used by Tests/Browser and Tests/Delivery.
 """
 
+import json
 import os
 import re
 import shutil
 import socket
 import subprocess
 import tempfile
+import urllib.error
+import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BINARY = os.environ.get("WEBAPP_BINARY", os.path.join(ROOT, ".build", "debug", "webapp"))
@@ -61,6 +64,31 @@ class WebappProcess:
             raise RuntimeError("webapp did not start: %r" % line)
         self.url = match.group(1)
         self.port = int(self.url.rsplit(":", 1)[1])
+
+    def api(self, method, path, body=None, token=None):
+        """One JSON API call (`path` under /api/v1), with a Bearer `token` if given: (status, JSON)."""
+        headers = {"Content-Type": "application/json"} if body is not None else {}
+        if token:
+            headers["Authorization"] = "Bearer " + token
+        request = urllib.request.Request(
+            self.url + "/api/v1" + path, method=method, headers=headers,
+            data=json.dumps(body).encode() if body is not None else None)
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.status, json.loads(response.read() or b"null")
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"null")
+
+    def sign_in(self, phone="(530) 555-0123"):
+        """Signs `phone` in through the JSON API, the code read from this app's outbox; its token."""
+        status, sent = self.api("POST", "/verifications", {"phone_number": phone})
+        assert status == 200, sent
+        with open(os.path.join(self.data, "outbox.jsonl")) as outbox:
+            code = json.loads(outbox.read().splitlines()[-1])["body"].split("#")[-1]
+        status, signed_in = self.api("POST", "/verifications/check",
+                                     {"phone_number": phone, "verification_id": sent["verification_id"], "code": code})
+        assert status == 200, signed_in
+        return signed_in["auth_token"]
 
     def psql(self, sql):
         """One statement in this app's schema's database; its first value, if any."""

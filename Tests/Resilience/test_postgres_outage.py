@@ -50,22 +50,8 @@ class PostgresOutageTests(unittest.TestCase):
         self.app = WebappProcess(database_url=url, prefix="webapp-outage-")
         self.addCleanup(self.app.stop)
 
-    def sign_in(self):
-        base = self.app.url + "/api/v1"
-        request = urllib.request.Request(base + "/verifications", method="POST",
-                                         headers={"Content-Type": "application/json"},
-                                         data=json.dumps({"phone_number": "(530) 555-0123"}).encode())
-        sent = json.loads(urllib.request.urlopen(request, timeout=10).read())
-        with open(os.path.join(self.app.data, "outbox.jsonl")) as outbox:
-            code = json.loads(outbox.read().splitlines()[-1])["body"].split("#")[-1]
-        request = urllib.request.Request(
-            base + "/verifications/check", method="POST", headers={"Content-Type": "application/json"},
-            data=json.dumps({"phone_number": "(530) 555-0123", "verification_id": sent["verification_id"],
-                             "code": code}).encode())
-        return json.loads(urllib.request.urlopen(request, timeout=10).read())["auth_token"]
-
     def test_an_outage_is_a_quick_503_and_the_app_serves_again_by_itself(self):
-        token = self.sign_in()
+        token = self.app.sign_in()
         answers = []  # (began, path, status, seconds)
         stop = threading.Event()
 

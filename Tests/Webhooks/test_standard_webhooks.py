@@ -15,8 +15,6 @@ import sys
 import threading
 import time
 import unittest
-import urllib.error
-import urllib.request
 
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
@@ -103,29 +101,6 @@ class App(WebappProcess):
         super().stop()
         if os.path.exists(self.hooks):
             os.remove(self.hooks)
-
-    def api(self, method, path, body=None, token=None):
-        headers = {"Content-Type": "application/json"} if body is not None else {}
-        if token:
-            headers["Authorization"] = "Bearer " + token
-        request = urllib.request.Request(
-            self.url + "/api/v1" + path, method=method, headers=headers,
-            data=json.dumps(body).encode() if body is not None else None)
-        try:
-            with urllib.request.urlopen(request, timeout=10) as response:
-                return response.status, json.loads(response.read() or b"null")
-        except urllib.error.HTTPError as error:
-            return error.code, json.loads(error.read() or b"null")
-
-    def sign_in(self, phone="(530) 555-0123"):
-        status, sent = self.api("POST", "/verifications", {"phone_number": phone})
-        assert status == 200, sent
-        with open(os.path.join(self.data, "outbox.jsonl")) as outbox:
-            code = json.loads(outbox.read().splitlines()[-1])["body"].split("#")[-1]
-        status, signed_in = self.api("POST", "/verifications/check",
-                                     {"phone_number": phone, "verification_id": sent["verification_id"], "code": code})
-        assert status == 200, signed_in
-        return signed_in["auth_token"]
 
     def webhooks(self, *arguments):
         """`webapp webhooks …` on this app's database: (exit status, output lines)."""
