@@ -4,12 +4,10 @@ over the JSON API (issue 26). Run by ./scripts/delivery-tests (./scripts/test ru
 on PostgreSQL).
 """
 
-import json
 import os
 import re
 import sys
 import unittest
-import urllib.error
 import urllib.parse
 import urllib.request
 
@@ -33,17 +31,6 @@ class App(WebappProcess):
         super().__init__(
             ["--sms", "twilio", "--public-url", url], env=twilio.environment(messaging_service), port=port,
             database_url=DATABASE_URL, prefix="webapp-delivery-")
-
-    def api(self, method, path, body=None):
-        request = urllib.request.Request(
-            self.url + "/api/v1" + path, method=method,
-            data=json.dumps(body).encode() if body is not None else None,
-            headers={"Content-Type": "application/json"} if body is not None else {})
-        try:
-            with urllib.request.urlopen(request, timeout=10) as response:
-                return response.status, json.loads(response.read() or b"null")
-        except urllib.error.HTTPError as error:
-            return error.code, json.loads(error.read() or b"null")
 
 
 class TwilioReferenceTests(unittest.TestCase):
