@@ -58,9 +58,10 @@
   form.addEventListener("submit", function (event) {
     if (submitted) { event.preventDefault(); return; }
     submitted = true;
-    // Next by its id: the first submit button inside the form may be "Not you?", which
-    // belongs to the other form (form="forget-form") and must keep its label.
-    var button = document.getElementById("next-button");
+    // The button pressed: Next, or "Call me with the code instead" (formaction). Not the first
+    // submit button inside the form, which may be "Not you?": it belongs to the other form
+    // (form="forget-form") and must keep its label.
+    var button = event.submitter && event.submitter.form === form ? event.submitter : document.getElementById("next-button");
     if (button) {
       button.disabled = true;
       button.setAttribute("aria-busy", "true");

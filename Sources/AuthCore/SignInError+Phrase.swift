@@ -23,6 +23,8 @@ extension SignInError {
             Phrase("signIn.tooManyCallsForPhone", ["wait": .wait(seconds: seconds)])
         case .textsUnavailable: Phrase("signIn.textsUnavailable")
         case .callsUnavailable: Phrase("signIn.callsUnavailable")
+        case .deliveryPaused(.sms, let seconds): Phrase("signIn.textsPaused", ["wait": .wait(seconds: seconds)])
+        case .deliveryPaused(.voice, let seconds): Phrase("signIn.callsPaused", ["wait": .wait(seconds: seconds)])
         case .tooManyFailuresFromClient(let seconds):
             Phrase("signIn.tooManyFailuresFromClient", ["wait": .wait(seconds: seconds)])
         case .codeRequestedElsewhere: Phrase("signIn.codeRequestedElsewhere")

@@ -31,6 +31,9 @@ public enum SignInError: Error, Equatable, Sendable, CustomStringConvertible {
     case textsUnavailable(seconds: Int)
     /// The spend budget has no room for a call (which counts as several texts).
     case callsUnavailable(seconds: Int)
+    /// The provider failed on this channel again and again lately: sending on it is paused for
+    /// everyone for a while (``SignInPolicy/providerFailuresToPause``); the other channel may work.
+    case deliveryPaused(DeliveryChannel, seconds: Int)
     /// Too many wrong codes came from this network address lately.
     case tooManyFailuresFromClient(seconds: Int)
     /// The code out for this number was asked for elsewhere (another browser or API caller).
@@ -59,7 +62,7 @@ public enum SignInError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .resendTooSoon(let seconds), .callTooSoon(let seconds), .tooManyCodesForPhone(let seconds), .tooManyCodesFromClient(let seconds),
             .tooManyCodesForExchange(let seconds), .tooManyCallsForPhone(let seconds), .textsUnavailable(let seconds),
-            .callsUnavailable(let seconds),
+            .callsUnavailable(let seconds), .deliveryPaused(_, let seconds),
             .tooManyFailuresFromClient(let seconds), .phoneLocked(let seconds), .tooManySignInsFromClient(let seconds):
             return seconds
         default:

@@ -19,6 +19,11 @@ import Metrics
 ///   sent (those past their lifetime) and texts and calls delivered / with a final status, as of
 ///   the last health check (not set below the sample size);
 /// - `sign_in_health_low{rate}`: 1 while `conversion` or `delivery` is below its mark, else 0;
+///   `reports`: 1 while over half of the hour's sends have had no delivery report after a code's
+///   lifetime (when the provider is asked for reports);
+/// - `sms_provider_pauses_total{channel}`: pauses of sending after the provider failed in a row
+///   (``SignInPolicy/providerFailuresToPause``); `sign_in_limit_hits_total{limit="provider_paused"}`
+///   counts the codes refused during them;
 /// - `sms_budget_remaining{window}`: texts left in the spend budget for the `hour` and the `day`,
 ///   as of this instance's last text.
 public struct SignInMetrics: Sendable {
@@ -34,6 +39,7 @@ public struct SignInMetrics: Sendable {
     func deliveryFailed() { count("sign_in_code_delivery_failures_total") }
     func verification(_ outcome: String) { count("sign_in_verifications_total", ("outcome", outcome)) }
     func passkey(_ outcome: String) { count("sign_in_passkeys_total", ("outcome", outcome)) }
+    func providerPaused(_ channel: DeliveryChannel) { count("sms_provider_pauses_total", ("channel", channel.rawValue)) }
     func limitHit(_ limit: String) { count("sign_in_limit_hits_total", ("limit", limit)) }
     func delivered(channel: DeliveryChannel, status: DeliveryStatus, errorCode: String?) {
         count(
@@ -50,6 +56,8 @@ public struct SignInMetrics: Sendable {
             .record(conversionLow ? 1 : 0)
         Gauge(label: "sign_in_health_low", dimensions: [("rate", "delivery")], factory: factory)
             .record(deliveryLow ? 1 : 0)
+        Gauge(label: "sign_in_health_low", dimensions: [("rate", "reports")], factory: factory)
+            .record(health.reportsMissing ? 1 : 0)
     }
 
     func budgetRemaining(hour: Int, day: Int) {

@@ -64,6 +64,19 @@ public struct SignInPolicy: Sendable {
     public var breakerMinConversion = 0.2
     public var breakerWindow: TimeInterval = 3600
 
+    /// The provider's breaker: after ``providerFailuresToPause`` failures in a row on a channel
+    /// (no connection, a 5xx, no answer in time; never a message it refused), sending on that
+    /// channel pauses for everyone, on every instance, for ``providerPause``; then one send tries
+    /// it again (the others wait up to ``providerTrialHold`` for it), and each failed try doubles
+    /// the pause, up to ``providerPauseMax``. The first send it takes ends the pause. A dead
+    /// provider then gets a try every few minutes instead of one per person, and people are told
+    /// at once that texts cannot be sent rather than after a timeout each.
+    public var providerFailuresToPause = 3
+    public var providerPause: TimeInterval = 30
+    public var providerPauseMax: TimeInterval = 300
+    /// The longest one send takes (two attempts of 5 s and the pause between), with room.
+    public var providerTrialHold: TimeInterval = 15
+
     /// Operators are warned (log and metric) when, over the last hour, fewer than this share of
     /// the codes that had their lifetime to be used were (conversion: 50%), or fewer than this
     /// share of the texts and calls with a final status were delivered (80%); judged only once

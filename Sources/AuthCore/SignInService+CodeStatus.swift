@@ -58,9 +58,11 @@ extension SignInService {
 
     /// The last hour's conversion and delivery rates, into the metrics, and a warning in the log
     /// for each below its mark (the operators' watch calls this every few minutes).
+    /// `reportsExpected`: the provider reports deliveries (``SignInRules/health(given:reportsExpected:)``).
     @discardableResult
-    public func checkHealth() async throws -> SignInHealth {
-        let health = rules.health(given: try await store.read(rules.healthReads(now: clock())))
+    public func checkHealth(reportsExpected: Bool = false) async throws -> SignInHealth {
+        let health = rules.health(
+            given: try await store.read(rules.healthReads(now: clock())), reportsExpected: reportsExpected)
         metrics.health(
             health, conversionLow: health.conversion.map { $0 < policy.warnConversionBelow } ?? false,
             deliveryLow: health.delivery.map { $0 < policy.warnDeliveryBelow } ?? false)

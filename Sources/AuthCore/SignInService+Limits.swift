@@ -23,6 +23,7 @@ extension SignInService {
             case .phoneCalls: ("phone_calls", .tooManyCallsForPhone(seconds: seconds))
             case .locked: ("failures", .phoneLocked(seconds: seconds))
             case .clientSignIns: ("client_sign_ins", .tooManySignInsFromClient(seconds: seconds))
+            case .providerPaused: ("provider_paused", .deliveryPaused(channel, seconds: seconds))
             }
         metrics.limitHit(name)
         if limited.limit == .budget, channel == .voice {
@@ -30,6 +31,9 @@ extension SignInService {
                 "SMS budget has no room for a call (texts may still fit)", metadata: ["seconds": "\(seconds)"])
         } else if limited.limit == .budget {
             logger.warning("SMS budget used up: no texts until it frees", metadata: ["seconds": "\(seconds)"])
+        } else if limited.limit == .providerPaused {
+            logger.notice(
+                "SMS provider paused: code not sent", metadata: ["channel": "\(channel)", "seconds": "\(seconds)"])
         } else if limited.limit == .exchangePaused {
             logger.warning(
                 "Pumping breaker: sends to this exchange pause, its recent codes were hardly ever used",

@@ -94,13 +94,15 @@ public struct SignInService: Sendable {
     /// `client` is the address the request came from, for the per-client sending limit.
     /// The text goes out in `language`: the one the person was reading when they asked.
     /// `movesAccount`: the code is for "Change your number" (its text says it moves an account).
+    /// `channel` `.voice`: Login's "Call me with the code instead", offered when a text could
+    /// not be sent.
     public func requestCode(
         phoneInput: String, session: SessionToken?, client: String? = nil, userAgent: String? = nil,
-        language: Language = .english, movesAccount: Bool = false
+        channel: DeliveryChannel = .sms, language: Language = .english, movesAccount: Bool = false
     ) async throws -> PendingSignIn {
         try await issue(
             to: try phone(phoneInput), session: session, makeSession: true, attachDuringCooldown: true,
-            client: client, userAgent: userAgent, language: language, movesAccount: movesAccount)
+            client: client, userAgent: userAgent, channel: channel, language: language, movesAccount: movesAccount)
     }
 
     /// The JSON API's send step: validates the number and texts it a code. No session is made
@@ -214,6 +216,7 @@ public struct SignInService: Sendable {
             logger.error(
                 "Delivery failed", metadata: ["to": "\(phone.masked)", "channel": "\(channel)", "error": "\(error)"])
             metrics.deliveryFailed()
+            if (error as? DeliveryError)?.kind != .refused { await providerFailed(channel) }
             // The login step made the session pending for this number: undo that too. A resend
             // keeps its session, which was already pending for the number.
             let madePending = makeSession && attachDuringCooldown ? token.storageKey : nil
@@ -227,6 +230,7 @@ public struct SignInService: Sendable {
         }
         logger.info("Sign-in code sent", metadata: ["to": "\(phone.masked)", "channel": "\(channel)"])
         metrics.codeSent()
+        if outcome.providerFailing { await providerRecovered(channel) }
         await record(report, for: message.reference)
         return PendingSignIn(
             session: token, phone: phone, sent: true, codeExpiresAt: expiresAt,

@@ -431,5 +431,17 @@ enum PostgresMigrations {
                     CHECK (kind IN ('webhook', 'backchannel_logout'))
                 """,
             ]),
+        // The provider's breaker (SQLite's v20).
+        Migration(
+            name: "v20-provider-health",
+            statements: [
+                """
+                CREATE TABLE provider_health (
+                    channel text PRIMARY KEY CHECK (channel IN ('sms', 'voice')),
+                    failures integer NOT NULL CHECK (failures > 0),
+                    paused_until double precision
+                )
+                """
+            ]),
     ]
 }

@@ -30,13 +30,13 @@ public struct TwilioSender: CodeSender {
         public var statusCallbackBase: String?
         /// Twilio's API, or a stand-in (tests, a proxy).
         public var apiBase: String
-        /// Deadline for one attempt.
+        /// Deadline for a send, both attempts included.
         public var timeout: TimeAmount
 
         public init(
             accountSID: String, authToken: String, sender: Sender, callerID: String? = nil,
             statusCallbackBase: String? = nil, apiBase: String = "https://api.twilio.com",
-            timeout: TimeAmount = .seconds(10)
+            timeout: TimeAmount = .seconds(5)
         ) {
             self.accountSID = accountSID
             self.authToken = authToken
@@ -81,12 +81,13 @@ public struct TwilioSender: CodeSender {
     private let client: ProviderClient
 
     public init(
-        configuration: Configuration, client: HTTPClient = .shared, logger: Logger,
+        configuration: Configuration, client: HTTPClient? = nil, logger: Logger,
         retryDelay: Duration = .milliseconds(500)
     ) {
         self.configuration = configuration
         self.client = ProviderClient(
-            client: client, timeout: configuration.timeout, retryDelay: retryDelay, logger: logger)
+            client: client ?? ProviderClient.http, timeout: configuration.timeout, retryDelay: retryDelay,
+            logger: logger)
     }
 
     public var channels: Set<DeliveryChannel> { configuration.callerID == nil ? [.sms] : [.sms, .voice] }
@@ -106,7 +107,7 @@ public struct TwilioSender: CodeSender {
             fields.append(("Body", body))
         case .call(let script):
             guard let callerID = configuration.callerID else {
-                throw DeliveryError(reason: "Twilio places calls only with TWILIO_FROM_NUMBER")
+                throw DeliveryError(reason: "Twilio places calls only with TWILIO_FROM_NUMBER", kind: .refused)
             }
             resource = "Calls"
             fields += [("From", callerID), ("Twiml", script.twiml)]

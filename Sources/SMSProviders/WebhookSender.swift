@@ -25,7 +25,7 @@ public struct WebhookSender: CodeSender {
         public var timeout: TimeAmount
 
         public init(
-            url: String, secret: String, statusCallbackBase: String? = nil, timeout: TimeAmount = .seconds(10)
+            url: String, secret: String, statusCallbackBase: String? = nil, timeout: TimeAmount = .seconds(5)
         ) throws(SMSConfigurationError) {
             guard let parsed = URL(string: url), parsed.scheme == "https" || parsed.scheme == "http", parsed.host != nil
             else { throw SMSConfigurationError("The SMS webhook URL must be an http(s) URL, got \(url).") }
@@ -44,12 +44,13 @@ public struct WebhookSender: CodeSender {
     private let client: ProviderClient
 
     public init(
-        configuration: Configuration, client: HTTPClient = .shared, logger: Logger,
+        configuration: Configuration, client: HTTPClient? = nil, logger: Logger,
         retryDelay: Duration = .milliseconds(500)
     ) {
         self.configuration = configuration
         self.client = ProviderClient(
-            client: client, timeout: configuration.timeout, retryDelay: retryDelay, logger: logger)
+            client: client ?? ProviderClient.http, timeout: configuration.timeout, retryDelay: retryDelay,
+            logger: logger)
     }
 
     public func send(_ message: CodeMessage) async throws -> DeliveryReport {

@@ -167,6 +167,7 @@ final class Application: Sendable {
         let (addresses, listening) = AsyncStream.makeStream(of: SocketAddress.self)
         let readiness = StorageReadiness(prepare: storage.prepare)
         let oidc = routes.oidc
+        let reportsExpected = routes.deliveryCallbacks != nil
         var services: [any Service] = [
             storage.service,
             // Deletes what has expired: sessions, codes, wallet form keys older than a day.
@@ -177,7 +178,7 @@ final class Application: Sendable {
             // The last hour's conversion and delivery rates, for /metrics and the log's warnings.
             RepeatingService(
                 name: "Health check", interval: configuration.healthInterval, storage: readiness, logger: logger
-            ) { try await signIn.checkHealth() },
+            ) { try await signIn.checkHealth(reportsExpected: reportsExpected) },
             HTTPService(server: server, storage: readiness, listening: listening, logger: logger),
         ]
         // The events' outbox: the --webhooks endpoints, and the apps told that a session ended.

@@ -304,7 +304,7 @@ struct Routes {
 
     /// The provider whose reports the callbacks take, and this app's address they are under;
     /// `nil` when nothing reports (no `--public-url`, or the outbox or test mode).
-    private var deliveryCallbacks: (DeliveryCallbackController.Provider, String)? {
+    var deliveryCallbacks: (DeliveryCallbackController.Provider, String)? {
         guard let publicURL = configuration.publicURL ?? configuration.gateway?.publicURL else { return nil }
         switch configuration.sms {
         case .twilio(let twilio): return (.twilio(authToken: twilio.authToken, accountSID: twilio.accountSID), publicURL)

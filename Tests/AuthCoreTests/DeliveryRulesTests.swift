@@ -254,7 +254,7 @@ struct HealthRulesTests {
             rules.healthReads(now: now).list.reads == [
                 .settledCodes(
                     SettledCodes(prefix: "+1", since: 1_799_996_400, settledBy: 1_799_999_400, position: 9)),
-                .deliveries(since: 1_799_996_400),
+                .deliveries(since: 1_799_996_400, settledBy: 1_799_999_400),
             ])
     }
 
@@ -276,5 +276,18 @@ struct HealthRulesTests {
         #expect(health.conversion == conversion)
         #expect(health.delivery == delivery)
         #expect(health.warnings.count == warnings)
+    }
+
+    @Test(
+        "sends left with no delivery report after a code's lifetime warn, when reports are expected and over half have none",
+        arguments: [
+            // settled, unreported, reports expected → warns
+            (20, 11, true, true), (20, 10, true, false), (19, 19, true, false), (40, 40, false, false),
+        ] as [(Int, Int, Bool, Bool)])
+    func unreported(_ settled: Int, _ unreported: Int, _ expected: Bool, _ warns: Bool) {
+        var found = Stored()
+        found.deliveries = Deliveries(delivered: 0, notDelivered: 0, settled: settled, unreported: unreported)
+        let health = rules.health(given: found.found(rules.healthReads(now: Date(timeIntervalSince1970: 1_800_000_000))), reportsExpected: expected)
+        #expect(health.warnings.contains { $0.contains("no delivery report") } == warns)
     }
 }

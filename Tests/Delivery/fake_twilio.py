@@ -6,6 +6,9 @@ twilio's RequestValidator (`compute_signature`), exactly as Twilio signs X-Twili
   and Twilio's error JSON, code 20003, otherwise), form fields To, From or MessagingServiceSid,
   Body (a message) or Twiml (a call). Answer: 201, {"sid": "SM..." or "CA...", "status": "queued"}.
 - report(send, status, error_code) posts Twilio's callback fields to the send's StatusCallback.
+- As Twilio in an outage: `failing[resource]` = a status (its error JSON), or "hang" (answers after
+  `hang_seconds`); refuse() closes the port (connections refused) until listen() opens it again.
+  `attempts[resource]` counts every request, failed ones too.
 """
 
 import base64
@@ -14,6 +17,7 @@ import json
 import re
 import socket
 import threading
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -54,6 +58,14 @@ class FakeTwilio:
     def __init__(self):
         self.sends = []
         self.lock = threading.Lock()
+        self.failing = {}
+        self.attempts = {"Messages": 0, "Calls": 0}
+        self.hang_seconds = 30
+        self.port = 0
+        self.listen()
+
+    def listen(self):
+        """Opens the fake's port (the same one again after refuse())."""
         fake = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -76,6 +88,16 @@ class FakeTwilio:
                 match = re.fullmatch(r"/2010-04-01/Accounts/([^/]+)/(Messages|Calls)\.json", self.path)
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length).decode()
+                resource = match.group(2) if match else None
+                with fake.lock:
+                    if resource:
+                        fake.attempts[resource] += 1
+                    failure = fake.failing.get(resource)
+                if failure == "hang":
+                    time.sleep(fake.hang_seconds)
+                    return self.error(504, 20504, "Gateway Timeout")
+                if failure:
+                    return self.error(failure, 20500, "Internal Server Error")
                 if not match or match.group(1) != ACCOUNT_SID:
                     return self.error(404, 20404, "The requested resource was not found")
                 expected = "Basic " + base64.b64encode(("%s:%s" % (ACCOUNT_SID, AUTH_TOKEN)).encode()).decode()
@@ -95,10 +117,16 @@ class FakeTwilio:
                     fake.sends.append(Send(resource, sid, fields))
                 self.answer(201, {"sid": sid, "status": "queued", "to": dict(fields)["To"]})
 
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = "http://127.0.0.1:%d" % self.server.server_address[1]
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+        self.server.daemon_threads = True
+        self.port = self.server.server_address[1]
+        self.url = "http://127.0.0.1:%d" % self.port
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
+
+    def refuse(self):
+        """Closes the port: every connection is refused until listen()."""
+        self.stop()
 
     def environment(self, messaging_service=False):
         """What the app needs in its environment to send through this fake (--sms twilio)."""

@@ -133,7 +133,9 @@ struct TwilioTests {
             #"{"code": 21211, "message": "The 'To' number +15305550123 is not valid. Body: 123456 is your code", "more_info": "https://www.twilio.com/docs/errors/21211", "status": 400}"#
         try await withProvider([.init(status: .badRequest, body: error)]) { gateway in
             let log = CapturedLog()
-            await #expect(throws: DeliveryError.self) { try await sender(gateway, log).send(message) }
+            // This message refused: nothing said of Twilio's health (no pause for anyone).
+            let refused = await #expect(throws: DeliveryError.self) { try await sender(gateway, log).send(message) }
+            #expect(refused?.kind == .refused)
             #expect(gateway.requests.count == 1)
             #expect(log.text.contains("Twilio error 21211"))
             #expect(log.text.contains("https://www.twilio.com/docs/errors/21211"))
@@ -153,8 +155,19 @@ struct TwilioTests {
     @Test("two 5xx: failure after exactly two requests")
     func retryThenFailure() async throws {
         try await withProvider([.init(status: .internalServerError), .init(status: .badGateway)]) { gateway in
-            await #expect(throws: DeliveryError.self) { try await sender(gateway, CapturedLog()).send(message) }
+            let failed = await #expect(throws: DeliveryError.self) { try await sender(gateway, CapturedLog()).send(message) }
+            #expect(failed?.kind == .unavailable)
             #expect(gateway.requests.count == 2)
+        }
+    }
+
+    @Test("429, 401 and 403 say Twilio cannot send for us now (a pause may follow), not that this message was refused",
+          arguments: [HTTPResponse.Status.tooManyRequests, .unauthorized, .forbidden])
+    func accountWideRefusals(_ status: HTTPResponse.Status) async throws {
+        try await withProvider([.init(status: status, body: "{}")]) { gateway in
+            let failed = await #expect(throws: DeliveryError.self) { try await sender(gateway, CapturedLog()).send(message) }
+            #expect(failed?.kind == .unavailable)
+            #expect(gateway.requests.count == 1)
         }
     }
 
@@ -163,9 +176,10 @@ struct TwilioTests {
         // The gateway would answer (a success) after 10 s; only the 300 ms deadline makes the
         // send fail, so the failure is the outcome asserted, not how long it took.
         try await withProvider([.init(delay: .seconds(10))]) { gateway in
-            await #expect(throws: DeliveryError.self) {
+            let failed = await #expect(throws: DeliveryError.self) {
                 try await sender(gateway, CapturedLog(), timeout: .milliseconds(300)).send(message)
             }
+            #expect(failed?.kind == .timedOut)
             #expect(gateway.requests.count == 1)
         }
     }
@@ -182,8 +196,9 @@ struct TwilioTests {
         let sender = TwilioSender(
             configuration: .init(
                 accountSID: "AC0123", authToken: "t", sender: .number("+15005550006"), apiBase: url,
-                timeout: .milliseconds(500)),
+                timeout: .seconds(20)),
             logger: log.logger, retryDelay: .milliseconds(10))
+        // A refused connection fails at once (well inside half the deadline: room for a second try).
         await #expect(throws: DeliveryError.self) { try await sender.send(message) }
         #expect(log.text.contains("unreachable attempt=1"))
         #expect(log.text.contains("unreachable attempt=2"))

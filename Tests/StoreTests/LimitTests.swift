@@ -84,8 +84,9 @@ struct LimitTests {
     @Test("a text that failed to send does not count against the limits", arguments: Backend.all)
     func failedSendNotCounted(_ backend: Backend) async throws {
         try await withDatabase(backend) { database in
+            // One message refused after another (the provider's 4xx): its breaker does not pause.
             let f = ServiceFixture(database)
-            f.sms.fail(true)
+            f.sms.fail(true, kind: .refused)
             for _ in 0..<6 {
                 await #expect(throws: SignInError.deliveryFailed) {
                     _ = try await f.service.requestCode(phoneInput: "5305550123", session: nil, client: "10.0.0.1")

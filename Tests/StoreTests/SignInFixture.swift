@@ -23,12 +23,16 @@ final class TestClock: @unchecked Sendable {
 final class RecordingSender: CodeSender, @unchecked Sendable {
     private let lock = NSLock()
     private var messages: [CodeMessage] = []
-    private var failing = false
+    private var failing: DeliveryError.Kind?
+    private var tries = 0
     private var callsPlaced = true
 
     var sent: [CodeMessage] { lock.withLock { messages } }
+    /// Every send asked of this provider, failed ones included.
+    var attempts: Int { lock.withLock { tries } }
 
-    func fail(_ value: Bool) { lock.withLock { failing = value } }
+    /// Fails every send from now on (`.unavailable`: as a provider that is down), or no more.
+    func fail(_ value: Bool, kind: DeliveryError.Kind = .unavailable) { lock.withLock { failing = value ? kind : nil } }
 
     /// Whether this provider places calls (a Twilio Messaging Service alone does not).
     func placesCalls(_ value: Bool) { lock.withLock { callsPlaced = value } }
@@ -37,7 +41,8 @@ final class RecordingSender: CodeSender, @unchecked Sendable {
 
     func send(_ message: CodeMessage) async throws -> DeliveryReport {
         try lock.withLock {
-            if failing { throw DeliveryError(reason: "test failure") }
+            tries += 1
+            if let failing { throw DeliveryError(reason: "test failure", kind: failing) }
             messages.append(message)
             return DeliveryReport(
                 providerID: (message.channel == .voice ? "CA" : "SM") + String(messages.count), status: .queued)

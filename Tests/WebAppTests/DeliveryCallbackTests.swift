@@ -19,25 +19,8 @@ struct DeliveryCallbackTests: SignInSteps {
         configure: (inout AppConfiguration) -> Void = { _ in },
         _ body: (TestServer, FakeTwilio) async throws -> Void
     ) async throws {
-        let twilio = try await FakeTwilio.start()
-        do {
-            try await withServer({ configuration in
-                configuration.sms = .twilio(
-                    TwilioSender.Configuration(
-                        accountSID: twilio.accountSID, authToken: twilio.authToken,
-                        sender: messagingServiceOnly ? .messagingService("MG1") : .number("+15005550006"),
-                        apiBase: twilio.baseURL, timeout: .seconds(5)))
-                configuration.publicURL = publicURL
-                configure(&configuration)
-            }) { server in
-                twilio.deliverTo = server.baseURL
-                try await body(server, twilio)
-            }
-        } catch {
-            await twilio.stop()
-            throw error
-        }
-        await twilio.stop()
+        try await withFakeTwilio(
+            publicURL: publicURL, messagingServiceOnly: messagingServiceOnly, configure: configure, body)
     }
 
     /// A browser that asked for a code on Login, and the text Twilio was asked to send.

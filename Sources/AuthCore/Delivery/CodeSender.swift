@@ -60,16 +60,31 @@ extension CodeSender {
 
 /// Delivery did not happen (or may not have); the sign-in that asked for it is rolled back.
 public struct DeliveryError: Error, CustomStringConvertible {
+    /// Whose failure it was: the provider's (its outage pauses sending for everyone, see
+    /// ``SignInRules/providerFailed(_:given:now:)``) or this one message's.
+    public enum Kind: Sendable, Equatable {
+        /// The provider said no to this message (a 4xx: a number it will not text, a setting):
+        /// says nothing of the provider's health, so it never pauses sending, and a number an
+        /// attacker types cannot pause it for everyone.
+        case refused
+        /// No connection, a 5xx, a file that cannot be written: the provider is failing.
+        case unavailable
+        /// Sent, and no answer in time: the provider is failing, and the text may still go out.
+        case timedOut
+    }
+
     /// What went wrong, for the log (never containing the code).
     public let reason: String
+    public let kind: Kind
+
+    public init(reason: String, kind: Kind = .unavailable) {
+        self.reason = reason
+        self.kind = kind
+    }
+
     /// The provider did not answer in time: the text may still go out, and be billed, so it
     /// stays counted against the limits and the budget.
-    public let mayHaveBeenSent: Bool
-
-    public init(reason: String, mayHaveBeenSent: Bool = false) {
-        self.reason = reason
-        self.mayHaveBeenSent = mayHaveBeenSent
-    }
+    public var mayHaveBeenSent: Bool { kind == .timedOut }
 
     public var description: String { "Delivery failed: \(reason)" }
 }

@@ -64,6 +64,9 @@ public enum SendLimit: Sendable, Equatable {
     case locked
     /// Too many sign-ins (new pending sessions) were started from this client address.
     case clientSignIns
+    /// The provider failed too often in a row on this channel: sending pauses for a while
+    /// (``SignInPolicy/providerFailuresToPause``).
+    case providerPaused
 }
 
 /// How much of the spend budget is used (in texts; a call counts ``SignInPolicy/callCost``)
@@ -99,6 +102,9 @@ public struct IssueOutcome: Sendable, Equatable {
     /// How the code now valid went out: the asked channel for a new code, the earlier code's
     /// during the cooldown (a call asked for in a text's cooldown is no call).
     public var channel: DeliveryChannel
+    /// The provider has failed on this channel lately: once this send goes out, its failures
+    /// are forgotten (``AuthChange/providerRecovered(channel:)``).
+    public var providerFailing = false
 
     public init(
         cooldownUntil: Date?, codeExpiresAt: Date, keptExistingSession: Bool, limited: SendLimitReached? = nil,

@@ -9,11 +9,15 @@ public struct SignInHealth: Sendable, Equatable {
     public var delivery: Double?
     /// The sentences to warn with, one per rate below its mark.
     public var warnings: [String]
+    /// Over half of the hour's sends had no delivery report after a code's lifetime, although
+    /// the provider was asked for reports.
+    public var reportsMissing: Bool
 
-    public init(conversion: Double?, delivery: Double?, warnings: [String]) {
+    public init(conversion: Double?, delivery: Double?, warnings: [String], reportsMissing: Bool = false) {
         self.conversion = conversion
         self.delivery = delivery
         self.warnings = warnings
+        self.reportsMissing = reportsMissing
     }
 }
 
@@ -28,7 +32,12 @@ extension SignInRules {
     /// The conversion and delivery rates, and a warning for each below its mark
     /// (``SignInPolicy/warnConversionBelow``, ``SignInPolicy/warnDeliveryBelow``) once the hour
     /// holds ``SignInPolicy/healthMinSample`` of what it counts.
-    public func health(given found: HealthFound) -> SignInHealth {
+    ///
+    /// `reportsExpected`: the provider was asked to report each send's delivery (`--public-url`
+    /// with Twilio or the webhook). Then more than half of the hour's sends left with no final
+    /// report after a code's lifetime is a warning too: the provider accepts texts and never
+    /// says what became of them (its callbacks do not reach us, or it does not send them).
+    public func health(given found: HealthFound, reportsExpected: Bool = false) -> SignInHealth {
         var warnings: [String] = []
         var conversion: Double?
         let codes = found.conversion
@@ -53,7 +62,15 @@ extension SignInRules {
                 )
             }
         }
-        return SignInHealth(conversion: conversion, delivery: delivery, warnings: warnings)
+        let reportsMissing =
+            reportsExpected && sends.settled >= policy.healthMinSample && sends.unreported * 2 > sends.settled
+        if reportsMissing {
+            warnings.append(
+                "\(sends.unreported) of the last hour's \(sends.settled) texts and calls have had no delivery report after \(Int(policy.codeLifetime / 60)) minutes: is the provider calling back /callbacks/?"
+            )
+        }
+        return SignInHealth(
+            conversion: conversion, delivery: delivery, warnings: warnings, reportsMissing: reportsMissing)
     }
 
     static func percent(_ share: Double) -> String { "\(Int((share * 100).rounded()))%" }

@@ -80,7 +80,7 @@ extension SignInRules {
             guard request.attachSessionDuringCooldown else { return AuthDecision(outcome, changes: changes) }
             codeExpiresAt = code.expiresAt
         } else {
-            if let limited = sendLimit(found) {
+            if let limited = sendLimit(found, now: now) {
                 return AuthDecision(
                     IssueOutcome(
                         cooldownUntil: nil, codeExpiresAt: request.now, keptExistingSession: kept, limited: limited),
@@ -103,13 +103,16 @@ extension SignInRules {
                         digest: request.codeDigest, sentAt: now, expiresAt: codeExpiresAt, failedAttempts: 0,
                         holder: sessionKey ?? request.holder, send: send)),
             ]
-            outcome = IssueOutcome(
+            if let trial = providerTrial(found.provider, channel: request.channel, now: now) { changes.append(trial) }
+            var sending = IssueOutcome(
                 cooldownUntil: nil, codeExpiresAt: Date(timeIntervalSince1970: codeExpiresAt),
                 keptExistingSession: kept,
                 budget: BudgetUse(
                     textsInHour: found.budgetHour.count.count + cost(request),
                     textsInDay: found.budgetDay.count.count + cost(request), cost: cost(request)),
                 channel: request.channel)
+            sending.providerFailing = found.provider.failures > 0
+            outcome = sending
         }
         // A pending sign-in lives as long as its code plus a short grace (in which it can only
         // be told the code expired and ask for a new one). Any signed-in state this browser had
@@ -135,11 +138,14 @@ extension SignInRules {
     }
 
     /// Which sending limit, if any, refuses another code now, and until when: the spend
-    /// budget first (nobody gets a text past it), then the number, its calls, the client, the
-    /// exchange and the pumping breaker.
-    func sendLimit(_ found: IssueFound) -> SendLimitReached? {
+    /// budget first (nobody gets a text past it), the provider's pause, then the number, its
+    /// calls, the client, the exchange and the pumping breaker.
+    func sendLimit(_ found: IssueFound, now: Double) -> SendLimitReached? {
         if let until = [found.budgetHour.fullUntil, found.budgetDay.fullUntil].compactMap({ $0 }).max() {
             return SendLimitReached(.budget, until: until)
+        }
+        if let until = providerPausedUntil(found.provider, now: now) {
+            return SendLimitReached(.providerPaused, until: Date(timeIntervalSince1970: until))
         }
         let windows: [(SendLimit, LimitWindow)] = [
             (.phone, found.phoneSends), (.phoneCalls, found.phoneCalls), (.client, found.clientSends),

@@ -97,6 +97,13 @@ public enum AuthChange: Sendable, Equatable {
     /// The number's events since `since` that no account owned (the codes of a first sign-in,
     /// sent before its account existed) become the account's the number is on now.
     case adoptEvents(phone: String, since: Double)
+    /// The provider failed on `channel`, `failures` times in a row now; sending on it pauses
+    /// until `pausedUntil` (nil: not paused).
+    case providerFailed(channel: DeliveryChannel, failures: Int, pausedUntil: Double?)
+    /// The send after a pause is out trying the provider: the others wait until `until`.
+    case holdProvider(channel: DeliveryChannel, until: Double)
+    /// The provider took a send on `channel`: its failures are forgotten, any pause ends.
+    case providerRecovered(channel: DeliveryChannel)
 }
 
 /// The account was no longer on the number a change of number started from (another change

@@ -25,8 +25,9 @@ public enum AuthRead: Sendable, Equatable {
     case cost(AllSends)
     /// Settled codes to the numbers with a prefix: how many, how many used.
     case settledCodes(SettledCodes)
-    /// The sends since a time (seconds since 1970) whose status is final: delivered, or not.
-    case deliveries(since: Double)
+    /// The sends since a time (seconds since 1970) whose status is final: delivered, or not; and
+    /// those sent by `settledBy`, with how many of them have no final status.
+    case deliveries(since: Double, settledBy: Double)
     /// The passkey challenge stored under this key (``PasskeyChallenge/key(owner:challenge:)``).
     case passkeyChallenge(key: Data)
     /// The passkey with this credential id (with its user's phone and handle).
@@ -45,6 +46,8 @@ public enum AuthRead: Sendable, Equatable {
     case dormancy(phone: String, device: Data?, now: Double)
     /// The number a user's account is on, or was detached from; nil when there is no such user.
     case accountNumber(user: Int64)
+    /// How the provider has been doing on a channel (the provider's breaker).
+    case providerHealth(DeliveryChannel)
 }
 
 /// What ``AuthRead/accountNumber(user:)`` found.
@@ -148,6 +151,7 @@ public enum AuthAnswer: Sendable, Equatable {
     case recoveryCode(RecoveryCodeMatch)
     case dormancy(Dormancy?)
     case accountNumber(AccountNumber?)
+    case providerHealth(ProviderHealth)
 }
 
 /// A lock a transaction holds until it ends.

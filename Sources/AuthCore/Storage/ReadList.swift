@@ -87,8 +87,8 @@ public struct ReadList: Sendable, Equatable {
         add(.settledCodes(window)) { if case .settledCodes(let found) = $0 { found } else { nil } }
     }
 
-    public mutating func deliveries(since: Double) -> Read<Deliveries> {
-        add(.deliveries(since: since)) { if case .deliveries(let found) = $0 { found } else { nil } }
+    public mutating func deliveries(since: Double, settledBy: Double) -> Read<Deliveries> {
+        add(.deliveries(since: since, settledBy: settledBy)) { if case .deliveries(let found) = $0 { found } else { nil } }
     }
 
     /// The challenge stored under `key`; no key (an answer whose challenge does not parse)
@@ -119,6 +119,10 @@ public struct ReadList: Sendable, Equatable {
 
     public mutating func accountNumber(user: Int64) -> Read<AccountNumber?> {
         add(.accountNumber(user: user)) { if case .accountNumber(let found) = $0 { found } else { nil } }
+    }
+
+    public mutating func providerHealth(_ channel: DeliveryChannel) -> Read<ProviderHealth> {
+        add(.providerHealth(channel)) { if case .providerHealth(let found) = $0 { found } else { nil } }
     }
 
     /// Optional so that a plan that does not read it can say `.known(nil)`.

@@ -146,13 +146,20 @@ public struct Conversion: Sendable, Equatable {
     }
 }
 
-/// The sends in a window whose provider gave a final status: delivered, or not.
+/// The sends in a window whose provider gave a final status, delivered or not; and of those
+/// sent before the window's settling time, how many there are and how many still have none.
 public struct Deliveries: Sendable, Equatable {
     public var delivered: Int
     public var notDelivered: Int
+    /// Sends old enough that their provider should have reported a final status.
+    public var settled: Int
+    /// Of those, the ones with no final status (queued or sent, as the provider first answered).
+    public var unreported: Int
 
-    public init(delivered: Int, notDelivered: Int) {
+    public init(delivered: Int, notDelivered: Int, settled: Int = 0, unreported: Int = 0) {
         self.delivered = delivered
         self.notDelivered = notDelivered
+        self.settled = settled
+        self.unreported = unreported
     }
 }

@@ -468,6 +468,18 @@ enum SQLiteMigrations {
                         CHECK (kind IN ('webhook', 'backchannel_logout'));
                     """)
         }
+        // The provider's breaker: each channel's failures in a row and its pause, shared by
+        // every instance (AuthCore's ProviderHealth).
+        migrator.registerMigration("v20-provider-health") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE provider_health (
+                        channel TEXT PRIMARY KEY CHECK (channel IN ('sms', 'voice')),
+                        failures INTEGER NOT NULL CHECK (failures > 0),
+                        paused_until REAL
+                    )
+                    """)
+        }
         return migrator
     }
 }

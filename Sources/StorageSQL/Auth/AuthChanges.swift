@@ -159,6 +159,8 @@ public enum AuthChanges {
             [Statement(EventQueries.adopt, phone, since)]
         case .signIn, .moveAccount, .detachAccount:
             []  // each checks what it wrote: apply(_:) writes it
+        case .providerFailed, .holdProvider, .providerRecovered:
+            ProviderHealthQueries.statements(for: change)
         }
     }
 

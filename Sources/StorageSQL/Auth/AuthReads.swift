@@ -25,7 +25,7 @@ public enum AuthReads {
         case .events(let events): newest(events).map { .events(at: $0) }
         case .cost(let sends): cost(sends, on: dialect).map { .cost($0) }
         case .settledCodes(let window): settled(window).map { .settledCodes($0) }
-        case .deliveries(let since): deliveries(since: since).map { .deliveries($0) }
+        case .deliveries(let since, let settledBy): deliveries(since: since, settledBy: settledBy).map { .deliveries($0) }
         case .passkeyChallenge(let key): PasskeyReads.challenge(key).map { .passkeyChallenge($0) }
         case .passkey(let credentialID): PasskeyReads.passkey(credentialID).map { .passkey($0) }
         case .userPasskeys(let user): PasskeyReads.userPasskeys(user).map { .userPasskeys($0) }
@@ -33,6 +33,7 @@ public enum AuthReads {
         case .recoveryCode(let phone, let digest, let account):
             recoveryCode(phone: phone, digest: digest, account: account).map { .recoveryCode($0) }
         case .dormancy(let phone, let device, let now): dormancy(phone: phone, device: device, now: now).map { .dormancy($0) }
+        case .providerHealth(let channel): ProviderHealthQueries.health(channel).map { .providerHealth($0) }
         case .accountNumber(let user):
             .rows(Statement(accountNumberOf, user)) { rows in
                 .done(
@@ -369,17 +370,20 @@ public enum AuthReads {
     static let finalDeliveries = SQL(
         """
         SELECT count(*) FILTER (WHERE status = 'delivered') AS delivered,
-               count(*) FILTER (WHERE status IN ('undelivered', 'failed')) AS not_delivered
+               count(*) FILTER (WHERE status IN ('undelivered', 'failed')) AS not_delivered,
+               count(*) FILTER (WHERE sent_at <= $2) AS settled,
+               count(*) FILTER (WHERE sent_at <= $2 AND status NOT IN ('delivered', 'undelivered', 'failed')) AS unreported
         FROM code_sends WHERE sent_at > $1
         """)
 
-    /// The sends since `since` whose status is final.
-    static func deliveries(since: Double) -> Step<Deliveries> {
-        .rows(Statement(finalDeliveries, since)) { rows in
+    /// The sends since `since` whose status is final, and those sent by `settledBy`.
+    static func deliveries(since: Double, settledBy: Double) -> Step<Deliveries> {
+        .rows(Statement(finalDeliveries, since, settledBy)) { rows in
             .done(
                 Deliveries(
                     delivered: try rows.first?.get("delivered") ?? 0,
-                    notDelivered: try rows.first?.get("not_delivered") ?? 0))
+                    notDelivered: try rows.first?.get("not_delivered") ?? 0,
+                    settled: try rows.first?.get("settled") ?? 0, unreported: try rows.first?.get("unreported") ?? 0))
         }
     }
 }

@@ -86,7 +86,7 @@ struct APIError: AnsweringError, Equatable {
                 .tooManyFailuresFromClient, .phoneLocked, .tooManySignInsFromClient:
                 "rate_limited"
             // One budget: a call past it is refused with the same code.
-            case .textsUnavailable, .callsUnavailable: "sms_unavailable"
+            case .textsUnavailable, .callsUnavailable, .deliveryPaused: "sms_unavailable"
             case .codeRequestedElsewhere: "verification_not_found"
             case .deliveryFailed: "sms_failed"
             case .callFailed: "call_failed"

@@ -59,6 +59,8 @@ struct SignInController: Sendable {
         visitors.get("/logout", use: showLogout)
         signedOut.get("/login", use: showLogin)
         signedOut.post("/login", use: submitLogin)
+        signedOut.post("/login/call", use: submitLoginCall)
+        signedOut.get("/login/call") { _, _ in .redirect(to: "/login") }  // Reload or Back on its answer
         signingIn.get("/verify", use: showVerify)
         signingIn.post("/verify", use: submitVerify)
         signingIn.get("/verify/help", use: showHelp)
@@ -138,14 +140,24 @@ struct SignInController: Sendable {
     }
 
     @Sendable func submitLogin(_ request: Request, _ context: SignedOutContext) async throws -> Response {
+        try await sendFirstCode(request, context, by: .sms)
+    }
+
+    /// Login's "Call me with the code instead", offered when a text could not be sent.
+    @Sendable func submitLoginCall(_ request: Request, _ context: SignedOutContext) async throws -> Response {
+        try await sendFirstCode(request, context, by: .voice)
+    }
+
+    private func sendFirstCode(_ request: Request, _ context: SignedOutContext, by channel: DeliveryChannel)
+        async throws -> Response
+    {
         let phoneInput = try request.formData()["phone"] ?? ""
         do {
             // Next always sends a code, on a remembered phone too: the remembered way in is
             // "Continue as", a tap that names the account (``continueRemembered``).
             let result = try await signIn.requestCode(
                 phoneInput: phoneInput, session: context.sessionToken, client: request.client?.group,
-                userAgent: request.headers[.userAgent],
-                language: context.language)
+                userAgent: request.headers[.userAgent], channel: channel, language: context.language)
             var response = Response.redirect(to: "/verify")
             if result.session != context.sessionToken { response.setCookie(cookie.pending(result.session)) }
             return response
@@ -154,8 +166,22 @@ struct SignInController: Sendable {
             return try pages.in(context.language).login(
                 csrf: context.csrfToken, phone: phoneInput,
                 sentCodeExpiry: offer.map { Self.expiry(seconds: $0, pages.in(context.language).words) },
+                offersCall: offer == nil ? await callInstead(after: error, typed: phoneInput) : false,
                 continuingTo: context.app.returnAddress?.host.name, error: error,
                 signingInTo: landing.oidcClientName(in: request))
+        }
+    }
+
+    /// Whether Login, refused a text because the provider failed (now, or often enough lately
+    /// that texts are paused), offers a call instead: where calls are placed to the number and
+    /// are not paused themselves.
+    private func callInstead(after error: SignInError, typed: String) async -> Bool {
+        switch error {
+        case .deliveryFailed, .deliveryPaused(.sms, _):
+            guard let phone = try? PhoneNumber(parsing: typed) else { return false }
+            return await signIn.callPossible(to: phone)
+        default:
+            return false
         }
     }
 
@@ -168,7 +194,7 @@ struct SignInController: Sendable {
     {
         switch error {
         case .resendTooSoon, .callTooSoon, .tooManyCodesForPhone, .tooManyCodesFromClient, .tooManyCodesForExchange,
-            .textsUnavailable, .callsUnavailable, .deliveryFailed:
+            .textsUnavailable, .callsUnavailable, .deliveryFailed, .deliveryPaused:
             guard let pending = context.pendingPhone, (try? PhoneNumber(parsing: typed)) == pending else { return nil }
             let status = try await signIn.codeStatus(for: pending)
             guard let triesLeft = status.triesLeft, triesLeft > 0 else { return nil }

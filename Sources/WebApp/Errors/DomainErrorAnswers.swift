@@ -16,6 +16,7 @@ extension SignInError: AnsweringError {
     public var status: HTTPResponse.Status {
         if case .textsUnavailable = self { return .serviceUnavailable }
         if case .callsUnavailable = self { return .serviceUnavailable }
+        if case .deliveryPaused = self { return .serviceUnavailable }
         if self == .deliveryFailed || self == .callFailed { return .serviceUnavailable }
         return retryAfter == nil ? .unprocessableContent : .tooManyRequests
     }

@@ -77,8 +77,8 @@ struct Pages: Sendable {
     ///   this phone" ("Also forget this phone" right after Log out, `afterSignOut`).
     func login(
         csrf: String, phone: String = "", remembered: Bool = false, notice: String? = nil,
-        sentCodeExpiry: String? = nil, continuingTo: String? = nil, error: (any AnsweringError)? = nil,
-        signingInTo app: String? = nil, passkeyRefusal: (any AnsweringError)? = nil,
+        sentCodeExpiry: String? = nil, offersCall: Bool = false, continuingTo: String? = nil,
+        error: (any AnsweringError)? = nil, signingInTo app: String? = nil, passkeyRefusal: (any AnsweringError)? = nil,
         continueAs: PhoneNumber? = nil, afterSignOut: Bool = false
     ) throws -> Response {
         var response = try page(
@@ -92,7 +92,7 @@ struct Pages: Sendable {
                 "forgetPhone": words(afterSignOut ? "login.alsoForgetPhone" : "login.forgetPhone"),
                 "error": error.map(sentence(for:)) ?? "", "hasError": error != nil, "notice": notice ?? "",
                 "retryAt": retryAt(error).map(String.init) ?? "", "countsDown": retryAt(error) != nil,
-                "offersSentCode": sentCodeExpiry != nil, "sentCodeExpiry": sentCodeExpiry ?? "",
+                "offersSentCode": sentCodeExpiry != nil, "sentCodeExpiry": sentCodeExpiry ?? "", "offersCall": offersCall,
                 "continuingTo": continuingTo ?? "", "continues": continuingTo != nil, "pageAddress": "/login",
                 "passkeys": passkeys, "forApp": app != nil, "passkeyFailed": passkeyRefusal != nil,
                 "passkeyError": passkeyRefusal.map(sentence(for:)) ?? "",

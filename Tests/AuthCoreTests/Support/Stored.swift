@@ -26,6 +26,8 @@ struct Stored {
     var numberOwners = NumberOwners(accountPhone: nil, phoneHolder: nil)
     var recoveryCode = RecoveryCodeMatch(user: nil, matches: false, unused: 0)
     var dormancy: Dormancy?
+    /// The provider's health on whichever channel is read.
+    var provider = ProviderHealth()
     /// The time the reads are made at: tells the budget's hour from its day.
     var now: Double = 1_800_000_000
 
@@ -49,6 +51,7 @@ struct Stored {
         case .recoveryCode: .recoveryCode(recoveryCode)
         case .dormancy: .dormancy(dormancy)
         case .accountNumber: .accountNumber(nil)
+        case .providerHealth: .providerHealth(provider)
         }
     }
 

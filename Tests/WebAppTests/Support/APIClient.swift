@@ -44,8 +44,11 @@ struct APIClient {
         return Reply(response: response)
     }
 
-    func send(_ phone: String) async throws -> Reply {
-        let reply = try await call(.POST, "/verifications", json: ["phone_number": phone])
+    /// Asks for a code to `phone`, by text or (`channel` `"call"`) by call.
+    func send(_ phone: String, channel: String? = nil) async throws -> Reply {
+        var body = ["phone_number": phone]
+        if let channel { body["channel"] = channel }
+        let reply = try await call(.POST, "/verifications", json: body)
         if let id = reply.json["verification_id"] as? String { lastVerification.withLockedValue { $0 = id } }
         return reply
     }

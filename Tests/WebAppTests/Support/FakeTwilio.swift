@@ -6,6 +6,9 @@ import HTTPTypes
 import Logging
 import NIOCore
 import NIOHTTP1
+import SMSProviders
+
+@testable import WebApp
 
 /// A stand-in for Twilio on 127.0.0.1: it speaks the two REST calls the app makes, the way
 /// Twilio's API answers them, and calls back the way Twilio does.
@@ -32,8 +35,22 @@ final class FakeTwilio: @unchecked Sendable {
     /// Where callbacks really go: the test server's base URL, set once it listens.
     var deliverTo = ""
 
+    /// How the fake fails a resource (`Messages`, `Calls`), as Twilio in an outage would: a
+    /// status with Twilio's error JSON, or no answer at all (until the app gives up).
+    enum Failure: Sendable {
+        case status(HTTPResponse.Status)
+        case hang
+    }
+
     private let lock = NSLock()
     private var received: [Sent] = []
+    private var failures: [String: Failure] = [:]
+    private var asked: [String: Int] = [:]
+
+    /// Fails `resource` from now on, or (nil) no more.
+    func fail(_ resource: String, _ failure: Failure?) { lock.withLock { failures[resource] = failure } }
+    /// The requests for `resource` received, failed ones included.
+    func attempts(_ resource: String) -> Int { lock.withLock { asked[resource] ?? 0 } }
     private var server: HTTPServer<ClosureResponder<BasicRequestContext>>!
     private(set) var baseURL = ""
 
@@ -44,7 +61,7 @@ final class FakeTwilio: @unchecked Sendable {
         var logger = Logger(label: "fake-twilio")
         logger.logLevel = .critical
         fake.server = HTTPServer(
-            responder: ClosureResponder { request, _ in fake.answer(request) },
+            responder: ClosureResponder { request, _ in try await fake.answerOrFail(request) },
             configuration: ServerConfiguration(host: "127.0.0.1", port: 0), logger: logger)
         let address = try await fake.server.start()
         fake.baseURL = "http://127.0.0.1:\(address.port!)"
@@ -58,6 +75,25 @@ final class FakeTwilio: @unchecked Sendable {
     /// Where the fake also plays our webhook provider: it takes the signed JSON (401 unless the
     /// signature is right) and keeps its fields as a send (`resource` `Webhook`).
     let webhookPath = "/webhook"
+
+    private func answerOrFail(_ request: Request) async throws -> Response {
+        let resource = request.uri.hasSuffix("/Calls.json") ? "Calls" : "Messages"
+        let failure: Failure? = lock.withLock {
+            asked[resource, default: 0] += 1
+            return failures[resource]
+        }
+        switch failure {
+        case .status(let status):
+            return Response(
+                status: status, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"code": 20500, "message": "Internal Server Error", "status": \#(status.code)}"#))
+        case .hang:
+            try await Task.sleep(for: .seconds(60))
+            return Response(status: .gatewayTimeout)
+        case nil:
+            return answer(request)
+        }
+    }
 
     private func answer(_ request: Request) -> Response {
         if request.uri == webhookPath { return webhook(request) }
@@ -158,4 +194,31 @@ final class FakeTwilio: @unchecked Sendable {
         let body = fields.map { "\(Browser.encode($0.0))=\(Browser.encode($0.1))" }.joined(separator: "&")
         return try await Browser(baseURL: deliverTo).send(.POST, path, headers: headers, body: Data(body.utf8)).status
     }
+}
+
+/// Runs `body` with a test server sending through a fake Twilio (its callbacks under
+/// `publicURL`, when given), the fake stopped afterwards.
+func withFakeTwilio(
+    publicURL: String? = nil, messagingServiceOnly: Bool = false, timeout: TimeAmount = .seconds(5),
+    configure: (inout AppConfiguration) -> Void = { _ in }, _ body: (TestServer, FakeTwilio) async throws -> Void
+) async throws {
+    let twilio = try await FakeTwilio.start()
+    do {
+        try await withServer({ configuration in
+            configuration.sms = .twilio(
+                TwilioSender.Configuration(
+                    accountSID: twilio.accountSID, authToken: twilio.authToken,
+                    sender: messagingServiceOnly ? .messagingService("MG1") : .number("+15005550006"),
+                    apiBase: twilio.baseURL, timeout: timeout))
+            configuration.publicURL = publicURL
+            configure(&configuration)
+        }) { server in
+            twilio.deliverTo = server.baseURL
+            try await body(server, twilio)
+        }
+    } catch {
+        await twilio.stop()
+        throw error
+    }
+    await twilio.stop()
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What ``SignInRules/health(given:)`` reads: the last hour's settled codes for every number,
-/// and the final statuses of the sends in it.
+/// and the final statuses of the sends in it (with those that never got one).
 public struct HealthReads: ReadPlan {
     public let list: ReadList
     private let conversion: Read<Conversion>
@@ -10,7 +10,7 @@ public struct HealthReads: ReadPlan {
     init(now: Double, rules: SignInRules) {
         var list = ReadList()
         conversion = list.settledCodes(rules.settledCodes("+1", now: now))
-        deliveries = list.deliveries(since: now - rules.policy.breakerWindow)
+        deliveries = list.deliveries(since: now - rules.policy.breakerWindow, settledBy: now - rules.policy.codeLifetime)
         self.list = list
     }
 

@@ -2,8 +2,9 @@ import DeliveryCore
 import Foundation
 
 /// What ``SignInRules/issue(_:given:)`` reads: the asking session, the phone's code, its
-/// failures in the lock window (as ``CheckReads`` reads them), and every sending window (the
-/// number, its calls, the client, the exchange, the budget, the exchange's settled codes).
+/// failures in the lock window (as ``CheckReads`` reads them), every sending window (the
+/// number, its calls, the client, the exchange, the budget, the exchange's settled codes) and
+/// the provider's health on the channel.
 /// Every send is locked, since the budget is one count for all, and so is the phone.
 public struct IssueReads: ReadPlan {
     public let list: ReadList
@@ -18,6 +19,7 @@ public struct IssueReads: ReadPlan {
     private let clientSends: Read<LimitWindow>
     private let exchangeSends: Read<LimitWindow>
     private let exchangeConversion: Read<Conversion>
+    private let provider: Read<ProviderHealth>
 
     init(_ request: CodeIssue, rules: SignInRules) {
         let policy = rules.policy
@@ -56,6 +58,7 @@ public struct IssueReads: ReadPlan {
         exchangeSends = list.limit(
             .exchangeSends, of: exchange, max: policy.maxTextsPerExchange, per: policy.textsPerExchangeWindow, now: now)
         exchangeConversion = list.settledCodes(rules.settledCodes(exchange, now: now))
+        provider = list.providerHealth(request.channel)
         self.list = list
     }
 
@@ -65,7 +68,7 @@ public struct IssueReads: ReadPlan {
             clientSignIns: try answers[clientSignIns], budgetHour: try answers[budgetHour],
             budgetDay: try answers[budgetDay], phoneSends: try answers[phoneSends], phoneCalls: try answers[phoneCalls],
             clientSends: try answers[clientSends], exchangeSends: try answers[exchangeSends],
-            exchangeConversion: try answers[exchangeConversion])
+            exchangeConversion: try answers[exchangeConversion], provider: try answers[provider])
     }
 }
 
@@ -83,4 +86,5 @@ public struct IssueFound: Sendable, Equatable {
     var clientSends: LimitWindow
     var exchangeSends: LimitWindow
     var exchangeConversion: Conversion
+    var provider: ProviderHealth = ProviderHealth()
 }
