@@ -271,10 +271,18 @@ public struct SignInService: Sendable {
     }
 
     /// What a session row read elsewhere (with other data in the same round trip, as Home does)
-    /// stands for now; refreshes its idle timer like ``state(of:)``.
+    /// stands for now; refreshes its idle timer like ``state(of:)``. A refresh the database
+    /// cannot take now (a full disk, a writer holding it) is left for the next request: the page
+    /// only reads, and is served.
     public func state(of key: Data, found record: SessionRecord?) async throws -> SessionState? {
         guard let (state, touch) = try rules.session(key, record, now: clock()) else { return nil }
-        if let touch { try await store.apply([touch]) }
+        if let touch {
+            do {
+                try await store.apply([touch])
+            } catch let error as StorageUnavailable {
+                logger.warning("Session's idle timer not refreshed", metadata: ["error": "\(error)"])
+            }
+        }
         return state
     }
 

@@ -34,10 +34,12 @@ def psql(database_url, sql):
 class WebappProcess:
     """The real binary on a port (0: a free one), with `options` after its data folder and database."""
 
-    def __init__(self, options=(), env=None, port=0, database_url=None, prefix="webapp-", joining=None):
+    def __init__(self, options=(), env=None, port=0, database_url=None, prefix="webapp-", joining=None,
+                 data_parent=None):
         """`joining`: another WebappProcess on PostgreSQL whose database (schema) this one shares,
-        as a second instance does; it stays the owner and drops the schema."""
-        self.data = tempfile.mkdtemp(prefix=prefix)
+        as a second instance does; it stays the owner and drops the schema. `data_parent`: where
+        its data folder is made (a temporary folder by default)."""
+        self.data = tempfile.mkdtemp(prefix=prefix, dir=data_parent)
         self.database_url = database_url
         arguments = [BINARY, "--port", str(port), "--data-dir", self.data, "--log-level", "error", *options]
         self.schema = None
@@ -94,14 +96,19 @@ class WebappProcess:
         """One statement in this app's schema's database; its first value, if any."""
         return psql(self.database_url, sql)
 
-    def stop(self):
+    def stop_process(self):
+        """Stops the server (SIGTERM, as a deploy does), keeping its data folder."""
         if self.process.poll() is None:
             self.process.terminate()
             try:
                 self.process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.process.kill()
-        self.process.stdout.close()
+        if not self.process.stdout.closed:
+            self.process.stdout.close()
+
+    def stop(self):
+        self.stop_process()
         shutil.rmtree(self.data, ignore_errors=True)
         if self.schema and self.owns_schema:
             psql(self.database_url, "DROP SCHEMA %s CASCADE" % self.schema)

@@ -46,13 +46,22 @@ struct RefusedWriteTests {
         }
     }
 
-    @Test("SQLite locked by another writer past the busy timeout: 503 with Retry-After on pages and API, then it works")
+    @Test(
+        "SQLite locked by another writer past the busy timeout: writes 503 with Retry-After on pages and API, Home still served, then it works"
+    )
     func sqliteBusy() async throws {
         try await withServer(database: .sqlite, { $0.sqliteBusyTimeout = 0.2 }) { server in
             let api = APIClient(server)
             let token = try await api.signIn(server)
+            let person = Browser(baseURL: server.baseURL)
+            _ = try await person.post("/login", form: [("phone", "4155550123")])
+            #expect(try await person.post("/verify", form: [("code", server.lastCode(to: "+14155550123"))]).location == "/home")
+            // A minute on, Home would refresh the session's idle timer: a write.
+            server.clock.advance(by: 61)
             // Another process holds SQLite's write lock.
             let lock = try await SQLiteWriteLock.take(path: server.configuration.resolvedDatabasePath)
+            // Home only reads: it is served, its refresh left for a later visit.
+            #expect(try await person.get("/home").status == .ok)
 
             let browser = Browser(baseURL: server.baseURL)
             let page = try await browser.post("/login", form: [("phone", "5305550124")])

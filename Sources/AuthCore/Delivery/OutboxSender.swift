@@ -67,9 +67,14 @@ public final class OutboxSender: CodeSender, @unchecked Sendable {
             throw DeliveryError(reason: "cannot open outbox \(path): \(String(cString: strerror(errno)))")
         }
         defer { close(fd) }
+        let end = lseek(fd, 0, SEEK_END)
         let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         guard written == data.count else {
-            throw DeliveryError(reason: "cannot write outbox \(path): \(String(cString: strerror(errno)))")
+            let reason = String(cString: strerror(errno))
+            // Part of the line may have gone in before the disk filled: taken out, so the file
+            // stays whole lines and the next code starts on a line of its own.
+            if written > 0, end >= 0 { _ = ftruncate(fd, end) }
+            throw DeliveryError(reason: "cannot write outbox \(path): \(reason)")
         }
     }
 }
