@@ -95,7 +95,8 @@ extension SignInService {
         return VerificationStatus(
             phone: phone, channel: held.code.send?.channel ?? .sms, status: held.code.send?.status ?? .sending,
             errorCode: held.code.send?.errorCode, sentAt: Date(timeIntervalSince1970: held.code.sentAt),
-            expiresIn: wholeSeconds(from: now, to: Date(timeIntervalSince1970: held.code.expiresAt)),
+            expiresIn: held.code.isLive(at: now.timeIntervalSince1970)
+                ? wholeSeconds(from: now, to: Date(timeIntervalSince1970: held.code.expiresAt)) : 0,
             resendWait: wholeSeconds(rules.resendWait(held.code, now: now)))
     }
 }

@@ -86,8 +86,10 @@ public struct OIDCProvider: Sendable {
             return request.prompt == .none
                 ? refuse(.loginRequired, "The person is not signed in.") : .signIn(again: false)
         }
+        // A sign-in time after now (the clock was set back) is no fresh sign-in.
         let tooOld =
-            request.maxAge.map { now - person.authTime > Double($0) } ?? false
+            !SignInRules.hasHappened(person.authTime, by: now)
+            || request.maxAge.map { now - person.authTime > Double($0) } ?? false
             || request.asksFreshProof && now - person.authTime > freshProofWithin
         if !signedInFresh, request.prompt == .login || tooOld {
             return request.prompt == .none

@@ -50,18 +50,20 @@ class PostgresOutageTests(unittest.TestCase):
         self.app = WebappProcess(database_url=url, prefix="webapp-outage-")
         self.addCleanup(self.app.stop)
 
-    def test_an_outage_is_a_quick_503_and_the_app_serves_again_by_itself(self):
-        token = self.app.sign_in()
-        answers = []  # (began, path, status, seconds)
-        stop = threading.Event()
-
+    def loader(self, answers, stop):
+        """A worker's loop: calls `path` every 0.1 s until `stop`, noting each answer in `answers`."""
         def load(path, **options):
             while not stop.is_set():
                 began = time.monotonic()
                 status, seconds = call(self.app.url, path, **options)
                 answers.append((began, path, status, seconds))
                 time.sleep(0.1)
+        return load
 
+    def test_an_outage_is_a_quick_503_and_the_app_serves_again_by_itself(self):
+        token = self.app.sign_in()
+        answers, stop = [], threading.Event()  # answers: (began, path, status, seconds)
+        load = self.loader(answers, stop)
         workers = [threading.Thread(target=load, args=("/api/v1/me",), kwargs={"token": token}, daemon=True),
                    threading.Thread(target=load, args=("/login",), daemon=True)]
         for worker in workers:
@@ -105,6 +107,60 @@ class PostgresOutageTests(unittest.TestCase):
         self.assertTrue(all(a[3] <= 5 for a in during if a[0] > outage + 3), "within seconds once the outage is known")
         # Login reads nothing: it is served throughout.
         self.assertTrue(pages and all(a[2] == 200 for a in pages))
+
+    def test_a_table_locked_for_15_s_is_a_bounded_503_for_what_needs_it_and_nothing_else_stops(self):
+        """PostgreSQL that answers slowly: another client holds the wallet's table locked for 15 s."""
+        token = self.app.sign_in()
+        status, account = self.app.api("POST", "/accounts", {"name": "Savings"}, token)
+        self.assertEqual(status, 201, account)
+        deposit = "/api/v1/accounts/%d/deposit" % account["id"]
+        answers, stop = [], threading.Event()  # answers: (began, path, status, seconds)
+        load = self.loader(answers, stop)
+        workers = [
+            threading.Thread(target=load, args=(deposit,), kwargs={"method": "POST", "body": {"amount": "0.01"},
+                                                                   "token": token}, daemon=True),
+            threading.Thread(target=load, args=("/api/v1/me",), kwargs={"token": token}, daemon=True),
+            threading.Thread(target=load, args=("/login",), daemon=True)]
+        for worker in workers:
+            worker.start()
+        time.sleep(2)
+        locked = time.monotonic()
+        holder = subprocess.Popen(
+            ["psql", "-q", "-X", self.app.database_url, "-c",
+             "BEGIN; LOCK TABLE %s.accounts IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(15); COMMIT;" % self.app.schema],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        holder.wait(timeout=60)
+        released = time.monotonic()
+        # Serving deposits again by itself.
+        recovered = None
+        while time.monotonic() - released < 20:
+            if call(self.app.url, deposit, method="POST", body={"amount": "0.01"}, token=token)[0] == 200:
+                recovered = time.monotonic() - released
+                break
+            time.sleep(0.1)
+        stop.set()
+        for worker in workers:
+            worker.join(timeout=30)
+        self.assertIsNotNone(recovered, "deposits did not come back within 20 s of the lock's end")
+        # Deposits still going when the lock was taken, or begun under it, with their whole 10 s inside it.
+        blocked = [a for a in answers if a[1] == deposit and a[0] + a[3] > locked + 0.5 and a[0] < released - 11]
+        others = [a for a in answers if a[1] != deposit and locked + 0.5 < a[0] < released - 0.5]
+        print("\nslow PostgreSQL (a table locked 15 s): %d deposits during it (%s), %.2f to %.2f s each; "
+              "%d other calls, slowest %.2f s; deposits again %.2f s after the lock's end"
+              % (len(blocked), sorted({a[2] for a in blocked}), min([a[3] for a in blocked] or [0]),
+                 max([a[3] for a in blocked] or [0]), len(others), max([a[3] for a in others] or [0]), recovered),
+              file=sys.stderr)
+        self.assertTrue(blocked, "no deposit began in the lock's first seconds")
+        self.assertEqual({a[2] for a in blocked}, {503}, "a clear 503, never a 500")
+        # Bounded by the 10 s timeout (12 allows for a loaded machine), not by the 15 s lock.
+        self.assertTrue(all(a[3] < 12 for a in blocked), blocked)
+        # What does not touch the locked table goes on.
+        self.assertTrue(others and all(a[2] == 200 for a in others), others[:5])
+        # Nothing half-written: the balance is the deposits that were acknowledged.
+        acknowledged = sum(1 for a in answers if a[1] == deposit and a[2] == 200) + 1
+        status, wallet = self.app.api("GET", "/accounts", token=token)
+        self.assertEqual(wallet["accounts"][0]["balance"], "%.2f" % (acknowledged / 100))
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -228,6 +228,10 @@ struct OIDCProviderTests {
             // Without acr_values the stale sign-in is answered as before.
             guard case .redirect = try await provider.next(for: try authorize("mobile"), person: stale, signedInFresh: false)
             else { Issue.record("asked without acr_values"); return }
+            // A sign-in an hour in the future (the clock was set back since) is no fresh proof.
+            let future = OIDCProvider.Person(userID: person.userID, authTime: now + 3600, method: .code)
+            guard case .signIn(again: true) = try await provider.next(for: request, person: future, signedInFresh: false)
+            else { Issue.record("a sign-in from the future counted as fresh"); return }
         }
     }
 
@@ -249,6 +253,19 @@ struct OIDCProviderTests {
             await #expect(throws: TokenError.self) { try await provider.token(try refresh(first.refresh_token!)) }
             await #expect(throws: TokenError.self) { try await provider.token(try refresh(second.refresh_token!)) }
             #expect(try await provider.userinfo(accessToken: second.access_token) == nil)
+        }
+    }
+
+    @Test("a code issued, then the clock set back an hour: expired, not an hour longer", arguments: Backend.all)
+    func clockSetBack(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let clock = TestClock()
+            let provider = await provider(database, clock: clock)
+            let early = try code(from: try await signedIn(provider, database).1)
+            clock.advance(by: -3600)
+            await #expect(throws: TokenError(.invalidGrant, "The code expired.")) {
+                try await provider.token(try tokenRequest("mobile", early))
+            }
         }
     }
 

@@ -52,6 +52,12 @@ public struct PasskeyChallenge: Sendable, Equatable {
         self.createdAt = createdAt
         self.expiresAt = expiresAt
     }
+
+    /// Whether the challenge may be answered at `now`: not expired, and not made after `now`
+    /// (before the clock was set back), as ``StoredCode/isLive(at:)``.
+    public func isLive(at now: Double) -> Bool {
+        expiresAt > now && SignInRules.hasHappened(createdAt, by: now)
+    }
 }
 
 /// A passkey as stored: whose it is, its public key and counter, and what "Your devices" shows.

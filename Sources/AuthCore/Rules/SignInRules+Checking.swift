@@ -148,7 +148,7 @@ extension SignInRules {
                 ])
         }
         if code.failedAttempts >= policy.maxAttemptsPerCode { return AuthDecision(.tooManyAttempts) }
-        if code.expiresAt <= now { return AuthDecision(.expired) }
+        if !code.isLive(at: now) { return AuthDecision(.expired) }
         // Not six digits: it cannot match, so it is no guess and is not counted. Judged after
         // the code's own state, so a dead or locked code still says so.
         guard let candidate = request.candidateDigest else { return AuthDecision(.malformed) }

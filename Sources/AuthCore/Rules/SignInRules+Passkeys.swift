@@ -56,7 +56,7 @@ extension SignInRules {
         guard let key = request.challengeKey else { return AuthDecision(.refused(.clientData(.malformed))) }
         let used: [AuthChange] = found.challenge == nil ? [] : [.deletePasskeyChallenge(key: key)]
         guard let challenge = found.challenge, challenge.purpose == .register, challenge.userID == request.user.id,
-            challenge.expiresAt > request.now
+            challenge.isLive(at: request.now)
         else { return AuthDecision(.challengeExpired, changes: used) }
         guard found.passkeys.passkeys.count < Self.maxPasskeysPerUser else {
             return AuthDecision(.tooMany, changes: used)
@@ -143,7 +143,7 @@ extension SignInRules {
             (found.challenge == nil ? [] : request.challengeKey.map { [.deletePasskeyChallenge(key: $0)] } ?? [])
             + (request.client.map { [.recordSignInStart(client: $0, at: now)] } ?? [])
         if request.challengeKey == nil { return AuthDecision(.refused(.clientData(.malformed)), changes: used) }
-        guard let challenge = found.challenge, challenge.purpose == .signIn, challenge.expiresAt > now else {
+        guard let challenge = found.challenge, challenge.purpose == .signIn, challenge.isLive(at: now) else {
             return AuthDecision(.challengeExpired, changes: used)
         }
         guard let passkey = found.passkey else { return AuthDecision(.unknownPasskey, changes: used) }

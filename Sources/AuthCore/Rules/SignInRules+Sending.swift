@@ -134,7 +134,7 @@ extension SignInRules {
     func cooldownEnd(of code: StoredCode, now: Double) -> Double? {
         if let send = code.send, send.channel == .sms, send.status.didNotArrive { return nil }
         let end = code.sentAt + policy.resendCooldown
-        return now < end && code.expiresAt > now ? end : nil
+        return now < end && code.isLive(at: now) ? end : nil
     }
 
     /// Which sending limit, if any, refuses another code now, and until when: the spend

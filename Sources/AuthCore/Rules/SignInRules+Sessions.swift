@@ -86,7 +86,7 @@ extension SignInRules {
     /// Tries the phone's code has left at `now`; `nil` when there is no live code (none, used
     /// up or expired), so nothing is said about tries.
     public func triesLeft(_ code: StoredCode?, now: Date) -> Int? {
-        guard let code, code.expiresAt > now.timeIntervalSince1970 else { return nil }
+        guard let code, code.isLive(at: now.timeIntervalSince1970) else { return nil }
         return max(0, policy.maxAttemptsPerCode - code.failedAttempts)
     }
 

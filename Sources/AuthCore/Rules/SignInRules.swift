@@ -23,6 +23,15 @@ public struct SignInRules: Sendable {
     /// see: a day.
     public static let expiredCodeKept: TimeInterval = 86_400
 
+    /// How far after `now` a stored time may lie and still be taken as having happened: another
+    /// instance's clock may be a little ahead. A time later than that was written before this
+    /// clock was set back: what it started (a code, a challenge, a cooldown) counts as gone,
+    /// rather than lasting that much longer (``StoredCode/isLive(at:)``).
+    public static let clockSkew: TimeInterval = 60
+
+    /// Whether `time` (seconds since 1970) has happened by `now`, give or take ``clockSkew``.
+    public static func hasHappened(_ time: Double, by now: Double) -> Bool { time <= now + clockSkew }
+
     /// Whether `session` is still live at `now`.
     static func isLive(_ session: SessionRecord?, now: Double) -> Bool {
         guard let session else { return false }

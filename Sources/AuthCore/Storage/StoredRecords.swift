@@ -88,3 +88,13 @@ public struct HeldCode: Sendable, Equatable {
         self.code = code
     }
 }
+
+extension StoredCode {
+    /// Whether the code can still be used at `now`: not expired, and not sent after `now` (a
+    /// code from before the clock was set back an hour would otherwise last an hour longer,
+    /// and hold its resend wait as long): such a code counts as expired, and a new one may be
+    /// sent at once.
+    public func isLive(at now: Double) -> Bool {
+        expiresAt > now && SignInRules.hasHappened(sentAt, by: now)
+    }
+}

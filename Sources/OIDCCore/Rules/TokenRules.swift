@@ -60,7 +60,8 @@ public enum TokenRules {
                 .refuse(TokenError(.invalidGrant, "redirect_uri is not the one the code was issued for.")),
                 changes: [used])
         }
-        guard grant.expiresAt > now else {
+        // Issued after now (before the clock was set back) counts as expired, not as an hour longer.
+        guard grant.expiresAt > now, SignInRules.hasHappened(grant.expiresAt - CodeGrant.lifetime, by: now) else {
             return OIDCDecision(.refuse(TokenError(.invalidGrant, "The code expired.")), changes: [used])
         }
         if let refusal = pkceRefusal(challenge: grant.codeChallenge, verifier: verifier) {
