@@ -6,9 +6,12 @@ The app sends through the fake Twilio of Tests/Delivery (callbacks signed by twi
 validator), with --public-url its own address.
 """
 
+import json
 import os
 import sys
 import unittest
+import urllib.error
+import urllib.request
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -114,6 +117,54 @@ class DeliveryTests(base.BrowserTestCase):
         self.assertEqual(self.server.outbox()[-1]["channel"], "voice")
         self.driver.find_element(By.ID, "d1").click()
         self.type_code(self.server.last_code())
+
+    def test_texts_failing_login_offers_the_call_and_the_call_signs_in(self):
+        """Twilio answers 500 for texts (issue 41): Login says so, keeps the number, and offers
+        the call, which is placed and whose code signs in. Enter in the field still means Next."""
+        self.start()
+        self.twilio.failing["Messages"] = 500
+        self.go_to_login()
+        self.enter_phone(enter=True)
+        self.wait.until(lambda d: "We couldn't send the text message" in d.find_element(By.ID, "phone-error").text)
+        self.assertEqual(self.driver.find_element(By.ID, "phone").get_attribute("value"), "(530) 555-0123")
+        self.assertEqual(self.twilio.attempts["Calls"], 0)  # Enter was Next, not the call
+        call = self.driver.find_element(By.ID, "call-instead-button")
+        self.assertEqual(call.text, "Call me with the code instead")
+        self.assert_accessible("login-text-failed.png")
+        call.click()
+        self.wait_for_page("/verify")
+        placed = self.twilio.last()
+        self.assertEqual(placed.resource, "Calls")
+        self.driver.find_element(By.ID, "d1").click()
+        self.type_code(placed.code())
+
+    def test_texts_paused_without_javascript_the_call_still_goes(self):
+        """After three failures texts pause: Login says when to try again, without asking Twilio,
+        and the call (keyboard, scripts off) goes."""
+        self.start(javascript=False)
+        self.twilio.failing["Messages"] = 500
+        for index in range(3):
+            self.app_api_send("(530) 555-01%02d" % (10 + index))
+        asked = self.twilio.attempts["Messages"]
+        self.go_to_login()
+        self.enter_phone(enter=True)
+        self.wait.until(lambda d: "aren't going through" in d.find_element(By.ID, "phone-error").text)
+        self.assertIn("try again in 30 seconds", self.driver.find_element(By.ID, "phone-error").text)
+        self.assertEqual(self.twilio.attempts["Messages"], asked)
+        self.screenshot("login-texts-paused.png")  # axe needs scripts: the page with them is checked above
+        self.driver.find_element(By.ID, "call-instead-button").send_keys(Keys.ENTER)
+        self.wait_for_page("/verify")
+        self.assertEqual(self.twilio.last().resource, "Calls")
+
+    def app_api_send(self, phone):
+        """Asks for a text through the JSON API (its answer does not matter here)."""
+        request = urllib.request.Request(
+            self.server.url + "/api/v1/verifications", method="POST", headers={"Content-Type": "application/json"},
+            data=json.dumps({"phone_number": phone}).encode())
+        try:
+            urllib.request.urlopen(request, timeout=30).read()
+        except urllib.error.HTTPError as error:
+            error.read()
 
 
 if __name__ == "__main__":
