@@ -43,7 +43,7 @@ struct DeliveryRulesTests {
     func callCost() {
         #expect(
             rules.issueReads(call()).list.budgets == [
-                AllSends(since: seconds - 3600, reaching: 499), AllSends(since: seconds - 86_400, reaching: 1999),
+                AllSends(since: seconds - 3600, reaching: 499, until: seconds + 60), AllSends(since: seconds - 86_400, reaching: 1999, until: seconds + 60),
             ])
         let decision = rules.issue(
             call(),
@@ -98,7 +98,7 @@ struct DeliveryRulesTests {
         #expect(decision.outcome.cooldownUntil == now.addingTimeInterval(20))
         #expect(
             rules.issueReads(call()).list.window(.phoneCalls)
-                == RecentEvents(kind: .phoneCalls, subject: "+15305550123", since: seconds - 3600, position: 2))
+                == RecentEvents(kind: .phoneCalls, subject: "+15305550123", since: seconds - 3600, position: 2, until: seconds + 60))
         var text = call()
         text.channel = .sms
         #expect(rules.issueReads(text).list.window(.phoneCalls) == nil)

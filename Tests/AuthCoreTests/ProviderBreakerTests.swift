@@ -46,6 +46,14 @@ struct ProviderBreakerTests {
         #expect(!decision.changes.contains { if case .recordSend = $0 { true } else { false } })
     }
 
+    @Test("a pause ending further off than any pause can (set before the clock was set back) holds no one")
+    func pauseFromBeforeTheClockWentBack() {
+        let found = Stored(provider: ProviderHealth(failures: 3, pausedUntil: now + 3600))
+        #expect(rules.issue(issue(), given: found).outcome.limited == nil)
+        let longest = Stored(provider: ProviderHealth(failures: 9, pausedUntil: now + 300))
+        #expect(rules.issue(issue(), given: longest).outcome.limited?.limit == .providerPaused)
+    }
+
     @Test("the spend budget is said before the pause: it is the longer wait and the operator's choice")
     func budgetFirst() {
         var found = Stored(provider: ProviderHealth(failures: 3, pausedUntil: now + 20))

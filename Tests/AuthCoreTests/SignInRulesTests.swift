@@ -43,16 +43,16 @@ struct SignInRulesTests {
         #expect(reads.reads.contains(.code(phone: "+15305550123")))
         #expect(
             reads.window(.phoneSends)
-                == RecentEvents(kind: .phoneSends, subject: "+15305550123", since: seconds - 600, position: 4))
+                == RecentEvents(kind: .phoneSends, subject: "+15305550123", since: seconds - 600, position: 4, until: seconds + 60))
         #expect(
             reads.window(.clientSends)
-                == RecentEvents(kind: .clientSends, subject: "10.0.0.1", since: seconds - 3600, position: 19))
+                == RecentEvents(kind: .clientSends, subject: "10.0.0.1", since: seconds - 3600, position: 19, until: seconds + 60))
         #expect(
             reads.window(.exchangeSends)
-                == RecentEvents(kind: .exchangeSends, subject: "+1530555", since: seconds - 3600, position: 29))
+                == RecentEvents(kind: .exchangeSends, subject: "+1530555", since: seconds - 3600, position: 29, until: seconds + 60))
         #expect(
             reads.budgets == [
-                AllSends(since: seconds - 3600, reaching: 500), AllSends(since: seconds - 86_400, reaching: 2000),
+                AllSends(since: seconds - 3600, reaching: 500, until: seconds + 60), AllSends(since: seconds - 86_400, reaching: 2000, until: seconds + 60),
             ])
         #expect(reads.locks == [.allSends, .phone("+15305550123")])
         #expect(rules.issueReads(issue(client: nil)).list.window(.clientSends) == nil)
@@ -158,7 +158,7 @@ struct SignInRulesTests {
     func signInsPerClient() {
         #expect(
             rules.issueReads(issue()).list.window(.clientSignIns)
-                == RecentEvents(kind: .clientSignIns, subject: "10.0.0.1", since: seconds - 3600, position: 29))
+                == RecentEvents(kind: .clientSignIns, subject: "10.0.0.1", since: seconds - 3600, position: 29, until: seconds + 60))
         var api = issue()
         api.existingSession = nil
         api.newSession = nil
@@ -228,7 +228,7 @@ struct SignInRulesTests {
     func lockedNumber(attach: Bool) {
         #expect(
             rules.issueReads(issue()).list.window(.phoneFailures)
-                == RecentEvents(kind: .phoneFailures, subject: "+15305550123", since: seconds - 86_400, position: 99))
+                == RecentEvents(kind: .phoneFailures, subject: "+15305550123", since: seconds - 86_400, position: 99, until: seconds + 60))
         // The 100th newest failure an hour ago: the lock ends in 23 hours; a code is in its cooldown.
         let found = Stored(
             session: live(), code: code(sentAgo: 10), events: [.phoneFailures: seconds - 3600])
@@ -394,7 +394,8 @@ struct SignInRulesTests {
         #expect(
             rules.checkReads(request).list.window(.clientFailures)
                 == RecentEvents(
-                    kind: .clientFailures, subject: "2001:db8:1:2::/64", since: seconds - 3600, position: 29))
+                    kind: .clientFailures, subject: "2001:db8:1:2::/64", since: seconds - 3600, position: 29,
+                    until: seconds + 60))
         let found = Stored(session: live(pending: "+15305550123"), code: code(sentAgo: 60))
         var limited = found
         limited.events[.clientFailures] = seconds - 3000

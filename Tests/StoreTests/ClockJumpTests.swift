@@ -36,6 +36,31 @@ struct ClockJumpTests {
         }
     }
 
+    @Test(
+        "set back an hour: the sends before it no longer fill the number's limit or the budget (no hour-long lockout)",
+        arguments: Backend.all)
+    func windowsSetBack(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            var policy = SignInPolicy()
+            policy.maxTextsPerHour = 6
+            let f = ServiceFixture(database, policy: policy)
+            for _ in 0..<5 {
+                _ = try await f.service.sendCode(phoneInput: phoneText)
+                f.clock.advance(by: 31)
+            }
+            await #expect(throws: SignInError.tooManyCodesForPhone(seconds: 445)) {
+                _ = try await f.service.sendCode(phoneInput: phoneText)
+            }
+            _ = try await f.service.sendCode(phoneInput: "(415) 555-0100")
+            await #expect(throws: SignInError.textsUnavailable(seconds: 3445)) {
+                _ = try await f.service.sendCode(phoneInput: "(415) 555-0101")
+            }
+            f.clock.advance(by: -3600)
+            #expect(try await f.service.sendCode(phoneInput: phoneText).sent)
+            #expect(try await f.service.sendCode(phoneInput: "(415) 555-0101").sent)
+        }
+    }
+
     @Test("set back less than a minute (another instance's clock a little ahead): nothing changes", arguments: Backend.all)
     func skew(_ backend: Backend) async throws {
         try await withDatabase(backend) { database in

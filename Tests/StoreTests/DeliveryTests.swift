@@ -379,6 +379,25 @@ struct FailingProviderTests {
         }
     }
 
+    @Test(
+        "the trial after a pause refused (a number the provider will not text): it answered, so sending resumes",
+        arguments: Backend.all)
+    func refusedTrialResumes(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let f = ServiceFixture(database)
+            await failInARow(f)
+            f.clock.advance(by: 31)
+            f.sms.fail(true, kind: .refused)
+            await #expect(throws: SignInError.deliveryFailed) {
+                _ = try await f.service.requestCode(phoneInput: number, session: nil)
+            }
+            let rows = try await f.database.count("provider_health")
+            #expect(rows == 0)
+            f.sms.fail(false)
+            #expect(try await f.service.requestCode(phoneInput: "(530) 555-0199", session: nil).sent)
+        }
+    }
+
     @Test("a message the provider refused (a 4xx) says nothing of its health: no pause", arguments: Backend.all)
     func refusalsDoNotPause(_ backend: Backend) async throws {
         try await withDatabase(backend) { database in

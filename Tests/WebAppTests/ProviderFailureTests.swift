@@ -47,7 +47,9 @@ struct ProviderFailureTests: SignInSteps {
             let call = try await browser.post("/login/call", form: [("phone", "(530) 555-0123")])
             #expect(call.location == "/verify")
             #expect(twilio.sent.last?.resource == "Calls")
-            #expect(try await browser.get("/verify").status == .ok)
+            let verify = try await browser.get("/verify")
+            #expect(verify.status == .ok)
+            #expect(verify.body.contains("We&#39;re calling (530) 555-0123 now"))
 
             let metrics = try await browser.get("/metrics").body
             #expect((sample(metrics, "sms_provider_pauses_total", ["channel": "sms"]) ?? 0) >= 1)

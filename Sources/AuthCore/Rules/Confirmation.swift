@@ -13,11 +13,12 @@ public enum Confirmation {
     public static let defaultWithin: TimeInterval = 600
 
     /// Whether `record`, a live signed-in session, was proved within `within` of `now`. A sign-in
-    /// time in the future (a clock moved back) counts as no proof.
+    /// time after now counts as no proof (the clock was set back), unless by less than
+    /// ``SignInRules/clockSkew`` (another instance's clock a little ahead).
     public static func isFresh(_ record: SessionRecord, now: Date, within: TimeInterval) -> Bool {
         guard record.userID != nil, record.method != .rememberedDevice else { return false }
-        let age = now.timeIntervalSince1970 - record.createdAt
-        return age >= 0 && age <= within
+        let now = now.timeIntervalSince1970
+        return SignInRules.hasHappened(record.createdAt, by: now) && now - record.createdAt <= within
     }
 
     /// Where to go after confirming: a path on this site (`/devices`, `/devices/passkeys/3/remove`)

@@ -16,9 +16,13 @@ public struct ProviderHealth: Sendable, Equatable {
 extension SignInRules {
     // MARK: The provider's breaker (SignInPolicy.providerFailuresToPause)
 
-    /// Until when sending on the channel is paused, if it is at `now`.
+    /// Until when sending on the channel is paused, if it is at `now`. A pause ending further
+    /// off than any pause can (``SignInPolicy/providerPauseMax``) was set before the clock was
+    /// set back: it holds no one.
     func providerPausedUntil(_ health: ProviderHealth, now: Double) -> Double? {
-        guard let until = health.pausedUntil, until > now else { return nil }
+        guard let until = health.pausedUntil, until > now,
+            until <= now + policy.providerPauseMax + SignInRules.clockSkew
+        else { return nil }
         return until
     }
 

@@ -63,7 +63,12 @@ public struct ReadList: Sendable, Equatable {
     public mutating func limit(
         _ kind: EventKind, of subject: String, max: Int, per window: TimeInterval, now: Double
     ) -> Read<LimitWindow> {
-        add(.events(RecentEvents(kind: kind, subject: subject, since: now - window, position: max - 1))) {
+        add(
+            .events(
+                RecentEvents(
+                    kind: kind, subject: subject, since: now - window, position: max - 1,
+                    until: now + SignInRules.clockSkew))
+        ) {
             if case .events(let at) = $0 { LimitWindow(nthNewest: at, length: window) } else { nil }
         }
     }
@@ -78,7 +83,7 @@ public struct ReadList: Sendable, Equatable {
     /// The spend budget's window of `length` from `now`, full once what the sends in it cost
     /// reaches `reaching`.
     public mutating func budget(_ length: TimeInterval, reaching: Int, now: Double) -> Read<BudgetWindow> {
-        add(.cost(AllSends(since: now - length, reaching: reaching))) {
+        add(.cost(AllSends(since: now - length, reaching: reaching, until: now + SignInRules.clockSkew))) {
             if case .cost(let count) = $0 { BudgetWindow(count: count, length: length) } else { nil }
         }
     }

@@ -36,12 +36,16 @@ public struct RecentEvents: Sendable, Equatable {
     /// Seconds since 1970; only events strictly after it count.
     public var since: Double
     public var position: Int
+    /// Events after it (written before the clock was set back: ``SignInRules/hasHappened(_:by:)``)
+    /// do not count either.
+    public var until: Double
 
-    public init(kind: EventKind, subject: String, since: Double, position: Int) {
+    public init(kind: EventKind, subject: String, since: Double, position: Int, until: Double = .infinity) {
         self.kind = kind
         self.subject = subject
         self.since = since
         self.position = position
+        self.until = until
     }
 }
 
@@ -90,10 +94,13 @@ public struct BudgetWindow: Sendable, Equatable {
 public struct AllSends: Sendable, Equatable {
     public var since: Double
     public var reaching: Int
+    /// Sends after it (before the clock was set back) do not count.
+    public var until: Double
 
-    public init(since: Double, reaching: Int) {
+    public init(since: Double, reaching: Int, until: Double = .infinity) {
         self.since = since
         self.reaching = reaching
+        self.until = until
     }
 }
 

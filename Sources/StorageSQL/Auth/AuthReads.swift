@@ -282,7 +282,7 @@ public enum AuthReads {
             }
         return SQL(
             """
-            SELECT \(time) AS at FROM \(table) WHERE \(subject) AND \(time) > $2
+            SELECT \(time) AS at FROM \(table) WHERE \(subject) AND \(time) > $2 AND \(time) <= $4
             ORDER BY \(time) DESC LIMIT 1 OFFSET $3
             """)
     }
@@ -292,7 +292,7 @@ public enum AuthReads {
 
     static func newest(_ events: RecentEvents) -> Step<Double?> {
         let sql = newestByKind[events.kind] ?? newestSQL(events.kind)
-        return .rows(Statement(sql, events.subject, events.since, events.position)) { rows in
+        return .rows(Statement(sql, events.subject, events.since, events.position, events.until)) { rows in
             .done(try rows.first?.optional("at"))
         }
     }
@@ -310,29 +310,30 @@ public enum AuthReads {
     /// a whole sign-in under load).
     static let costTotal = SQL(
         sqlite: """
-            SELECT count(*) + (SELECT coalesce(sum(cost - 1), 0) FROM code_sends WHERE cost > 1 AND sent_at > $1)
+            SELECT count(*) + (SELECT coalesce(sum(cost - 1), 0) FROM code_sends
+                               WHERE cost > 1 AND sent_at > $1 AND sent_at <= $3)
                    AS total, NULL AS reached_at
-            FROM code_sends WHERE sent_at > $1
+            FROM code_sends WHERE sent_at > $1 AND sent_at <= $3
             """,
         postgres: """
             SELECT CAST(coalesce(max(running), 0) AS BIGINT) AS total,
                    max(sent_at) FILTER (WHERE running >= $2) AS reached_at
             FROM (
                 SELECT sent_at, sum(cost) OVER (ORDER BY sent_at DESC ROWS UNBOUNDED PRECEDING) AS running FROM (
-                    SELECT sent_at, cost FROM code_sends WHERE sent_at > $1
+                    SELECT sent_at, cost FROM code_sends WHERE sent_at > $1 AND sent_at <= $3
                     ORDER BY sent_at DESC LIMIT $2) AS newest) AS counted
             """)
     static let costReached = SQL(
         """
         SELECT max(sent_at) AS reached_at FROM (
             SELECT sent_at, sum(cost) OVER (ORDER BY sent_at DESC ROWS UNBOUNDED PRECEDING) AS running
-            FROM code_sends WHERE sent_at > $1) AS counted
+            FROM code_sends WHERE sent_at > $1 AND sent_at <= $3) AS counted
         WHERE running >= $2
         """)
 
     static func cost(_ sends: AllSends, on dialect: Dialect) -> Step<SendCount> {
-        let arguments: [SQLValue] = [.real(sends.since), .integer(Int64(sends.reaching))]
-        return .rows(Statement(costTotal, arguments: dialect == .sqlite ? [arguments[0]] : arguments)) { rows in
+        let arguments: [SQLValue] = [.real(sends.since), .integer(Int64(sends.reaching)), .real(sends.until)]
+        return .rows(Statement(costTotal, arguments: arguments)) { rows in
             let total: Int = try rows.first?.get("total") ?? 0
             let reached: Double? = try rows.first?.optional("reached_at")
             guard dialect == .sqlite, total >= sends.reaching else {

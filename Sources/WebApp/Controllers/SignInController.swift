@@ -158,7 +158,8 @@ struct SignInController: Sendable {
             let result = try await signIn.requestCode(
                 phoneInput: phoneInput, session: context.sessionToken, client: request.client?.group,
                 userAgent: request.headers[.userAgent], channel: channel, language: context.language)
-            var response = Response.redirect(to: "/verify")
+            // A call placed says so on Verify ("We're calling … now"), as Verify's own button does.
+            var response = channel == .voice && result.sent ? notice("called") : Response.redirect(to: "/verify")
             if result.session != context.sessionToken { response.setCookie(cookie.pending(result.session)) }
             return response
         } catch let error as SignInError {
