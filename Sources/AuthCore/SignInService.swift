@@ -217,11 +217,14 @@ public struct SignInService: Sendable {
                 "Delivery failed", metadata: ["to": "\(phone.masked)", "channel": "\(channel)", "error": "\(error)"])
             metrics.deliveryFailed()
             // A message refused (a 4xx) says the provider answers: a trial it was ends the pause,
-            // else one refused number after another would keep texts paused for everyone.
-            if (error as? DeliveryError)?.kind != .refused {
-                await providerFailed(channel)
-            } else if outcome.providerFailing {
-                await providerRecovered(channel)
+            // else one refused number after another would keep texts paused for everyone. An
+            // error that is no provider's answer (a send cancelled) says nothing either way.
+            if let failure = error as? DeliveryError {
+                if failure.kind != .refused {
+                    await providerFailed(channel)
+                } else if outcome.providerFailing {
+                    await providerRecovered(channel)
+                }
             }
             // The login step made the session pending for this number: undo that too. A resend
             // keeps its session, which was already pending for the number.

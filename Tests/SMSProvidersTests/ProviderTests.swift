@@ -28,8 +28,9 @@ struct TwilioTests {
     func sender(
         _ gateway: FakeProvider, _ log: CapturedLog,
         // The tests of the timeout pass their own; otherwise a bound only (a 5 s one ran out
-        // once with the whole suite on two busy cores).
-        sender: TwilioSender.Configuration.Sender = .number("+15005550006"), timeout: TimeAmount = .seconds(30),
+        // once with the whole suite on two busy cores), long enough that a first attempt always
+        // leaves the half of it a second one needs.
+        sender: TwilioSender.Configuration.Sender = .number("+15005550006"), timeout: TimeAmount = .seconds(300),
         callbacks: String? = nil
     ) -> TwilioSender {
         TwilioSender(
@@ -196,7 +197,7 @@ struct TwilioTests {
         let sender = TwilioSender(
             configuration: .init(
                 accountSID: "AC0123", authToken: "t", sender: .number("+15005550006"), apiBase: url,
-                timeout: .seconds(20)),
+                timeout: .seconds(300)),
             logger: log.logger, retryDelay: .milliseconds(10))
         // A refused connection fails at once (well inside half the deadline: room for a second try).
         await #expect(throws: DeliveryError.self) { try await sender.send(message) }
@@ -237,8 +238,9 @@ struct WebhookTests {
 
     func sender(_ gateway: FakeProvider, _ log: CapturedLog = CapturedLog()) throws -> WebhookSender {
         WebhookSender(
-            configuration: try .init(url: gateway.baseURL + "/sms", secret: secret), logger: log.logger,
-            retryDelay: .milliseconds(10))
+            // A bound only, long enough that a first attempt on a loaded machine leaves its retry room.
+            configuration: try .init(url: gateway.baseURL + "/sms", secret: secret, timeout: .seconds(300)),
+            logger: log.logger, retryDelay: .milliseconds(10))
     }
 
     @Test("POSTs {to, channel, body, reference} as JSON with an HMAC-SHA256 signature of the exact body")

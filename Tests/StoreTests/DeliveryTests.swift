@@ -112,7 +112,7 @@ struct DeliveryTests {
                 _ = try await f.service.sendCode(phoneInput: "(530) 555-0104", channel: .voice)
             }
             _ = try await f.service.sendCode(phoneInput: "(530) 555-0105")
-            await #expect(throws: SignInError.deliveryPaused(.sms, seconds: 3600)) {
+            await #expect(throws: SignInError.textsUnavailable(seconds: 3600)) {
                 _ = try await f.service.sendCode(phoneInput: "(530) 555-0106")
             }
             // When the call leaves the hour, two texts' worth is free again.

@@ -371,7 +371,7 @@ struct DeliveryCallbackTests: SignInSteps {
             #expect(!(try await browser.get("/verify/help")).body.contains("/verify/call"))
             let forced = try await browser.post("/verify/call")
             #expect(forced.status == .unprocessableEntity)
-            #expect(forced.body.contains("We can&#39;t call phones right now. We can text you a code instead."))
+            #expect(forced.body.contains("We don&#39;t place calls here. We can text you a code instead."))
             #expect(twilio.sent.allSatisfy { $0.resource == "Messages" })
         }
     }

@@ -12,7 +12,7 @@ import Testing
 /// instead of asking a dead provider once per person.
 @Suite("A failing SMS provider, with a fake Twilio")
 struct ProviderFailureTests: SignInSteps {
-    func withTwilio(timeout: TimeAmount = .seconds(5), _ body: (TestServer, FakeTwilio) async throws -> Void)
+    func withTwilio(timeout: TimeAmount = .seconds(120), _ body: (TestServer, FakeTwilio) async throws -> Void)
         async throws
     {
         try await withFakeTwilio(timeout: timeout, body)

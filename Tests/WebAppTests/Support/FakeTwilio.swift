@@ -197,9 +197,10 @@ final class FakeTwilio: @unchecked Sendable {
 }
 
 /// Runs `body` with a test server sending through a fake Twilio (its callbacks under
-/// `publicURL`, when given), the fake stopped afterwards.
+/// `publicURL`, when given), the fake stopped afterwards. `timeout`: a send's deadline, long by
+/// default so that a loaded machine never leaves a failed first attempt without its retry.
 func withFakeTwilio(
-    publicURL: String? = nil, messagingServiceOnly: Bool = false, timeout: TimeAmount = .seconds(5),
+    publicURL: String? = nil, messagingServiceOnly: Bool = false, timeout: TimeAmount = .seconds(120),
     configure: (inout AppConfiguration) -> Void = { _ in }, _ body: (TestServer, FakeTwilio) async throws -> Void
 ) async throws {
     let twilio = try await FakeTwilio.start()
