@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "SMSProviders", targets: ["SMSProviders"]),
         .library(name: "WalletCore", targets: ["WalletCore"]),
         .library(name: "AccountCore", targets: ["AccountCore"]),
+        .library(name: "ConsoleCore", targets: ["ConsoleCore"]),
         .library(name: "SQLiteStorage", targets: ["SQLiteStorage"]),
         .library(name: "PostgresStorage", targets: ["PostgresStorage"]),
         .library(name: "StorageSQL", targets: ["StorageSQL"]),
@@ -117,6 +118,9 @@ let package = Package(
             name: "AccountCore",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")]
         ),
+        // The operators' console: who is an operator, when the console opens (a recent passkey),
+        // the reasons and events of their actions. Decides; no HTTP, no storage.
+        .target(name: "ConsoleCore", dependencies: ["AuthCore", "EventsCore"]),
         // The wallet of the original app: accounts and money, no HTTP, no storage.
         .target(
             name: "WalletCore",
@@ -207,6 +211,7 @@ let package = Package(
                 "Encodings",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 "AccountCore",
+                "ConsoleCore",
                 "EventsCore",
                 "OIDCCore",
                 "HTTPLite",
@@ -267,11 +272,12 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        .testTarget(name: "ConsoleCoreTests", dependencies: ["ConsoleCore", "AuthCore", "EventsCore"]),
         // One store suite, every backend: the sign-in and wallet behaviour on SQLite and PostgreSQL.
         .testTarget(
             name: "StoreTests",
             dependencies: [
-                "AccountCore", "EventsCore", "GatewayCore", "Encodings",
+                "AccountCore", "ConsoleCore", "EventsCore", "GatewayCore", "Encodings",
                 "OIDCCore", .product(name: "JWTKit", package: "jwt-kit"),
                 "AuthCore", "DeliveryCore", "WalletCore", "SQLiteStorage", "PostgresStorage", "TestSupport", "Wording",
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -7,6 +7,9 @@ import Foundation
 /// A store decides nothing: it reads what ``AccountRules`` need, in one transaction, and writes
 /// what they decided.
 public protocol AccountStore: Sendable {
+    /// The account that holds `phone` (E.164) now; nil when none does.
+    func account(holding phone: String) async throws -> Int64?
+
     /// The account page's facts; nil when the user no longer exists.
     func summary(user: Int64, now: Double) async throws -> AccountSummary?
 

@@ -57,6 +57,14 @@ public struct ActivityLine: Sendable, Equatable {
         case .appConnected: "appConnected"
         case .appDisconnected: "appDisconnected"
         case .accountDeleted: "accountDeleted"
+        case .operatorAction:
+            switch event.detail.flatMap(OperatorAction.init) {
+            case .signOutEverywhere: "operatorSignedOut"
+            case .unlock: "operatorUnlocked"
+            case .removePasskey: "operatorRemovedPasskey"
+            case .disconnectApp: "operatorDisconnectedApp"
+            case .deleteAccount, nil: "operatorActed"
+            }
         }
     }
 
@@ -71,7 +79,7 @@ public struct ActivityLine: Sendable, Equatable {
         for type in EventType.allCases {
             events.append(Event(type, at: 0))
             for detail in SignInWay.allCases.map(\.rawValue) + SessionEnd.allCases.map(\.rawValue)
-                + CodeChannel.allCases.map(\.rawValue) + ["recovered"]
+                + CodeChannel.allCases.map(\.rawValue) + OperatorAction.allCases.map(\.rawValue) + ["recovered"]
             {
                 events.append(Event(type, at: 0, detail: detail))
             }

@@ -27,6 +27,10 @@ public struct Event: Sendable, Equatable {
     public var userAgent: String?
     /// The client's network, never more exact than an IPv4 /24 or an IPv6 /48 (``ClientNetwork``).
     public var network: String?
+    /// An operator's action: who acted (the operator's number, or `shell`).
+    public var actor: String? = nil
+    /// An operator's action: why, as they typed it.
+    public var reason: String? = nil
 
     public init(
         _ type: EventType, at: Double, user: Int64? = nil, phone: String? = nil, detail: String? = nil,
@@ -96,6 +100,9 @@ public enum EventType: String, Sendable, CaseIterable, Codable {
     case appDisconnected = "app.disconnected"
     /// The account was deleted.
     case accountDeleted = "user.deleted"
+    /// An operator acted on the account (what, in the detail: ConsoleCore's `ConsoleAction`),
+    /// with who and why.
+    case operatorAction = "operator.action"
 }
 
 /// How a sign-in was proved.
@@ -119,6 +126,19 @@ public enum SessionEnd: String, Sendable, CaseIterable {
     case expired
     /// The account moved to a new number, was recovered, or its number went to someone new.
     case accountChanged = "account_changed"
+}
+
+/// What an operator did to a person's account, from the console or the shell (`webapp admin`):
+/// the detail of an ``EventType/operatorAction`` event.
+public enum OperatorAction: String, Sendable, CaseIterable {
+    /// Every session ended and every remembered phone forgotten.
+    case signOutEverywhere = "sign_out_everywhere"
+    /// The wrong-code lock lifted and the wrong tries forgotten.
+    case unlock
+    case removePasskey = "remove_passkey"
+    /// An app's consent and tokens ended.
+    case disconnectApp = "disconnect_app"
+    case deleteAccount = "delete_account"
 }
 
 /// How a code went out.

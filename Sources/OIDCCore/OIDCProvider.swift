@@ -1,6 +1,7 @@
 import AuthCore
 import Crypto
 import Encodings
+import EventsCore
 import Foundation
 import Logging
 
@@ -119,9 +120,11 @@ public struct OIDCProvider: Sendable {
         try await store.connectedApps(user: user, at: clock().timeIntervalSince1970)
     }
 
-    /// Takes an app's consent back, and ends every token it holds for the person.
-    public func disconnect(user: Int64, client: String) async throws {
-        try await store.revokeConsent(user: user, client: client, at: clock().timeIntervalSince1970)
+    /// Takes an app's consent back, and ends every token it holds for the person; `operatorEvent`
+    /// (an operator disconnected it) is recorded in the same transaction.
+    public func disconnect(user: Int64, client: String, recording operatorEvent: Event? = nil) async throws {
+        try await store.revokeConsent(
+            user: user, client: client, at: clock().timeIntervalSince1970, recording: operatorEvent)
     }
 
     /// Removes codes and refresh tokens past their life.

@@ -443,5 +443,12 @@ enum PostgresMigrations {
                 )
                 """
             ]),
+        // The operators' console: who acted on an account, and why (SQLite's v21).
+        Migration(
+            name: "v21-operator-actions",
+            statements: [
+                "ALTER TABLE events ADD COLUMN actor text CHECK (actor IS NULL OR char_length(actor) BETWEEN 1 AND 32)",
+                "ALTER TABLE events ADD COLUMN reason text CHECK (reason IS NULL OR char_length(reason) BETWEEN 1 AND 500)",
+            ]),
     ]
 }

@@ -1,4 +1,5 @@
 import AuthCore
+import ConsoleCore
 import GatewayCore
 import HTTPLite
 import Logging
@@ -34,6 +35,10 @@ struct AppContext: RootRequestContext {
     var proofIsFresh = false
     /// Where the confirmation page returns to: this page (a GET), or the page a form came from.
     var confirmNext = "/home"
+    /// The console: whether it is open to this operator (``OperatorGate`` decided; nil outside
+    /// `/admin`), and where their passkey proof returns to.
+    var console: ConsoleAccess?
+    var consoleNext = "/admin"
 
     init(source: RequestContextSource) {
         self.logger = source.logger

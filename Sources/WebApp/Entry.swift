@@ -28,6 +28,11 @@ enum Entry {
             await WebhooksCommand.main(Array(arguments.dropFirst()))
             return
         }
+        // `webapp admin`: the console's help for a person, from a shell.
+        if arguments.first == "admin" {
+            await AdminCommand.main(Array(arguments.dropFirst()))
+            return
+        }
         await WebAppCommand.main(
             WebAppCommand.arguments(
                 Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))

@@ -48,6 +48,7 @@ struct Routes {
             if configuration.gateway == nil { mounts.append(("/.well-known/jwks.json", oidc)) }
         }
         if let callbacks = callbackRoutes() { mounts.append(("/callbacks", callbacks)) }
+        if let console = consoleRoutes() { mounts.append(("/admin", console)) }
         if let apps = configuration.passkeys?.apps, !apps.isEmpty {
             let wellKnown = WellKnownController(apps: apps).responder()
             mounts += WellKnownController.paths.map { ($0, wellKnown) }
@@ -177,6 +178,34 @@ struct Routes {
                 signedOut: visitors.group(context: SignedOutContext.self),
                 signedIn: visitors.group(context: SignedInContext.self), confirmed: confirmed)
         }
+        return router.buildResponder()
+    }
+
+    /// The operators' console under `/admin`: the pages' middleware in the pages' order (so a
+    /// visitor who is not an operator gets the very answer an unknown page gets), then the
+    /// ``OperatorGate`` before any route is matched (404 whatever the method). `nil` without
+    /// `--admins` (then `/admin` is an unknown page of the pages).
+    private func consoleRoutes() -> (any HTTPResponder<AppContext>)? {
+        guard !configuration.operators.isEmpty else { return nil }
+        let router = Router<AppContext>()
+        router.add(middleware: LanguageChoice(secure: configuration.https))
+        router.add(middleware: ErrorMiddleware.pages(pages))
+        router.add(
+            middleware: CSRFProtection(tokens: CSRFTokens(secret: secret, clock: clock), https: configuration.https))
+        router.add(middleware: SessionMiddleware(signIn: signIn, cookie: sessionCookie))
+        router.add(
+            middleware: OperatorGate(
+                operators: configuration.operators, signIn: signIn, passkeys: passkeys,
+                cookie: ConsoleCookie(secure: configuration.https, key: secret.derivedKey(purpose: "console-seen")),
+                clock: clock))
+        let console = router.group()
+        ConsoleController(
+            signIn: signIn, accounts: storage.account, events: storage.events, passkeys: passkeys, oidc: oidc,
+            pages: pages, clock: clock
+        ).register(
+            visitors: console.group(context: ConsoleVisitorContext.self),
+            operators: console.group(context: OperatorContext.self),
+            acting: console.group(context: ActingOperatorContext.self))
         return router.buildResponder()
     }
 

@@ -44,6 +44,18 @@ public enum TestPostgres {
         }
     }
 
+    /// The rows `sql` returns in `schema`, each column as text (`NULL` as an empty string).
+    public static func rows(_ sql: String, in schema: String) async throws -> [[String]] {
+        try await admin!.withTransaction(logger: logger) { connection in
+            _ = try await connection.query("SET LOCAL search_path TO \(unescaped: schema)", logger: logger)
+            var found: [[String]] = []
+            for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger) {
+                found.append(row.map { cell in cell.bytes.map { String(buffer: $0) } ?? "" })
+            }
+            return found
+        }
+    }
+
     /// The number of rows in `table` of `schema`.
     public static func count(_ table: String, in schema: String) async throws -> Int {
         let rows = try await admin!.query(

@@ -263,17 +263,28 @@ struct CommandTests {
         #expect(refused.terminationStatus != 0 && complaint.contains("--log-format must be text or json"))
     }
 
+    /// A server on `dataDirectory` with (530) 555-0123 signed in by text in the browser returned.
+    func startSignedIn(dataDirectory folder: URL) async throws -> (Process, Browser) {
+        let (server, baseURL, _) = try await start(dataDirectory: folder)
+        do {
+            let browser = Browser(baseURL: baseURL)
+            _ = try await browser.post("/login", form: [("phone", "530 555 0123")])
+            let outbox = try String(contentsOf: folder.appendingPathComponent("outbox.jsonl"), encoding: .utf8)
+            let code = try #require(outbox.firstMatch(of: /#(\d{6})/)).1
+            #expect(try await browser.post("/verify", form: [("code", String(code))]).location == "/home")
+            return (server, browser)
+        } catch {
+            server.terminate()
+            throw error
+        }
+    }
+
     @Test("webapp events prints the stored events as JSON Lines, filtered; a bad filter is a usage error")
     func events() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webapp-events-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (server, baseURL, _) = try await start(dataDirectory: folder)
+        let (server, _) = try await startSignedIn(dataDirectory: folder)
         defer { if server.isRunning { server.terminate() } }
-        let browser = Browser(baseURL: baseURL)
-        _ = try await browser.post("/login", form: [("phone", "530 555 0123")])
-        let outbox = try String(contentsOf: folder.appendingPathComponent("outbox.jsonl"), encoding: .utf8)
-        let code = try #require(outbox.firstMatch(of: /#(\d{6})/)).1
-        #expect(try await browser.post("/verify", form: [("code", String(code))]).location == "/home")
 
         func events(_ filters: [String]) async throws -> (Int32, [[String: Any]], String) {
             let (process, output, errors) = try run(["events", "--data-dir", folder.path] + filters)
@@ -299,6 +310,49 @@ struct CommandTests {
         let today = ISO8601DateFormatter.string(from: Date(), timeZone: .gmt, formatOptions: [.withFullDate])
         #expect(try await events(["--until", today]).1.count == 2)
         #expect(try await events(["--since", "2027-01-01", "--until", "2026-01-01"]).0 != 0)
+    }
+
+    @Test("webapp admin finds a person, signs them out everywhere and lifts a lock, each with a reason and an event naming the shell")
+    func admin() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webapp-admin-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (server, browser) = try await startSignedIn(dataDirectory: folder)
+        defer { if server.isRunning { server.terminate() } }
+
+        func admin(_ arguments: [String]) async throws -> (Int32, String, String) {
+            let (process, output, errors) = try run(["admin"] + arguments + ["--data-dir", folder.path])
+            let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let complaint = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(await exits(process))
+            return (process.terminationStatus, printed, complaint)
+        }
+        let (found, json, _) = try await admin(["find", "(530) 555-0123", "--json"])
+        #expect(found == 0)
+        let person = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect(person["status"] as? String == "active")
+        #expect(person["sessions"] as? Int == 1)
+        #expect(try await admin(["find", "415 555 0100"]).2.contains("No account holds (415) 555-0100."))
+        #expect(try await admin(["sign-out-everywhere", "5305550123"]).0 != 0)  // no reason: a usage error
+        #expect(try await admin(["sign-out-everywhere", "5305550123", "--reason", "  "]).2.contains("--reason"))
+        #expect(try await browser.get("/home").status == .ok)
+        let (signedOut, said, _) = try await admin(["sign-out-everywhere", "5305550123", "--reason", "Lost phone"])
+        #expect(signedOut == 0 && said.contains("out everywhere: 1"))
+        #expect(try await browser.get("/home").location == "/login")
+        let (unlocked, unlockJSON, _) = try await admin(["unlock", "5305550123", "--reason", "Called in", "--json"])
+        #expect(unlocked == 0 && unlockJSON.contains(#""was_locked":false"#))
+        let (_, trail, _) = try {
+            let (process, output, errors) = try run(["events", "--data-dir", folder.path, "--type", "operator.action"])
+            _ = errors
+            let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, printed, "")
+        }()
+        let actions = trail.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        #expect(actions.map { $0["detail"] as? String } == ["sign_out_everywhere", "unlock"])
+        #expect(actions.map { $0["actor"] as? String } == ["shell", "shell"])
+        #expect(actions.map { $0["reason"] as? String } == ["Lost phone", "Called in"])
     }
 
     /// Whether `process` ends within 10 s; waits on a thread of its own, off the cooperative

@@ -254,15 +254,18 @@ public struct PasskeyService: Sendable {
     }
 
     /// Removes one of the person's passkeys; nothing else ends (sessions, devices stay).
-    public func remove(_ id: Int64, of user: User, userAgent: String? = nil, client: String? = nil) async throws {
+    public func remove(
+        _ id: Int64, of user: User, userAgent: String? = nil, client: String? = nil, recording operatorEvent: Event? = nil
+    ) async throws {
         let passkey = try await ownPasskey(id, of: user)
-        try await store.apply([
-            .removePasskey(id: id, user: user.id),
-            .recordEvent(
-                Event(
-                    .passkeyRemoved, at: clock().timeIntervalSince1970, user: user.id, detail: passkey.name,
-                    userAgent: userAgent, client: client)),
-        ])
+        try await store.apply(
+            [
+                .removePasskey(id: id, user: user.id),
+                .recordEvent(
+                    Event(
+                        .passkeyRemoved, at: clock().timeIntervalSince1970, user: user.id, detail: passkey.name,
+                        userAgent: userAgent, client: client)),
+            ] + (operatorEvent.map { [.recordEvent($0)] } ?? []))
         logger.info("Passkey removed", metadata: ["user": "\(user.id)"])
     }
 

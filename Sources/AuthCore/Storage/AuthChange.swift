@@ -29,6 +29,9 @@ public enum AuthChange: Sendable, Equatable {
     case countWrongTry(phone: String, digest: Data)
     /// A wrong code, towards the phone's lock and the client's limit after too many failures.
     case recordFailure(phone: String, client: String?, at: Double)
+    /// An operator lifted the phone's lock: its wrong codes are forgotten (the lock's window
+    /// and its code's tries).
+    case liftLock(phone: String)
     /// Creates the user on first sign-in (or notes the sign-in) and a signed-in session for it.
     /// `userAgent` names the browser on "Your devices"; `api` marks an API token; `method` is how
     /// the person proved it (``SignInMethod``).

@@ -1,4 +1,5 @@
 import AuthCore
+import EventsCore
 import Foundation
 
 /// What an authorization code stands for until it is exchanged (at most ``CodeGrant/lifetime``):
@@ -158,7 +159,7 @@ public protocol OIDCStore: Sendable {
     func hasConsent(user: Int64, client: String, scopes: [String]) async throws -> Bool
     func grantConsent(user: Int64, client: String, scopes: [String], at now: Double) async throws
     /// Removes the consent and revokes every family of the person for that client.
-    func revokeConsent(user: Int64, client: String, at now: Double) async throws
+    func revokeConsent(user: Int64, client: String, at now: Double, recording operatorEvent: Event?) async throws
     /// The apps the person let have their phone number (consents), and the first-party apps
     /// that hold a live refresh token for them (as consents with no scopes, since their oldest
     /// live grant); newest first.
@@ -186,5 +187,12 @@ public enum OIDCScopes {
     public static func union(_ had: [String], _ more: [String]) -> [String] {
         let all = Set(had + more)
         return AuthorizationRequest.supportedScopes.filter(all.contains)
+    }
+}
+
+extension OIDCStore {
+    /// Takes the consent back with no operator's event.
+    public func revokeConsent(user: Int64, client: String, at now: Double) async throws {
+        try await revokeConsent(user: user, client: client, at: now, recording: nil)
     }
 }

@@ -480,6 +480,14 @@ enum SQLiteMigrations {
                     )
                     """)
         }
+        // The operators' console: who acted on an account, and why (ConsoleCore).
+        migrator.registerMigration("v21-operator-actions") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE events ADD COLUMN actor TEXT CHECK (actor IS NULL OR length(actor) BETWEEN 1 AND 32);
+                    ALTER TABLE events ADD COLUMN reason TEXT CHECK (reason IS NULL OR length(reason) BETWEEN 1 AND 500);
+                    """)
+        }
         return migrator
     }
 }

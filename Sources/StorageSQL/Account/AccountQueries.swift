@@ -8,6 +8,12 @@ import Foundation
 public enum AccountQueries {
     // MARK: The account page
 
+    static let accountOfNumber = SQL("SELECT id FROM users WHERE phone = $1")
+
+    public static func account(holding phone: String) -> Step<Int64?> {
+        .rows(Statement(accountOfNumber, phone)) { rows in .done(try rows.first.map { try $0.get("id") }) }
+    }
+
     static let summaryOfUser = SQL(
         """
         SELECT u.phone, u.created_at,

@@ -107,6 +107,8 @@ public enum AuthChanges {
             [Statement(countWrongTry, digest, phone)]
         case .recordFailure(let phone, let client, let at):
             [Statement(insertFailure, phone, client, at)]
+        case .liftLock(let phone):
+            [Statement(forgetFailures, phone), Statement(forgetWrongTries, phone)]
         case .rememberDevice(let key, let phone, let at, let until, let userAgent, let session):
             [Statement(insertDevice, key, at, until, userAgent.map { String($0.prefix(512)) }, session, phone)]
         case .rotateDevice(let old, let new, let at, let session):
@@ -229,6 +231,9 @@ public enum AuthChanges {
     static let countWrongTry = SQL(
         "UPDATE verifications SET failed_attempts = failed_attempts + 1, last_wrong_digest = $1 WHERE phone = $2")
     static let insertFailure = SQL("INSERT INTO failed_checks (phone, client, failed_at) VALUES ($1, $2, $3)")
+    static let forgetFailures = SQL("DELETE FROM failed_checks WHERE phone = $1")
+    static let forgetWrongTries = SQL(
+        "UPDATE verifications SET failed_attempts = 0, last_wrong_digest = NULL WHERE phone = $1")
     static let insertSignInStart = SQL("INSERT INTO sign_in_starts (client, started_at) VALUES ($1, $2)")
 
     // MARK: Passkeys

@@ -8,20 +8,20 @@ public enum EventQueries {
     /// sign-in made it a statement earlier in the same transaction).
     static let insert = SQL(
         """
-        INSERT INTO events (at, type, user_id, phone, detail, reference, app, user_agent, network)
-        VALUES ($1, $2, coalesce($3, (SELECT id FROM users WHERE phone = $4)), $4, $5, $6, $7, $8, $9)
+        INSERT INTO events (at, type, user_id, phone, detail, reference, app, user_agent, network, actor, reason)
+        VALUES ($1, $2, coalesce($3, (SELECT id FROM users WHERE phone = $4)), $4, $5, $6, $7, $8, $9, $10, $11)
         """)
 
     public static func insert(_ event: Event) -> Statement {
         Statement(insert, arguments: arguments(event))
     }
 
-    /// `$1` to `$9` of both inserts.
+    /// `$1` to `$11` of both inserts.
     static func arguments(_ event: Event) -> [SQLValue] {
         [
             event.at.sqlValue, event.type.rawValue.sqlValue, event.user.sqlValue, event.phone.sqlValue,
             event.detail.sqlValue, event.reference.sqlValue, event.app.sqlValue, event.userAgent.sqlValue,
-            event.network.sqlValue,
+            event.network.sqlValue, event.actor.sqlValue, event.reason.sqlValue,
         ]
     }
 
@@ -36,12 +36,12 @@ public enum EventQueries {
     static let forgetNewestSend = SQL(
         "DELETE FROM events WHERE id = (SELECT max(id) FROM events WHERE phone = $1 AND type = 'code.sent')")
 
-    /// One event, unless its number has one of its type at or after `$10`.
+    /// One event, unless its number has one of its type at or after `$12`.
     static let insertOnce = SQL(
         """
-        INSERT INTO events (at, type, user_id, phone, detail, reference, app, user_agent, network)
-        SELECT $1, $2, coalesce($3, (SELECT id FROM users WHERE phone = $4)), $4, $5, $6, $7, $8, $9
-        WHERE NOT EXISTS (SELECT 1 FROM events WHERE phone = $4 AND type = $2 AND at >= $10)
+        INSERT INTO events (at, type, user_id, phone, detail, reference, app, user_agent, network, actor, reason)
+        SELECT $1, $2, coalesce($3, (SELECT id FROM users WHERE phone = $4)), $4, $5, $6, $7, $8, $9, $10, $11
+        WHERE NOT EXISTS (SELECT 1 FROM events WHERE phone = $4 AND type = $2 AND at >= $12)
         """)
 
     public static func insert(_ event: Event, unlessSince since: Double) -> Statement {
@@ -51,7 +51,7 @@ public enum EventQueries {
     /// A code's delivery status, as its provider reported it, on the event of its send.
     static let deliveryStatus = SQL("UPDATE events SET status = $1 WHERE reference = $2 AND type = 'code.sent'")
 
-    static let columns = "id, at, type, user_id, phone, detail, reference, status, app, user_agent, network"
+    static let columns = "id, at, type, user_id, phone, detail, reference, status, app, user_agent, network, actor, reason"
 
     static let ofUser = SQL(
         "SELECT \(columns) FROM events WHERE user_id = $1 AND at >= $2 AND id < $3 ORDER BY id DESC LIMIT $4")
@@ -85,6 +85,8 @@ public enum EventQueries {
             detail: try row.optional("detail"), reference: try row.optional("reference"), app: try row.optional("app"),
             userAgent: try row.optional("user_agent"))
         event.network = try row.optional("network")
+        event.actor = try row.optional("actor")
+        event.reason = try row.optional("reason")
         return StoredEvent(id: try row.get("id"), event: event, status: try row.optional("status"))
     }
 

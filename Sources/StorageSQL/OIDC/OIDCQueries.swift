@@ -181,11 +181,14 @@ public enum OIDCQueries {
         WHERE user_id = $2 AND client_id = $3
         """)
 
-    public static func revokeConsent(user: Int64, client: String, at now: Double) -> Step<Int> {
-        .execute([
-            Statement(deleteConsent, user, client), Statement(revokeClientGrants, now, user, client),
-            EventQueries.insert(Event(.appDisconnected, at: now, user: user, app: client)),
-        ])
+    public static func revokeConsent(user: Int64, client: String, at now: Double, recording operatorEvent: Event? = nil)
+        -> Step<Int>
+    {
+        .execute(
+            [
+                Statement(deleteConsent, user, client), Statement(revokeClientGrants, now, user, client),
+                EventQueries.insert(Event(.appDisconnected, at: now, user: user, app: client)),
+            ] + (operatorEvent.map { [EventQueries.insert($0)] } ?? []))
     }
 
     /// The apps a person consented to, and the first-party ones holding a live refresh token.

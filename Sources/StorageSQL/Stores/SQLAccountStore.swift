@@ -13,6 +13,10 @@ public struct SQLAccountStore<Runner: StepRunner>: AccountStore {
         self.codeLifetime = codeLifetime
     }
 
+    public func account(holding phone: String) async throws -> Int64? {
+        try await runner.read { AccountQueries.account(holding: phone) }
+    }
+
     public func summary(user: Int64, now: Double) async throws -> AccountSummary? {
         try await runner.read { AccountQueries.summary(user: user, now: now) }
     }

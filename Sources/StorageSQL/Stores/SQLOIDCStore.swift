@@ -1,3 +1,4 @@
+import EventsCore
 import Foundation
 import OIDCCore
 
@@ -44,8 +45,12 @@ public struct SQLOIDCStore<Runner: StepRunner>: OIDCStore {
         }
     }
 
-    public func revokeConsent(user: Int64, client: String, at now: Double) async throws {
-        _ = try await runner.transaction { OIDCQueries.revokeConsent(user: user, client: client, at: now) }
+    public func revokeConsent(user: Int64, client: String, at now: Double, recording operatorEvent: Event? = nil)
+        async throws
+    {
+        _ = try await runner.transaction {
+            OIDCQueries.revokeConsent(user: user, client: client, at: now, recording: operatorEvent)
+        }
     }
 
     public func connectedApps(user: Int64, at now: Double) async throws -> [Consent] {

@@ -30,6 +30,10 @@ struct ActivityAPIController: Sendable {
         let user_agent: String?
         /// An IPv4 /24 or an IPv6 /48, never more exact.
         let network: String?
+        /// Only for the operator (`webapp events`): an operator's action's operator (their number,
+        /// or `shell`) and reason.
+        let actor: String?
+        let reason: String?
 
         init(_ stored: StoredEvent, withUser: Bool, formatter: ISO8601DateFormatter) {
             let event = stored.event
@@ -43,6 +47,8 @@ struct ActivityAPIController: Sendable {
             app = event.app
             user_agent = event.userAgent
             network = event.network
+            actor = withUser ? event.actor : nil
+            reason = withUser ? event.reason : nil
         }
     }
 

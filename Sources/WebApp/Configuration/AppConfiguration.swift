@@ -1,4 +1,5 @@
 import AuthCore
+import ConsoleCore
 import EventsCore
 import Foundation
 import GatewayCore
@@ -101,6 +102,8 @@ struct AppConfiguration: Sendable {
     var oidcRSAKey: JWTKit.Insecure.RSA.PrivateKey?
     /// How often expired sessions and codes are deleted.
     var purgeInterval: Duration = .seconds(600)
+    /// The operators `--admins` lists: who may open the console at `/admin`.
+    var operators = Operators([])
     /// The endpoints of `--webhooks`, and how often the webhook sender looks for what is due.
     var webhooks: [WebhookEndpoint] = []
     var webhookInterval: Duration = .seconds(1)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AuthCore
+import ConsoleCore
 import EventsCore
 import Foundation
 import PostgresStorage
@@ -70,6 +71,22 @@ extension WebAppCommand {
         }
     }
 
+    /// The operators `--admins` lists (none without it): numbers as a person types them.
+    func operators() throws -> Operators {
+        guard let admins else { return Operators([]) }
+        var phones: [PhoneNumber] = []
+        for typed in admins.split(separator: ",") {
+            let typed = typed.trimmingCharacters(in: .whitespaces)
+            guard !typed.isEmpty else { continue }
+            do {
+                phones.append(try PhoneNumber(parsing: typed))
+            } catch {
+                throw ValidationError("--admins: \(typed) is not a phone number we can text (\(error.description)).")
+            }
+        }
+        return Operators(phones)
+    }
+
     /// The app's configuration from the options and the environment.
     func appConfiguration(environment: [String: String]) throws -> AppConfiguration {
         var configuration = AppConfiguration()
@@ -102,6 +119,10 @@ extension WebAppCommand {
         configuration.oidcRefreshFamilyLifetime = TimeInterval(oidc.refreshLifetimeDays) * 86_400
         configuration.assertionKeys = try GatewayOptions.assertionKeys(environment: environment)
         configuration.oidcRSAKey = try GatewayOptions.oidcRSAKey(environment: environment)
+        configuration.operators = try operators()
+        if !configuration.operators.isEmpty, configuration.passkeys == nil {
+            throw ValidationError("--admins needs passkeys (the console opens only with one): give --public-url.")
+        }
         return configuration
     }
 }

@@ -9,7 +9,7 @@ extension WebAppCommand {
     static let environmentOptions =
         [
             "host", "port", "data-dir", "db", "sms", "sms-webhook-url", "sms-outbox", "templates", "locales", "public",
-            "sms-domain", "app-name", "phone-regions", "log-level", "log-format", "webhooks",
+            "sms-domain", "app-name", "phone-regions", "log-level", "log-format", "webhooks", "admins",
         ] + LimitOptions.names + ConnectionOptions.names + GatewayOptions.names + PasskeyOptions.names
         + OIDCOptions.names
     static let environmentFlags = ["https", "trust-proxy", "no-passkeys"]

@@ -52,7 +52,7 @@ struct WebAppCommand: AsyncParsableCommand {
             WEBAPP_SHUTDOWN_DELAY, WEBAPP_SHUTDOWN_GRACE, \
             WEBAPP_PHONE_REGIONS, WEBAPP_PUBLIC_URL, WEBAPP_GATEWAY_DOMAIN, WEBAPP_GATEWAY_RULES, WEBAPP_NO_PASSKEYS, WEBAPP_OIDC_CLIENTS, WEBAPP_OIDC_REFRESH_LIFETIME, \
             WEBAPP_APPLE_APP_ID, WEBAPP_ANDROID_APP (a comma list), \
-            WEBAPP_LOG_LEVEL, WEBAPP_LOG_FORMAT, WEBAPP_WEBHOOKS (flags: true/1/yes). A flag on the command \
+            WEBAPP_LOG_LEVEL, WEBAPP_LOG_FORMAT, WEBAPP_WEBHOOKS, WEBAPP_ADMINS (flags: true/1/yes). A flag on the command \
             line wins. DATABASE_URL is read when neither --db nor WEBAPP_DB is given; \
             PGPASSWORD supplies a password the PostgreSQL URL leaves out.
             """)
@@ -147,6 +147,13 @@ struct WebAppCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("log-format"), help: "text (the default) or json: each log line a JSON object (JSON Lines).")
     var logFormat = "text"
+
+    @Option(
+        name: .customLong("admins"),
+        help: """
+            Operators' phone numbers, a comma list: each may open the console at /admin once signed in             with a passkey (needs passkeys). To everyone else /admin is an unknown page.
+            """)
+    var admins: String?
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }

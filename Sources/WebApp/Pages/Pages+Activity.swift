@@ -17,7 +17,21 @@ extension Pages {
         appName: (String) -> String? = { _ in nil }
     ) throws -> Response {
         let isOlderPage = before != nil
-        let lines: [[String: Any]] = events.map { stored in
+        let lines = activityLines(events, appName: appName)
+        return try page(
+            "activity",
+            [
+                "csrf": csrf, "lines": lines, "hasLines": !lines.isEmpty, "hasOlder": olderThan != nil,
+                "olderThan": olderThan.map(String.init) ?? "", "isOlderPage": isOlderPage,
+                "paged": olderThan != nil || isOlderPage,
+                // The language switch keeps the page.
+                "pageAddress": before.map { "/account/activity?before=\($0)" } ?? "/account/activity",
+            ], answering: nil)
+    }
+
+    /// Each event as "Recent activity" says it: the sentence, when, its delivery, browser and network.
+    func activityLines(_ events: [StoredEvent], appName: (String) -> String? = { _ in nil }) -> [[String: Any]] {
+        events.map { stored in
             var line = ActivityLine(stored)
             if let id = stored.event.app, let name = appName(id) { line.values["app"] = name }
             let event = stored.event
@@ -34,14 +48,5 @@ extension Pages {
                 "network": event.network.map { words("activity.network", ["network": ClientNetwork.shown($0)]) } ?? "",
             ]
         }
-        return try page(
-            "activity",
-            [
-                "csrf": csrf, "lines": lines, "hasLines": !lines.isEmpty, "hasOlder": olderThan != nil,
-                "olderThan": olderThan.map(String.init) ?? "", "isOlderPage": isOlderPage,
-                "paged": olderThan != nil || isOlderPage,
-                // The language switch keeps the page.
-                "pageAddress": before.map { "/account/activity?before=\($0)" } ?? "/account/activity",
-            ], answering: nil)
     }
 }

@@ -138,6 +138,26 @@ final class TestServer: @unchecked Sendable {
         }
     }
 
+    /// The rows `sql` returns from the server's database, each column as text (`NULL` as "").
+    func rows(_ sql: String) async throws -> [[String]] {
+        if let schema = configuration.postgres?.schema { return try await TestPostgres.rows(sql, in: schema) }
+        let database = try behindItsBack()
+        defer { try? database.close() }
+        return try await database.read { db in
+            try Row.fetchAll(db, sql: sql).map { row in
+                row.databaseValues.map { value in
+                    switch value.storage {
+                    case .null: ""
+                    case .int64(let number): String(number)
+                    case .double(let number): String(number)
+                    case .string(let text): text
+                    case .blob(let data): data.map { String(format: "%02x", $0) }.joined()
+                    }
+                }
+            }
+        }
+    }
+
     /// Runs one statement on the server's database behind its back (to corrupt it on purpose).
     func execute(_ sql: String) async throws {
         if let schema = configuration.postgres?.schema {

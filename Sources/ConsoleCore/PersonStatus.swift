@@ -1,0 +1,21 @@
+/// How a person's account stands, as the console shows it to an operator helping them.
+public enum PersonStatus: String, Sendable, Equatable, CaseIterable {
+    /// Signs in as usual.
+    case active
+    /// Too many wrong codes: sign-in to the number is locked for a while (the operator may lift it).
+    case locked
+    /// The number has not proved itself for longer than `--dormant-after`: its next sign-in by
+    /// code asks "Is this your account?", as the number may have changed hands.
+    case dormant
+
+    /// - Parameters:
+    ///   - lockedFor: seconds the number's lock has left; nil when it is not locked.
+    ///   - numberProvedAt: when the number last signed in with a code (or the account moved onto it).
+    public static func of(lockedFor: Int?, numberProvedAt: Double?, now: Double, dormantAfter: Double)
+        -> PersonStatus
+    {
+        if lockedFor != nil { return .locked }
+        if let numberProvedAt, now - numberProvedAt > dormantAfter { return .dormant }
+        return .active
+    }
+}

@@ -1,0 +1,213 @@
+import AccountCore
+import AuthCore
+import ConsoleCore
+import EventsCore
+import Foundation
+import HTTPLite
+import HTTPTypes
+import OIDCCore
+
+/// The operators' console under `/admin` (``OperatorGate`` lets only listed operators this far):
+/// the first page finds a person by their number, a person's page shows how their account
+/// stands, and its actions help them (sign out everywhere, lift a lock, remove a passkey,
+/// disconnect an app), each with a reason and an event naming the operator.
+///
+/// A person is always named by their number (`?phone=`, as typed), never by a row id: an action
+/// reads the account the number holds now and acts only on that account's passkeys and apps.
+struct ConsoleController: Sendable {
+    let signIn: SignInService
+    let accounts: any AccountStore
+    let events: any EventStore
+    let passkeys: PasskeyService?
+    let oidc: OIDCProvider?
+    let pages: Pages
+    let clock: @Sendable () -> Date
+
+    /// The person's page's actions, by the last part of their address.
+    static let actions: [String: OperatorAction] = [
+        "sign-out-everywhere": .signOutEverywhere, "unlock": .unlock, "remove-passkey": .removePasskey,
+        "disconnect-app": .disconnectApp,
+    ]
+
+    func register(visitors: RouteScope<ConsoleVisitorContext>, operators: RouteScope<OperatorContext>,
+                  acting: RouteScope<ActingOperatorContext>) {
+        visitors.get("/admin/proof", use: proof)
+        operators.get("/admin", use: first)
+        operators.get("/admin/people", use: person)
+        for (path, action) in Self.actions {
+            acting.post("/admin/people/" + path) { request, context in try await act(action, request, context) }
+            // Reload or Back on an action's answer asks its address with GET: the person's page.
+            operators.get("/admin/people/" + path) { request, _ in
+                .redirect(to: "/admin/people?" + URLEncodedForm([("phone", request.query["phone"] ?? "")]).encoded)
+            }
+        }
+    }
+
+    /// "Use your passkey to open the console" (or, without one, how to add one); an operator who
+    /// may act already goes on to `next`.
+    @Sendable func proof(_ request: Request, _ context: ConsoleVisitorContext) async throws -> Response {
+        let next = Self.consoleNext(request.query["next"])
+        if context.access == .open(canAct: true) { return .redirect(to: next) }
+        return try pages.in(context.language).consoleProof(
+            csrf: context.csrfToken, next: next, hasPasskey: context.access != .needsPasskey)
+    }
+
+    /// `next` if it is a console path; the console's first page otherwise.
+    static func consoleNext(_ raw: String?) -> String {
+        let next = Confirmation.safeNext(raw)
+        return next == "/admin" || next.hasPrefix("/admin/") || next.hasPrefix("/admin?") ? next : "/admin"
+    }
+
+    @Sendable func first(_ request: Request, _ context: OperatorContext) async throws -> Response {
+        try pages.in(context.language).consoleFirst(csrf: context.csrfToken)
+    }
+
+    /// A person's page, found by the number as typed.
+    @Sendable func person(_ request: Request, _ context: OperatorContext) async throws -> Response {
+        let typed = request.query["phone"] ?? ""
+        let pages = pages.in(context.language)
+        let phone: PhoneNumber
+        do {
+            phone = try PhoneNumber(parsing: typed)
+        } catch {
+            return try pages.consoleFirst(csrf: context.csrfToken, typed: typed, error: .notANumber)
+        }
+        guard let found = try await look(at: phone) else {
+            return try pages.consoleFirst(csrf: context.csrfToken, typed: typed, error: .noAccount(phone))
+        }
+        let done = request.query["done"].flatMap { Self.actions[$0] }
+        return try pages.consolePerson(found, csrf: context.csrfToken, canAct: context.canAct, done: done)
+    }
+
+    /// Everything the person's page shows, read now; nil when no account holds the number.
+    func look(at phone: PhoneNumber) async throws -> ConsolePerson? {
+        let now = clock().timeIntervalSince1970
+        guard let id = try await accounts.account(holding: phone.e164),
+            let export = try await accounts.export(user: id, now: now)
+        else { return nil }
+        let user = User(id: id, phone: phone)
+        let actions = signIn.operatorActions
+        let lockedFor = try await actions.lockedFor(phone)
+        return ConsolePerson(
+            user: user, account: export,
+            status: PersonStatus.of(
+                lockedFor: lockedFor, numberProvedAt: try await actions.numberProvedAt(phone), now: now,
+                dormantAfter: signIn.policy.dormantAfter),
+            lockedFor: lockedFor,
+            passkeys: try await passkeys?.passkeys(of: user).passkeys ?? [],
+            apps: try await oidc?.consents(of: id).map { ($0, oidc?.registry[$0.clientID]?.name) } ?? [],
+            activity: try await events.activity(user: id, since: now - 90 * 86_400, before: nil, limit: 20))
+    }
+
+    /// One of the person's page's actions: the reason checked, the account the number holds now
+    /// acted on, the event naming the operator recorded with the change; then the person's page.
+    func act(_ action: OperatorAction, _ request: Request, _ context: ActingOperatorContext) async throws -> Response {
+        let form = try request.formData()
+        let pages = pages.in(context.language)
+        let phone: PhoneNumber
+        do {
+            phone = try PhoneNumber(parsing: request.query["phone"] ?? "")
+        } catch {
+            return try pages.consoleFirst(csrf: context.csrfToken, typed: request.query["phone"] ?? "", error: .notANumber)
+        }
+        guard let found = try await look(at: phone) else {
+            return try pages.consoleFirst(csrf: context.csrfToken, typed: phone.nationalFormat, error: .noAccount(phone))
+        }
+        let reason: ActionReason
+        do {
+            reason = try ActionReason(form["reason"])
+        } catch {
+            return try pages.consolePerson(
+                found, csrf: context.csrfToken, canAct: true, refused: (action, .reason(error)))
+        }
+        // The operator's browser and network are not kept: the person reads this event too.
+        let event = action.event(user: found.user.id, by: context.actor, reason: reason, at: clock().timeIntervalSince1970)
+        switch action {
+        case .signOutEverywhere:
+            try await signIn.operatorActions.signOutEverywhere(of: found.user, recording: event)
+        case .unlock:
+            try await signIn.operatorActions.liftLock(on: phone, recording: event)
+        case .removePasskey:
+            guard let passkeys, let id = form["passkey"].flatMap(Int64.init),
+                found.passkeys.contains(where: { $0.id == id })
+            else {
+                return try pages.consolePerson(found, csrf: context.csrfToken, canAct: true, refused: (action, .gone))
+            }
+            try await passkeys.remove(id, of: found.user, recording: event)
+        case .disconnectApp:
+            guard let oidc, let client = form["client"],
+                found.apps.contains(where: { $0.consent.clientID.utf8.elementsEqual(client.utf8) })
+            else {
+                return try pages.consolePerson(found, csrf: context.csrfToken, canAct: true, refused: (action, .gone))
+            }
+            var event = event
+            event.app = client
+            try await oidc.disconnect(user: found.user.id, client: client, recording: event)
+        case .deleteAccount:
+            throw OperatorGate.unknownPage
+        }
+        return .redirect(
+            to: "/admin/people?"
+                + URLEncodedForm([("phone", phone.nationalFormat), ("done", Self.path(of: action))]).encoded)
+    }
+
+    static func path(of action: OperatorAction) -> String {
+        actions.first { $0.value == action }?.key ?? ""
+    }
+}
+
+/// What a person's page shows an operator.
+struct ConsolePerson: Sendable {
+    let user: User
+    /// Everything kept about them (the same as their own download).
+    let account: AccountExport
+    let status: PersonStatus
+    let lockedFor: Int?
+    let passkeys: [PasskeyRecord]
+    /// Connected apps, each with its name where the app is still configured.
+    let apps: [(consent: Consent, name: String?)]
+    let activity: [StoredEvent]
+}
+
+/// Why the console refused what an operator asked.
+enum ConsoleRefusal: Sendable {
+    /// Not a number we text.
+    case notANumber
+    /// No account holds the number.
+    case noAccount(PhoneNumber)
+    /// The action's reason is missing or too long.
+    case reason(ActionReason.Refusal)
+    /// The passkey or app is no longer the person's (removed meanwhile, or never theirs).
+    case gone
+}
+
+extension ConsoleRefusal: AnsweringError {
+    var status: HTTPResponse.Status {
+        switch self {
+        case .notANumber, .reason: .unprocessableContent
+        case .noAccount: .notFound
+        case .gone: .conflict
+        }
+    }
+
+    var message: String {
+        switch self {
+        case .notANumber: "Not a phone number we text."
+        case .noAccount: "No account holds this number."
+        case .reason(.missing): "The reason is missing."
+        case .reason(.tooLong): "The reason is too long."
+        case .gone: "That is no longer the person's."
+        }
+    }
+
+    /// The sentence's key in the catalogs.
+    var key: String {
+        switch self {
+        case .notANumber: "console.error.notANumber"
+        case .noAccount: "console.error.noAccount"
+        case .reason(.missing): "console.error.reasonMissing"
+        case .reason(.tooLong): "console.error.reasonTooLong"
+        case .gone: "console.error.gone"
+        }
+    }
+}
