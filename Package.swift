@@ -133,7 +133,7 @@ let package = Package(
         // and the stores over a StepRunner. No GRDB, no PostgresNIO.
         .target(
             name: "StorageSQL",
-            dependencies: ["AuthCore", "WalletCore", "OIDCCore", "AccountCore", "EventsCore"]
+            dependencies: ["AuthCore", "WalletCore", "OIDCCore", "AccountCore", "EventsCore", "ConsoleCore"]
         ),
         // SQLite (GRDB): runs StorageSQL's steps, migrations, SQLite's refusals translated.
         .target(

@@ -86,6 +86,9 @@
   if (form.getAttribute("data-ceremony") === "get") {
     var button = document.getElementById("passkey-button"), label = button.textContent, suggestion = null;
     box.hidden = false;
+    // What a page says where passkeys cannot be used (the console's proof), no longer true here.
+    var unavailable = document.getElementById("passkey-unavailable");
+    if (unavailable) unavailable.hidden = true;
     // The browser's own suggestion in the phone field (conditional mediation), where offered;
     // not on Login shown again after a refusal, where a suggestion that signs in by itself
     // would only be refused again.

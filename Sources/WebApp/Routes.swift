@@ -200,7 +200,8 @@ struct Routes {
                 clock: clock))
         let console = router.group()
         ConsoleController(
-            signIn: signIn, accounts: storage.account, events: storage.events, passkeys: passkeys, oidc: oidc,
+            signIn: signIn, accounts: storage.account, events: storage.events, console: storage.console,
+            passkeys: passkeys, oidc: oidc,
             pages: pages, clock: clock
         ).register(
             visitors: console.group(context: ConsoleVisitorContext.self),

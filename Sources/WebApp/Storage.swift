@@ -1,5 +1,6 @@
 import AccountCore
 import AuthCore
+import ConsoleCore
 import EventsCore
 import Foundation
 import Logging
@@ -23,6 +24,8 @@ struct Storage: Sendable {
     let events: any EventStore
     /// Where each webhook endpoint's deliveries stand.
     let webhooks: any WebhookDeliveries
+    /// The operators' console's counts (its glance page).
+    let console: any ConsoleStore
     /// Throws unless the database answers now (for `/readyz`).
     let ping: @Sendable () async throws -> Void
     /// The database in the app's `ServiceGroup`: runs from start-up until the graceful shutdown
@@ -46,6 +49,7 @@ struct Storage: Sendable {
                 account: SQLAccountStore(runner: PostgresRunner(database), codeLifetime: configuration.policy.codeLifetime),
                 events: SQLEventStore(runner: PostgresRunner(database)),
                 webhooks: SQLWebhookDeliveries(runner: PostgresRunner(database)),
+                console: SQLConsoleStore(runner: PostgresRunner(database)),
                 ping: { try await database.ping() }, service: database, prepare: { try await database.migrate() },
                 close: { database.close() })
         }
@@ -58,6 +62,7 @@ struct Storage: Sendable {
             account: SQLAccountStore(runner: SQLiteRunner(database), codeLifetime: configuration.policy.codeLifetime),
             events: SQLEventStore(runner: SQLiteRunner(database)),
             webhooks: SQLWebhookDeliveries(runner: SQLiteRunner(database)),
+            console: SQLConsoleStore(runner: SQLiteRunner(database)),
             ping: { try await database.ping() },
             service: DatabaseService(name: "SQLite", close: { try database.close() }, logger: logger), prepare: {},
             close: { try database.close() })

@@ -1,5 +1,6 @@
 import AccountCore
 import AuthCore
+import ConsoleCore
 import EventsCore
 import Foundation
 import GRDB
@@ -35,6 +36,7 @@ final class TestDatabase: Sendable {
     let account: any AccountStore
     let events: any EventStore
     let webhooks: any WebhookDeliveries
+    let console: any ConsoleStore
     private let sqlite: SQLiteDatabase?
     private let postgres: (backend: PostgresBackend, stop: @Sendable () async -> Void, schema: String)?
 
@@ -50,6 +52,7 @@ final class TestDatabase: Sendable {
             account = SQLAccountStore(runner: SQLiteRunner(database), codeLifetime: 600)
             events = SQLEventStore(runner: SQLiteRunner(database))
             webhooks = SQLWebhookDeliveries(runner: SQLiteRunner(database))
+            console = SQLConsoleStore(runner: SQLiteRunner(database))
         case .postgres:
             let configuration = try await TestPostgres.makeSchema()
             let (database, stop) = try await PostgresBackend.running(configuration)
@@ -61,6 +64,7 @@ final class TestDatabase: Sendable {
             account = SQLAccountStore(runner: PostgresRunner(database), codeLifetime: 600)
             events = SQLEventStore(runner: PostgresRunner(database))
             webhooks = SQLWebhookDeliveries(runner: PostgresRunner(database))
+            console = SQLConsoleStore(runner: PostgresRunner(database))
         }
     }
 

@@ -123,6 +123,12 @@ struct ConsoleTests {
             let open = try await admin.get("/admin")
             #expect(open.status == .ok)
             #expect(open.body.contains(#"id="console-find""#))
+            // The glance: the operator's own code, used; the charts and their tables.
+            #expect(open.body.contains("1 of 1 codes were used to sign in (100%)."))
+            #expect(open.body.components(separatedBy: #"<svg viewBox="0 0 480.0 136.0" role="img""#).count == 4)
+            #expect(open.body.contains(#"<tr><th scope="row">code by text</th><td>1</td></tr>"#))
+            #expect(open.body.contains("None: texts go to every exchange."))
+            #expect(open.body.contains("In the last 24 hours: 1 of the daily budget of 2000, counted in texts."))
             #expect(open.header("Cache-Control") == "no-store")
             let seen = try #require(open.setCookie("console"))
             #expect(seen.contains("Path=/admin") && seen.contains("HttpOnly") && seen.contains("SameSite=Strict"))
@@ -178,7 +184,7 @@ struct ConsoleTests {
             for typed in ["5305550123", "(530) 555-0123", "+1 530-555-0123"] {
                 let page = try await admin.get("/admin/people?phone=" + Browser.encode(typed))
                 #expect(page.status == .ok)
-                #expect(page.body.contains("(530) 555-0123"))
+                #expect(page.body.contains("(530) 555\u{2011}0123"))
                 #expect(page.body.contains(#"<strong id="console-status">Active</strong>"#))
                 #expect(!page.body.contains("<script>alert"))
                 #expect(page.body.contains("&lt;script&gt;alert(&quot;ua&quot;)&lt;/script&gt;"))

@@ -21,10 +21,14 @@ extension SignInRules {
     /// Whether the pumping breaker holds the exchange, and until when: enough settled codes in
     /// the window, too few used. It holds until the window no longer has that many.
     func breakerUntil(_ conversion: Conversion) -> Date? {
-        guard conversion.sent >= policy.breakerMinCodes,
-            Double(conversion.verified) < policy.breakerMinConversion * Double(conversion.sent)
-        else { return nil }
+        guard breakerHolds(sent: conversion.sent, verified: conversion.verified) else { return nil }
         return conversion.atPosition.map { Date(timeIntervalSince1970: $0 + policy.breakerWindow) }
+    }
+
+    /// Whether `sent` settled codes to one exchange in the breaker's window, `verified` of them
+    /// used, are enough, and used too little, for the breaker to hold the exchange.
+    public func breakerHolds(sent: Int, verified: Int) -> Bool {
+        sent >= policy.breakerMinCodes && Double(verified) < policy.breakerMinConversion * Double(sent)
     }
 
     /// What a send costs against the budget, in texts.

@@ -18,6 +18,8 @@ struct ConsoleController: Sendable {
     let signIn: SignInService
     let accounts: any AccountStore
     let events: any EventStore
+    /// The glance's counts.
+    let console: any ConsoleStore
     let passkeys: PasskeyService?
     let oidc: OIDCProvider?
     let pages: Pages
@@ -59,7 +61,17 @@ struct ConsoleController: Sendable {
     }
 
     @Sendable func first(_ request: Request, _ context: OperatorContext) async throws -> Response {
-        try pages.in(context.language).consoleFirst(csrf: context.csrfToken)
+        try pages.in(context.language).consoleFirst(csrf: context.csrfToken, glance: try await glance())
+    }
+
+    /// The last 48 hours at a glance, read now.
+    func glance() async throws -> Glance {
+        let now = clock().timeIntervalSince1970
+        let policy = signIn.policy
+        let counts = try await console.glance(
+            since: Glance.since(now), breakerSince: now - policy.breakerWindow, settledBy: now - policy.codeLifetime,
+            minCodes: policy.breakerMinCodes)
+        return Glance(counts, now: now, policy: policy)
     }
 
     /// A person's page, found by the number as typed.
@@ -70,10 +82,10 @@ struct ConsoleController: Sendable {
         do {
             phone = try PhoneNumber(parsing: typed)
         } catch {
-            return try pages.consoleFirst(csrf: context.csrfToken, typed: typed, error: .notANumber)
+            return try pages.consoleFirst(csrf: context.csrfToken, glance: try await glance(), typed: typed, error: .notANumber)
         }
         guard let found = try await look(at: phone) else {
-            return try pages.consoleFirst(csrf: context.csrfToken, typed: typed, error: .noAccount(phone))
+            return try pages.consoleFirst(csrf: context.csrfToken, glance: try await glance(), typed: typed, error: .noAccount(phone))
         }
         let done = request.query["done"].flatMap { Self.actions[$0] }
         return try pages.consolePerson(found, csrf: context.csrfToken, canAct: context.canAct, done: done)
@@ -108,10 +120,10 @@ struct ConsoleController: Sendable {
         do {
             phone = try PhoneNumber(parsing: request.query["phone"] ?? "")
         } catch {
-            return try pages.consoleFirst(csrf: context.csrfToken, typed: request.query["phone"] ?? "", error: .notANumber)
+            return try pages.consoleFirst(csrf: context.csrfToken, glance: try await glance(), typed: request.query["phone"] ?? "", error: .notANumber)
         }
         guard let found = try await look(at: phone) else {
-            return try pages.consoleFirst(csrf: context.csrfToken, typed: phone.nationalFormat, error: .noAccount(phone))
+            return try pages.consoleFirst(csrf: context.csrfToken, glance: try await glance(), typed: phone.nationalFormat, error: .noAccount(phone))
         }
         let reason: ActionReason
         do {

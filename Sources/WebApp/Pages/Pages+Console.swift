@@ -20,13 +20,13 @@ extension Pages {
 
     /// The console's first page: find a person by their number. `typed` and `error`: a search
     /// that found nobody, or was no number.
-    func consoleFirst(csrf: String, typed: String = "", error: ConsoleRefusal? = nil) throws -> Response {
-        try page(
-            "admin",
-            [
-                "csrf": csrf, "typed": String(typed.prefix(64)), "hasError": error != nil,
-                "error": error.map { sentence($0) } ?? "", "pageAddress": "/admin",
-            ], answering: error)
+    func consoleFirst(csrf: String, glance: Glance, typed: String = "", error: ConsoleRefusal? = nil) throws -> Response {
+        var values = glanceValues(glance)
+        values.merge([
+            "csrf": csrf, "typed": String(typed.prefix(64)), "hasError": error != nil,
+            "error": error.map { sentence($0) } ?? "", "pageAddress": "/admin",
+        ]) { _, new in new }
+        return try page("admin", values, answering: error)
     }
 
     /// A person's page: their account, how it stands, where they are signed in, their passkeys
@@ -40,6 +40,8 @@ extension Pages {
         let account = person.account
         let phone = person.user.phone.nationalFormat
         let actionQuery = URLEncodedForm([("phone", phone)]).encoded
+        // In the heading, the number breaks only at its space, never at its hyphen.
+        let shownPhone = phone.replacingOccurrences(of: "-", with: "\u{2011}")
         let sessions: [[String: Any]] = account.sessions.sorted { $0.lastSeenAt > $1.lastSeenAt }.map { session in
             [
                 "description": session.api ? words("devices.apiToken") : UserAgentDescription.describe(session.userAgent, words),
@@ -93,7 +95,7 @@ extension Pages {
         return try page(
             "admin-person",
             [
-                "csrf": csrf, "phone": phone, "actionQuery": actionQuery, "canAct": canAct,
+                "csrf": csrf, "phone": shownPhone, "actionQuery": actionQuery, "canAct": canAct,
                 "status": status, "locked": person.status == .locked,
                 "lockedFor": person.lockedFor.map { words.wait(seconds: $0) } ?? "",
                 "createdISO": Self.iso(account.account.createdAt.timeIntervalSince1970),

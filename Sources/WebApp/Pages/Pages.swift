@@ -23,6 +23,7 @@ struct Pages: Sendable {
         "css": "app.css", "icon": "favicon.svg", "loginJS": "login.js", "verifyJS": "verify.js",
         "countdownJS": "countdown.js", "backForwardJS": "back-forward.js", "deliveryJS": "delivery.js",
         "passkeysJS": "passkeys.js", "localTimeJS": "local-time.js", "printJS": "print.js",
+        "consoleCSS": "console.css",
     ]
     let renderer: PageRenderer
     /// Every word of every page, in every language (`Locales/`).
