@@ -63,7 +63,7 @@ public struct ActivityLine: Sendable, Equatable {
             case .unlock: "operatorUnlocked"
             case .removePasskey: "operatorRemovedPasskey"
             case .disconnectApp: "operatorDisconnectedApp"
-            case .deleteAccount, nil: "operatorActed"
+            default: "operatorActed"
             }
         }
     }

@@ -139,6 +139,13 @@ public enum OperatorAction: String, Sendable, CaseIterable {
     /// An app's consent and tokens ended.
     case disconnectApp = "disconnect_app"
     case deleteAccount = "delete_account"
+    /// The console's apps (OpenID Connect clients in the database); the event names the app.
+    case addApp = "add_app"
+    case editApp = "edit_app"
+    case rotateAppSecret = "rotate_app_secret"
+    case turnAppOff = "turn_app_off"
+    case turnAppOn = "turn_app_on"
+    case deleteApp = "delete_app"
 }
 
 /// How a code went out.

@@ -10,7 +10,10 @@ import Logging
 public struct OIDCProvider: Sendable {
     /// `--public-url`: the `iss` of every token and of every authorization response (RFC 9207).
     public let issuer: String
+    /// The clients of `--oidc-clients` (read-only).
     public let registry: ClientRegistry
+    /// The apps added in the operators' console, read at each request (every instance alike).
+    public let apps: (any AppStore)?
     let store: any OIDCStore
     public let signer: any TokenSigner
     /// Makes each person's `sub` (never their phone number, never their row id).
@@ -28,8 +31,10 @@ public struct OIDCProvider: Sendable {
     public init(
         issuer: String, registry: ClientRegistry, store: any OIDCStore, signer: any TokenSigner,
         subjectKey: SymmetricKey, logger: Logger, refreshFamilyLifetime: TimeInterval = RefreshGrant.familyLifetime,
-        freshProofWithin: TimeInterval = 600, clock: @escaping @Sendable () -> Date = { Date() }
+        freshProofWithin: TimeInterval = 600, clock: @escaping @Sendable () -> Date = { Date() },
+        apps: (any AppStore)? = nil
     ) {
+        self.apps = apps
         self.freshProofWithin = freshProofWithin
         self.refreshFamilyLifetime = refreshFamilyLifetime
         self.issuer = issuer
@@ -39,6 +44,20 @@ public struct OIDCProvider: Sendable {
         self.subjectKey = subjectKey
         self.logger = logger
         self.clock = clock
+    }
+
+    /// The client `id` names: the clients file's, else an app of the console's that is on.
+    public func client(_ id: String) async throws -> OIDCClient? {
+        if let client = registry[id] { return client }
+        guard let apps, ClientRegistry.isAcceptable(id: id) else { return nil }
+        return try await apps.app(id: id)?.client(at: clock().timeIntervalSince1970)
+    }
+
+    /// The clients a request naming `id` is checked against: the file's, and the console's app
+    /// of that id when there is one (requests are parsed without storage, from what was read).
+    public func registry(including id: String?) async throws -> ClientRegistry {
+        guard let id, registry[id] == nil, let app = try await client(id) else { return registry }
+        return ClientRegistry(Array(registry.clients.values) + [app])
     }
 
     /// The person as this provider knows them.

@@ -450,5 +450,22 @@ enum PostgresMigrations {
                 "ALTER TABLE events ADD COLUMN actor text CHECK (actor IS NULL OR char_length(actor) BETWEEN 1 AND 32)",
                 "ALTER TABLE events ADD COLUMN reason text CHECK (reason IS NULL OR char_length(reason) BETWEEN 1 AND 500)",
             ]),
+        // The console's apps (SQLite's v22).
+        Migration(
+            name: "v22-oidc-apps",
+            statements: [
+                """
+                CREATE TABLE oidc_apps (
+                    client_id text PRIMARY KEY CHECK (char_length(client_id) BETWEEN 1 AND 64),
+                    name text NOT NULL CHECK (char_length(name) BETWEEN 1 AND 64),
+                    redirect_uris text NOT NULL CHECK (char_length(redirect_uris) BETWEEN 1 AND 6000),
+                    secret_sha256 bytea NOT NULL CHECK (octet_length(secret_sha256) = 32),
+                    retiring_secret_sha256 bytea CHECK (retiring_secret_sha256 IS NULL OR octet_length(retiring_secret_sha256) = 32),
+                    retiring_until double precision,
+                    disabled_at double precision,
+                    created_at double precision NOT NULL
+                )
+                """
+            ]),
     ]
 }

@@ -125,7 +125,7 @@ final class Application: Sendable {
         }
         // Gateway mode and the OpenID Connect provider sign with the same keys, once loaded, and
         // the same issuer (the gateway's address is --public-url).
-        if configuration.gateway != nil || configuration.oidcClients != nil,
+        if configuration.gateway != nil || configuration.providerClients != nil,
             let issuer = configuration.gateway?.publicURL ?? configuration.publicURL
         {
             let keys =
@@ -133,17 +133,17 @@ final class Application: Sendable {
                 ?? AssertionKeys.loadOrCreate(folder: configuration.dataDirectory, now: clock())
             // The provider's RS256 key (Discovery §3), shared by instances through the environment.
             let rsa =
-                configuration.oidcClients == nil
+                configuration.providerClients == nil
                 ? nil
                 : try configuration.oidcRSAKey ?? RSASigningKey.loadOrCreate(folder: configuration.dataDirectory)
             routes.signer = try await AssertionSigner(keys: keys, issuer: issuer, rsa: rsa, clock: clock)
         }
-        if let clients = configuration.oidcClients, let issuer = configuration.publicURL, let signer = routes.signer {
+        if let clients = configuration.providerClients, let issuer = configuration.publicURL, let signer = routes.signer {
             routes.oidc = OIDCProvider(
                 issuer: issuer, registry: clients, store: storage.oidc, signer: OIDCSigner(signer: signer),
                 subjectKey: secret.derivedKey(purpose: "oidc-subject"), logger: logger,
                 refreshFamilyLifetime: configuration.oidcRefreshFamilyLifetime,
-                freshProofWithin: configuration.policy.confirmWithin, clock: clock)
+                freshProofWithin: configuration.policy.confirmWithin, clock: clock, apps: storage.apps)
             logger.info(
                 "OpenID Connect provider", metadata: ["issuer": "\(issuer)", "clients": "\(clients.clients.count)"])
         }

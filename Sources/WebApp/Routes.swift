@@ -90,6 +90,8 @@ struct Routes {
         router.add(middleware: StaticFiles<AppContext>(assets: assets, urlPrefix: "/public"))
         router.add(
             middleware: CSRFProtection(tokens: CSRFTokens(secret: secret, clock: clock), https: configuration.https))
+        // An app's sign-in under way, for an app added in the console: its forms may go there.
+        if let oidc { router.add(middleware: OIDCFormTargets(provider: oidc, continuing: oidcContinue)) }
         let session = SessionMiddleware(signIn: signIn, cookie: sessionCookie)
 
         var visitors = router.group().add(middleware: session)
@@ -103,7 +105,7 @@ struct Routes {
             rememberedPhone: RememberedPhoneCookie(https: configuration.https),
             device: deviceCookie, returnAddress: returnAddress, gatewayDomain: configuration.gateway?.domain.name,
             deliveriesReported: deliveryCallbacks != nil,
-            oidc: oidc.map { ($0.registry, oidcContinue) }, passkeys: passkeys,
+            oidc: oidc.map { ($0, oidcContinue) }, passkeys: passkeys,
             passkeyCookies: passkeyCookies)
         signInPages.register(
             visitors: visitors, signedOut: visitors.group(context: SignedOutContext.self),
@@ -126,7 +128,7 @@ struct Routes {
         devices.register(signedIn: visitors.group(context: SignedInContext.self), confirmed: confirmed)
         ActivityController(
             events: storage.events, pages: pages, clock: clock,
-            appName: { [registry = oidc?.registry] id in registry?[id]?.name }
+            appName: { [oidc] id in try await oidc?.client(id)?.name }
         ).register(
             signedIn: visitors.group(context: SignedInContext.self))
         // Your account: its forms go back to their own page after "Confirm it's you".
@@ -207,6 +209,11 @@ struct Routes {
             visitors: console.group(context: ConsoleVisitorContext.self),
             operators: console.group(context: OperatorContext.self),
             acting: console.group(context: ActingOperatorContext.self))
+        if let oidc, let apps = oidc.apps {
+            ConsoleAppsController(provider: oidc, apps: apps, pages: pages, clock: clock).register(
+                operators: console.group(context: OperatorContext.self),
+                acting: console.group(context: ActingOperatorContext.self))
+        }
         return router.buildResponder()
     }
 

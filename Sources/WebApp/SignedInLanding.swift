@@ -12,7 +12,7 @@ struct SignedInLanding: Sendable {
     var returnAddress: ReturnAddressCookie? = nil
     /// An app's sign-in in progress (OpenID Connect): the person goes back to it.
     var oidc: OIDCContinueCookie? = nil
-    var oidcClients: ClientRegistry? = nil
+    var oidcProvider: OIDCProvider? = nil
 
     func response(_ signedIn: SignInService.SignedIn, _ context: AppContext, _ request: Request) -> Response {
         let app = oidc?.pending(in: request).map { "/oidc/authorize?" + $0.query }
@@ -42,7 +42,7 @@ struct SignedInLanding: Sendable {
     }
 
     /// The app a pending OpenID Connect sign-in is for, for "Sign in to Grafana".
-    func oidcClientName(in request: Request) -> String? {
-        oidc?.client(in: request, registry: oidcClients)?.name
+    func oidcClientName(in request: Request) async throws -> String? {
+        try await oidc?.client(in: request, provider: oidcProvider)?.name
     }
 }

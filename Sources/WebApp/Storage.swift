@@ -26,6 +26,8 @@ struct Storage: Sendable {
     let webhooks: any WebhookDeliveries
     /// The operators' console's counts (its glance page).
     let console: any ConsoleStore
+    /// The apps (OpenID Connect clients) added in the console.
+    let apps: any AppStore
     /// Throws unless the database answers now (for `/readyz`).
     let ping: @Sendable () async throws -> Void
     /// The database in the app's `ServiceGroup`: runs from start-up until the graceful shutdown
@@ -49,7 +51,7 @@ struct Storage: Sendable {
                 account: SQLAccountStore(runner: PostgresRunner(database), codeLifetime: configuration.policy.codeLifetime),
                 events: SQLEventStore(runner: PostgresRunner(database)),
                 webhooks: SQLWebhookDeliveries(runner: PostgresRunner(database)),
-                console: SQLConsoleStore(runner: PostgresRunner(database)),
+                console: SQLConsoleStore(runner: PostgresRunner(database)), apps: SQLAppStore(runner: PostgresRunner(database)),
                 ping: { try await database.ping() }, service: database, prepare: { try await database.migrate() },
                 close: { database.close() })
         }
@@ -62,7 +64,7 @@ struct Storage: Sendable {
             account: SQLAccountStore(runner: SQLiteRunner(database), codeLifetime: configuration.policy.codeLifetime),
             events: SQLEventStore(runner: SQLiteRunner(database)),
             webhooks: SQLWebhookDeliveries(runner: SQLiteRunner(database)),
-            console: SQLConsoleStore(runner: SQLiteRunner(database)),
+            console: SQLConsoleStore(runner: SQLiteRunner(database)), apps: SQLAppStore(runner: SQLiteRunner(database)),
             ping: { try await database.ping() },
             service: DatabaseService(name: "SQLite", close: { try database.close() }, logger: logger), prepare: {},
             close: { try database.close() })

@@ -50,7 +50,17 @@ public enum TestPostgres {
             _ = try await connection.query("SET LOCAL search_path TO \(unescaped: schema)", logger: logger)
             var found: [[String]] = []
             for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger) {
-                found.append(row.map { cell in cell.bytes.map { String(buffer: $0) } ?? "" })
+                found.append(
+                    row.map { cell in
+                        guard cell.bytes != nil else { return "" }
+                        switch cell.dataType {
+                        case .int2, .int4, .int8: return (try? cell.decode(Int.self)).map(String.init) ?? "?"
+                        case .float4, .float8: return (try? cell.decode(Double.self)).map { String($0) } ?? "?"
+                        case .bytea:
+                            return (try? cell.decode([UInt8].self))?.map { String(format: "%02x", $0) }.joined() ?? "?"
+                        default: return (try? cell.decode(String.self)) ?? "?"
+                        }
+                    })
             }
             return found
         }

@@ -355,6 +355,39 @@ struct CommandTests {
         #expect(actions.map { $0["reason"] as? String } == ["Lost phone", "Called in"])
     }
 
+    @Test("webapp admin apps adds, lists, rotates and removes an app in the database, each secret printed once")
+    func adminApps() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webapp-apps-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (server, _) = try await startSignedIn(dataDirectory: folder)
+        defer { if server.isRunning { server.terminate() } }
+        func apps(_ arguments: [String]) async throws -> (Int32, String, String) {
+            let (process, output, errors) = try run(["admin", "apps"] + arguments + ["--data-dir", folder.path])
+            let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let complaint = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(await exits(process))
+            return (process.terminationStatus, printed, complaint)
+        }
+        #expect(try await apps(["list"]).1 == "No apps.\n")
+        let bad = try await apps(["add", "notes", "--name", "Notes", "--redirect-uri", "http://notes.example/cb", "--reason", "new"])
+        #expect(bad.0 != 0 && bad.2.contains("--redirect-uri"))
+        let (added, json, _) = try await apps(
+            ["add", "notes", "--name", "Notes", "--redirect-uri", "https://notes.example/cb", "--reason", "new", "--json"])
+        #expect(added == 0)
+        let secret = try #require(
+            (try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: String])?["client_secret"])
+        #expect(secret.count == 43)
+        let (taken, _, said) = try await apps(["add", "notes", "--name", "Notes", "--redirect-uri", "https://notes.example/cb", "--reason", "again"])
+        #expect(taken != 0 && said.contains("already has the client id notes"))
+        #expect(try await apps(["list"]).1.contains("notes\tNotes\thttps://notes.example/cb"))
+        let (rotated, newSecret, _) = try await apps(["rotate", "notes", "--reason", "leaked"])
+        #expect(rotated == 0 && !newSecret.contains(secret))
+        #expect(try await apps(["list", "--json"]).1.contains(#""previous_secret_until":"#))
+        #expect(try await apps(["remove", "notes", "--reason", "retired"]).0 == 0)
+        #expect(try await apps(["remove", "notes", "--reason", "retired"]).0 != 0)
+        #expect(try await apps(["list"]).1 == "No apps.\n")
+    }
+
     /// Whether `process` ends within 10 s; waits on a thread of its own, off the cooperative
     /// pool (and not on `DispatchQueue.global()`, which runs only as many jobs as there are cores).
     func exits(_ process: Process, within seconds: Int = 10) async -> Bool {

@@ -22,6 +22,9 @@ public struct OIDCClient: Sendable, Equatable {
     /// Where it is told that a person's session ended (OpenID Connect Back-Channel Logout 1.0):
     /// a logout token is posted there, signed as its ID tokens are.
     public let backchannelLogoutURI: String?
+    /// An app in the database whose secret was rotated: the old secret's SHA-256, still
+    /// accepted until its day is over (the store leaves it out after that).
+    public var retiringSecretSHA256: Data? = nil
 
     public init(
         id: String, name: String, redirectURIs: [String], secretSHA256: Data?, postLogoutRedirectURIs: [String] = [],
@@ -54,7 +57,11 @@ public struct OIDCClient: Sendable, Equatable {
     /// has none to give.
     public func accepts(secret: String) -> Bool {
         guard let expected = secretSHA256 else { return false }
-        return constantTimeEquals(Data(SHA256.hash(data: Data(secret.utf8))), expected)
+        let given = Data(SHA256.hash(data: Data(secret.utf8)))
+        // Both compared whatever the first gives: the time says nothing of which matched.
+        let current = constantTimeEquals(given, expected)
+        let retiring = retiringSecretSHA256.map { constantTimeEquals(given, $0) } ?? false
+        return current || retiring
     }
 }
 
@@ -105,12 +112,10 @@ public struct ClientRegistry: Sendable {
         for (index, entry) in file.clients.enumerated() {
             let label = entry.client_id.map { "client \($0.debugDescription)" } ?? "client #\(index + 1)"
             func refuse(_ field: String, _ why: String) -> Invalid { Invalid(description: "\(label): \(field) \(why)") }
-            guard let id = entry.client_id, (1...64).contains(id.count),
-                id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) })
+            guard let id = entry.client_id, Self.isAcceptable(id: id)
             else { throw refuse("client_id", "must be 1 to 64 characters of A-Z, a-z, 0-9, '.', '_' or '-'.") }
             guard !clients.contains(where: { $0.id == id }) else { throw refuse("client_id", "is listed twice.") }
-            guard let name = entry.name?.trimmingCharacters(in: .whitespaces), (1...64).contains(name.count),
-                !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            guard let name = entry.name.flatMap(Self.acceptableName)
             else { throw refuse("name", "must be 1 to 64 characters people can read.") }
             guard let redirects = entry.redirect_uris, !redirects.isEmpty else {
                 throw refuse("redirect_uris", "must list at least one address.")
@@ -154,7 +159,22 @@ public struct ClientRegistry: Sendable {
         return ClientRegistry(clients)
     }
 
-    static func isAcceptable(_ uri: String) -> Bool {
+    /// A client id: 1 to 64 characters of A-Z a-z 0-9 . _ -.
+    public static func isAcceptable(id: String) -> Bool {
+        (1...64).contains(id.count) && id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }
+    }
+
+    /// A name people see, trimmed: 1 to 64 characters, none a control character; nil otherwise.
+    public static func acceptableName(_ name: String) -> String? {
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        guard (1...64).contains(trimmed.count),
+            !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else { return nil }
+        return trimmed
+    }
+
+    /// A redirect address: absolute https (http only on this machine), no fragment, no user.
+    public static func isAcceptable(_ uri: String) -> Bool {
         guard let components = URLComponents(string: uri), let scheme = components.scheme?.lowercased(),
             let host = components.host?.lowercased(), !host.isEmpty, components.fragment == nil,
             components.user == nil, components.password == nil

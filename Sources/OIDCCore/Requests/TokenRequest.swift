@@ -48,24 +48,32 @@ public struct TokenRequest: Sendable, Equatable {
         }
     }
 
+    /// The client a token request names (in `client_id`, or in Basic credentials), to read it
+    /// before the request is checked; nil when it names none that can be read.
+    public static func claimedClientID(_ form: [(String, String)], authorization: String?) -> String? {
+        if let basic = try? basicCredentials(authorization) { return basic.id }
+        return form.first { $0.0 == "client_id" }?.1
+    }
+
+    /// RFC 6749 §2.3.1: each part form-urlencoded, then base64 of "id:secret"; nil without a
+    /// Basic header.
+    private static func basicCredentials(_ authorization: String?) throws(TokenError) -> (id: String, secret: String)? {
+        guard let authorization, authorization.lowercased().hasPrefix("basic ") else { return nil }
+        guard
+            let decoded = Data(base64Encoded: String(authorization.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
+            let text = String(data: decoded, encoding: .utf8), let colon = text.firstIndex(of: ":"),
+            let id = formDecoded(String(text[..<colon])),
+            let secret = formDecoded(String(text[text.index(after: colon)...]))
+        else {
+            throw TokenError(.invalidClient, "The Authorization header is not Basic client credentials.", basic: true)
+        }
+        return (id, secret)
+    }
+
     private static func authenticate(_ values: [String: String], authorization: String?, registry: ClientRegistry)
         throws(TokenError) -> OIDCClient
     {
-        var basic: (id: String, secret: String)?
-        if let authorization, authorization.lowercased().hasPrefix("basic ") {
-            // RFC 6749 §2.3.1: each part form-urlencoded, then base64 of "id:secret".
-            guard
-                let decoded = Data(
-                    base64Encoded: String(authorization.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
-                let text = String(data: decoded, encoding: .utf8), let colon = text.firstIndex(of: ":"),
-                let id = formDecoded(String(text[..<colon])),
-                let secret = formDecoded(String(text[text.index(after: colon)...]))
-            else {
-                throw TokenError(
-                    .invalidClient, "The Authorization header is not Basic client credentials.", basic: true)
-            }
-            basic = (id, secret)
-        }
+        let basic = try basicCredentials(authorization)
         if basic != nil, values["client_secret"] != nil {
             throw TokenError(.invalidRequest, "Authenticate by one method only.")
         }

@@ -488,6 +488,22 @@ enum SQLiteMigrations {
                     ALTER TABLE events ADD COLUMN reason TEXT CHECK (reason IS NULL OR length(reason) BETWEEN 1 AND 500);
                     """)
         }
+        // The console's apps: OpenID Connect clients kept in the database (OIDCCore's StoredApp).
+        migrator.registerMigration("v22-oidc-apps") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE oidc_apps (
+                        client_id TEXT PRIMARY KEY NOT NULL CHECK (length(client_id) BETWEEN 1 AND 64),
+                        name TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 64),
+                        redirect_uris TEXT NOT NULL CHECK (length(redirect_uris) BETWEEN 1 AND 6000),
+                        secret_sha256 BLOB NOT NULL CHECK (length(secret_sha256) = 32),
+                        retiring_secret_sha256 BLOB CHECK (retiring_secret_sha256 IS NULL OR length(retiring_secret_sha256) = 32),
+                        retiring_until REAL,
+                        disabled_at REAL,
+                        created_at REAL NOT NULL
+                    ) WITHOUT ROWID
+                    """)
+        }
         return migrator
     }
 }

@@ -4,6 +4,7 @@ import AuthCore
 import ConsoleCore
 import EventsCore
 import Foundation
+import OIDCCore
 
 /// `webapp admin`: the console's help for a person, from a shell (for scripts, and for an operator
 /// locked out of the console). Works on the database the server uses; each action takes a
@@ -11,8 +12,8 @@ import Foundation
 struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "webapp admin",
-        abstract: "Help a person with their account from the shell: find, sign-out-everywhere, unlock.",
-        subcommands: [Find.self, SignOutEverywhere.self, Unlock.self])
+        abstract: "Help a person with their account from the shell: find, sign-out-everywhere, unlock; apps.",
+        subcommands: [Find.self, SignOutEverywhere.self, Unlock.self, Apps.self])
 
     /// The person a command names, and the answer's form.
     struct Person: ParsableArguments {

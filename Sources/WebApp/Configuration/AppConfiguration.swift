@@ -104,6 +104,12 @@ struct AppConfiguration: Sendable {
     var purgeInterval: Duration = .seconds(600)
     /// The operators `--admins` lists: who may open the console at `/admin`.
     var operators = Operators([])
+
+    /// The OpenID Connect provider's clients file, when the provider is on: with
+    /// `--oidc-clients`, or with operators (who add apps in the console) and no file.
+    var providerClients: ClientRegistry? {
+        oidcClients ?? (operators.isEmpty ? nil : ClientRegistry([]))
+    }
     /// The endpoints of `--webhooks`, and how often the webhook sender looks for what is due.
     var webhooks: [WebhookEndpoint] = []
     var webhookInterval: Duration = .seconds(1)

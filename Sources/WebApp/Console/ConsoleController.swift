@@ -61,7 +61,7 @@ struct ConsoleController: Sendable {
     }
 
     @Sendable func first(_ request: Request, _ context: OperatorContext) async throws -> Response {
-        try pages.in(context.language).consoleFirst(csrf: context.csrfToken, glance: try await glance())
+        try pages.in(context.language).consoleFirst(csrf: context.csrfToken, glance: try await glance(), appsOn: oidc?.apps != nil)
     }
 
     /// The last 48 hours at a glance, read now.
@@ -82,10 +82,10 @@ struct ConsoleController: Sendable {
         do {
             phone = try PhoneNumber(parsing: typed)
         } catch {
-            return try pages.consoleFirst(csrf: context.csrfToken, glance: try await glance(), typed: typed, error: .notANumber)
+            return try pages.consoleFirst(csrf: context.csrfToken, glance: try await glance(), appsOn: oidc?.apps != nil, typed: typed, error: .notANumber)
         }
         guard let found = try await look(at: phone) else {
-            return try pages.consoleFirst(csrf: context.csrfToken, glance: try await glance(), typed: typed, error: .noAccount(phone))
+            return try pages.consoleFirst(csrf: context.csrfToken, glance: try await glance(), appsOn: oidc?.apps != nil, typed: typed, error: .noAccount(phone))
         }
         let done = request.query["done"].flatMap { Self.actions[$0] }
         return try pages.consolePerson(found, csrf: context.csrfToken, canAct: context.canAct, done: done)
@@ -107,8 +107,16 @@ struct ConsoleController: Sendable {
                 dormantAfter: signIn.policy.dormantAfter),
             lockedFor: lockedFor,
             passkeys: try await passkeys?.passkeys(of: user).passkeys ?? [],
-            apps: try await oidc?.consents(of: id).map { ($0, oidc?.registry[$0.clientID]?.name) } ?? [],
+            apps: try await connectedApps(of: id),
             activity: try await events.activity(user: id, since: now - 90 * 86_400, before: nil, limit: 20))
+    }
+
+    /// The person's connected apps, each with its name where the app is still known.
+    func connectedApps(of user: Int64) async throws -> [(consent: Consent, name: String?)] {
+        guard let oidc else { return [] }
+        var apps: [(consent: Consent, name: String?)] = []
+        for consent in try await oidc.consents(of: user) { apps.append((consent, try await oidc.client(consent.clientID)?.name)) }
+        return apps
     }
 
     /// One of the person's page's actions: the reason checked, the account the number holds now
@@ -120,10 +128,10 @@ struct ConsoleController: Sendable {
         do {
             phone = try PhoneNumber(parsing: request.query["phone"] ?? "")
         } catch {
-            return try pages.consoleFirst(csrf: context.csrfToken, glance: try await glance(), typed: request.query["phone"] ?? "", error: .notANumber)
+            return try pages.consoleFirst(csrf: context.csrfToken, glance: try await glance(), appsOn: oidc?.apps != nil, typed: request.query["phone"] ?? "", error: .notANumber)
         }
         guard let found = try await look(at: phone) else {
-            return try pages.consoleFirst(csrf: context.csrfToken, glance: try await glance(), typed: phone.nationalFormat, error: .noAccount(phone))
+            return try pages.consoleFirst(csrf: context.csrfToken, glance: try await glance(), appsOn: oidc?.apps != nil, typed: phone.nationalFormat, error: .noAccount(phone))
         }
         let reason: ActionReason
         do {
@@ -155,7 +163,7 @@ struct ConsoleController: Sendable {
             var event = event
             event.app = client
             try await oidc.disconnect(user: found.user.id, client: client, recording: event)
-        case .deleteAccount:
+        default:
             throw OperatorGate.unknownPage
         }
         return .redirect(

@@ -12,7 +12,7 @@ struct ActivityController: Sendable {
     let pages: Pages
     let clock: @Sendable () -> Date
     /// An OpenID Connect client's name by its id (nil: no such client configured now).
-    var appName: @Sendable (String) -> String? = { _ in nil }
+    var appName: @Sendable (String) async throws -> String? = { _ in nil }
 
     /// How far back the page and the API look; older events are kept for the operator's export
     /// until the retention ends.
@@ -45,7 +45,11 @@ struct ActivityController: Sendable {
     @Sendable func show(_ request: Request, _ context: SignedInContext) async throws -> Response {
         let (shown, before, older) = try await Self.page(
             of: context.user.id, before: request.query["before"], events: events, now: clock())
+        // Each app's name where it is still known (a file's client, or an app of the console's).
+        var names: [String: String] = [:]
+        for id in Set(shown.compactMap(\.event.app)) { names[id] = try await appName(id) }
         return try pages.in(context.language).activity(
-            csrf: context.csrfToken, events: shown, before: before, olderThan: older, appName: appName)
+            csrf: context.csrfToken, events: shown, before: before, olderThan: older,
+            appName: { names[$0] })
     }
 }

@@ -43,9 +43,11 @@ struct DevicesController: Sendable {
     /// provider is off.
     private func connectedApps(of user: User) async throws -> [(client: OIDCClient, grantedAt: Double)]? {
         guard let oidc else { return nil }
-        return try await oidc.consents(of: user.id).compactMap { consent in
-            oidc.registry[consent.clientID].map { (client: $0, grantedAt: consent.grantedAt) }
+        var apps: [(client: OIDCClient, grantedAt: Double)] = []
+        for consent in try await oidc.consents(of: user.id) {
+            if let client = try await oidc.client(consent.clientID) { apps.append((client, consent.grantedAt)) }
         }
+        return apps
     }
 
     /// The page as it stands, with a notice, or with the reason a passkey change was refused

@@ -83,7 +83,7 @@ struct PasskeyController: Sendable {
             var page = try pages.in(context.language).login(
                 csrf: context.csrfToken, phone: returning.lastPhone?.nationalFormat ?? "",
                 remembered: returning.lastPhone != nil, continuingTo: context.app.returnAddress?.host.name,
-                signingInTo: landing.oidcClientName(in: request), passkeyRefusal: error,
+                signingInTo: try await landing.oidcClientName(in: request), passkeyRefusal: error,
                 continueAs: returning.continueAs)
             page.setCookie(cookies.challengeCleared)
             return page

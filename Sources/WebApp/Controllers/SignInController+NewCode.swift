@@ -53,7 +53,7 @@ extension SignInController {
                 csrf: context.csrfToken, phone: phone, resendWait: max(status.resendWait, error.retryAfter ?? 0),
                 codeLifetime: signIn.policy.codeLifetime, notice: notice,
                 delivery: delivery(status, phone, context.language),
-                error: error, signingInTo: landing.oidcClientName(in: request))
+                error: error, signingInTo: try await landing.oidcClientName(in: request))
         }
     }
 

@@ -24,7 +24,7 @@ struct SignInController: Sendable {
     var landing: SignedInLanding {
         SignedInLanding(
             cookie: cookie, rememberedPhone: rememberedPhone, device: device, returnAddress: returnAddress,
-            oidc: oidc?.cookie, oidcClients: oidc?.registry)
+            oidc: oidc?.cookie, oidcProvider: oidc?.provider)
     }
     /// Gateway mode: the domain whose apps all sign out with this one (said on `GET /logout`).
     var gatewayDomain: String? = nil
@@ -33,7 +33,7 @@ struct SignInController: Sendable {
     var deliveriesReported = false
     /// The OpenID Connect provider's clients and its pending request's cookie, when on: Login
     /// says which app the person signs in to, and fills in its `login_hint`.
-    var oidc: (registry: ClientRegistry, cookie: OIDCContinueCookie)? = nil
+    var oidc: (provider: OIDCProvider, cookie: OIDCContinueCookie)? = nil
     /// Passkeys, when on: a sign-in by text then has Home offer to create one.
     var passkeys: PasskeyService? = nil
     var passkeyCookies = PasskeyCookies(secure: false)
@@ -77,7 +77,7 @@ struct SignInController: Sendable {
 
     @Sendable func showLogin(_ request: Request, _ context: SignedOutContext) async throws -> Response {
         let continuing = context.app.returnAddress?.host.name
-        let app = landing.oidcClientName(in: request)
+        let app = try await landing.oidcClientName(in: request)
         let pages = pages.in(context.language)
         // Back from Verify: show the number the code went to, so it can be corrected.
         if let pending = context.pendingPhone {
@@ -125,7 +125,7 @@ struct SignInController: Sendable {
         var response = try pages.login(
             csrf: context.csrfToken, phone: rememberedPhone.phone(in: request)?.nationalFormat ?? "",
             notice: pages.words("login.notice.notRemembered"), continuingTo: context.app.returnAddress?.host.name,
-            signingInTo: landing.oidcClientName(in: request))
+            signingInTo: try await landing.oidcClientName(in: request))
         if device.token(in: request) != nil { response.setCookie(device.forget()) }
         return response
     }
@@ -169,7 +169,7 @@ struct SignInController: Sendable {
                 sentCodeExpiry: offer.map { Self.expiry(seconds: $0, pages.in(context.language).words) },
                 offersCall: offer == nil ? await callInstead(after: error, typed: phoneInput) : false,
                 continuingTo: context.app.returnAddress?.host.name, error: error,
-                signingInTo: landing.oidcClientName(in: request))
+                signingInTo: try await landing.oidcClientName(in: request))
         }
     }
 
@@ -232,7 +232,7 @@ struct SignInController: Sendable {
             csrf: context.csrfToken, phone: phone, resendWait: status.resendWait,
             codeLifetime: signIn.policy.codeLifetime, notice: dead == nil ? notice : nil,
             delivery: delivery(status, phone, context.language), error: dead,
-            signingInTo: landing.oidcClientName(in: request))
+            signingInTo: try await landing.oidcClientName(in: request))
         if request.cookie(Self.noticeCookie) != nil {
             response.setCookie(Cookie.expired(name: Self.noticeCookie, path: "/verify", secure: cookie.secure))
         }
@@ -298,7 +298,7 @@ struct SignInController: Sendable {
                 csrf: context.csrfToken, phone: phone, resendWait: status.resendWait,
                 codeLifetime: signIn.policy.codeLifetime, triesLeft: error == .incorrectCode ? status.triesLeft : nil,
                 delivery: delivery(status, phone, context.language), error: error,
-                signingInTo: landing.oidcClientName(in: request))
+                signingInTo: try await landing.oidcClientName(in: request))
         }
     }
 

@@ -11,6 +11,13 @@ struct SecurityHeaders: Middleware {
     let headers: HTTPFields
     /// The two of them a script or a style sheet keeps (``subresourceHeaders``), picked once.
     private let subresource: HTTPFields
+    private let formTargets: [String]
+    private let assetOrigin: String?
+
+    /// A page whose form may end in a redirect to an app known only at run time (one added in
+    /// the console) names that app's origins here (``Response/allowingForms(to:)``); this
+    /// middleware takes the field out and adds them to that page's `form-action`.
+    static let extraFormTargets = HTTPField.Name("x-phonelogin-form-action")!
 
     /// - Parameter formTargets: origins besides this one that a form's answer may redirect to
     ///   (gateway mode: the protected apps, where signing in sends people back; browsers apply
@@ -26,6 +33,8 @@ struct SecurityHeaders: Middleware {
         ]
         if https { headers.append(HTTPField(name: .strictTransportSecurity, value: "max-age=31536000; includeSubDomains")) }
         self.headers = headers
+        self.formTargets = formTargets
+        self.assetOrigin = assetOrigin
         self.subresource = HTTPFields(headers.filter { Self.subresourceHeaders.contains($0.name) })
     }
 
@@ -39,6 +48,14 @@ struct SecurityHeaders: Middleware {
         _ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response
     ) async throws -> Response {
         var response = try await next(request, context)
+        if let extra = response.headers[Self.extraFormTargets] {
+            response.headers[Self.extraFormTargets] = nil
+            var headers = headers
+            headers[.contentSecurityPolicy] = Self.contentSecurityPolicy(
+                formTargets: formTargets + extra.split(separator: " ").map(String.init), assetOrigin: assetOrigin)
+            response.headers.append(contentsOf: headers)
+            return response
+        }
         // Appended, not set one by one (each set scans the fields): no handler sets these,
         // this middleware alone does, once (SecurityHeadersTests checks each arrives once).
         response.headers.append(contentsOf: Self.isSubresource(response) ? subresource : headers)

@@ -25,20 +25,24 @@ struct ConsentController: Sendable {
     }
 
     /// The request, validated again (the page is reached by a link anyone can make).
-    private func authorization(_ query: String) throws -> AuthorizationRequest {
+    private func authorization(_ query: String) async throws -> AuthorizationRequest {
         let form = (try? URLEncodedForm(parsing: query)) ?? URLEncodedForm()
+        let registry = try await provider.registry(including: form["client_id"])
         do {
-            return try AuthorizationRequest.parse(form.pairs.map { ($0.name, $0.value) }, registry: provider.registry)
+            return try AuthorizationRequest.parse(form.pairs.map { ($0.name, $0.value) }, registry: registry)
         } catch {
             throw StatusError(.badRequest, Phrase("oidc.redirectMismatch"), message: "This sign-in link is not valid.")
         }
     }
 
     @Sendable func show(_ request: Request, _ context: SignedInContext) async throws -> Response {
-        let authorization = try authorization(String(request.rawQuery))
-        return try pages.in(context.language).consent(
+        let authorization = try await authorization(String(request.rawQuery))
+        var page = try pages.in(context.language).consent(
             csrf: context.csrfToken, client: authorization.client, scopes: authorization.scopes,
             request: String(request.rawQuery), phone: context.user.phone)
+        // Its form ends in a redirect to the app, which may be one added in the console.
+        if provider.registry[authorization.client.id] == nil { page.allowingForms(to: authorization.client) }
+        return page
     }
 
     /// Allow: remembered, and back to the app with a code. Don't allow: back with
@@ -46,7 +50,7 @@ struct ConsentController: Sendable {
     @Sendable func decide(_ request: Request, _ context: SignedInContext) async throws -> Response {
         let form = try request.formData()
         let query = form["request"] ?? ""
-        let authorization = try authorization(query)
+        let authorization = try await authorization(query)
         guard let person = try await oidc.person(context.app) else { throw Redirect.toLogin }
         if form["decision"] == "switch" {
             // "Not you?": signed out here, then the same request again, which now asks for a
@@ -84,7 +88,7 @@ struct ConsentController: Sendable {
 
     /// Disconnects an app: its consent and every token it holds for this person end.
     @Sendable func disconnect(_ request: Request, _ context: SignedInContext) async throws -> Response {
-        guard let client = context.parameters["client"], provider.registry[client] != nil else {
+        guard let client = context.parameters["client"], try await provider.client(client) != nil else {
             throw StatusError(.notFound, .noPage, message: "There is no page at this address.")
         }
         try await provider.disconnect(user: context.user.id, client: client)

@@ -76,12 +76,16 @@ struct OIDCContinueCookie: Sendable {
         return pending
     }
 
+    /// The client id the pending request names (unchecked beyond that).
+    func clientID(in request: Request) -> String? {
+        guard let pending = pending(in: request) else { return nil }
+        return (try? URLEncodedForm(parsing: pending.query))?.values(for: "client_id").first
+    }
+
     /// The client the pending request names, for "Sign in to Grafana" (unchecked beyond its id).
-    func client(in request: Request, registry: ClientRegistry?) -> OIDCClient? {
-        guard let registry, let pending = pending(in: request),
-            let id = (try? URLEncodedForm(parsing: pending.query))?.values(for: "client_id").first
-        else { return nil }
-        return registry[id]
+    func client(in request: Request, provider: OIDCProvider?) async throws -> OIDCClient? {
+        guard let provider, let id = clientID(in: request) else { return nil }
+        return try await provider.client(id)
     }
 
     /// The `login_hint` of the pending request, if it parses as given.

@@ -91,9 +91,9 @@ struct OIDCController: Sendable {
         let parameters = request.query.pairs
         let query = request.rawQuery
         let authorization: AuthorizationRequest
+        let registry = try await provider.registry(including: parameters.first { $0.name == "client_id" }?.value)
         do {
-            authorization = try AuthorizationRequest.parse(
-                parameters.map { ($0.name, $0.value) }, registry: provider.registry)
+            authorization = try AuthorizationRequest.parse(parameters.map { ($0.name, $0.value) }, registry: registry)
         } catch .page(let reason) {
             context.logger.notice("OIDC request refused", metadata: ["why": "\(reason)"])
             throw StatusError(
@@ -147,9 +147,12 @@ struct OIDCController: Sendable {
     @Sendable func token(_ request: Request, _ context: AppContext) async throws -> Response {
         do {
             let form = try request.formData()
+            let pairs = form.pairs.map { ($0.name, $0.value) }
+            let authorization = request.headers[.authorization]
             let parsed = try TokenRequest.parse(
-                form.pairs.map { ($0.name, $0.value) }, authorization: request.headers[.authorization],
-                registry: provider.registry)
+                pairs, authorization: authorization,
+                registry: try await provider.registry(
+                    including: TokenRequest.claimedClientID(pairs, authorization: authorization)))
             return try Self.json(try await provider.token(parsed))
         } catch let error as TokenError {
             context.logger.notice("OIDC token refused", metadata: ["error": "\(error.code.rawValue)"])
@@ -195,7 +198,7 @@ struct OIDCController: Sendable {
         if let user = context.user, idToken.sub.value != provider.subject(of: user.id) {
             return .redirect(to: "/logout")
         }
-        let client = provider.registry[idToken.aud.value.first ?? ""]
+        let client = try await provider.client(idToken.aud.value.first ?? "")
         if let token = context.sessionToken {
             try await signIn.signOut(
                 session: token, by: context.user?.id, userAgent: request.headers[.userAgent],

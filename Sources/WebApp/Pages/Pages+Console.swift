@@ -20,9 +20,12 @@ extension Pages {
 
     /// The console's first page: find a person by their number. `typed` and `error`: a search
     /// that found nobody, or was no number.
-    func consoleFirst(csrf: String, glance: Glance, typed: String = "", error: ConsoleRefusal? = nil) throws -> Response {
+    func consoleFirst(
+        csrf: String, glance: Glance, appsOn: Bool = false, typed: String = "", error: ConsoleRefusal? = nil
+    ) throws -> Response {
         var values = glanceValues(glance)
         values.merge([
+            "hasApps": appsOn,
             "csrf": csrf, "typed": String(typed.prefix(64)), "hasError": error != nil,
             "error": error.map { sentence($0) } ?? "", "pageAddress": "/admin",
         ]) { _, new in new }
