@@ -116,7 +116,7 @@ let package = Package(
         // the person, and the deletion. Decides; no HTTP, no storage.
         .target(
             name: "AccountCore",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["EventsCore", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // The operators' console: who is an operator, when the console opens (a recent passkey),
         // the reasons and events of their actions. Decides; no HTTP, no storage.

@@ -1,3 +1,4 @@
+import EventsCore
 import Foundation
 
 /// Where the person's account is read whole and deleted whole: the account page's facts, the
@@ -18,13 +19,25 @@ public protocol AccountStore: Sendable {
 
     /// Reads the user's row (locked), numbers and money held, passes them to `decide`, and when
     /// it decides ``DeletionDecision/delete(_:)`` removes every personal row in the same
-    /// transaction (its events too), and notes the deletion `at` then.
-    func delete(user: Int64, at: Double, decide: @escaping @Sendable (DeletionSnapshot) -> DeletionDecision)
-        async throws -> DeletionDecision
+    /// transaction (its events too), and notes the deletion `at` then, with `operatorEvent` when
+    /// an operator deleted it.
+    func delete(
+        user: Int64, at: Double, recording operatorEvent: Event?,
+        decide: @escaping @Sendable (DeletionSnapshot) -> DeletionDecision
+    ) async throws -> DeletionDecision
 
     /// Replaces the user's recovery codes by `digests` (``RecoveryCodes``), in one transaction:
     /// the old set ends as the new one begins.
     func replaceRecoveryCodes(user: Int64, digests: [Data], at: Double) async throws
+}
+
+extension AccountStore {
+    /// The person's own deletion (no operator's event).
+    public func delete(user: Int64, at: Double, decide: @escaping @Sendable (DeletionSnapshot) -> DeletionDecision)
+        async throws -> DeletionDecision
+    {
+        try await delete(user: user, at: at, recording: nil, decide: decide)
+    }
 }
 
 /// The account page: the number, since when, and how the person signs in.

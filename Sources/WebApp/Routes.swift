@@ -204,7 +204,7 @@ struct Routes {
         ConsoleController(
             signIn: signIn, accounts: storage.account, events: storage.events, console: storage.console,
             passkeys: passkeys, oidc: oidc,
-            pages: pages, clock: clock
+            pages: pages, accountRules: accountRules, clock: clock
         ).register(
             visitors: console.group(context: ConsoleVisitorContext.self),
             operators: console.group(context: OperatorContext.self),

@@ -279,6 +279,33 @@ struct ConsoleTests {
         }
     }
 
+    @Test("delete the account: the person's own rules (refused while it holds money), the operator's event kept")
+    func deleteAccount() async throws {
+        try await withServer(Self.on) { server in
+            let person = try await signIn(server, Self.person)
+            let (admin, _) = try await openConsole(server)
+            let path = "/admin/people/delete-account?phone=5305550123"
+            // Money in the wallet: refused, with the amount, and nothing deleted.
+            try await server.execute(
+                "INSERT INTO accounts (user_id, name, balance_cents, created_at) SELECT id, 'Savings', 1250, 0 FROM users WHERE phone = '+15305550123'")
+            let refused = try await admin.post(path, form: [("reason", "Asked by phone")])
+            #expect(refused.status == .conflict)
+            #expect(refused.body.contains("The account holds $12.50"))
+            #expect(try await person.get("/home").status == .ok)
+            try await server.execute("UPDATE accounts SET balance_cents = 0")
+            #expect(try await admin.post(path, form: [("reason", "")]).status == .unprocessableEntity)
+            let deleted = try await admin.post(path, form: [("reason", "Asked by phone, number confirmed")])
+            #expect(deleted.location == "/admin?done=delete-account")
+            #expect(try await admin.get("/admin?done=delete-account").body.contains("The account was deleted."))
+            #expect(try await person.get("/home").location == "/login")
+            #expect(try await admin.get("/admin/people?phone=5305550123").status == .notFound)
+            let rows = try await server.rows(
+                "SELECT detail, actor, reason FROM events WHERE type IN ('operator.action', 'user.deleted') ORDER BY id")
+            #expect(rows.map(\.first) == ["", "delete_account"])
+            #expect(rows.last == ["delete_account", "+12125550100", "Asked by phone, number confirmed"])
+        }
+    }
+
     @Test("another person's passkey or app by id is refused (409), and nothing is removed")
     func anotherPersonsPasskey() async throws {
         try await withServer(Self.on) { server in

@@ -288,7 +288,8 @@ public enum AccountQueries {
     /// The deletion: the user's row locked (a wallet change, which locks it first, runs before or
     /// after, never during), what `decide` needs read, and what it decided written.
     public static func delete(
-        user: Int64, at now: Double, decide: @escaping @Sendable (DeletionSnapshot) -> DeletionDecision
+        user: Int64, at now: Double, recording operatorEvent: Event? = nil,
+        decide: @escaping @Sendable (DeletionSnapshot) -> DeletionDecision
     ) -> Step<DeletionDecision> {
         .rows(Statement(personLocked, user)) { rows in
             guard let row = rows.first else {
@@ -306,7 +307,10 @@ public enum AccountQueries {
                     return fenced(plan.forgotten.map(\.held), of: user).then { held in
                         plan.forgotten = zip(held, plan.forgotten).map { ($0, $1.as) }
                         return OIDCQueries.apps(of: user).then { apps in
-                            Step<Int>.execute(statements(deleting: plan, at: now, apps: apps)).map { _ in .delete(plan) }
+                            Step<Int>.execute(
+                                statements(deleting: plan, at: now, apps: apps)
+                                    + (operatorEvent.map { [EventQueries.insert($0)] } ?? [])
+                            ).map { _ in .delete(plan) }
                         }
                     }
                 }

@@ -1,4 +1,5 @@
 import AccountCore
+import EventsCore
 import Foundation
 
 /// ``AccountCore/AccountStore`` on either database (``AccountQueries``), through the database's
@@ -26,10 +27,13 @@ public struct SQLAccountStore<Runner: StepRunner>: AccountStore {
         return try await runner.read { AccountQueries.export(user: user, now: now, codeLifetime: codeLifetime) }
     }
 
-    public func delete(user: Int64, at: Double, decide: @escaping @Sendable (DeletionSnapshot) -> DeletionDecision)
-        async throws -> DeletionDecision
-    {
-        try await runner.transaction { AccountQueries.delete(user: user, at: at, decide: decide) }
+    public func delete(
+        user: Int64, at: Double, recording operatorEvent: Event?,
+        decide: @escaping @Sendable (DeletionSnapshot) -> DeletionDecision
+    ) async throws -> DeletionDecision {
+        try await runner.transaction {
+            AccountQueries.delete(user: user, at: at, recording: operatorEvent, decide: decide)
+        }
     }
 
     public func replaceRecoveryCodes(user: Int64, digests: [Data], at: Double) async throws {

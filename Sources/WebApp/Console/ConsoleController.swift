@@ -23,12 +23,14 @@ struct ConsoleController: Sendable {
     let passkeys: PasskeyService?
     let oidc: OIDCProvider?
     let pages: Pages
+    /// The same rules as the person's own deletion.
+    let accountRules: AccountRules
     let clock: @Sendable () -> Date
 
     /// The person's page's actions, by the last part of their address.
     static let actions: [String: OperatorAction] = [
         "sign-out-everywhere": .signOutEverywhere, "unlock": .unlock, "remove-passkey": .removePasskey,
-        "disconnect-app": .disconnectApp,
+        "disconnect-app": .disconnectApp, "delete-account": .deleteAccount,
     ]
 
     func register(visitors: RouteScope<ConsoleVisitorContext>, operators: RouteScope<OperatorContext>,
@@ -61,7 +63,9 @@ struct ConsoleController: Sendable {
     }
 
     @Sendable func first(_ request: Request, _ context: OperatorContext) async throws -> Response {
-        try pages.in(context.language).consoleFirst(csrf: context.csrfToken, glance: try await glance(), appsOn: oidc?.apps != nil)
+        try pages.in(context.language).consoleFirst(
+            csrf: context.csrfToken, glance: try await glance(), appsOn: oidc?.apps != nil,
+            deleted: request.query["done"] == "delete-account")
     }
 
     /// The last 48 hours at a glance, read now.
@@ -163,6 +167,17 @@ struct ConsoleController: Sendable {
             var event = event
             event.app = client
             try await oidc.disconnect(user: found.user.id, client: client, recording: event)
+        case .deleteAccount:
+            let rules = accountRules
+            switch try await accounts.delete(
+                user: found.user.id, at: clock().timeIntervalSince1970, recording: event, decide: { rules.deletion($0) })
+            {
+            case .moneyHeld(let cents):
+                return try pages.consolePerson(
+                    found, csrf: context.csrfToken, canAct: true, refused: (action, .moneyHeld(cents)))
+            case .delete, .noAccount:
+                return .redirect(to: "/admin?done=delete-account")
+            }
         default:
             throw OperatorGate.unknownPage
         }
@@ -199,6 +214,8 @@ enum ConsoleRefusal: Sendable {
     case reason(ActionReason.Refusal)
     /// The passkey or app is no longer the person's (removed meanwhile, or never theirs).
     case gone
+    /// The account holds money (in cents): it is not deleted, as the person's own deletion is not.
+    case moneyHeld(Int64)
 }
 
 extension ConsoleRefusal: AnsweringError {
@@ -206,7 +223,7 @@ extension ConsoleRefusal: AnsweringError {
         switch self {
         case .notANumber, .reason: .unprocessableContent
         case .noAccount: .notFound
-        case .gone: .conflict
+        case .gone, .moneyHeld: .conflict
         }
     }
 
@@ -217,6 +234,7 @@ extension ConsoleRefusal: AnsweringError {
         case .reason(.missing): "The reason is missing."
         case .reason(.tooLong): "The reason is too long."
         case .gone: "That is no longer the person's."
+        case .moneyHeld: "The account holds money."
         }
     }
 
@@ -228,6 +246,7 @@ extension ConsoleRefusal: AnsweringError {
         case .reason(.missing): "console.error.reasonMissing"
         case .reason(.tooLong): "console.error.reasonTooLong"
         case .gone: "console.error.gone"
+        case .moneyHeld: "console.error.moneyHeld"
         }
     }
 }

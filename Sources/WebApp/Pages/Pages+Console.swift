@@ -21,11 +21,12 @@ extension Pages {
     /// The console's first page: find a person by their number. `typed` and `error`: a search
     /// that found nobody, or was no number.
     func consoleFirst(
-        csrf: String, glance: Glance, appsOn: Bool = false, typed: String = "", error: ConsoleRefusal? = nil
+        csrf: String, glance: Glance, appsOn: Bool = false, deleted: Bool = false, typed: String = "",
+        error: ConsoleRefusal? = nil
     ) throws -> Response {
         var values = glanceValues(glance)
         values.merge([
-            "hasApps": appsOn,
+            "hasApps": appsOn, "notice": deleted ? words("console.done.delete-account") : "",
             "csrf": csrf, "typed": String(typed.prefix(64)), "hasError": error != nil,
             "error": error.map { sentence($0) } ?? "", "pageAddress": "/admin",
         ]) { _, new in new }
@@ -117,6 +118,7 @@ extension Pages {
                 "hasError": refused != nil,
                 "signOutError": refusal(.signOutEverywhere), "unlockError": refusal(.unlock),
                 "passkeyError": refusal(.removePasskey), "appError": refusal(.disconnectApp),
+                "deleteError": refusal(.deleteAccount),
                 "pageAddress": "/admin/people?" + actionQuery,
             ], answering: refused?.1)
     }
@@ -125,6 +127,7 @@ extension Pages {
     func sentence(_ refusal: ConsoleRefusal) -> String {
         switch refusal {
         case .noAccount(let phone): words(refusal.key, ["phone": phone.nationalFormat])
+        case .moneyHeld(let cents): words(refusal.key, ["amount": Money(cents: cents).description])
         default: words(refusal.key)
         }
     }
