@@ -120,7 +120,9 @@ let package = Package(
         ),
         // The operators' console: who is an operator, when the console opens (a recent passkey),
         // the reasons and events of their actions. Decides; no HTTP, no storage.
-        .target(name: "ConsoleCore", dependencies: ["AuthCore", "EventsCore"]),
+        .target(
+            name: "ConsoleCore",
+            dependencies: ["AuthCore", "EventsCore", "Encodings", .product(name: "Crypto", package: "swift-crypto")]),
         // The wallet of the original app: accounts and money, no HTTP, no storage.
         .target(
             name: "WalletCore",

@@ -142,6 +142,8 @@
     check.call(PublicKeyCredential).then(function (available) { box.hidden = !available; }, function () {});
   } else {
     box.hidden = false;
+    var unavailableHere = document.getElementById("passkey-unavailable");
+    if (unavailableHere) unavailableHere.hidden = true;
     // "Your devices": the passkeys section, hidden where nothing could be added to it.
     var section = document.getElementById("passkeys-section");
     if (section) section.hidden = false;

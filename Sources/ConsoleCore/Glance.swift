@@ -109,8 +109,16 @@ public struct GlanceCounts: Sendable {
     }
 }
 
-/// Where the glance's counts are read: one read, no decision.
+/// Where the console's own rows are kept: the glance's counts (one read, no decision) and the
+/// operators' enrollment links.
 public protocol ConsoleStore: Sendable {
+    /// Keeps an enrollment link (its token's SHA-256) for the operator `phone` (E.164) until `expiresAt`.
+    func addEnrollment(tokenSHA256: Data, phone: String, expiresAt: Double) async throws
+    /// Whether the link is unused and unexpired at `now`, and `phone`'s.
+    func enrollmentIsLive(tokenSHA256: Data, phone: String, at now: Double) async throws -> Bool
+    /// Uses the link up, if it is live: true when this call used it.
+    func useEnrollment(tokenSHA256: Data, phone: String, at now: Double) async throws -> Bool
+
     /// Sends and sign-ins since `since` (hours counted from it), and each exchange's codes sent
     /// between `breakerSince` and `settledBy` (the breaker's window, codes whose time to be used
     /// is over) when it has at least `minCodes`.

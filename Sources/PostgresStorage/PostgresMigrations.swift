@@ -467,5 +467,18 @@ enum PostgresMigrations {
                 )
                 """
             ]),
+        // The operators' enrollment links (SQLite's v23).
+        Migration(
+            name: "v23-operator-enrollments",
+            statements: [
+                """
+                CREATE TABLE operator_enrollments (
+                    token_sha256 bytea PRIMARY KEY CHECK (octet_length(token_sha256) = 32),
+                    phone text NOT NULL,
+                    expires_at double precision NOT NULL,
+                    used_at double precision
+                )
+                """
+            ]),
     ]
 }

@@ -119,6 +119,7 @@ final class Application: Sendable {
                 relyingParty: passkeys.relyingParty, siteName: configuration.appName ?? "Phone Login",
                 store: auth, policy: configuration.policy, logger: logger, clock: clock,
                 metrics: SignInMetrics(factory: metrics))
+            routes.passkeys?.operatorPhones = configuration.operators.phones
             logger.info(
                 "Passkeys",
                 metadata: ["rp-id": "\(passkeys.relyingParty.id)", "origin": "\(passkeys.relyingParty.origin)"])

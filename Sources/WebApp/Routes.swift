@@ -209,6 +209,12 @@ struct Routes {
             visitors: console.group(context: ConsoleVisitorContext.self),
             operators: console.group(context: OperatorContext.self),
             acting: console.group(context: ActingOperatorContext.self))
+        if let passkeys {
+            EnrollController(
+                passkeys: passkeys, console: storage.console, pages: pages,
+                cookies: PasskeyCookies(secure: configuration.https), clock: clock
+            ).register(visitors: console.group(context: ConsoleVisitorContext.self))
+        }
         if let oidc, let apps = oidc.apps {
             ConsoleAppsController(provider: oidc, apps: apps, pages: pages, clock: clock).register(
                 operators: console.group(context: OperatorContext.self),

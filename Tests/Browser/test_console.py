@@ -11,6 +11,8 @@ In WebKit, where WebKitGTK has no WebAuthn: the proof page says the console cann
 this browser, and is accessible.
 """
 
+import json
+import subprocess
 import unittest
 
 from selenium.webdriver.common.by import By
@@ -45,21 +47,30 @@ class ConsoleTests(base.BrowserTestCase):
         scroll, client, over = (driver or self.driver).execute_script(OVERFLOW_SCRIPT)
         self.assertLessEqual(scroll, client, over)
 
+    def enrollment_link(self):
+        """What `webapp admin enroll` prints for the operator, on the server's own database."""
+        done = subprocess.run(
+            [base.BINARY, "admin", "enroll", OPERATOR, "--json", "--public-url", self.server.url,
+             *self.server.database_options], capture_output=True, text=True, timeout=60)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        return json.loads(done.stdout)["link"]
+
     def open_console(self):
-        """The operator signs in by text, adds a passkey and opens the console with it."""
+        """The operator signs in by text, is told a text never opens the console, adds the
+        console's passkey through an enrollment link from the shell, and opens the console with it."""
         self.driver.add_virtual_authenticator(VirtualAuthenticatorOptions(
             protocol="ctap2", transport="internal", has_resident_key=True, has_user_verification=True,
             is_user_verified=True))
         self.sign_in(OPERATOR, enter=True)
         self.driver.get(self.server.url + "/admin")
         self.wait_for_page("/admin/proof", until=lambda d: self.visible("console-add-passkey"))
-        self.assertTrue(self.visible("console-add-passkey"))
+        self.assertIn("webapp admin enroll", self.driver.find_element(By.ID, "console-add-passkey").text)
         self.assert_accessible("console-proof-no-passkey.png")
-        self.driver.find_element(By.ID, "console-add-passkey").click()
-        self.wait_for_page("/devices", until=lambda d: self.visible("passkey-add"))
+        self.driver.get(self.enrollment_link())
+        self.wait_for_page("/admin/enroll", until=lambda d: self.visible("passkey-create"))
+        self.assertFalse(self.visible("passkey-unavailable"))
+        self.assert_accessible("console-enroll.png")
         self.driver.find_element(By.ID, "passkey-create").click()
-        self.wait_for_page("/devices", until=lambda d: "Passkey added" in d.find_element(By.ID, "notice").text)
-        self.driver.get(self.server.url + "/admin")
         self.wait_for_page("/admin/proof", until=lambda d: self.visible("passkey-button"))
         self.assertFalse(self.visible("passkey-unavailable"))
         self.assert_accessible("console-proof.png")

@@ -37,14 +37,30 @@ struct ConsoleTests {
         return browser
     }
 
-    /// The operator, signed in by text, with a passkey, proved with it just now: the console is open.
+    /// The operator, signed in by text, with a passkey added through an enrollment link from the
+    /// shell, proved with it just now: the console is open.
     func openConsole(_ server: TestServer) async throws -> (Browser, SoftwareAuthenticator) {
-        let flows = PasskeyFlowTests()
         let admin = try await signIn(server, Self.operatorPhone)
         var key = SoftwareAuthenticator()
-        #expect(try await flows.create(admin, &key).location == "/devices")
+        try await enroll(server, admin, &key)
         try await prove(admin, &key, next: "/admin")
         return (admin, key)
+    }
+
+    /// An enrollment link (as `webapp admin enroll` makes one), used in `admin` to add `key`.
+    func enroll(_ server: TestServer, _ admin: Browser, _ key: inout SoftwareAuthenticator) async throws {
+        let (token, sha256) = Enrollment.newToken()
+        try await server.app.storage.console.addEnrollment(
+            tokenSHA256: sha256, phone: "+12125550100", expiresAt: server.clock.now.timeIntervalSince1970 + 900)
+        let page = try await admin.get("/admin/enroll?token=" + token)
+        #expect(page.status == .ok && page.body.contains(#"id="passkey-create""#))
+        let options = PasskeyFlowTests().json(try await admin.post("/admin/enroll/options?token=" + token))
+        let user = try #require(options["user"] as? [String: Any])
+        let answer = key.register(
+            challenge: try #require(options["challenge"] as? String), userHandle: try #require(user["id"] as? String))
+        let added = try await admin.post(
+            "/admin/enroll?token=" + token, form: [("credential", String(decoding: answer, as: UTF8.self))])
+        #expect(added.location == "/admin/proof?next=%2Fadmin")
     }
 
     /// Proves the operator with their passkey as the console's proof page does.
@@ -108,12 +124,21 @@ struct ConsoleTests {
             let proof = try await admin.get("/admin/proof?next=%2Fadmin")
             #expect(proof.status == .ok)
             #expect(proof.body.contains(#"id="console-add-passkey""#))
+            #expect(proof.body.contains("<code>webapp admin enroll +12125550100</code>"))
             #expect(!proof.body.contains(#"id="passkey-button""#))
             #expect(try await admin.post("/admin/people/unlock?phone=5305550123", form: [("reason", "locked out")]).location
                 == "/admin/proof?next=%2Fadmin%2Fpeople%3Fphone%3D5305550123")
 
+            // A passkey added by text is refused on an operator's account (whoever holds the
+            // number and its texts must not get one); the enrollment link from the shell adds it.
             var key = SoftwareAuthenticator()
-            #expect(try await PasskeyFlowTests().create(admin, &key).location == "/devices")
+            let options = try await admin.post("/passkeys/options")
+            #expect(options.status == .forbidden)
+            #expect(options.body.contains("opens the operators"))
+            let added = try await admin.post("/passkeys", form: [("credential", "{}")])
+            #expect(added.status == .forbidden)
+            #expect(try await server.tableCounts(["passkeys"])["passkeys"] == 0)
+            try await enroll(server, admin, &key)
             // Signed in by text a minute ago, with a passkey now: still not open.
             #expect(try await admin.get("/admin").location == "/admin/proof?next=%2Fadmin")
             let ask = try await admin.get("/admin/proof?next=%2Fadmin")
@@ -136,6 +161,43 @@ struct ConsoleTests {
             #expect(try await admin.get("/admin/proof?next=%2Fadmin%2Fpeople").location == "/admin/people")
             #expect(try await admin.get("/admin/proof?next=%2Fhome").location == "/admin")
             #expect(try await admin.get("/admin/proof?next=https%3A%2F%2Fevil.example").location == "/admin")
+        }
+    }
+
+    @Test("whoever holds an operator's number and its texts gets no passkey in; the enrollment link works once, for its own operator; a proved operator adds another")
+    func numberThief() async throws {
+        try await withServer(Self.on) { server in
+            var (admin, key) = try await openConsole(server)
+            // Another browser, signed in by text as the operator (a recycled or stolen number).
+            let thief = try await signIn(server, Self.operatorPhone)
+            #expect(try await thief.post("/passkeys/options").status == .forbidden)
+            #expect(try await thief.get("/admin").location == "/admin/proof?next=%2Fadmin")
+            // A used link, or one for another number, adds nothing.
+            let (token, sha256) = Enrollment.newToken()
+            try await server.app.storage.console.addEnrollment(
+                tokenSHA256: sha256, phone: "+14155550199", expiresAt: server.clock.now.timeIntervalSince1970 + 900)
+            let notTheirs = try await thief.get("/admin/enroll?token=" + token)
+            #expect(notTheirs.status == .gone && notTheirs.body.contains(#"id="enroll-gone""#))
+            #expect(try await thief.post("/admin/enroll/options?token=" + token).status == .forbidden)
+            #expect(try await thief.get("/admin/enroll?token=nonsense").status == .gone)
+            // An expired link for the right number: gone too.
+            let (old, oldHash) = Enrollment.newToken()
+            try await server.app.storage.console.addEnrollment(
+                tokenSHA256: oldHash, phone: "+12125550100", expiresAt: server.clock.now.timeIntervalSince1970 - 1)
+            #expect(try await thief.get("/admin/enroll?token=" + old).status == .gone)
+            #expect(try await server.tableCounts(["passkeys"])["passkeys"] == 1)
+            // The operator, proved by their passkey, adds a second one on Your devices.
+            try await prove(admin, &key, next: "/admin")
+            var second = SoftwareAuthenticator()
+            #expect(try await PasskeyFlowTests().create(admin, &second).location == "/devices")
+            #expect(try await server.tableCounts(["passkeys"])["passkeys"] == 2)
+            // A passkey that is not theirs fails on the proof: asked again on the console, never by text.
+            let options = try await thief.post("/confirm/passkey/options")
+            var stranger = SoftwareAuthenticator()
+            let answer = stranger.signIn(challenge: try #require(PasskeyFlowTests().json(options)["challenge"] as? String))
+            let failed = try await thief.post(
+                "/confirm/passkey", form: [("next", "/admin"), ("credential", String(decoding: answer, as: UTF8.self))])
+            #expect(failed.location == "/admin/proof?next=%2Fadmin&failed=1")
         }
     }
 

@@ -33,6 +33,9 @@ public enum PasskeyError: Error, Equatable, Sendable, CustomStringConvertible {
     case noSuchPasskey
     /// The client holds too many unanswered sign-in challenges (a page asks for one as it opens).
     case tooManyRequests(seconds: Int)
+    /// An operator's account (its passkeys open the console) takes a new passkey only from a
+    /// session proved by one of its passkeys lately, or through the shell's enrollment link.
+    case operatorProofNeeded
 
     public var description: String {
         switch self {
@@ -56,6 +59,7 @@ public enum PasskeyError: Error, Equatable, Sendable, CustomStringConvertible {
         case .badName: Phrase("passkey.badName")
         case .noSuchPasskey: Phrase("passkey.noSuchPasskey")
         case .tooManyRequests(let seconds): Phrase("passkey.tooManyRequests", ["wait": .wait(seconds: seconds)])
+        case .operatorProofNeeded: Phrase("passkey.operatorProofNeeded")
         }
     }
 }

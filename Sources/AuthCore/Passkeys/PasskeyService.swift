@@ -16,6 +16,9 @@ public struct PasskeyService: Sendable {
     let clock: @Sendable () -> Date
     let logger: Logger
     let metrics: SignInMetrics
+    /// The operators' numbers (E.164): their passkeys open the console, so their accounts take a
+    /// new one only as ``mayAdd(for:session:enrolled:)`` says.
+    public var operatorPhones: Set<String> = []
 
     public init(
         relyingParty: RelyingParty, siteName: String = "Phone Login", store: any AuthStore, policy: SignInPolicy,
@@ -34,7 +37,10 @@ public struct PasskeyService: Sendable {
 
     /// Options for `navigator.credentials.create()`, with a fresh challenge for `session` (the
     /// signed-in session or API token asking).
-    public func creationOptions(for user: User, session: SessionToken) async throws -> CredentialOptions.Creation {
+    public func creationOptions(for user: User, session: SessionToken, enrolled: Bool = false) async throws
+        -> CredentialOptions.Creation
+    {
+        try await mayAdd(for: user, session: session, enrolled: enrolled)
         let request = RegistrationStart(
             user: user.id, owner: session.storageKey, challenge: Data(secureRandomBytes(32)),
             newHandle: Data(secureRandomBytes(32)), now: clock().timeIntervalSince1970)
@@ -58,11 +64,24 @@ public struct PasskeyService: Sendable {
     /// `userAgent` and `client`: the browser's, for the event.
     public func register(
         _ json: Data, for user: User, session: SessionToken, browser: String, userAgent: String? = nil,
-        client: String? = nil
+        client: String? = nil, enrolled: Bool = false
     ) async throws -> PasskeyRecord {
-        try await register(
+        try await mayAdd(for: user, session: session, enrolled: enrolled)
+        return try await register(
             try parsed { () throws(CredentialJSON.Failure) in try CredentialJSON.registration(json) },
             for: user, session: session, browser: browser, userAgent: userAgent, client: client)
+    }
+
+    /// Whether `user` may add a passkey from `session`: anyone may, but an operator (whose
+    /// passkeys open the console) only from a session proved by one of their passkeys within
+    /// `--confirm-within`, or through the shell's enrollment link (`enrolled`), so whoever gets
+    /// hold of an operator's number and its texts cannot add a passkey of their own.
+    public func mayAdd(for user: User, session: SessionToken, enrolled: Bool) async throws {
+        guard operatorPhones.contains(user.phone.e164), !enrolled else { return }
+        let record = try await store.read(rules.sessionReads(session.storageKey))
+        guard let record, record.userID == user.id, record.method == .passkey,
+            Confirmation.isFresh(record, now: clock(), within: rules.policy.confirmWithin)
+        else { throw PasskeyError.operatorProofNeeded }
     }
 
     /// ``register(_:for:session:browser:)`` with the JSON decoded already (the API's body).
@@ -70,7 +89,8 @@ public struct PasskeyService: Sendable {
         _ json: CredentialJSON.RegistrationJSON, for user: User, session: SessionToken, browser: String,
         userAgent: String? = nil, client: String? = nil
     ) async throws -> PasskeyRecord {
-        try await register(
+        try await mayAdd(for: user, session: session, enrolled: false)
+        return try await register(
             try parsed { () throws(CredentialJSON.Failure) in try CredentialJSON.registration(json) },
             for: user, session: session, browser: browser, userAgent: userAgent, client: client)
     }

@@ -504,6 +504,18 @@ enum SQLiteMigrations {
                     ) WITHOUT ROWID
                     """)
         }
+        // The operators' enrollment links (ConsoleCore): a passkey for the console, vouched for by the shell.
+        migrator.registerMigration("v23-operator-enrollments") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE operator_enrollments (
+                        token_sha256 BLOB PRIMARY KEY NOT NULL CHECK (length(token_sha256) = 32),
+                        phone TEXT NOT NULL,
+                        expires_at REAL NOT NULL,
+                        used_at REAL
+                    ) WITHOUT ROWID
+                    """)
+        }
         return migrator
     }
 }

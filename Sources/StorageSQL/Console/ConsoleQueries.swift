@@ -37,6 +37,21 @@ public enum ConsoleQueries {
         GROUP BY substr(phone, 1, 8) HAVING count(*) >= $3
         """)
 
+    /// An operator's enrollment link: a passkey that opens the console, added without a passkey
+    /// proof (the shell vouches for it), once, before it expires.
+    static let addEnrollment = SQL(
+        "INSERT INTO operator_enrollments (token_sha256, phone, expires_at) VALUES ($1, $2, $3)")
+    static let liveEnrollment = SQL(
+        """
+        SELECT 1 AS live FROM operator_enrollments
+        WHERE token_sha256 = $1 AND phone = $2 AND used_at IS NULL AND expires_at > $3
+        """)
+    static let useEnrollment = SQL(
+        """
+        UPDATE operator_enrollments SET used_at = $3
+        WHERE token_sha256 = $1 AND phone = $2 AND used_at IS NULL AND expires_at > $3
+        """)
+
     public static func glance(since: Double, breakerSince: Double, settledBy: Double, minCodes: Int)
         -> Step<GlanceCounts>
     {

@@ -117,6 +117,7 @@ struct APIError: AnsweringError, Equatable {
             case .alreadyRegistered: "passkey_exists"
             case .badName: "invalid_name"
             case .tooManyRequests: "rate_limited"
+            case .operatorProofNeeded: "forbidden"
             }
         case let error as NumberChangeError:
             switch error {

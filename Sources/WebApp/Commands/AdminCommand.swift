@@ -13,7 +13,7 @@ struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "webapp admin",
         abstract: "Help a person with their account from the shell: find, sign-out-everywhere, unlock; apps.",
-        subcommands: [Find.self, SignOutEverywhere.self, Unlock.self, Apps.self])
+        subcommands: [Find.self, SignOutEverywhere.self, Unlock.self, Enroll.self, Apps.self])
 
     /// The person a command names, and the answer's form.
     struct Person: ParsableArguments {
@@ -27,7 +27,7 @@ struct AdminCommand: AsyncParsableCommand {
             do {
                 return try PhoneNumber(parsing: phone)
             } catch {
-                throw ValidationError("Not a US phone number we text: \(error.description).")
+                throw ValidationError("Not a US phone number: \(phone.prefix(64)).")
             }
         }
     }
@@ -158,6 +158,38 @@ struct AdminCommand: AsyncParsableCommand {
             }
             let event = action.event(user: id, by: .shell, reason: reason, at: Date().timeIntervalSince1970)
             try await body(OperatorActions(store: storage.auth, policy: policy), User(id: id, phone: phone), event)
+        }
+    }
+
+    struct Enroll: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "enroll",
+            abstract: "An enrollment link: an operator adds the passkey that opens the console (once, 15 minutes).")
+        @OptionGroup var person: Person
+        @Option(
+            name: .customLong("public-url"),
+            help: "The site's address, for the link (also from WEBAPP_PUBLIC_URL); without it, the path alone.")
+        var publicURL: String?
+        @OptionGroup var database: DatabaseOptions
+
+        func run() async throws {
+            let phone = try person.number()
+            let json = person.json
+            let site = publicURL ?? (try? database.serverConfiguration().publicURL) ?? nil
+            let (token, sha256) = Enrollment.newToken()
+            try await database.withStorage(label: "webapp-admin") { storage in
+                let expires = Date().addingTimeInterval(Enrollment.lifetime)
+                try await storage.console.addEnrollment(
+                    tokenSHA256: sha256, phone: phone.e164, expiresAt: expires.timeIntervalSince1970)
+                let link = (site.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } ?? "") + "/admin/enroll?token=" + token
+                AdminCommand.print(["link": link, "expires_at": expires.ISO8601Format()], json: json) {
+                    """
+                    For \(phone.nationalFormat), once, until \(expires.ISO8601Format()): sign in with that number, \
+                    then open
+                    \(link)
+                    """
+                }
+            }
         }
     }
 

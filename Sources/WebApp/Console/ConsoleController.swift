@@ -53,7 +53,8 @@ struct ConsoleController: Sendable {
         let next = Self.consoleNext(request.query["next"])
         if context.access == .open(canAct: true) { return .redirect(to: next) }
         return try pages.in(context.language).consoleProof(
-            csrf: context.csrfToken, next: next, hasPasskey: context.access != .needsPasskey)
+            csrf: context.csrfToken, next: next, hasPasskey: context.access != .needsPasskey,
+            phone: context.user.phone, failed: request.query["failed"] != nil)
     }
 
     /// `next` if it is a console path; the console's first page otherwise.

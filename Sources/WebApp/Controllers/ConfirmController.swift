@@ -101,6 +101,13 @@ struct ConfirmController: Sendable {
         } catch let error as any AnsweringError where error is PasskeyError || error is SignInError {
             refusal = error
         }
+        // The console asks for a passkey only: it is asked again there, never by text.
+        if next == "/admin" || next.hasPrefix("/admin/") || next.hasPrefix("/admin?") {
+            var response = Response.redirect(
+                to: "/admin/proof?" + URLEncodedForm([("next", next), ("failed", "1")]).encoded)
+            response.setCookie(passkeyCookies.challengeCleared(path: Self.passkeyPath))
+            return response
+        }
         var page = try pages.in(context.language).confirm(
             csrf: context.csrfToken, phone: context.user.phone, next: next, entering: false,
             passkeys: try await hasPasskeys(context.user), refusal: refusal)

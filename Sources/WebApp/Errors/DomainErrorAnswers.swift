@@ -53,6 +53,7 @@ extension PasskeyError: AnsweringError {
         case .tooMany, .alreadyRegistered, .badName: .unprocessableContent
         case .challengeExpired, .malformed, .refused, .storedKeyUnreadable: .badRequest
         case .tooManyRequests: .tooManyRequests
+        case .operatorProofNeeded: .forbidden
         }
     }
 

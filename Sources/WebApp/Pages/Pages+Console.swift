@@ -3,17 +3,20 @@ import ConsoleCore
 import EventsCore
 import Foundation
 import HTTPLite
+import HTTPTypes
 import WalletCore
 
 /// The operators' console's pages (``ConsoleController``). Everything a person or an app put in
 /// (a browser's name, a passkey's, an app's) is shown escaped, like everywhere else.
 extension Pages {
     /// "Use your passkey to open the console", or, for an operator without one, how to add one.
-    func consoleProof(csrf: String, next: String, hasPasskey: Bool) throws -> Response {
+    func consoleProof(csrf: String, next: String, hasPasskey: Bool, phone: PhoneNumber, failed: Bool = false)
+        throws -> Response
+    {
         try page(
             "admin-proof",
             [
-                "csrf": csrf, "next": next, "hasPasskey": hasPasskey,
+                "csrf": csrf, "next": next, "hasPasskey": hasPasskey, "phone": phone.e164, "failed": failed,
                 "pageAddress": "/admin/proof?" + URLEncodedForm([("next", next)]).encoded,
             ], answering: nil)
     }
@@ -130,5 +133,25 @@ extension Pages {
         case .moneyHeld(let cents): words(refusal.key, ["amount": Money(cents: cents).description])
         default: words(refusal.key)
         }
+    }
+}
+
+extension Pages {
+    /// "Add the passkey that opens the console" (an enrollment link); `token` nil: the link is
+    /// used, expired, or another operator's. `refusal`: the browser's passkey was refused (the
+    /// link is used up: a new one is needed).
+    func consoleEnroll(
+        csrf: String, token: String?, status: HTTPResponse.Status = .ok, refusal: PasskeyError? = nil
+    ) throws -> Response {
+        let query = token.map { URLEncodedForm([("token", $0)]).encoded } ?? ""
+        var response = try page(
+            "admin-enroll",
+            [
+                "csrf": csrf, "live": token != nil, "query": query,
+                "hasRefusal": refusal != nil, "refusal": refusal.map { words($0.saying) } ?? "",
+                "pageAddress": "/admin/enroll" + (query.isEmpty ? "" : "?" + query),
+            ], answering: refusal)
+        if refusal == nil, token == nil { response.status = status }
+        return response
     }
 }
