@@ -14,13 +14,21 @@ public struct ActionReason: Sendable, Equatable, CustomStringConvertible {
     }
 
     public init(_ raw: String?) throws(Refusal) {
-        let cleaned = String(
-            (raw ?? "").unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })
-        let trimmed = cleaned.trimmingCharacters(in: .whitespacesAndNewlines)
+        // Control characters become spaces; the marks that reorder text (a right-to-left
+        // override) go, so a reason reads on the console and in `webapp events` as typed.
+        var scalars = String.UnicodeScalarView()
+        for scalar in (raw ?? "").unicodeScalars where !Self.reordering.contains(scalar.value) {
+            scalars.append(scalar.properties.generalCategory == .control ? " " : scalar)
+        }
+        let trimmed = String(scalars).trimmingCharacters(in: .whitespacesAndNewlines)
         guard trimmed.count >= 3 else { throw .missing }
-        guard trimmed.count <= Self.maxLength else { throw .tooLong }
+        // Counted as both databases count a text's length: in code points.
+        guard trimmed.unicodeScalars.count <= Self.maxLength else { throw .tooLong }
         text = trimmed
     }
+
+    /// The bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069).
+    static let reordering: Set<UInt32> = [0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069]
 
     public var description: String { text }
 }

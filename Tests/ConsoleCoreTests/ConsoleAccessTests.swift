@@ -62,6 +62,11 @@ struct ConsoleAccessTests {
         #expect(try ActionReason("  lost phone\u{0}\u{7}  ").text == "lost phone")
         #expect(try ActionReason("line one\nline two").text == "line one line two")
         #expect(try ActionReason(String(repeating: "é", count: 500)).text.count == 500)
+        // Counted as the databases count: 300 thumbs with a skin tone are 600 code points.
+        #expect(throws: ActionReason.Refusal.tooLong) { try ActionReason(String(repeating: "👍🏽", count: 300)) }
+        #expect(try ActionReason(String(repeating: "👍🏽", count: 250)).text.unicodeScalars.count == 500)
+        // A right-to-left override would make the reason read otherwise than typed: it goes.
+        #expect(try ActionReason("paid \u{202E}gnol\u{202C} ago").text == "paid gnol ago")
     }
 
     @Test("each action's event names the operator, the reason and the account")

@@ -350,9 +350,10 @@ struct CommandTests {
         let actions = trail.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }
-        #expect(actions.map { $0["detail"] as? String } == ["sign_out_everywhere", "unlock"])
-        #expect(actions.map { $0["actor"] as? String } == ["shell", "shell"])
-        #expect(actions.map { $0["reason"] as? String } == ["Lost phone", "Called in"])
+        // Not locked: nothing lifted, nothing recorded.
+        #expect(actions.map { $0["detail"] as? String } == ["sign_out_everywhere"])
+        #expect(actions.map { $0["actor"] as? String } == ["shell"])
+        #expect(actions.map { $0["reason"] as? String } == ["Lost phone"])
     }
 
     @Test("webapp admin apps adds, lists, rotates and removes an app in the database, each secret printed once")

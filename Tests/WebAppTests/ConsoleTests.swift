@@ -161,6 +161,8 @@ struct ConsoleTests {
             #expect(try await admin.get("/admin/proof?next=%2Fadmin%2Fpeople").location == "/admin/people")
             #expect(try await admin.get("/admin/proof?next=%2Fhome").location == "/admin")
             #expect(try await admin.get("/admin/proof?next=https%3A%2F%2Fevil.example").location == "/admin")
+            #expect(try await admin.get("/admin/proof?next=%2Fadmin%2F..%2Faccount%2Fdelete").location == "/admin")
+            #expect(try await admin.get("/admin/proof?next=%2Fadmin%2F%252e%252e%2Faccount").location == "/admin")
         }
     }
 
@@ -276,8 +278,9 @@ struct ConsoleTests {
             let noReason = try await admin.post(path, form: [("reason", "  ")])
             #expect(noReason.status == .unprocessableEntity)
             #expect(noReason.body.contains("Say why, in a few words."))
-            #expect(try await admin.post(path, form: [("reason", String(repeating: "x", count: 501))]).status
-                == .unprocessableEntity)
+            let tooLong = try await admin.post(path, form: [("reason", String(repeating: "x", count: 501))])
+            #expect(tooLong.status == .unprocessableEntity)
+            #expect(tooLong.body.contains(String(repeating: "x", count: 501) + "</textarea>"))
             #expect(try await admin.post(path, form: [("reason", "lost phone")], csrf: false).status == .forbidden)
             #expect(try await person.get("/home").status == .ok)
 
@@ -329,6 +332,11 @@ struct ConsoleTests {
             let after = try await admin.get(try #require(done.location))
             #expect(after.body.contains(#"<strong id="console-status">Active</strong>"#))
             #expect(after.body.contains("The lock was lifted"))
+            // Not locked any more: refused, said first where the focus goes, nothing recorded.
+            let unlockAgain = try await admin.post(
+                "/admin/people/unlock?phone=5305550123", form: [("reason", "Called again")])
+            #expect(unlockAgain.status == .conflict)
+            #expect(unlockAgain.body.contains(#"id="console-error-summary" class="error" role="alert" tabindex="-1" autofocus>The number is not locked"#))
             // The person signs in: a new browser, a new code (or the one out), no wait.
             let again = Browser(baseURL: server.baseURL)
             _ = try await again.get("/login")

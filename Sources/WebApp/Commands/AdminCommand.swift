@@ -133,12 +133,13 @@ struct AdminCommand: AsyncParsableCommand {
         func run() async throws {
             let json = person.json
             try await AdminCommand.act(.unlock, person, why, database) { actions, user, event in
+                // Nothing to lift: nothing done, nothing recorded.
                 let wasLocked = try await actions.lockedFor(user.phone) != nil
-                try await actions.liftLock(on: user.phone, recording: event)
+                if wasLocked { try await actions.liftLock(on: user.phone, recording: event) }
                 AdminCommand.print(["was_locked": wasLocked], json: json) {
                     wasLocked
                         ? "Lifted the lock on \(user.phone.nationalFormat)."
-                        : "\(user.phone.nationalFormat) was not locked; its wrong codes are forgotten."
+                        : "\(user.phone.nationalFormat) is not locked: nothing was done."
                 }
             }
         }

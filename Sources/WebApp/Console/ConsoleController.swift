@@ -60,6 +60,10 @@ struct ConsoleController: Sendable {
     /// `next` if it is a console path; the console's first page otherwise.
     static func consoleNext(_ raw: String?) -> String {
         let next = Confirmation.safeNext(raw)
+        let path = next.split(separator: "?", maxSplits: 1).first ?? ""
+        // `/admin/../account` is no console page: a dot segment, raw or escaped, is refused.
+        let dotted = path.split(separator: "/").contains { $0 == "." || $0 == ".." } || path.contains("%")
+        guard !dotted else { return "/admin" }
         return next == "/admin" || next.hasPrefix("/admin/") || next.hasPrefix("/admin?") ? next : "/admin"
     }
 
@@ -143,14 +147,22 @@ struct ConsoleController: Sendable {
             reason = try ActionReason(form["reason"])
         } catch {
             return try pages.consolePerson(
-                found, csrf: context.csrfToken, canAct: true, refused: (action, .reason(error)))
+                found, csrf: context.csrfToken, canAct: true, refused: (action, .reason(error)),
+                typedReason: String((form["reason"] ?? "").prefix(2000)))
         }
         // The operator's browser and network are not kept: the person reads this event too.
         let event = action.event(user: found.user.id, by: context.actor, reason: reason, at: clock().timeIntervalSince1970)
         switch action {
         case .signOutEverywhere:
             try await signIn.operatorActions.signOutEverywhere(of: found.user, recording: event)
+            // The operator's own number: this browser was signed out too.
+            if found.user.id == context.user.id { return .redirect(to: "/login") }
         case .unlock:
+            // Nothing to lift: no event, and the person's activity says nothing happened.
+            guard found.lockedFor != nil else {
+                return try pages.consolePerson(
+                    found, csrf: context.csrfToken, canAct: true, refused: (action, .notLocked))
+            }
             try await signIn.operatorActions.liftLock(on: phone, recording: event)
         case .removePasskey:
             guard let passkeys, let id = form["passkey"].flatMap(Int64.init),
@@ -217,6 +229,8 @@ enum ConsoleRefusal: Sendable {
     case gone
     /// The account holds money (in cents): it is not deleted, as the person's own deletion is not.
     case moneyHeld(Int64)
+    /// "Lift the lock" for a number that is not locked.
+    case notLocked
 }
 
 extension ConsoleRefusal: AnsweringError {
@@ -224,7 +238,7 @@ extension ConsoleRefusal: AnsweringError {
         switch self {
         case .notANumber, .reason: .unprocessableContent
         case .noAccount: .notFound
-        case .gone, .moneyHeld: .conflict
+        case .gone, .moneyHeld, .notLocked: .conflict
         }
     }
 
@@ -236,6 +250,7 @@ extension ConsoleRefusal: AnsweringError {
         case .reason(.tooLong): "The reason is too long."
         case .gone: "That is no longer the person's."
         case .moneyHeld: "The account holds money."
+        case .notLocked: "The number is not locked."
         }
     }
 
@@ -248,6 +263,7 @@ extension ConsoleRefusal: AnsweringError {
         case .reason(.tooLong): "console.error.reasonTooLong"
         case .gone: "console.error.gone"
         case .moneyHeld: "console.error.moneyHeld"
+        case .notLocked: "console.error.notLocked"
         }
     }
 }

@@ -42,7 +42,7 @@ extension Pages {
     /// action refused, and why (said beside its form).
     func consolePerson(
         _ person: ConsolePerson, csrf: String, canAct: Bool, done: OperatorAction? = nil,
-        refused: (OperatorAction, ConsoleRefusal)? = nil
+        refused: (OperatorAction, ConsoleRefusal)? = nil, typedReason: String = ""
     ) throws -> Response {
         let account = person.account
         let phone = person.user.phone.nationalFormat
@@ -104,7 +104,7 @@ extension Pages {
             [
                 "csrf": csrf, "phone": shownPhone, "actionQuery": actionQuery, "canAct": canAct,
                 "status": status, "locked": person.status == .locked,
-                "lockedFor": person.lockedFor.map { words.wait(seconds: $0) } ?? "",
+                "lockedFor": person.lockedFor.map { words("console.person.lockLifts", ["wait": words.wait(seconds: $0)]) } ?? "",
                 "createdISO": Self.iso(account.account.createdAt.timeIntervalSince1970),
                 "createdAt": Self.when(account.account.createdAt.timeIntervalSince1970, words),
                 "lastSignInISO": Self.iso(account.account.lastSignInAt.timeIntervalSince1970),
@@ -122,6 +122,12 @@ extension Pages {
                 "signOutError": refusal(.signOutEverywhere), "unlockError": refusal(.unlock),
                 "passkeyError": refusal(.removePasskey), "appError": refusal(.disconnectApp),
                 "deleteError": refusal(.deleteAccount),
+                // Said first, where the focus goes, whichever form was refused; the typed reason kept.
+                "errorSummary": refused.map { sentence($0.1) } ?? "",
+                "signOutReason": refused?.0 == .signOutEverywhere ? typedReason : "",
+                "unlockReason": refused?.0 == .unlock ? typedReason : "",
+                "deleteReason": refused?.0 == .deleteAccount ? typedReason : "",
+                "proofLink": "/admin/proof?" + URLEncodedForm([("next", "/admin/people?" + actionQuery)]).encoded,
                 "pageAddress": "/admin/people?" + actionQuery,
             ], answering: refused?.1)
     }
@@ -131,6 +137,7 @@ extension Pages {
         switch refusal {
         case .noAccount(let phone): words(refusal.key, ["phone": phone.nationalFormat])
         case .moneyHeld(let cents): words(refusal.key, ["amount": Money(cents: cents).description])
+        case .notLocked: words(refusal.key)
         default: words(refusal.key)
         }
     }
