@@ -11,6 +11,9 @@ public protocol AccountStore: Sendable {
     /// The account that holds `phone` (E.164) now; nil when none does.
     func account(holding phone: String) async throws -> Int64?
 
+    /// The accounts detached from `phone` (E.164: its new holder started afresh), newest first.
+    func detachedAccounts(from phone: String) async throws -> [DetachedAccountSummary]
+
     /// The account page's facts; nil when the user no longer exists.
     func summary(user: Int64, now: Double) async throws -> AccountSummary?
 
@@ -37,6 +40,19 @@ extension AccountStore {
         async throws -> DeletionDecision
     {
         try await delete(user: user, at: at, recording: nil, decide: decide)
+    }
+}
+
+/// An account detached from a number (``AccountStore/detachedAccounts(from:)``).
+public struct DetachedAccountSummary: Sendable, Equatable {
+    public var user: Int64
+    public var createdAt: Double
+    public var detachedAt: Double
+
+    public init(user: Int64, createdAt: Double, detachedAt: Double) {
+        self.user = user
+        self.createdAt = createdAt
+        self.detachedAt = detachedAt
     }
 }
 

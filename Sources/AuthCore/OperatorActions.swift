@@ -44,6 +44,11 @@ public struct OperatorActions: Sendable {
         logger.info("An operator lifted a lock", metadata: ["phone": "\(phone.masked)"])
     }
 
+    /// Records `operatorEvent` alone (an action whose change another transaction made).
+    public func record(_ operatorEvent: Event) async throws {
+        try await store.apply([.recordEvent(operatorEvent)])
+    }
+
     /// Seconds the lock on `phone` has left; nil when it is not locked.
     public func lockedFor(_ phone: PhoneNumber) async throws -> Int? {
         let now = clock()

@@ -139,6 +139,8 @@ public enum OperatorAction: String, Sendable, CaseIterable {
     /// An app's consent and tokens ended.
     case disconnectApp = "disconnect_app"
     case deleteAccount = "delete_account"
+    /// A detached or dormant account moved to a number the person proved with a code.
+    case attachAccount = "attach_account"
     /// The console's apps (OpenID Connect clients in the database); the event names the app.
     case addApp = "add_app"
     case editApp = "edit_app"

@@ -209,6 +209,15 @@ struct Routes {
             visitors: console.group(context: ConsoleVisitorContext.self),
             operators: console.group(context: OperatorContext.self),
             acting: console.group(context: ActingOperatorContext.self))
+        ConsoleAttachController(
+            signIn: signIn, accounts: storage.account, pages: pages,
+            pending: PendingCodeCookie(
+                baseName: "console-attach", path: "/admin/people/attach", secure: configuration.https,
+                maxAge: pendingCodeMaxAge, key: secret.derivedKey(purpose: "pending-code")),
+            clock: clock
+        ).register(
+            operators: console.group(context: OperatorContext.self),
+            acting: console.group(context: ActingOperatorContext.self))
         if let passkeys {
             EnrollController(
                 passkeys: passkeys, console: storage.console, pages: pages,

@@ -376,6 +376,50 @@ struct ConsoleTests {
         }
     }
 
+    @Test("a person whose number went to someone else: their detached account moves to a new number they prove with a code read to the operator")
+    func attachDetached() async throws {
+        try await withServer(Self.on) { server in
+            // The account of (530) 555-0123, 91 quiet days, then the number's new holder starts afresh.
+            _ = try await signIn(server, Self.person)
+            server.clock.advance(by: ClaimFlowTests.days91)
+            let (holder, verified) = try await ClaimFlowTests().newHolder(server, phone: Self.person)
+            #expect(verified.location == "/claim")
+            #expect(try await holder.post("/claim/fresh").location == "/home")
+            let detached = try #require(try await server.rows("SELECT id FROM users WHERE phone IS NULL").first?.first)
+
+            let (admin, _) = try await openConsole(server)
+            let page = try await admin.get("/admin/people?phone=5305550123")
+            #expect(page.body.contains(#"id="console-detached""#))
+            #expect(page.body.contains("account=\(detached)"))
+            // Another account by id (the number's holder is neither detached nor dormant): refused.
+            let holderID = try #require(try await server.rows("SELECT id FROM users WHERE phone = '+15305550123'").first?.first)
+            let refused = try await admin.post(
+                "/admin/people/attach?phone=5305550123&account=\(holderID)", form: [("new_phone", "4155550177")])
+            #expect(refused.status == .conflict)
+            // The new number, a code to it, read to the operator, with a reason.
+            let sent = try await admin.post(
+                "/admin/people/attach?phone=5305550123&account=\(detached)", form: [("new_phone", "(415) 555-0177")])
+            let codePage = try #require(sent.location)
+            #expect(codePage.hasPrefix("/admin/people/attach/code?"))
+            #expect(try await admin.get(codePage).body.contains("A code went to <span class=\"nowrap\">(415) 555-0177</span>"))
+            let code = try server.lastCode(to: "+14155550177")
+            #expect(try await admin.post(codePage, form: [("code", code), ("reason", "")]).status == .unprocessableEntity)
+            let wrong = try await admin.post(codePage, form: [("code", code == "000000" ? "111111" : "000000"), ("reason", "Old number recycled")])
+            #expect(wrong.status == .unprocessableEntity)
+            let moved = try await admin.post(codePage, form: [("code", code), ("reason", "Old number recycled")])
+            #expect(moved.location == "/admin/people?phone=%28415%29%20555-0177&done=attach-account")
+            let person = try await admin.get(try #require(moved.location))
+            #expect(person.body.contains("The account is on its new number"))
+            #expect(try await server.rows("SELECT CAST(id AS TEXT) FROM users WHERE phone = '+14155550177'") == [[detached]])
+            let rows = try await server.rows(
+                "SELECT detail, actor, reason FROM events WHERE type = 'operator.action' AND detail = 'attach_account'")
+            #expect(rows == [["attach_account", "+12125550100", "Old number recycled"]])
+            // The operator's own sign-in is untouched; the person signs in on the new number.
+            #expect(try await admin.get("/admin").status == .ok)
+            #expect(try await signIn(server, "4155550177").cookie("session") != nil)
+        }
+    }
+
     @Test("another person's passkey or app by id is refused (409), and nothing is removed")
     func anotherPersonsPasskey() async throws {
         try await withServer(Self.on) { server in

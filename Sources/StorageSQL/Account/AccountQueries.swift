@@ -9,6 +9,21 @@ public enum AccountQueries {
     // MARK: The account page
 
     static let accountOfNumber = SQL("SELECT id FROM users WHERE phone = $1")
+    static let detachedFromNumber = SQL(
+        """
+        SELECT id, created_at, detached_at FROM users WHERE detached_phone = $1 AND phone IS NULL
+        ORDER BY detached_at DESC, id DESC LIMIT 20
+        """)
+
+    public static func detachedAccounts(from phone: String) -> Step<[DetachedAccountSummary]> {
+        .rows(Statement(detachedFromNumber, phone)) { rows in
+            .done(
+                try rows.map {
+                    DetachedAccountSummary(
+                        user: try $0.get("id"), createdAt: try $0.get("created_at"), detachedAt: try $0.get("detached_at"))
+                })
+        }
+    }
 
     public static func account(holding phone: String) -> Step<Int64?> {
         .rows(Statement(accountOfNumber, phone)) { rows in .done(try rows.first.map { try $0.get("id") }) }

@@ -18,6 +18,10 @@ public struct SQLAccountStore<Runner: StepRunner>: AccountStore {
         try await runner.read { AccountQueries.account(holding: phone) }
     }
 
+    public func detachedAccounts(from phone: String) async throws -> [DetachedAccountSummary] {
+        try await runner.read { AccountQueries.detachedAccounts(from: phone) }
+    }
+
     public func summary(user: Int64, now: Double) async throws -> AccountSummary? {
         try await runner.read { AccountQueries.summary(user: user, now: now) }
     }

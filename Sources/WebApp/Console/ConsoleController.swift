@@ -94,9 +94,14 @@ struct ConsoleController: Sendable {
             return try pages.consoleFirst(csrf: context.csrfToken, glance: try await glance(), appsOn: oidc?.apps != nil, typed: typed, error: .notANumber)
         }
         guard let found = try await look(at: phone) else {
+            // No account holds it: those detached from it may still be helped.
+            let detached = try await accounts.detachedAccounts(from: phone.e164)
+            if !detached.isEmpty {
+                return try pages.consoleDetached(phone: phone, detached: detached, csrf: context.csrfToken, canAct: context.canAct)
+            }
             return try pages.consoleFirst(csrf: context.csrfToken, glance: try await glance(), appsOn: oidc?.apps != nil, typed: typed, error: .noAccount(phone))
         }
-        let done = request.query["done"].flatMap { Self.actions[$0] }
+        let done = request.query["done"].flatMap { Self.actions[$0] ?? ($0 == "attach-account" ? .attachAccount : nil) }
         return try pages.consolePerson(found, csrf: context.csrfToken, canAct: context.canAct, done: done)
     }
 
@@ -117,7 +122,8 @@ struct ConsoleController: Sendable {
             lockedFor: lockedFor,
             passkeys: try await passkeys?.passkeys(of: user).passkeys ?? [],
             apps: try await connectedApps(of: id),
-            activity: try await events.activity(user: id, since: now - 90 * 86_400, before: nil, limit: 20))
+            activity: try await events.activity(user: id, since: now - 90 * 86_400, before: nil, limit: 20),
+            detached: try await accounts.detachedAccounts(from: phone.e164))
     }
 
     /// The person's connected apps, each with its name where the app is still known.
@@ -200,7 +206,7 @@ struct ConsoleController: Sendable {
     }
 
     static func path(of action: OperatorAction) -> String {
-        actions.first { $0.value == action }?.key ?? ""
+        action == .attachAccount ? "attach-account" : actions.first { $0.value == action }?.key ?? ""
     }
 }
 
@@ -215,6 +221,8 @@ struct ConsolePerson: Sendable {
     /// Connected apps, each with its name where the app is still configured.
     let apps: [(consent: Consent, name: String?)]
     let activity: [StoredEvent]
+    /// Accounts detached from this number (its earlier holders'), which may move to a new one.
+    var detached: [DetachedAccountSummary] = []
 }
 
 /// Why the console refused what an operator asked.

@@ -1,3 +1,4 @@
+import AccountCore
 import AuthCore
 import ConsoleCore
 import EventsCore
@@ -99,8 +100,11 @@ extension Pages {
             guard let refused, refused.0 == action else { return "" }
             return sentence(refused.1)
         }
-        return try page(
-            "admin-person",
+        var values: [String: Any] = [
+            "dormant": person.status == .dormant, "holder": String(person.user.id),
+            "detached": detachedValues(person.detached), "hasDetached": !person.detached.isEmpty,
+        ]
+        values.merge(
             [
                 "csrf": csrf, "phone": shownPhone, "actionQuery": actionQuery, "canAct": canAct,
                 "status": status, "locked": person.status == .locked,
@@ -129,7 +133,9 @@ extension Pages {
                 "deleteReason": refused?.0 == .deleteAccount ? typedReason : "",
                 "proofLink": "/admin/proof?" + URLEncodedForm([("next", "/admin/people?" + actionQuery)]).encoded,
                 "pageAddress": "/admin/people?" + actionQuery,
-            ], answering: refused?.1)
+            ] as [String: Any]
+        ) { _, new in new }
+        return try page("admin-person", values, answering: refused?.1)
     }
 
     /// A refusal's sentence.
@@ -160,5 +166,56 @@ extension Pages {
             ], answering: refusal)
         if refusal == nil, token == nil { response.status = status }
         return response
+    }
+}
+
+extension Pages {
+    /// Accounts detached from a number, for the list that offers to move each to a new one.
+    func detachedValues(_ detached: [DetachedAccountSummary]) -> [[String: String]] {
+        detached.map { account in
+            [
+                "account": String(account.user),
+                "createdISO": Self.iso(account.createdAt), "createdAt": Self.when(account.createdAt, words),
+                "detachedISO": Self.iso(account.detachedAt), "detachedAt": Self.when(account.detachedAt, words),
+            ]
+        }
+    }
+
+    /// A number no account holds, with the accounts detached from it.
+    func consoleDetached(phone: PhoneNumber, detached: [DetachedAccountSummary], csrf: String, canAct: Bool) throws
+        -> Response
+    {
+        let query = URLEncodedForm([("phone", phone.nationalFormat)]).encoded
+        return try page(
+            "admin-detached",
+            [
+                "csrf": csrf, "canAct": canAct, "phone": phone.nationalFormat, "phoneQuery": query,
+                "detached": detachedValues(detached),
+                "proofLink": "/admin/proof?" + URLEncodedForm([("next", "/admin/people?" + query)]).encoded,
+                "pageAddress": "/admin/people?" + query,
+            ], answering: nil)
+    }
+
+    /// Moving an account to a number the person proves: the new number (`newPhone` nil), then
+    /// the code they read out, with a reason.
+    func consoleAttach(
+        csrf: String, query: String, old: PhoneNumber, newPhone: PhoneNumber?, typed: String = "",
+        error: (any AnsweringError)? = nil
+    ) throws -> Response {
+        let sentence: String =
+            switch error {
+            case let refusal as ConsoleRefusal: self.sentence(refusal)
+            case let error?: self.sentence(error, triesLeft: nil)
+            case nil: ""
+            }
+        return try page(
+            "admin-attach",
+            [
+                "csrf": csrf, "query": query, "old": old.nationalFormat, "entering": newPhone != nil,
+                "newPhone": newPhone?.nationalFormat ?? "", "typed": String(typed.prefix(64)),
+                "hasError": error != nil, "error": sentence,
+                "back": "/admin/people?" + URLEncodedForm([("phone", old.nationalFormat)]).encoded,
+                "pageAddress": "/admin/people/attach/code?" + query,
+            ], answering: error)
     }
 }

@@ -16,7 +16,7 @@ struct Pages: Sendable {
     static let templateNames = [
         "layout", "login", "verify", "verify-help", "home", "account", "devices", "error", "not-allowed", "logout",
         "consent", "passkey-remove", "confirm", "your-account", "account-phone", "account-delete",
-        "account-download", "account-recovery", "recover", "claim", "activity", "admin", "admin-proof", "admin-person", "admin-apps", "admin-enroll",
+        "account-download", "account-recovery", "recover", "claim", "activity", "admin", "admin-proof", "admin-person", "admin-apps", "admin-enroll", "admin-attach", "admin-detached",
     ]
     /// The static files pages link, by the name templates use (`{{asset.css}}`).
     static let assetNames = [
