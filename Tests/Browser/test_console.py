@@ -128,6 +128,29 @@ class ConsoleTests(base.BrowserTestCase):
         engines.unzoomed(self.driver)
 
     @unittest.skipIf(engines.WEBKIT, "WebKitGTK has no WebAuthn (nor a virtual authenticator)")
+    def test_apps_add_one_see_its_secret_once(self):
+        self.open_console()
+        self.driver.find_element(By.ID, "console-apps").click()
+        self.wait_for_page("/admin/apps", until=lambda d: self.visible("app-add"))
+        self.assert_accessible("console-apps.png")
+        self.driver.find_element(By.ID, "client_id").send_keys("notes")
+        self.driver.find_element(By.ID, "app-name").send_keys("Notes <b>")
+        self.driver.find_element(By.ID, "app-uris").send_keys("https://notes.example.com/cb")
+        self.driver.find_element(By.ID, "add-reason").send_keys("The team's notes app")
+        before = self.document()
+        self.driver.find_element(By.CSS_SELECTOR, "#app-add button").click()
+        self.wait_for_page("/admin/apps", left=before, until=lambda d: self.visible("app-secret-value"))
+        secret = self.driver.find_element(By.ID, "app-secret-value").text
+        self.assertEqual(len(secret), 43)
+        self.assertIn("Notes <b>", self.driver.find_element(By.TAG_NAME, "main").text)
+        self.fits()
+        self.assert_accessible("console-app-secret.png")
+        # The list again: the secret is not shown twice.
+        self.driver.get(self.server.url + "/admin/apps")
+        self.wait_for_page("/admin/apps", until=lambda d: self.visible("app-add"))
+        self.assertNotIn(secret, self.driver.page_source)
+
+    @unittest.skipIf(engines.WEBKIT, "WebKitGTK has no WebAuthn (nor a virtual authenticator)")
     def test_dark_mode(self):
         self.use(self.open_browser(scheme="dark"))
         self.open_console()
