@@ -1,4 +1,5 @@
 import AuthCore
+import EventsCore
 import Foundation
 import NIOHTTP1
 import OIDCCore
@@ -83,6 +84,15 @@ struct ConsoleAppsTests {
                 form: [("client_id", "notes"), ("name", "Notes"), ("redirect_uris", "http://notes.example.com/cb"), ("reason", "try")])
             #expect(plain.status == .unprocessableEntity)
             #expect(plain.body.contains("each https (http only on this machine)"))
+            for bad in ["https://notes.example.com/c b", "https://notes.example.com:99999/cb", "https://notes.example.com/cb\u{7F}"] {
+                let refused = try await admin.post(
+                    "/admin/apps", form: [("client_id", "notes"), ("name", "Notes"), ("redirect_uris", bad), ("reason", "try")])
+                #expect(refused.status == .unprocessableEntity, "\(bad)")
+            }
+            let reversed = try await admin.post(
+                "/admin/apps",
+                form: [("client_id", "notes"), ("name", "Notes \u{202E}evil"), ("redirect_uris", Self.redirect), ("reason", "try")])
+            #expect(reversed.status == .unprocessableEntity)
             let taken = try await admin.post(
                 "/admin/apps",
                 form: [("client_id", "grafana"), ("name", "Mine"), ("redirect_uris", Self.redirect), ("reason", "try")])
@@ -125,6 +135,10 @@ struct ConsoleAppsTests {
             let new = String(try #require(rotated.body.firstMatch(of: /id="app-secret-value">([A-Za-z0-9_\-]{43})</)?.1))
             #expect(new != old)
             #expect(try await admin.get("/admin/apps").body.contains("Its previous secret still works until"))
+            // Sent again within the day (a double tap, a resubmitted form): refused, so the secret
+            // the app still uses is not ended.
+            let twice = try await admin.post("/admin/apps/notes/rotate", form: [("reason", "Leaked in a log")])
+            #expect(twice.status == .conflict && !twice.body.contains("app-secret-value"))
             #expect(try await signInToNotes(server, secret: old).status == .ok)
             #expect(try await signInToNotes(server, secret: new).status == .ok)
             server.clock.advance(by: 86_401)
@@ -150,11 +164,18 @@ struct ConsoleAppsTests {
             #expect(try await admin.post("/admin/apps/notes/rotate", form: [("reason", "Again")]).status == .notFound)
             // The clients file's are not the console's to change.
             #expect(try await admin.post("/admin/apps/grafana/delete", form: [("reason", "Mine now")]).status == .notFound)
+            // A database row with a file client's id (the shell may add one without the file):
+            // listed as the file's, never changed here, its grants untouched.
+            try await server.app.storage.apps.add(
+                StoredApp(id: "grafana", name: "Copy", redirectURIs: [Self.redirect], secretSHA256: Data(count: 32), createdAt: 0),
+                recording: Event(.operatorAction, at: 0, detail: "add_app"))
+            #expect(try await admin.get("/admin/apps").body.contains("The clients file has an app with this id"))
+            #expect(try await admin.post("/admin/apps/grafana/turn-off", form: [("reason", "Mine now")]).status == .notFound)
             #expect(try await admin.post("/admin/apps/notes/rotate", form: [("reason", "x")], csrf: false).status == .forbidden)
             // Reload or Back on an action's address: the list.
             #expect(try await admin.get("/admin/apps/notes/delete").location == "/admin/apps")
             let actions = try await server.rows("SELECT detail FROM events WHERE type = 'operator.action' ORDER BY id")
-            #expect(actions.map(\.first) == ["add_app", "rotate_app_secret", "turn_app_off", "turn_app_on", "delete_app"])
+            #expect(actions.map(\.first) == ["add_app", "rotate_app_secret", "turn_app_off", "turn_app_on", "delete_app", "add_app"])
         }
     }
 

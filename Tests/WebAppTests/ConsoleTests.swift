@@ -54,6 +54,9 @@ struct ConsoleTests {
             tokenSHA256: sha256, phone: "+12125550100", expiresAt: server.clock.now.timeIntervalSince1970 + 900)
         let page = try await admin.get("/admin/enroll?token=" + token)
         #expect(page.status == .ok && page.body.contains(#"id="passkey-create""#))
+        // A ceremony the browser got wrong leaves the link for another try.
+        let wrong = try await admin.post("/admin/enroll?token=" + token, form: [("credential", "{}")])
+        #expect(wrong.status == .badRequest && wrong.body.contains(#"id="passkey-create""#))
         let options = PasskeyFlowTests().json(try await admin.post("/admin/enroll/options?token=" + token))
         let user = try #require(options["user"] as? [String: Any])
         let answer = key.register(
@@ -396,7 +399,18 @@ struct ConsoleTests {
             let refused = try await admin.post(
                 "/admin/people/attach?phone=5305550123&account=\(holderID)", form: [("new_phone", "4155550177")])
             #expect(refused.status == .conflict)
-            // The new number, a code to it, read to the operator, with a reason.
+            // A number that cannot take it is refused before any text: the number's holder's, the old one.
+            let texts = try server.outbox().count
+            for taken in ["5305550123", "2125550100"] {
+                let refusedNumber = try await admin.post(
+                    "/admin/people/attach?phone=5305550123&account=\(detached)", form: [("new_phone", taken)])
+                #expect(refusedNumber.status.code >= 400, "\(taken)")
+            }
+            #expect(try server.outbox().count == texts)
+            // The new number, a code to it, read to the operator, with a reason; sent twice (Back
+            // and send again), the code already out is the one to type.
+            _ = try await admin.post(
+                "/admin/people/attach?phone=5305550123&account=\(detached)", form: [("new_phone", "(415) 555-0177")])
             let sent = try await admin.post(
                 "/admin/people/attach?phone=5305550123&account=\(detached)", form: [("new_phone", "(415) 555-0177")])
             let codePage = try #require(sent.location)

@@ -167,15 +167,23 @@ public struct ClientRegistry: Sendable {
     /// A name people see, trimmed: 1 to 64 characters, none a control character; nil otherwise.
     public static func acceptableName(_ name: String) -> String? {
         let trimmed = name.trimmingCharacters(in: .whitespaces)
+        // No control character, and no mark that reorders text (a name shown reversed).
         guard (1...64).contains(trimmed.count),
-            !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            !trimmed.unicodeScalars.contains(where: {
+                $0.properties.generalCategory == .control || (0x202A...0x202E).contains($0.value)
+                    || (0x2066...0x2069).contains($0.value)
+            })
         else { return nil }
         return trimmed
     }
 
     /// A redirect address: absolute https (http only on this machine), no fragment, no user.
     public static func isAcceptable(_ uri: String) -> Bool {
-        guard let components = URLComponents(string: uri), let scheme = components.scheme?.lowercased(),
+        // Printable ASCII only (a space or a control character would go out raw in `Location`),
+        // and a port that exists.
+        guard uri.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else { return false }
+        guard let components = URLComponents(string: uri), (components.port ?? 1) <= 65535,
+            let scheme = components.scheme?.lowercased(),
             let host = components.host?.lowercased(), !host.isEmpty, components.fragment == nil,
             components.user == nil, components.password == nil
         else { return false }

@@ -150,6 +150,9 @@ extension AdminCommand {
             _ body: @escaping @Sendable (any AppStore, Event, Double) async throws -> Void
         ) async throws {
             let reason = try why.actionReason()
+            if try database.serverConfiguration().oidcClients?[id] != nil {
+                throw ValidationError("\(id) is a client of the clients file: change it there.")
+            }
             try await database.withStorage(label: "webapp-admin") { storage in
                 let now = Date().timeIntervalSince1970
                 var event = action.event(user: nil, by: .shell, reason: reason, at: now)

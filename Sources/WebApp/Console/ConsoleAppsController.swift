@@ -71,7 +71,9 @@ struct ConsoleAppsController: Sendable {
     /// One app's change, by the last part of its address.
     func change(_ action: String, _ request: Request, _ context: ActingOperatorContext) async throws -> Response {
         let form = try request.formData()
-        guard let id = context.parameters["client"], ClientRegistry.isAcceptable(id: id),
+        // An id the clients file has is the file's: a database row of that id (the shell can add
+        // one without seeing the file) is never changed here, so its grants are never touched.
+        guard let id = context.parameters["client"], ClientRegistry.isAcceptable(id: id), provider.registry[id] == nil,
             let app = try await apps.app(id: id)
         else {
             return try await page(context.csrfToken, context.language, canAct: true, refused: .gone)
@@ -87,14 +89,19 @@ struct ConsoleAppsController: Sendable {
                     id: id, name: fields.name, redirectURIs: fields.redirectURIs,
                     recording: event(.editApp, app: id, context, reason))
             case "rotate":
+                // A second rotation within the day would end the secret the app still uses (the
+                // first press's answer may not have reached it: a double tap, a resubmitted form).
+                if app.isRetiring(at: now) { throw AppRefusal.stillRetiring }
                 let (secret, sha256) = StoredApp.newSecret()
                 _ = try await apps.rotateSecret(
                     id: id, to: sha256, retiringUntil: now + StoredApp.retiringFor,
                     recording: event(.rotateAppSecret, app: id, context, reason))
                 return try await page(context.csrfToken, context.language, canAct: true, secret: (app.id, secret))
             case "turn-off":
+                guard app.disabledAt == nil else { break }  // already off: nothing done, nothing recorded
                 _ = try await apps.setDisabled(id: id, at: now, recording: event(.turnAppOff, app: id, context, reason))
             case "turn-on":
+                guard app.disabledAt != nil else { break }
                 _ = try await apps.setDisabled(id: id, at: nil, recording: event(.turnAppOn, app: id, context, reason))
             default:
                 _ = try await apps.delete(id: id, at: now, recording: event(.deleteApp, app: id, context, reason))
@@ -130,12 +137,16 @@ enum AppRefusal: Error, Sendable {
     case fields(StoredApp.Refusal)
     /// No such app (deleted meanwhile, or a file's client, which the console does not change).
     case gone
+    /// A secret was made within the day: the one before it still works, and another rotation now
+    /// would end it.
+    case stillRetiring
 }
 
 extension AppRefusal: AnsweringError {
     var status: HTTPResponse.Status {
         switch self {
         case .gone: .notFound
+        case .stillRetiring: .conflict
         case .fields(.idTaken): .conflict
         default: .unprocessableContent
         }
@@ -153,6 +164,7 @@ extension AppRefusal: AnsweringError {
         case .fields(.redirects): "console.apps.error.redirects"
         case .fields(.idTaken): "console.apps.error.idTaken"
         case .gone: "console.apps.error.gone"
+        case .stillRetiring: "console.apps.error.stillRetiring"
         }
     }
 }

@@ -57,13 +57,17 @@ struct ConsoleAttachController: Sendable {
         let typed = String((form["new_phone"] ?? "").prefix(64))
         do {
             let phone = try signIn.phone(typed)
+            // A number that cannot take the account is refused before any text goes to it.
+            if phone == moving.old || moving.from == phone { throw NumberChangeError.sameNumber }
+            if try await accounts.account(holding: phone.e164) != nil { throw NumberChangeError.numberHasAccount }
+            // Sent again (Back, Reload, a double tap): the code already out is the one to type.
             let started = try await signIn.requestCode(
-                phoneInput: phone.e164, session: nil, client: request.client?.group, language: context.language,
-                movesAccount: true)
+                phoneInput: phone.e164, session: pending.token(in: request, forAccount: moving.account),
+                client: request.client?.group, language: context.language, movesAccount: true)
             var response = Response.redirect(to: "/admin/people/attach/code?" + query(moving))
             response.setCookie(pending.pending(started.session, forAccount: moving.account))
             return response
-        } catch let error as SignInError {
+        } catch let error as any AnsweringError where error is SignInError || error is NumberChangeError {
             return try pages.in(context.language).consoleAttach(
                 csrf: context.csrfToken, query: query(moving), old: moving.old, newPhone: nil, typed: typed, error: error)
         }

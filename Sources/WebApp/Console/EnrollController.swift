@@ -51,19 +51,26 @@ struct EnrollController: Sendable {
     @Sendable func enroll(_ request: Request, _ context: ConsoleVisitorContext) async throws -> Response {
         let form = try request.formData()
         let pages = pages.in(context.language)
-        guard let (_, sha256) = try await live(request, context), let session = context.app.sessionToken,
-            try await console.useEnrollment(
-                tokenSHA256: sha256, phone: context.user.phone.e164, at: clock().timeIntervalSince1970)
-        else {
+        guard let (token, sha256) = try await live(request, context), let session = context.app.sessionToken else {
             return try pages.consoleEnroll(csrf: context.csrfToken, token: nil, status: .gone)
         }
+        // The passkey first: a ceremony the browser got wrong leaves the link for another try.
+        let added: PasskeyRecord
         do {
-            _ = try await passkeys.register(
+            added = try await passkeys.register(
                 Data((form["credential"] ?? "").utf8), for: context.user, session: session,
                 browser: UserAgentDescription.describe(request.headers[.userAgent], pages.words),
                 userAgent: request.headers[.userAgent], client: request.client?.group, enrolled: true)
         } catch let error as PasskeyError {
-            return try pages.consoleEnroll(csrf: context.csrfToken, token: nil, refusal: error)
+            return try pages.consoleEnroll(csrf: context.csrfToken, token: token, refusal: error)
+        }
+        // Then the link is used up; one used meanwhile (two tabs at once) takes the passkey back.
+        guard
+            try await console.useEnrollment(
+                tokenSHA256: sha256, phone: context.user.phone.e164, at: clock().timeIntervalSince1970)
+        else {
+            try await passkeys.remove(added.id, of: context.user)
+            return try pages.consoleEnroll(csrf: context.csrfToken, token: nil, status: .gone)
         }
         return .redirect(to: "/admin/proof?next=%2Fadmin")
     }

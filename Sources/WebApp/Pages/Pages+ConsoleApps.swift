@@ -14,8 +14,10 @@ extension Pages {
         let fileApps: [[String: Any]] = file.map { client in
             ["id": client.id, "name": client.name, "redirects": client.redirectURIs.map { ["uri": $0] }]
         }
+        let fileIDs = Set(file.map(\.id))
         let consoleApps: [[String: Any]] = apps.map { app in
             [
+                "shadowed": fileIDs.contains(app.id),
                 "id": app.id, "name": app.name, "redirects": app.redirectURIs.map { ["uri": $0] },
                 "redirectsText": app.redirectURIs.joined(separator: "\n"), "off": app.disabledAt != nil,
                 "retiring": app.isRetiring(at: now),
