@@ -92,6 +92,10 @@ struct Routes {
             middleware: CSRFProtection(tokens: CSRFTokens(secret: secret, clock: clock), https: configuration.https))
         // An app's sign-in under way, for an app added in the console: its forms may go there.
         if let oidc { router.add(middleware: OIDCFormTargets(provider: oidc, continuing: oidcContinue)) }
+        // Unknown pages take as long as the console's door takes to turn a visitor away.
+        if !configuration.operators.isEmpty {
+            router.add(middleware: UnknownPageLookup(signIn: signIn, cookie: sessionCookie))
+        }
         let session = SessionMiddleware(signIn: signIn, cookie: sessionCookie)
 
         var visitors = router.group().add(middleware: session)

@@ -1,6 +1,7 @@
 import AuthCore
 import ConsoleCore
 import Foundation
+import NIOConcurrencyHelpers
 import NIOHTTP1
 import TestSupport
 import Testing
@@ -115,6 +116,31 @@ struct ConsoleTests {
         try await withServer(PasskeyFlowTests.on) { server in
             let admin = try await signIn(server, Self.operatorPhone)
             #expect(try await admin.get("/admin").status == .notFound)
+        }
+    }
+
+    @Test("to a signed-in person who is no operator, /admin costs the database what an unknown page does (the same time to answer)")
+    func sameWork() async throws {
+        let statements = NIOLockedValueBox(0)
+        try await withServer(
+            database: .sqlite,
+            {
+                Self.on(&$0)
+                $0.onDatabaseStatement = { statements.withLockedValue { $0 += 1 } }
+            }
+        ) { server in
+            let someone = try await signIn(server, Self.person)
+            _ = try await someone.get("/no-such-page")  // the first use of each statement prepares it
+            _ = try await someone.get("/admin")
+            func cost(_ path: String) async throws -> Int {
+                let before = statements.withLockedValue { $0 }
+                #expect(try await someone.get(path).status == .notFound)
+                return statements.withLockedValue { $0 } - before
+            }
+            let unknown = try await cost("/no-such-page")
+            #expect(unknown > 0)
+            #expect(try await cost("/admin") == unknown)
+            #expect(try await cost("/admin/people?phone=5305550123") == unknown)
         }
     }
 
