@@ -15,7 +15,14 @@ public enum PersonStatus: String, Sendable, Equatable, CaseIterable {
         -> PersonStatus
     {
         if lockedFor != nil { return .locked }
-        if let numberProvedAt, now - numberProvedAt > dormantAfter { return .dormant }
+        if let numberProvedAt, isDormant(numberProvedAt: numberProvedAt, now: now, dormantAfter: dormantAfter) {
+            return .dormant
+        }
         return .active
+    }
+
+    /// Whether a number last proved at `numberProvedAt` is dormant at `now`.
+    public static func isDormant(numberProvedAt: Double, now: Double, dormantAfter: Double) -> Bool {
+        now - numberProvedAt > dormantAfter
     }
 }

@@ -58,14 +58,14 @@ public enum ConsoleQueries {
         .rows(Statement(sendsByHour, since)) { sendRows in
             let sends = try sendRows.map { row in
                 (
-                    hour: Int(try row.get("hour") as Int64), channel: try row.get("channel") as String,
-                    status: try row.get("status") as String, count: Int(try row.get("sends") as Int64),
-                    used: Int(try row.get("used") as Int64), spent: Int(try row.get("spent") as Int64)
+                    hour: try row.get("hour") as Int, channel: try row.get("channel") as String,
+                    status: try row.get("status") as String, count: try row.get("sends") as Int,
+                    used: try row.get("used") as Int, spent: try row.get("spent") as Int
                 )
             }
             return .rows(Statement(signInsByMethod, since)) { signInRows in
                 let signIns = try signInRows.map {
-                    (method: try $0.get("method") as String, count: Int(try $0.get("sign_ins") as Int64))
+                    (method: try $0.get("method") as String, count: try $0.get("sign_ins") as Int)
                 }
                 return .rows(Statement(exchanges, breakerSince, settledBy, minCodes)) { exchangeRows in
                     .done(
@@ -73,8 +73,8 @@ public enum ConsoleQueries {
                             sends: sends, signIns: signIns,
                             exchanges: try exchangeRows.map {
                                 (
-                                    exchange: try $0.get("exchange") as String, sent: Int(try $0.get("sent") as Int64),
-                                    used: Int(try $0.get("used") as Int64)
+                                    exchange: try $0.get("exchange") as String, sent: try $0.get("sent") as Int,
+                                    used: try $0.get("used") as Int
                                 )
                             }))
                 }

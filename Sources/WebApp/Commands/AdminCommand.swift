@@ -67,11 +67,8 @@ struct AdminCommand: AsyncParsableCommand {
                 guard let id = try await storage.account.account(holding: phone.e164),
                     let account = try await storage.account.export(user: id, now: now)
                 else { throw AdminCommand.failure("No account holds \(phone.nationalFormat).") }
-                let actions = OperatorActions(store: storage.auth, policy: policy)
-                let lockedFor = try await actions.lockedFor(phone)
-                let status = PersonStatus.of(
-                    lockedFor: lockedFor, numberProvedAt: try await actions.numberProvedAt(phone), now: now,
-                    dormantAfter: policy.dormantAfter)
+                let (status, lockedFor) = try await OperatorActions(store: storage.auth, policy: policy)
+                    .status(of: phone, dormantAfter: policy.dormantAfter, now: now)
                 let found = Found(
                     phone_number: phone.e164, status: status.rawValue, locked_for_seconds: lockedFor,
                     created_at: account.account.createdAt.ISO8601Format(),

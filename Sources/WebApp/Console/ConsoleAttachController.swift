@@ -23,11 +23,9 @@ struct ConsoleAttachController: Sendable {
         acting.post("/admin/people/attach", use: sendCode)
         operators.get("/admin/people/attach/code", use: showCode)
         acting.post("/admin/people/attach/code", use: checkCode)
-        operators.get("/admin/people/attach") { request, _ in .redirect(to: Self.personPage(request.query["phone"])) }
-    }
-
-    static func personPage(_ phone: String?) -> String {
-        "/admin/people?" + URLEncodedForm([("phone", phone ?? "")]).encoded
+        operators.get("/admin/people/attach") { request, _ in
+            .redirect(to: ConsoleController.personPage(request.query["phone"]))
+        }
     }
 
     /// The account `?account=` when it may move: detached from the number `?phone=`, or on it and
@@ -39,7 +37,8 @@ struct ConsoleAttachController: Sendable {
         else { return nil }
         if found.phone == nil, found.detachedFrom == old { return (account, nil, old) }
         guard found.phone == old, let proved = try await signIn.operatorActions.numberProvedAt(old),
-            clock().timeIntervalSince1970 - proved > signIn.policy.dormantAfter
+            PersonStatus.isDormant(
+                numberProvedAt: proved, now: clock().timeIntervalSince1970, dormantAfter: signIn.policy.dormantAfter)
         else { return nil }
         return (account, old, old)
     }
@@ -76,7 +75,7 @@ struct ConsoleAttachController: Sendable {
     @Sendable func showCode(_ request: Request, _ context: OperatorContext) async throws -> Response {
         guard let moving = try await movable(request),
             let (_, phone) = try await NewNumberCode(signIn: signIn, pending: pending).sent(request, forAccount: moving.account)
-        else { return .redirect(to: Self.personPage(request.query["phone"])) }
+        else { return .redirect(to: ConsoleController.personPage(request.query["phone"])) }
         return try pages.in(context.language).consoleAttach(
             csrf: context.csrfToken, query: query(moving), old: moving.old, newPhone: phone)
     }
@@ -85,7 +84,7 @@ struct ConsoleAttachController: Sendable {
     @Sendable func checkCode(_ request: Request, _ context: ActingOperatorContext) async throws -> Response {
         guard let moving = try await movable(request),
             let (token, phone) = try await NewNumberCode(signIn: signIn, pending: pending).sent(request, forAccount: moving.account)
-        else { return .redirect(to: Self.personPage(request.query["phone"])) }
+        else { return .redirect(to: ConsoleController.personPage(request.query["phone"])) }
         let form = try request.formData()
         let words = pages.in(context.language)
         let reason: ActionReason

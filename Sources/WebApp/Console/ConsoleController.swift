@@ -32,6 +32,14 @@ struct ConsoleController: Sendable {
         "sign-out-everywhere": .signOutEverywhere, "unlock": .unlock, "remove-passkey": .removePasskey,
         "disconnect-app": .disconnectApp, "delete-account": .deleteAccount,
     ]
+    /// The actions whose notice a person's page shows (`?done=`), by name: the page's own, and the
+    /// move to a new number (``ConsoleAttachController``).
+    static let notices = actions.merging(["attach-account": .attachAccount]) { own, _ in own }
+
+    /// A person's page, by the number as typed.
+    static func personPage(_ phone: String?) -> String {
+        "/admin/people?" + URLEncodedForm([("phone", phone ?? "")]).encoded
+    }
 
     func register(visitors: RouteScope<ConsoleVisitorContext>, operators: RouteScope<OperatorContext>,
                   acting: RouteScope<ActingOperatorContext>) {
@@ -41,9 +49,7 @@ struct ConsoleController: Sendable {
         for (path, action) in Self.actions {
             acting.post("/admin/people/" + path) { request, context in try await act(action, request, context) }
             // Reload or Back on an action's answer asks its address with GET: the person's page.
-            operators.get("/admin/people/" + path) { request, _ in
-                .redirect(to: "/admin/people?" + URLEncodedForm([("phone", request.query["phone"] ?? "")]).encoded)
-            }
+            operators.get("/admin/people/" + path) { request, _ in .redirect(to: Self.personPage(request.query["phone"])) }
         }
     }
 
@@ -68,9 +74,17 @@ struct ConsoleController: Sendable {
     }
 
     @Sendable func first(_ request: Request, _ context: OperatorContext) async throws -> Response {
+        try await firstPage(context.app, deleted: request.query["done"] == "delete-account")
+    }
+
+    /// The console's first page (the glance and the search), after a search or an action that
+    /// found no one, or an account deleted.
+    private func firstPage(
+        _ context: AppContext, typed: String = "", error: ConsoleRefusal? = nil, deleted: Bool = false
+    ) async throws -> Response {
         try pages.in(context.language).consoleFirst(
-            csrf: context.csrfToken, glance: try await glance(), appsOn: oidc?.apps != nil,
-            deleted: request.query["done"] == "delete-account")
+            csrf: context.csrfToken, glance: try await glance(), appsOn: oidc?.apps != nil, deleted: deleted,
+            typed: typed, error: error)
     }
 
     /// The last 48 hours at a glance, read now.
@@ -91,7 +105,7 @@ struct ConsoleController: Sendable {
         do {
             phone = try PhoneNumber(parsing: typed)
         } catch {
-            return try pages.consoleFirst(csrf: context.csrfToken, glance: try await glance(), appsOn: oidc?.apps != nil, typed: typed, error: .notANumber)
+            return try await firstPage(context.app, typed: typed, error: .notANumber)
         }
         guard let found = try await look(at: phone) else {
             // No account holds it: those detached from it may still be helped.
@@ -99,9 +113,9 @@ struct ConsoleController: Sendable {
             if !detached.isEmpty {
                 return try pages.consoleDetached(phone: phone, detached: detached, csrf: context.csrfToken, canAct: context.canAct)
             }
-            return try pages.consoleFirst(csrf: context.csrfToken, glance: try await glance(), appsOn: oidc?.apps != nil, typed: typed, error: .noAccount(phone))
+            return try await firstPage(context.app, typed: typed, error: .noAccount(phone))
         }
-        let done = request.query["done"].flatMap { Self.actions[$0] ?? ($0 == "attach-account" ? .attachAccount : nil) }
+        let done = request.query["done"].flatMap { Self.notices[$0] }
         return try pages.consolePerson(found, csrf: context.csrfToken, canAct: context.canAct, done: done)
     }
 
@@ -112,14 +126,10 @@ struct ConsoleController: Sendable {
             let export = try await accounts.export(user: id, now: now)
         else { return nil }
         let user = User(id: id, phone: phone)
-        let actions = signIn.operatorActions
-        let lockedFor = try await actions.lockedFor(phone)
+        let (status, lockedFor) = try await signIn.operatorActions.status(
+            of: phone, dormantAfter: signIn.policy.dormantAfter, now: now)
         return ConsolePerson(
-            user: user, account: export,
-            status: PersonStatus.of(
-                lockedFor: lockedFor, numberProvedAt: try await actions.numberProvedAt(phone), now: now,
-                dormantAfter: signIn.policy.dormantAfter),
-            lockedFor: lockedFor,
+            user: user, account: export, status: status, lockedFor: lockedFor,
             passkeys: try await passkeys?.passkeys(of: user).passkeys ?? [],
             apps: try await connectedApps(of: id),
             activity: try await events.activity(user: id, since: now - 90 * 86_400, before: nil, limit: 20),
@@ -143,10 +153,10 @@ struct ConsoleController: Sendable {
         do {
             phone = try PhoneNumber(parsing: request.query["phone"] ?? "")
         } catch {
-            return try pages.consoleFirst(csrf: context.csrfToken, glance: try await glance(), appsOn: oidc?.apps != nil, typed: request.query["phone"] ?? "", error: .notANumber)
+            return try await firstPage(context.app, typed: request.query["phone"] ?? "", error: .notANumber)
         }
         guard let found = try await look(at: phone) else {
-            return try pages.consoleFirst(csrf: context.csrfToken, glance: try await glance(), appsOn: oidc?.apps != nil, typed: phone.nationalFormat, error: .noAccount(phone))
+            return try await firstPage(context.app, typed: phone.nationalFormat, error: .noAccount(phone))
         }
         let reason: ActionReason
         do {
@@ -206,7 +216,7 @@ struct ConsoleController: Sendable {
     }
 
     static func path(of action: OperatorAction) -> String {
-        action == .attachAccount ? "attach-account" : actions.first { $0.value == action }?.key ?? ""
+        notices.first { $0.value == action }?.key ?? ""
     }
 }
 

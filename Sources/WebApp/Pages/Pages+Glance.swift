@@ -32,13 +32,13 @@ extension Pages {
                 "title": title,
             ]
         }
+        // A tick at 00:00 and 12:00 UTC: the hours start on whole UTC hours (Glance.since).
+        let tickFormat = Self.utcFormatter("HH:mm", words.language)
         let ticks: [[String: String]] = glance.hours.enumerated().compactMap { index, hour in
-            let start = Date(timeIntervalSince1970: hour.start)
-            guard Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: start).hour
-                .map({ $0 % 12 == 0 }) ?? false
-            else { return nil }
+            guard Int64(hour.start) % 43_200 == 0 else { return nil }
             return [
-                "x": number(Double(index) * barWidth), "label": Self.utcFormatter("HH:mm", words.language).string(from: start),
+                "x": number(Double(index) * barWidth),
+                "label": tickFormat.string(from: Date(timeIntervalSince1970: hour.start)),
             ]
         }
         let sendScale = max(glance.hours.map(\.sent).max() ?? 0, 1)
