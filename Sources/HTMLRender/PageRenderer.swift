@@ -15,6 +15,11 @@ public struct PageRenderer: Sendable {
     private let compiled: CompiledTemplate.Library
     /// Why each template left out of ``compiled`` was, for the tests.
     let notCompiled: [String: String]
+    /// The text of every inline script the templates hold (`<script>…</script>`, no attributes),
+    /// each static text with no `{{` in it, so what a page runs inline is fixed when the app
+    /// starts and its hash can go in the Content-Security-Policy. A template with any other
+    /// inline script (with a value in it, or attributes but no `src`) is refused when loading.
+    public let inlineScripts: [String]
 
     /// Loads every template in `directory` and checks that each of `required` is there.
     public init(directory: String, required: [String] = []) async throws(TemplateError) {
@@ -28,6 +33,7 @@ public struct PageRenderer: Sendable {
         var library = MustacheLibrary()
         var compiled = CompiledTemplate.Library()
         var notCompiled: [String: String] = [:]
+        var inlineScripts: [String] = []
         HTMLEscaping.register()
         for name in names.sorted() {
             let path = (directory as NSString).appendingPathComponent(name + ".mustache")
@@ -40,6 +46,8 @@ public struct PageRenderer: Sendable {
             {
                 throw .unescapedOutput(path)
             }
+            guard let scripts = Self.inlineScripts(in: text) else { throw .scriptNotStatic(path) }
+            inlineScripts += scripts.filter { !inlineScripts.contains($0) }
             do {
                 try library.register(HTMLEscaping.pragma + text, named: name)
             } catch {
@@ -67,6 +75,28 @@ public struct PageRenderer: Sendable {
         compiled = compiled.filter { !Self.inheritsFromItself($0.key, in: compiled) }
         self.compiled = compiled
         self.notCompiled = notCompiled
+        self.inlineScripts = inlineScripts
+    }
+
+    /// The texts of `template`'s inline scripts, or `nil` when one is not static: an opening
+    /// `<script` with attributes and no `src`, or a `<script>` whose text holds `{{`.
+    static func inlineScripts(in template: String) -> [String]? {
+        var scripts: [String] = []
+        var rest = template[...]
+        while let open = rest.range(of: "<script", options: .caseInsensitive) {
+            guard let end = rest[open.upperBound...].firstIndex(of: ">") else { return nil }
+            let attributes = rest[open.upperBound..<end]
+            rest = rest[rest.index(after: end)...]
+            if attributes.range(of: "src=", options: .caseInsensitive) != nil { continue }
+            guard attributes.isEmpty, let close = rest.range(of: "</script>", options: .caseInsensitive) else {
+                return nil
+            }
+            let text = rest[..<close.lowerBound]
+            guard !text.contains("{{") else { return nil }
+            scripts.append(String(text))
+            rest = rest[close.upperBound...]
+        }
+        return scripts
     }
 
     private static func inheritsFromItself(_ name: String, in library: CompiledTemplate.Library) -> Bool {
@@ -107,6 +137,8 @@ public enum TemplateError: Error, CustomStringConvertible, Equatable {
     case unescapedOutput(String)
     /// swift-mustache could not parse a template.
     case invalid(String)
+    /// An inline script is not static text (``PageRenderer/inlineScripts``).
+    case scriptNotStatic(String)
 
     public var description: String {
         switch self {
@@ -117,6 +149,9 @@ public enum TemplateError: Error, CustomStringConvertible, Equatable {
             "Missing template(s) \(names.map { $0 + ".mustache" }.joined(separator: ", ")) in \(directory.isEmpty ? "the templates folder" : directory)."
         case .unescapedOutput(let path): "Template \(path) prints unescaped text ({{{ }}} or {{& }}); use {{ }}."
         case .invalid(let reason): "A template could not be parsed: \(reason)"
+        case .scriptNotStatic(let path):
+            "Template \(path) has an inline script that is not fixed text (a value in it, or attributes without src); "
+                + "a script's values go in data- attributes."
         }
     }
 }

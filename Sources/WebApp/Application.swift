@@ -100,7 +100,7 @@ final class Application: Sendable {
             https: configuration.https,
             formTargets: (configuration.gateway.map(Self.formTargets) ?? [])
                 + (configuration.oidcClients.map(Self.formTargets) ?? []),
-            assetOrigin: configuration.gateway?.publicURL)
+            assetOrigin: configuration.gateway?.publicURL, inlineScripts: renderer.inlineScripts)
         var routes = Routes(
             configuration: configuration, secret: secret,
             pages: Pages(

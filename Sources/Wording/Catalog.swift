@@ -90,22 +90,29 @@ public struct Catalog: Sendable {
     }
 
     /// `text` with each `{name}` replaced by `arguments[name]` (left as it is when not given).
+    ///
+    /// Worked on UTF-8 bytes (the braces are ASCII, and no byte of a multi-byte character is):
+    /// a page can fill hundreds of sentences (the console's glance titles every bar), and
+    /// walking Characters cost it about a sixth of its time.
     static func fill(_ text: String, _ arguments: [String: String]) -> String {
-        guard !arguments.isEmpty, text.contains("{") else { return text }
-        var out = ""
-        var rest = Substring(text)
-        while let open = rest.firstIndex(of: "{") {
-            out += rest[..<open]
-            let after = rest[rest.index(after: open)...]
-            if let close = after.firstIndex(of: "}"), let value = arguments[String(after[..<close])] {
-                out += value
-                rest = after[after.index(after: close)...]
+        let open = UInt8(ascii: "{"), close = UInt8(ascii: "}")
+        guard !arguments.isEmpty, text.utf8.contains(open) else { return text }
+        let bytes = Array(text.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 32)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == open, let end = bytes[(index + 1)...].firstIndex(of: close),
+                let value = arguments[String(decoding: bytes[(index + 1)..<end], as: UTF8.self)]
+            {
+                out.append(contentsOf: value.utf8)
+                index = end + 1
             } else {
-                out += "{"
-                rest = after
+                out.append(bytes[index])
+                index += 1
             }
         }
-        return out + rest
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The `{name}` placeholders of `text`, in order.

@@ -229,7 +229,7 @@ class BrowserTestCase(unittest.TestCase):
     def back(self, stays=None, driver=None):
         """Presses Back and waits for the page it leads to: another document than the one shown,
         loaded, at a path for which `stays(path)` holds (a page brought back from WebKit's
-        back/forward cache asks the server again first: back-forward.js). Returns whether it came
+        back/forward cache asks the server again first: the layout's inline script). Returns whether it came
         in time; the test's own assertions say what it saw if not."""
         driver = driver or self.driver
         before = self.document(driver)

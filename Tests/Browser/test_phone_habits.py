@@ -190,7 +190,7 @@ class PhoneHabitTests(base.BrowserTestCase):
 
     def test_over_https_with_javascript_off_back_after_log_out_shows_no_balance(self):
         # As deployed: HTTPS in front (proxy.py), and a person who turned scripts off, so
-        # back-forward.js cannot help. WebKit keeps no no-store page over HTTPS in its
+        # the layout's Back script cannot help. WebKit keeps no no-store page over HTTPS in its
         # back/forward cache (over plain HTTP it does: there the script is what helps).
         self.server = self.start_server(["--https"])
         front = Proxy(self.server.port, tls=True)

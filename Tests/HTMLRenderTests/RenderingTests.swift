@@ -59,4 +59,32 @@ struct RenderingTests {
             await #expect(throws: TemplateError.self) { _ = try await PageRenderer(directory: folder) }
         }
     }
+
+    @Test(
+        "an inline script with a value in it, or attributes and no src, is refused at load",
+        arguments: [
+            "<script>var who = \"{{name}}\";</script>", "<script type=\"module\">go()</script>",
+            "<SCRIPT>{{#a}}x{{/a}}</SCRIPT>", "<script>never closed",
+        ])
+    func refusesDynamicScript(template: String) async throws {
+        try await withTemplates(["page": template]) { folder in
+            await #expect(throws: TemplateError.scriptNotStatic(folder + "/page.mustache")) {
+                _ = try await PageRenderer(directory: folder)
+            }
+        }
+    }
+
+    @Test("fixed inline scripts are listed once each, scripts with src are not; the page shows them as written")
+    func inlineScripts() async throws {
+        let script = "(function () { if (a < b && c) location.reload(); })();"
+        try await withTemplates([
+            "one": "<script src=\"{{js}}\" defer></script><script>\(script)</script><p>{{name}}</p>",
+            "two": "<script>\(script)</script>",
+        ]) { folder in
+            let renderer = try await PageRenderer(directory: folder)
+            #expect(renderer.inlineScripts == [script])
+            let html = try renderer.render("one", ["js": "/a.js", "name": "<b>"])
+            #expect(html == "<script src=\"/a.js\" defer></script><script>\(script)</script><p>&lt;b&gt;</p>")
+        }
+    }
 }

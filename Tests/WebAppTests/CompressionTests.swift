@@ -134,6 +134,20 @@ struct CompressionTests {
         }
     }
 
+    @Test("style sheets and scripts are served without their comments, the files in Public/ keep them")
+    func withoutComments() async throws {
+        try await withServer { server in
+            for name in ["app.css", "login.js", "verify.js"] {
+                let file = try String(contentsOfFile: "Public/" + name, encoding: .utf8)
+                let served = try await Self.fetch(server, "/public/" + name, acceptEncoding: nil)
+                let text = String(buffer: served.body)
+                #expect(file.contains(name.hasSuffix(".css") ? "/*" : "\n  //"), "\(name)")
+                #expect(!text.contains(name.hasSuffix(".css") ? "/*" : "\n  //"), "\(name)")
+                #expect(text.utf8.count < file.utf8.count * 9 / 10, "\(name)")
+            }
+        }
+    }
+
     @Test("a Login that shows a phone number goes uncompressed (it will reflect rd=), and says so to no one")
     func loginWithPhoneUncompressed() async throws {
         try await withServer { server in

@@ -212,7 +212,7 @@ struct GatewayTests {
             #expect(page.body.contains(#"<link rel="stylesheet" href="http://login.example.test/public/app."#))
             #expect(
                 page.header("Content-Security-Policy")?.contains("style-src 'self' http://login.example.test;") == true
-                    && page.header("Content-Security-Policy")?.contains("script-src 'self' http://login.example.test;") == true)
+                    && page.header("Content-Security-Policy")?.contains("script-src 'self' http://login.example.test 'sha256-") == true)
             #expect(
                 try await browser.get("/auth/request", headers: Self.forwarded("photos.example.test")).status == .ok)
         }

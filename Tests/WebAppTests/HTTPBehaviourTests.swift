@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import NIOHTTP1
 import TestSupport
@@ -8,6 +9,32 @@ import Testing
 /// Bad input, limits and protocol details over real sockets.
 @Suite("HTTP behaviour")
 struct HTTPBehaviourTests {
+    @Test("a page's one inline script is the layout's, allowed by its SHA-256 and by nothing broader")
+    func inlineScriptPolicy() async throws {
+        try await withServer { server in
+            for path in ["/login", "/nope"] {
+                let page = try await Browser(baseURL: server.baseURL).get(path)
+                let scripts = Self.inlineScripts(page.body)
+                #expect(scripts.count == 1, "\(path)")
+                let hash = Data(SHA256.hash(data: Data((scripts.first ?? "").utf8))).base64EncodedString()
+                #expect(
+                    page.header("Content-Security-Policy")
+                        == SecurityHeaders.contentSecurityPolicy(scriptHashes: ["'sha256-\(hash)'"]), "\(path)")
+                #expect(page.header("Content-Security-Policy")?.contains("unsafe-inline") == false)
+            }
+        }
+    }
+
+    /// The texts of `html`'s `<script>` elements without attributes.
+    static func inlineScripts(_ html: String) -> [String] {
+        html.components(separatedBy: "<script>").dropFirst().compactMap { $0.components(separatedBy: "</script>").first }
+    }
+
+    /// The Content-Security-Policy `server`'s pages carry (the layout's inline script's hash in it).
+    static func pagePolicy(_ server: TestServer) async throws -> String? {
+        try await Browser(baseURL: server.baseURL).get("/login").header("Content-Security-Policy")
+    }
+
     @Test("unknown paths get the 404 page; malformed ones 400")
     func notFound() async throws {
         try await withServer { server in
@@ -89,7 +116,7 @@ struct HTTPBehaviourTests {
             #expect(response.status == .payloadTooLarge)
             #expect(response.header("Connection") == "close")
             // Answered by the server before any middleware, yet with the security headers.
-            #expect(response.header("Content-Security-Policy") == SecurityHeaders.contentSecurityPolicy())
+            #expect(response.header("Content-Security-Policy") == (try await Self.pagePolicy(server)))
             #expect(response.header("X-Content-Type-Options") == "nosniff")
             #expect(response.header("X-Frame-Options") == "DENY")
             #expect(try server.outbox().isEmpty)

@@ -7,7 +7,8 @@ import NIOPosix
 
 /// The files of a folder (our `Public/`), read once into memory with their content type, a
 /// content-hash `ETag` and, for text worth it, a gzip copy made once per change of the file, so
-/// serving one takes no file-system call and no compression.
+/// serving one takes no file-system call and no compression. Style sheets and scripts are
+/// served without their comments (``SourceComments``).
 ///
 /// A request finding the snapshot older than ``refreshInterval`` starts a re-scan on NIO's
 /// blocking-I/O pool (and goes on with the snapshot it has): a file edited, added or removed is
@@ -139,10 +140,11 @@ public final class StaticAssets: Sendable {
                 continue
             }
             guard let data = FileManager.default.contents(atPath: path) else { continue }
-            let digest = SHA256.hash(data: data).prefix(8).hexString
-            let body = ByteBuffer(bytes: data)
             let contentType = StaticFiles<BasicRequestContext>.contentType(
                 forExtension: (relative as NSString).pathExtension)
+            let served = SourceComments.stripped(Array(data), contentType: contentType)
+            let digest = SHA256.hash(data: served).prefix(8).hexString
+            let body = ByteBuffer(bytes: served)
             let etag = "\"\(digest)\""
             let worthGzip = body.readableBytes >= Gzip.minimumSize && Gzip.isCompressible(contentType: contentType)
             assets[relative] = Asset(

@@ -1,8 +1,10 @@
+import Crypto
+import Foundation
 import HTTPLite
 import HTTPTypes
 
-/// Headers every response carries: a strict Content-Security-Policy (no inline script or
-/// style), no MIME sniffing, no cross-site referrers, no framing, and HSTS over HTTPS; scripts
+/// Headers every response carries: a strict Content-Security-Policy (no inline style, and no
+/// inline script but the layout's fixed ones, allowed by their hashes), no MIME sniffing, no cross-site referrers, no framing, and HSTS over HTTPS; scripts
 /// and style sheets only the two of these that apply to them (``subresourceHeaders``).
 struct SecurityHeaders: Middleware {
     typealias Context = AppContext
@@ -13,6 +15,7 @@ struct SecurityHeaders: Middleware {
     private let subresource: HTTPFields
     private let formTargets: [String]
     private let assetOrigin: String?
+    private let scriptHashes: [String]
 
     /// A page whose form may end in a redirect to an app known only at run time (one added in
     /// the console) names that app's origins here (``Response/allowingForms(to:)``); this
@@ -25,9 +28,13 @@ struct SecurityHeaders: Middleware {
     /// - Parameter assetOrigin: another origin whose scripts, styles and images pages may use
     ///   (gateway mode: this app's public address, for the 403 page the proxy shows on a
     ///   protected host).
-    init(https: Bool, formTargets: [String] = [], assetOrigin: String? = nil) {
+    /// - Parameter inlineScripts: the templates' inline scripts (``HTMLRender/PageRenderer/inlineScripts``),
+    ///   allowed by their SHA-256 and nothing else inline.
+    init(https: Bool, formTargets: [String] = [], assetOrigin: String? = nil, inlineScripts: [String] = []) {
+        let scriptHashes = inlineScripts.map(Self.hashSource)
         var headers: HTTPFields = [
-            .contentSecurityPolicy: Self.contentSecurityPolicy(formTargets: formTargets, assetOrigin: assetOrigin),
+            .contentSecurityPolicy: Self.contentSecurityPolicy(
+                formTargets: formTargets, assetOrigin: assetOrigin, scriptHashes: scriptHashes),
             .xContentTypeOptions: "nosniff",
             .referrerPolicy: "same-origin", .xFrameOptions: "DENY",
         ]
@@ -35,12 +42,16 @@ struct SecurityHeaders: Middleware {
         self.headers = headers
         self.formTargets = formTargets
         self.assetOrigin = assetOrigin
+        self.scriptHashes = scriptHashes
         self.subresource = HTTPFields(headers.filter { Self.subresourceHeaders.contains($0.name) })
     }
 
-    static func contentSecurityPolicy(formTargets: [String] = [], assetOrigin: String? = nil) -> String {
+    static func contentSecurityPolicy(
+        formTargets: [String] = [], assetOrigin: String? = nil, scriptHashes: [String] = []
+    ) -> String {
         let other = assetOrigin.map { " " + $0 } ?? ""
-        return "default-src 'self'; script-src 'self'\(other); style-src 'self'\(other); img-src 'self' data:\(other); "
+        let hashes = scriptHashes.map { " " + $0 }.joined()
+        return "default-src 'self'; script-src 'self'\(other)\(hashes); style-src 'self'\(other); img-src 'self' data:\(other); "
             + "frame-ancestors 'none'; form-action \((["'self'"] + formTargets).joined(separator: " ")); base-uri 'none'"
     }
 
@@ -52,7 +63,8 @@ struct SecurityHeaders: Middleware {
             response.headers[Self.extraFormTargets] = nil
             var headers = headers
             headers[.contentSecurityPolicy] = Self.contentSecurityPolicy(
-                formTargets: formTargets + extra.split(separator: " ").map(String.init), assetOrigin: assetOrigin)
+                formTargets: formTargets + extra.split(separator: " ").map(String.init), assetOrigin: assetOrigin,
+                scriptHashes: scriptHashes)
             response.headers.append(contentsOf: headers)
             return response
         }
@@ -60,6 +72,12 @@ struct SecurityHeaders: Middleware {
         // this middleware alone does, once (SecurityHeadersTests checks each arrives once).
         response.headers.append(contentsOf: Self.isSubresource(response) ? subresource : headers)
         return response
+    }
+
+    /// A CSP source allowing the inline script `text` by its hash: `'sha256-…'` (base64 of the
+    /// SHA-256 of its UTF-8 bytes, as CSP Level 3 §8.4 compares).
+    static func hashSource(_ text: String) -> String {
+        "'sha256-" + Data(SHA256.hash(data: Data(text.utf8))).base64EncodedString() + "'"
     }
 
     /// What a script or a style sheet keeps: no sniffing (it must not be run as another type)

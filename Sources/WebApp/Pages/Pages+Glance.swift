@@ -10,16 +10,36 @@ extension Pages {
     static let chartWidth = 480.0
     static let chartHeight = 120.0
 
+    /// `value`, a whole number of tenths (the glance's geometry is rounded to them), with one
+    /// decimal as `String(format: "%.1f")` prints it, at a tenth of its cost: a busy glance page
+    /// prints about 900 of these.
+    static func tenths(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        let magnitude = tenths.magnitude
+        return (tenths < 0 ? "-" : "") + String(magnitude / 10) + "." + String(magnitude % 10)
+    }
+
     func glanceValues(_ glance: Glance) -> [String: Any] {
         let barWidth = Self.chartWidth / Double(Glance.hours)
         let hourFormat = Self.utcFormatter("d MMM, HH:mm", words.language)
-        func label(_ hour: Glance.Hour) -> String { hourFormat.string(from: Date(timeIntervalSince1970: hour.start)) }
+        // Each hour's name, made once and only for an hour with something to say: the three
+        // charts' bars and the table say it.
+        var labels = [String?](repeating: nil, count: glance.hours.count)
+        func label(_ index: Int) -> String {
+            if let made = labels[index] { return made }
+            let made = hourFormat.string(from: Date(timeIntervalSince1970: glance.hours[index].start))
+            labels[index] = made
+            return made
+        }
         func height(_ value: Int, scale: Int) -> Double {
             (Double(value) / Double(max(scale, 1)) * Self.chartHeight * 10).rounded() / 10
         }
-        func number(_ value: Double) -> String { String(format: "%.1f", value) }
-        // Each bar: its place, and its parts stacked from the bottom.
-        func bar(_ index: Int, _ parts: [(String, Int)], scale: Int, title: String) -> [String: Any] {
+        func number(_ value: Double) -> String { Self.tenths(value) }
+        // Each bar: its place, and its parts stacked from the bottom. An hour with nothing to
+        // draw has no bar (its title would be on nothing anyone can point at; the table below
+        // lists every hour that had any); the others keep their places.
+        func bar(_ index: Int, _ parts: [(String, Int)], scale: Int, title: @autoclosure () -> String) -> [String: Any]? {
+            guard parts.contains(where: { $0.1 > 0 }) else { return nil }
             var top = Self.chartHeight
             let rects: [[String: String]] = parts.compactMap { part in
                 guard part.1 > 0 else { return nil }
@@ -29,7 +49,7 @@ extension Pages {
             }
             return [
                 "x": number(Double(index) * barWidth + 1), "width": number(barWidth - 2), "parts": rects,
-                "title": title,
+                "title": title(),
             ]
         }
         // A tick at 00:00 and 12:00 UTC: the hours start on whole UTC hours (Glance.since).
@@ -43,33 +63,33 @@ extension Pages {
         }
         let sendScale = max(glance.hours.map(\.sent).max() ?? 0, 1)
         let spendScale = max(glance.hours.map(\.spent).max() ?? 0, glance.hourlyBudget, 1)
-        let sends = glance.hours.enumerated().map { index, hour in
+        let sends = glance.hours.enumerated().compactMap { index, hour in
             bar(
                 index, [("delivered", hour.delivered), ("awaiting", hour.awaiting), ("failed", hour.notDelivered)],
                 scale: sendScale,
                 title: words(
                     "console.glance.sendsTitle",
                     [
-                        "hour": label(hour), "texts": String(hour.texts), "calls": String(hour.calls),
+                        "hour": label(index), "texts": String(hour.texts), "calls": String(hour.calls),
                         "delivered": String(hour.delivered), "notDelivered": String(hour.notDelivered),
                         "awaiting": String(hour.awaiting),
                     ]))
         }
-        let conversion = glance.hours.enumerated().map { index, hour in
+        let conversion = glance.hours.enumerated().compactMap { index, hour in
             bar(
                 index, [("used", hour.used), ("unused", hour.sent - hour.used)], scale: sendScale,
                 title: words(
                     "console.glance.conversionTitle",
-                    ["hour": label(hour), "sent": String(hour.sent), "used": String(hour.used)]))
+                    ["hour": label(index), "sent": String(hour.sent), "used": String(hour.used)]))
         }
-        let spend = glance.hours.enumerated().map { index, hour in
+        let spend = glance.hours.enumerated().compactMap { index, hour in
             bar(
                 index, [("spent", hour.spent)], scale: spendScale,
-                title: words("console.glance.spendTitle", ["hour": label(hour), "spent": String(hour.spent)]))
+                title: words("console.glance.spendTitle", ["hour": label(index), "spent": String(hour.spent)]))
         }
-        let busy = glance.hours.filter { $0.sent > 0 }.reversed().map { hour -> [String: Any] in
+        let busy = glance.hours.enumerated().filter { $0.element.sent > 0 }.reversed().map { index, hour -> [String: Any] in
             [
-                "hour": label(hour), "iso": Self.iso(hour.start), "texts": String(hour.texts), "calls": String(hour.calls),
+                "hour": label(index), "iso": Self.iso(hour.start), "texts": String(hour.texts), "calls": String(hour.calls),
                 "delivered": String(hour.delivered), "notDelivered": String(hour.notDelivered),
                 "awaiting": String(hour.awaiting), "sent": String(hour.sent), "used": String(hour.used),
                 "spent": String(hour.spent),

@@ -21,7 +21,7 @@ struct Pages: Sendable {
     /// The static files pages link, by the name templates use (`{{asset.css}}`).
     static let assetNames = [
         "css": "app.css", "icon": "favicon.svg", "loginJS": "login.js", "verifyJS": "verify.js",
-        "countdownJS": "countdown.js", "backForwardJS": "back-forward.js", "deliveryJS": "delivery.js",
+        "countdownJS": "countdown.js", "deliveryJS": "delivery.js",
         "passkeysJS": "passkeys.js", "localTimeJS": "local-time.js", "printJS": "print.js",
         "consoleCSS": "console.css",
     ]
@@ -236,7 +236,7 @@ struct Pages: Sendable {
 
     /// How the history dates an operation: "23 Nov 2026, 07:41 UTC". The server does not know
     /// the person's time zone, so it says which one it uses; the `<time>` element carries the
-    /// exact instant. (A formatter is made per page: `DateFormatter` is not `Sendable`.)
+    /// exact instant.
     private static func historyDate(_ language: Language) -> DateFormatter {
         utcFormatter("d MMM yyyy, HH:mm 'UTC'", language)
     }
@@ -253,13 +253,10 @@ struct Pages: Sendable {
     }
 
     /// A formatter of UTC dates in `pattern`, with `language`'s month names: every date a page
-    /// shows is day first, in 24 hours, in both languages.
+    /// shows is day first, in 24 hours, in both languages. Made once per pattern and language
+    /// (``UTCFormatters``), never per page or per date.
     static func utcFormatter(_ pattern: String, _ language: Language) -> DateFormatter {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: language == .spanish ? "es_US" : "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = pattern
-        return formatter
+        UTCFormatters.shared.formatter(pattern, language)
     }
 
     /// Renders `name`; with `error`, the response has the error's status and headers.

@@ -19,7 +19,7 @@ struct Peer {
             assets: try PublicAssets(directory: options.publicDirectory))
 
         let router = Router(context: BasicRequestContext.self)
-        router.add(middleware: SecurityHeadersMiddleware())
+        router.add(middleware: try SecurityHeadersMiddleware(templates: options.templates))
         router.get("/public/:file") { _, context -> Response in
             pages.assets.file(named: context.parameters.get("file") ?? "") ?? Response(status: .notFound)
         }

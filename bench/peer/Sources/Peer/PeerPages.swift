@@ -20,7 +20,7 @@ struct PeerPages: Sendable {
         self.assets = assets
         let names = [
             "css": "app.css", "icon": "favicon.svg", "loginJS": "login.js", "verifyJS": "verify.js",
-            "countdownJS": "countdown.js", "backForwardJS": "back-forward.js", "deliveryJS": "delivery.js",
+            "countdownJS": "countdown.js", "deliveryJS": "delivery.js",
         ]
         assetAddresses = names.mapValues(assets.address(of:))
     }
