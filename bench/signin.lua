@@ -2,7 +2,7 @@
 -- code, over and over. Run with as many threads as connections (-t64 -c64), so each wrk
 -- thread drives exactly one connection and its Lua state is that connection's state.
 -- Needs the server in SMS test mode (every code is 123456) and a CSRF token (cookie and form
--- field) fetched beforehand: wrk -s signin.lua URL -- TOKEN
+-- field) fetched beforehand: wrk -s signin.lua URL -- TOKEN [OFFSET]
 -- Every sign-in comes from 127.0.0.1 (test mode refuses proxied requests), so the server runs
 -- with the per-client limits raised (bench/run).
 dofile(os.getenv("BENCH_DIR") .. "/report.lua")
@@ -18,6 +18,8 @@ end
 
 function init(args)
   token = args[1]
+  -- Another wrk loading another instance at once passes an offset, so no two threads share numbers.
+  offset = tonumber(args[2] or "0")
   step = "login"
   n = 0
   session = nil
@@ -28,7 +30,7 @@ end
 local function phone()
   -- A valid NANP number no other thread uses: exchange 221-284 from the thread id (clear of
   -- the N11 exchange 211), line from a counter.
-  return string.format("530%03d%04d", 220 + id, n % 10000)
+  return string.format("530%03d%04d", 220 + offset + id, n % 10000)
 end
 
 function request()
