@@ -325,7 +325,8 @@ let package = Package(
         ),
         .testTarget(
             name: "StorageSQLTests",
-            dependencies: ["StorageSQL"]
+            // SQLite and GRDB: the query plans of the reads every send makes (QueryPlanTests).
+            dependencies: ["StorageSQL", "SQLiteStorage", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "EncodingsTests",

@@ -480,5 +480,9 @@ enum PostgresMigrations {
                 )
                 """
             ]),
+        // An exchange's sends in a window, by the exchange itself (SQLite's v24).
+        Migration(
+            name: "v24-code-sends-by-exchange",
+            statements: ["CREATE INDEX code_sends_by_exchange ON code_sends ((substr(phone, 1, 8)), sent_at)"]),
     ]
 }

@@ -263,16 +263,16 @@ public enum AuthReads {
 
     /// The "n-th newest since T" statement for each kind of event: the time of the event at
     /// `position` (0 = the newest) among the subject's events after `since`, through the
-    /// (subject, time) index, so one row is read however many events there are. An exchange's
-    /// numbers are a range of the phone index: from the prefix up to the prefix followed by ':'
-    /// (the character after '9').
+    /// (subject, time) index, so one row is read however many events there are. An exchange is
+    /// the first 8 characters of its numbers (``exchangeLength``), with an index of its own
+    /// (migration v24).
     static func newestSQL(_ kind: EventKind) -> SQL {
         let (table, time, subject): (String, String, String) =
             switch kind {
             case .phoneSends: ("code_sends", "sent_at", "phone = $1")
             case .phoneCalls: ("code_sends", "sent_at", "phone = $1 AND channel = 'voice'")
             case .clientSends: ("code_sends", "sent_at", "client = $1")
-            case .exchangeSends: ("code_sends", "sent_at", "phone > $1 AND phone < ($1 || ':')")
+            case .exchangeSends: ("code_sends", "sent_at", "substr(phone, 1, 8) = $1")
             case .phoneFailures: ("failed_checks", "failed_at", "phone = $1")
             case .clientFailures: ("failed_checks", "failed_at", "client = $1")
             case .clientSignIns: ("sign_in_starts", "started_at", "client = $1")
@@ -345,9 +345,23 @@ public enum AuthReads {
         }
     }
 
-    /// The settled codes to numbers starting with the window's prefix (a range of the phone
-    /// index, up to the prefix followed by ':', the character after '9'): how many, how many
-    /// used, and when the one at the asked position went.
+    /// How long an exchange is: "+1", the area code and the exchange (`SignInRules.exchange(of:)`),
+    /// the `substr(phone, 1, 8)` of the index `code_sends_by_exchange`.
+    static let exchangeLength = 8
+
+    /// The settled codes to an exchange's numbers (through `code_sends_by_exchange`, so only its
+    /// own sends in the window are read): how many, how many used, and when the one at the
+    /// asked position went.
+    static let settledCodesInExchange = SQL(
+        """
+        SELECT count(*) AS sent, count(verified_at) AS verified, (
+            SELECT sent_at FROM code_sends WHERE substr(phone, 1, 8) = $1 AND sent_at > $2 AND sent_at <= $3
+            ORDER BY sent_at DESC LIMIT 1 OFFSET $4) AS at_position
+        FROM code_sends WHERE substr(phone, 1, 8) = $1 AND sent_at > $2 AND sent_at <= $3
+        """)
+
+    /// The same for any other prefix ("+1": everyone, for the operators' health): a range of the
+    /// phone index, up to the prefix followed by ':', the character after '9'.
     static let settledCodes = SQL(
         """
         SELECT count(*) AS sent, count(verified_at) AS verified, (
@@ -357,10 +371,11 @@ public enum AuthReads {
         """)
 
     static func settled(_ window: SettledCodes) -> Step<Conversion> {
-        .rows(
-            Statement(
-                settledCodes, window.prefix, window.prefix + ":", window.since, window.settledBy, window.position)
-        ) { rows in
+        let statement =
+            window.prefix.utf8.count == exchangeLength
+            ? Statement(settledCodesInExchange, window.prefix, window.since, window.settledBy, window.position)
+            : Statement(settledCodes, window.prefix, window.prefix + ":", window.since, window.settledBy, window.position)
+        return .rows(statement) { rows in
             .done(
                 Conversion(
                     sent: try rows.first?.get("sent") ?? 0, verified: try rows.first?.get("verified") ?? 0,
