@@ -1,10 +1,12 @@
+import AuthCore
+
 /// How a person's account stands, as the console shows it to an operator helping them.
 public enum PersonStatus: String, Sendable, Equatable, CaseIterable {
     /// Signs in as usual.
     case active
     /// Too many wrong codes: sign-in to the number is locked for a while (the operator may lift it).
     case locked
-    /// The number has not proved itself for longer than `--dormant-after`: its next sign-in by
+    /// The number has not proved itself for `--dormant-after` (not 0): its next sign-in by
     /// code asks "Is this your account?", as the number may have changed hands.
     case dormant
 
@@ -21,8 +23,10 @@ public enum PersonStatus: String, Sendable, Equatable, CaseIterable {
         return .active
     }
 
-    /// Whether a number last proved at `numberProvedAt` is dormant at `now`.
+    /// Whether a number last proved at `numberProvedAt` is dormant at `now`: AuthCore's
+    /// recycled-number rule (``AuthCore/SignInRules/numberIsDormant(provedAt:now:dormantAfter:)``),
+    /// so the console offers to move exactly the accounts whose next sign-in would be asked.
     public static func isDormant(numberProvedAt: Double, now: Double, dormantAfter: Double) -> Bool {
-        now - numberProvedAt > dormantAfter
+        SignInRules.numberIsDormant(provedAt: numberProvedAt, now: now, dormantAfter: dormantAfter)
     }
 }

@@ -81,11 +81,14 @@ struct ConsoleAccessTests {
         #expect(OperatorAction.signOutEverywhere.event(user: 3, by: .shell, reason: try ActionReason("why not"), at: 5).actor == "shell")
     }
 
-    @Test("a locked number is locked; one not proved for longer than --dormant-after is dormant")
+    @Test("a locked number is locked; one not proved for --dormant-after is dormant, by the sign-in guard's own rule")
     func status() {
         #expect(PersonStatus.of(lockedFor: 30, numberProvedAt: 0, now: 1e9, dormantAfter: 10) == .locked)
         #expect(PersonStatus.of(lockedFor: nil, numberProvedAt: 0, now: 11, dormantAfter: 10) == .dormant)
-        #expect(PersonStatus.of(lockedFor: nil, numberProvedAt: 0, now: 10, dormantAfter: 10) == .active)
+        // The sign-in guard's own boundary: at `--dormant-after` exactly, dormant; with the guard off, never.
+        #expect(PersonStatus.of(lockedFor: nil, numberProvedAt: 0, now: 10, dormantAfter: 10) == .dormant)
+        #expect(PersonStatus.of(lockedFor: nil, numberProvedAt: 0, now: 9, dormantAfter: 10) == .active)
+        #expect(PersonStatus.of(lockedFor: nil, numberProvedAt: 0, now: 1e9, dormantAfter: 0) == .active)
         #expect(PersonStatus.of(lockedFor: nil, numberProvedAt: nil, now: 10, dormantAfter: 1) == .active)
     }
 }

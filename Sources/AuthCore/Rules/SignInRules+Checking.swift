@@ -252,7 +252,15 @@ extension SignInRules {
     /// ``SignInPolicy/dormantAfter`` (0: the guard is off), and the browser is not one of its
     /// remembered phones.
     func isDormant(_ dormancy: Dormancy, now: Double) -> Bool {
-        policy.dormantAfter > 0 && now - dormancy.numberProvedAt >= policy.dormantAfter && !dormancy.rememberedHere
+        Self.numberIsDormant(provedAt: dormancy.numberProvedAt, now: now, dormantAfter: policy.dormantAfter)
+            && !dormancy.rememberedHere
+    }
+
+    /// Whether a number that last proved itself at `provedAt` is dormant at `now`: at least
+    /// `dormantAfter` seconds ago, and never when `dormantAfter` is 0 (the guard is off). The one
+    /// rule for the sign-in guard and for what the console calls dormant.
+    public static func numberIsDormant(provedAt: Double, now: Double, dormantAfter: Double) -> Bool {
+        dormantAfter > 0 && now - provedAt >= dormantAfter
     }
 
     /// What is kept of a wrong try: SHA-256 of the code's digest and the typed one, so it can only
