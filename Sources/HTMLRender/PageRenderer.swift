@@ -41,8 +41,9 @@ public struct PageRenderer: Sendable {
             else { throw .unreadable(path) }
             // Triple braces, `{{&` and a content-type pragma of its own would each print text
             // unescaped.
+            // A change of delimiters ({{= =}}) would let either through unseen.
             if text.contains("{{{") || text.range(of: #"\{\{\s*&"#, options: .regularExpression) != nil
-                || text.contains("CONTENT_TYPE")
+                || text.contains("CONTENT_TYPE") || text.range(of: #"\{\{\s*="#, options: .regularExpression) != nil
             {
                 throw .unescapedOutput(path)
             }
@@ -78,25 +79,79 @@ public struct PageRenderer: Sendable {
         self.inlineScripts = inlineScripts
     }
 
-    /// The texts of `template`'s inline scripts, or `nil` when one is not static: an opening
-    /// `<script` with attributes and no `src`, or a `<script>` whose text holds `{{`.
+    /// The texts of `template`'s inline scripts, or `nil` when one is not static: a `<script>`
+    /// element without a `src` attribute that has any attribute at all, or whose text holds `{{`
+    /// (or one with a `src` and text beside it).
+    /// Mustache comments are not looked in (they are never rendered), and each text is taken with
+    /// its line breaks as a browser hashes it (CR LF and CR as LF).
     static func inlineScripts(in template: String) -> [String]? {
         var scripts: [String] = []
-        var rest = template[...]
+        var rest = withoutComments(template)[...]
         while let open = rest.range(of: "<script", options: .caseInsensitive) {
-            guard let end = rest[open.upperBound...].firstIndex(of: ">") else { return nil }
-            let attributes = rest[open.upperBound..<end]
-            rest = rest[rest.index(after: end)...]
-            if attributes.range(of: "src=", options: .caseInsensitive) != nil { continue }
-            guard attributes.isEmpty, let close = rest.range(of: "</script>", options: .caseInsensitive) else {
-                return nil
-            }
+            rest = rest[open.upperBound...]
+            // `<scripts`, say, is not a script element.
+            guard let next = rest.first, next == ">" || next == "/" || next.isWhitespace else { continue }
+            guard let (names, end) = attributes(rest) else { return nil }
+            rest = rest[end...]
+            guard let close = rest.range(of: "</script", options: .caseInsensitive) else { return nil }
             let text = rest[..<close.lowerBound]
+            // A script with a `src` runs that file; text beside it would be a mistake (never run).
+            if names.contains("src") {
+                guard text.allSatisfy(\.isWhitespace) else { return nil }
+                rest = rest[close.upperBound...]
+                continue
+            }
+            guard names.isEmpty else { return nil }
             guard !text.contains("{{") else { return nil }
-            scripts.append(String(text))
+            let normalized = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+            if !scripts.contains(normalized) { scripts.append(normalized) }
             rest = rest[close.upperBound...]
         }
         return scripts
+    }
+
+    /// `template` without its `{{! … }}` comments.
+    private static func withoutComments(_ template: String) -> String {
+        var out = ""
+        var rest = template[...]
+        while let open = rest.range(of: "{{!") {
+            out += rest[..<open.lowerBound]
+            guard let close = rest[open.upperBound...].range(of: "}}") else { return out }
+            rest = rest[close.upperBound...]
+        }
+        return out + rest
+    }
+
+    /// The attribute names (lower-cased) of a start tag whose name has just been read, and where
+    /// the text after its `>` begins; `nil` when the tag does not end or an attribute is malformed.
+    /// Quoted values may hold `>` and anything else.
+    private static func attributes(_ tag: Substring) -> (names: [String], end: Substring.Index)? {
+        var names: [String] = []
+        var index = tag.startIndex
+        func skipSpace() { while index < tag.endIndex, tag[index].isWhitespace || tag[index] == "/" { index = tag.index(after: index) } }
+        while true {
+            skipSpace()
+            guard index < tag.endIndex else { return nil }
+            if tag[index] == ">" { return (names, tag.index(after: index)) }
+            let nameStart = index
+            while index < tag.endIndex, !tag[index].isWhitespace, !"=>/\"'".contains(tag[index]) {
+                index = tag.index(after: index)
+            }
+            guard index > nameStart else { return nil }
+            names.append(tag[nameStart..<index].lowercased())
+            while index < tag.endIndex, tag[index].isWhitespace { index = tag.index(after: index) }
+            guard index < tag.endIndex, tag[index] == "=" else { continue }
+            index = tag.index(after: index)
+            while index < tag.endIndex, tag[index].isWhitespace { index = tag.index(after: index) }
+            guard index < tag.endIndex else { return nil }
+            if tag[index] == "\"" || tag[index] == "'" {
+                let quote = tag[index]
+                guard let close = tag[tag.index(after: index)...].firstIndex(of: quote) else { return nil }
+                index = tag.index(after: close)
+            } else {
+                while index < tag.endIndex, !tag[index].isWhitespace, tag[index] != ">" { index = tag.index(after: index) }
+            }
+        }
     }
 
     private static func inheritsFromItself(_ name: String, in library: CompiledTemplate.Library) -> Bool {
@@ -133,7 +188,8 @@ public enum TemplateError: Error, CustomStringConvertible, Equatable {
     case unreadable(String)
     /// Templates the app needs are not in the folder.
     case missing([String], directory: String)
-    /// A template uses triple braces or `{{&`, which would print text without escaping it.
+    /// A template uses triple braces, `{{&` or a change of delimiters, which could print text
+    /// without escaping it.
     case unescapedOutput(String)
     /// swift-mustache could not parse a template.
     case invalid(String)
@@ -147,7 +203,8 @@ public enum TemplateError: Error, CustomStringConvertible, Equatable {
         case .unreadable(let path): "Template \(path) cannot be read as UTF-8 text."
         case .missing(let names, let directory):
             "Missing template(s) \(names.map { $0 + ".mustache" }.joined(separator: ", ")) in \(directory.isEmpty ? "the templates folder" : directory)."
-        case .unescapedOutput(let path): "Template \(path) prints unescaped text ({{{ }}} or {{& }}); use {{ }}."
+        case .unescapedOutput(let path):
+            "Template \(path) prints unescaped text ({{{ }}} or {{& }}) or changes delimiters ({{= =}}); use {{ }}."
         case .invalid(let reason): "A template could not be parsed: \(reason)"
         case .scriptNotStatic(let path):
             "Template \(path) has an inline script that is not fixed text (a value in it, or attributes without src); "

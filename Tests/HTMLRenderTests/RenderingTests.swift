@@ -65,12 +65,36 @@ struct RenderingTests {
         arguments: [
             "<script>var who = \"{{name}}\";</script>", "<script type=\"module\">go()</script>",
             "<SCRIPT>{{#a}}x{{/a}}</SCRIPT>", "<script>never closed",
+            // `src=` somewhere in an attribute is not a src attribute.
+            "<script data-src=\"x\">var l = \"{{lang}}\";</script>", "<script data-x=\"src=\">{{lang}}</script>",
+            "<script data-x=\">\" src>{{lang}}</script>x",
         ])
     func refusesDynamicScript(template: String) async throws {
         try await withTemplates(["page": template]) { folder in
             await #expect(throws: TemplateError.scriptNotStatic(folder + "/page.mustache")) {
                 _ = try await PageRenderer(directory: folder)
             }
+        }
+    }
+
+    @Test(
+        "a change of delimiters is refused at load (it could hide a value in a script or print one unescaped)",
+        arguments: ["{{=<% %>=}}<script><%lang%></script><%={{ }}=%>", "{{ = [ ] = }}[name]"])
+    func refusesDelimiters(template: String) async throws {
+        try await withTemplates(["page": template]) { folder in
+            await #expect(throws: TemplateError.unescapedOutput(folder + "/page.mustache")) {
+                _ = try await PageRenderer(directory: folder)
+            }
+        }
+    }
+
+    @Test("a script in a mustache comment is never rendered, so it is not listed; CR LF is listed as a browser hashes it")
+    func inlineScriptsSeenAsBrowsersSee() async throws {
+        try await withTemplates([
+            "page": "{{! <script>alert(document.cookie)</script> }}<script src=\"/a.js\" data-x=\">\"></script><script>a();\r\nb();\rc();</script>"
+        ]) { folder in
+            let renderer = try await PageRenderer(directory: folder)
+            #expect(renderer.inlineScripts == ["a();\nb();\nc();"])
         }
     }
 

@@ -56,6 +56,21 @@ struct SourceCommentsTests {
         #expect(stripped(js, "text/javascript") == js)
     }
 
+    @Test("CSS: a comment glued to text on both sides, and one inside an unquoted url(), stay")
+    func cssLeftAlone() {
+        let css = "a { margin: 1px/**/2px; background: url(a/*b*/c.svg); } b { x: URL(/*k*/) }\n"
+        #expect(stripped(css, "text/css") == css)
+        #expect(stripped("i { x: 1 }/* gone */\n", "text/css") == "i { x: 1 }\n")
+    }
+
+    @Test("JavaScript: a comment line that may close a block comment stays; CR LF lines are read as lines")
+    func javaScriptBlockComments() {
+        let js = "/*\n// x */ code();\n*/\nrun();\n"
+        #expect(stripped(js, "text/javascript") == js)
+        let continued = "var a = \"one \\\r\n// text\";\r\n"
+        #expect(stripped(continued, "text/javascript") == continued)
+    }
+
     @Test("other types are served as written")
     func otherTypes() {
         let html = "<!-- x -->\n/* not CSS */\n// not JS\n"
