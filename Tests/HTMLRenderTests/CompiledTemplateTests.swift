@@ -109,7 +109,8 @@ struct CompiledTemplateTests {
     @Test(
         "a template needing more than the compiled subset is rendered by swift-mustache, the same way",
         arguments: [
-            "{{>other}}", "{{=<% %>=}}<%x%>", "{{#list}}{{#first}}1{{/first}}{{/list}}x", "{{<nowhere}}{{/nowhere}}",
+            // (A change of delimiters, {{= =}}, is refused at load: RenderingTests.refusesDelimiters.)
+            "{{>other}}", "{{#list}}{{#first}}1{{/first}}{{/list}}x", "{{<nowhere}}{{/nowhere}}",
         ])
     func leftToMustache(template: String) async throws {
         try await Self.withTemplates(["page": template, "other": "other {{x}}"]) { renderer in

@@ -59,7 +59,8 @@ struct ConnectionTests {
             // from a client with a tiny receive window that reads nothing yet. The kernel holds
             // a few MB of them (its send buffer grows to 4 MB); the server must hold no more.
             let total = 800
-            let greedy = try RawConnection(port: server.port, readTimeoutSeconds: 5, receiveBuffer: 4096)
+            // Each read waits up to 30 s: a loaded CI machine once left a 5 s read with nothing (21 of 800 read).
+            let greedy = try RawConnection(port: server.port, readTimeoutSeconds: 30, receiveBuffer: 4096)
             let sender = Task.detached {
                 greedy.send(String(repeating: "GET /api/v1/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n", count: total))
             }
@@ -108,7 +109,8 @@ struct ConnectionTests {
                     + "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             #expect(await fine.readAll().components(separatedBy: "HTTP/1.1 200 OK").count - 1 == 16)
             // ... 2,000 tiny ones in one write from a client that reads nothing are not kept.
-            let greedy = try RawConnection(port: server.port, readTimeoutSeconds: 5, receiveBuffer: 4096)
+            // Its reads wait up to 30 s, so a close seen is the server's even on a loaded machine.
+            let greedy = try RawConnection(port: server.port, readTimeoutSeconds: 30, receiveBuffer: 4096)
             greedy.send(String(repeating: "GET /api/v1/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n", count: 2000))
             // Closed by the server (not this socket's own timeout), and counted as refused below.
             #expect(await greedy.isClosedByPeerAfterReading())
