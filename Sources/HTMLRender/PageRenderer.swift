@@ -104,7 +104,7 @@ public struct PageRenderer: Sendable {
             guard names.isEmpty else { return nil }
             guard !text.contains("{{") else { return nil }
             let normalized = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
-            if !scripts.contains(normalized) { scripts.append(normalized) }
+            scripts.append(normalized)
             rest = rest[close.upperBound...]
         }
         return scripts

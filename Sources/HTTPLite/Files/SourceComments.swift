@@ -103,11 +103,11 @@ enum SourceComments {
         return withoutBlankLines(Array(lines.filter { !isComment($0) }.joined(separator: [newline])))
     }
 
-    /// Lines of nothing but spaces and tabs, taken out.
+    /// Lines of nothing but blanks (spaces, tabs, a CR), taken out.
     static func withoutBlankLines(_ bytes: [UInt8]) -> [UInt8] {
         let lines = bytes.split(separator: newline, omittingEmptySubsequences: false)
         let kept = lines.enumerated().filter { offset, line in
-            offset == lines.count - 1 || !line.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }
+            offset == lines.count - 1 || !line.allSatisfy(isSpace)
         }
         return Array(kept.map(\.element).joined(separator: [newline]))
     }

@@ -264,15 +264,14 @@ public enum AuthReads {
     /// The "n-th newest since T" statement for each kind of event: the time of the event at
     /// `position` (0 = the newest) among the subject's events after `since`, through the
     /// (subject, time) index, so one row is read however many events there are. An exchange is
-    /// the first 8 characters of its numbers (``exchangeLength``), with an index of its own
-    /// (migration v24).
+    /// read by ``exchange``, through its own index.
     static func newestSQL(_ kind: EventKind) -> SQL {
         let (table, time, subject): (String, String, String) =
             switch kind {
             case .phoneSends: ("code_sends", "sent_at", "phone = $1")
             case .phoneCalls: ("code_sends", "sent_at", "phone = $1 AND channel = 'voice'")
             case .clientSends: ("code_sends", "sent_at", "client = $1")
-            case .exchangeSends: ("code_sends", "sent_at", "substr(phone, 1, 8) = $1")
+            case .exchangeSends: ("code_sends", "sent_at", "\(exchange) = $1")
             case .phoneFailures: ("failed_checks", "failed_at", "phone = $1")
             case .clientFailures: ("failed_checks", "failed_at", "client = $1")
             case .clientSignIns: ("sign_in_starts", "started_at", "client = $1")
@@ -345,8 +344,10 @@ public enum AuthReads {
         }
     }
 
-    /// How long an exchange is: "+1", the area code and the exchange (`SignInRules.exchange(of:)`),
-    /// the `substr(phone, 1, 8)` of the index `code_sends_by_exchange`.
+    /// A send's exchange: "+1", the area code and the exchange (`SignInRules.exchange(of:)`), as
+    /// the index `code_sends_by_exchange` (migration v24) holds it, so a query naming it this way
+    /// reads through that index.
+    static let exchange = "substr(phone, 1, 8)"
     static let exchangeLength = 8
 
     /// The settled codes to an exchange's numbers (through `code_sends_by_exchange`, so only its
@@ -355,9 +356,9 @@ public enum AuthReads {
     static let settledCodesInExchange = SQL(
         """
         SELECT count(*) AS sent, count(verified_at) AS verified, (
-            SELECT sent_at FROM code_sends WHERE substr(phone, 1, 8) = $1 AND sent_at > $2 AND sent_at <= $3
+            SELECT sent_at FROM code_sends WHERE \(exchange) = $1 AND sent_at > $2 AND sent_at <= $3
             ORDER BY sent_at DESC LIMIT 1 OFFSET $4) AS at_position
-        FROM code_sends WHERE substr(phone, 1, 8) = $1 AND sent_at > $2 AND sent_at <= $3
+        FROM code_sends WHERE \(exchange) = $1 AND sent_at > $2 AND sent_at <= $3
         """)
 
     /// The same for any other prefix ("+1": everyone, for the operators' health): a range of the

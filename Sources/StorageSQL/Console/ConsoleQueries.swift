@@ -32,9 +32,9 @@ public enum ConsoleQueries {
     /// Numbers of deleted accounts are kept as digests, not numbers: they have no exchange.
     static let exchanges = SQL(
         """
-        SELECT substr(phone, 1, 8) AS exchange, count(*) AS sent, count(verified_at) AS used FROM code_sends
+        SELECT \(AuthReads.exchange) AS exchange, count(*) AS sent, count(verified_at) AS used FROM code_sends
         WHERE sent_at > $1 AND sent_at <= $2 AND phone LIKE '+1%'
-        GROUP BY substr(phone, 1, 8) HAVING count(*) >= $3
+        GROUP BY \(AuthReads.exchange) HAVING count(*) >= $3
         """)
 
     /// An operator's enrollment link: a passkey that opens the console, added without a passkey

@@ -4,8 +4,9 @@ import HTTPLite
 import HTTPTypes
 
 /// Headers every response carries: a strict Content-Security-Policy (no inline style, and no
-/// inline script but the layout's fixed ones, allowed by their hashes), no MIME sniffing, no cross-site referrers, no framing, and HSTS over HTTPS; scripts
-/// and style sheets only the two of these that apply to them (``subresourceHeaders``).
+/// inline script but the layout's fixed ones, allowed by their hashes), no MIME sniffing, no
+/// cross-site referrers, no framing, and HSTS over HTTPS; scripts and style sheets only the two
+/// of these that apply to them (``subresourceHeaders``).
 struct SecurityHeaders: Middleware {
     typealias Context = AppContext
     /// The headers themselves, made once; the server adds them to the answers it gives before
