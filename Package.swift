@@ -146,6 +146,9 @@ let package = Package(
                 "AuthCore",
                 "WalletCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C interface, as GRDB links it: the steps bind their values to a cached
+                // statement directly (Database+Steps.swift).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -1,5 +1,6 @@
 import HTTPTypes
 import NIOCore
+import TestSupport
 import Testing
 
 @testable import HTTPLite
@@ -29,6 +30,54 @@ struct FormAndCookieTests {
         #expect(throws: URLEncodedForm.ParseError.tooManyFields) { try URLEncodedForm(parsing: many) }
     }
 
+    /// The parser before it worked on bytes (Foundation's splitting and percent decoding).
+    static func foundationParse(_ text: String) -> [(String, String)]? {
+        var pairs: [(String, String)] = []
+        func decode(_ part: Substring) -> String? {
+            part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+        }
+        for piece in text.split(separator: "&", omittingEmptySubsequences: true) {
+            let name: Substring
+            let value: Substring
+            if let equals = piece.firstIndex(of: "=") {
+                name = piece[..<equals]
+                value = piece[piece.index(after: equals)...]
+            } else {
+                name = piece[...]
+                value = ""
+            }
+            guard let decodedName = decode(name), let decodedValue = decode(value) else { return nil }
+            pairs.append((decodedName, decodedValue))
+        }
+        return pairs
+    }
+
+    @Test("the byte parser reads 5,000 random forms as Foundation's decoding did")
+    func sameAsFoundation() {
+        var generator = SeededGenerator(seed: 2026_11_28)
+        let alphabet = ["a", "Z", "0", "9", "=", "&", "+", "%", "%2", "%41", "%2B", "%26", "%3D", "%C3%A9", "%c3",
+                        "%E2%82%AC", "%ff", "%zz", "-", ".", "~", " ", "é", "€", "%00"]
+        for _ in 0..<5_000 {
+            let text = (0..<Int.random(in: 0...12, using: &generator))
+                .map { _ in alphabet.randomElement(using: &generator)! }.joined()
+            let expected = Self.foundationParse(text)
+            let parsed = try? URLEncodedForm(parsing: text)
+            #expect(parsed?.pairs.map { "\($0.name)=\($0.value)" } == expected?.map { "\($0.0)=\($0.1)" }, "\(text)")
+        }
+    }
+
+    @Test(
+        "the form type is read without case, spaces or parameters",
+        arguments: [
+            ("application/x-www-form-urlencoded", true), ("Application/X-WWW-Form-URLEncoded", true),
+            (" application/x-www-form-urlencoded\t; charset=UTF-8", true), ("application/x-www-form-urlencodedx", false),
+            ("application/json", false), ("", false), ("; application/x-www-form-urlencoded", false),
+            ("application/x-www-form-urlencoded, text/plain", false),
+        ])
+    func formType(_ value: String, _ isForm: Bool) {
+        #expect(Request.isFormType(value) == isForm)
+    }
+
     @Test("formData needs the form content type")
     func contentType() throws {
         var request = Request(
@@ -36,6 +85,10 @@ struct FormAndCookieTests {
             body: ByteBuffer(string: "a=1"))
         #expect(try request.formData()["a"] == "1")
         request.headers = [.contentType: "text/plain"]
+        #expect { try request.formData() } throws: { ($0 as? StatusError)?.status == .unsupportedMediaType }
+        // Two Content-Types are ambiguous, even when one is the form's.
+        request.headers = [.contentType: "application/x-www-form-urlencoded"]
+        request.headers.append(HTTPField(name: .contentType, value: "text/plain"))
         #expect { try request.formData() } throws: { ($0 as? StatusError)?.status == .unsupportedMediaType }
     }
 

@@ -28,34 +28,71 @@ public struct URLEncodedForm: Sendable {
 
     /// Parses `a=1&b=two+words&c=%C3%A9`.
     public init(parsing text: String) throws(ParseError) {
-        for piece in text.split(separator: "&", omittingEmptySubsequences: true) {
-            guard pairs.count < Self.maximumPairs else { throw .tooManyFields }
-            let name: Substring
-            let value: Substring
-            if let equals = piece.firstIndex(of: "=") {
-                name = piece[..<equals]
-                value = piece[piece.index(after: equals)...]
-            } else {
-                name = piece[...]
-                value = ""
-            }
-            pairs.append((try Self.decode(name), try Self.decode(value)))
-        }
+        try self.init(parsingBytes: Array(text.utf8))
     }
 
     /// Parses the body bytes; non-UTF-8 bytes make the form malformed.
     public init(parsing bytes: some Collection<UInt8>) throws(ParseError) {
         // The encoded form is ASCII; anything else was not encoded by a browser.
         guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7f }) else { throw .malformed }
-        try self.init(parsing: String(decoding: bytes, as: UTF8.self))
+        try self.init(parsingBytes: Array(bytes))
     }
 
-    private static func decode(_ part: some StringProtocol) throws(ParseError) -> String {
-        let spaced =
-            part.utf8.contains(UInt8(ascii: "+")) ? part.replacingOccurrences(of: "+", with: " ") : String(part)
-        guard spaced.utf8.contains(UInt8(ascii: "%")) else { return spaced }
-        guard let decoded = spaced.removingPercentEncoding else { throw .malformed }
-        return decoded
+    /// The pairs between `&`s (empty pieces skipped), each split at its first `=`, on bytes:
+    /// Foundation's string splitting and `removingPercentEncoding` cost about 12 µs per POST
+    /// (a quarter of what a sign-in spent reading its two forms).
+    private init(parsingBytes bytes: [UInt8]) throws(ParseError) {
+        var start = 0
+        while start < bytes.count {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.count
+            defer { start = end + 1 }
+            guard end > start else { continue }
+            guard pairs.count < Self.maximumPairs else { throw .tooManyFields }
+            let piece = bytes[start..<end]
+            if let equals = piece.firstIndex(of: UInt8(ascii: "=")) {
+                pairs.append((try Self.decode(piece[..<equals]), try Self.decode(piece[(equals + 1)...])))
+            } else {
+                pairs.append((try Self.decode(piece), ""))
+            }
+        }
+    }
+
+    /// A name or value: `+` is a space, `%XY` the byte XY; the bytes must then be UTF-8.
+    static func decode(_ part: ArraySlice<UInt8>) throws(ParseError) -> String {
+        guard part.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else {
+            guard let text = String(validating: part, as: UTF8.self) else { throw .malformed }
+            return text
+        }
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(part.count)
+        var index = part.startIndex
+        while index < part.endIndex {
+            let byte = part[index]
+            switch byte {
+            case UInt8(ascii: "+"):
+                decoded.append(UInt8(ascii: " "))
+                index += 1
+            case UInt8(ascii: "%"):
+                guard part.endIndex - index >= 3 else { throw .malformed }
+                guard let high = hexValue(part[index + 1]), let low = hexValue(part[index + 2]) else { throw .malformed }
+                decoded.append(high << 4 | low)
+                index += 3
+            default:
+                decoded.append(byte)
+                index += 1
+            }
+        }
+        guard let text = String(validating: decoded, as: UTF8.self) else { throw .malformed }
+        return text
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 
     /// The first value for `name`, if any.

@@ -12,13 +12,16 @@ public enum AuthChanges {
         public var events: [EventType] = []
     }
 
-    /// Applies `changes` in order.
+    /// Applies `changes` in order; a later change's user stands over an earlier one's. What was
+    /// written is carried forward, so each change's answer passes through one closure.
     public static func apply(_ changes: [AuthChange]) -> Step<Written> {
-        changes.reversed().reduce(Step<Written>.done(Written())) { rest, change in
-            apply(change).then { first in
-                rest.map { Written(user: $0.user ?? first.user, events: first.events + $0.events) }
+        func from(_ index: Int, _ written: Written) -> Step<Written> {
+            guard index < changes.count else { return .done(written) }
+            return apply(changes[index]).then { this in
+                from(index + 1, Written(user: this.user ?? written.user, events: written.events + this.events))
             }
         }
+        return from(0, Written())
     }
 
     /// One change, and what it wrote.

@@ -38,18 +38,40 @@ extension Step {
     }
 
     /// Runs each statement in order for its effect; the result is how many rows they changed.
+    /// The count is carried forward, statement by statement, so each statement's answer passes
+    /// through one closure (a chain of `map`s passed the i-th through i of them).
     public static func execute(_ statements: [Statement]) -> Step<Int> where Result == Int {
-        statements.reversed().reduce(Step<Int>.done(0)) { rest, statement in
-            .changes(statement) { changed in rest.map { changed + $0 } }
+        func from(_ index: Int, changed: Int) -> Step<Int> {
+            guard index < statements.count else { return .done(changed) }
+            return .changes(statements[index]) { from(index + 1, changed: changed + $0) }
         }
+        return from(0, changed: 0)
     }
 
     /// Each of `steps` in order; the result is their results.
+    /// The results are collected as the steps run, in a collection made when this step runs (so
+    /// a step run again starts empty): each step is wrapped once, not once per step before it,
+    /// and no result is copied again (`reduce` over `then` did both, quadratic in the steps).
     public static func all<Each>(_ steps: [Step<Each>]) -> Step<[Each]> where Result == [Each] {
-        steps.reduce(Step<[Each]>.done([])) { sofar, step in
-            sofar.then { results in step.map { results + [$0] } }
+        .next {
+            let results = Collected<Each>(capacity: steps.count)
+            func from(_ index: Int) -> Step<[Each]> {
+                guard index < steps.count else { return .done(results.items) }
+                return steps[index].then { each in
+                    results.items.append(each)
+                    return from(index + 1)
+                }
+            }
+            return from(0)
         }
     }
+}
+
+/// The results ``Step/all(_:)`` has so far, for one run of it.
+private final class Collected<Each> {
+    var items: [Each] = []
+
+    init(capacity: Int) { items.reserveCapacity(capacity) }
 }
 
 /// Runs `statements` for their effect, then `step`.
