@@ -17,7 +17,7 @@ extension Response {
     /// Adds `Accept-Encoding` to `Vary` (keeping what is there): caches must keep the gzip and
     /// the identity answer apart.
     mutating func varyOnAcceptEncoding() {
-        guard !headers.containsListElement(.vary, where: { $0 == "*" || $0.lowercased() == "accept-encoding" })
+        guard !headers.containsListElement(.vary, where: { $0 == "*" || $0.equalsIgnoringCase("accept-encoding") })
         else { return }
         headers.append(HTTPField(name: .vary, value: "Accept-Encoding"))
     }

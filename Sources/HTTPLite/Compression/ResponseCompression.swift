@@ -25,14 +25,14 @@ public struct ResponseCompression<Context: RequestContext>: Middleware {
 
     /// Compresses `response` in place when it should be.
     static func encode(_ response: inout Response, for request: Request) {
-        if response.headers[Response.uncompressedMarker] != nil {
+        if response.headers.contains(Response.uncompressedMarker) {
             response.headers[Response.uncompressedMarker] = nil
             return
         }
         // A responder that already chose (a static file: its gzip copy, or the identity body with
         // `Vary` said) is left as it is, at the cost of two header lookups.
-        if response.headers[.contentEncoding] != nil
-            || response.headers.containsListElement(.vary, where: { $0.lowercased() == "accept-encoding" })
+        if response.headers.contains(.contentEncoding)
+            || response.headers.containsListElement(.vary, where: { $0.equalsIgnoringCase("accept-encoding") })
         {
             return
         }

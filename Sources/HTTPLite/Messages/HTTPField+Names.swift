@@ -34,6 +34,15 @@ extension HTTPFields {
 }
 
 extension Substring {
+    /// Whether this is `lowercase` ignoring ASCII case, compared on bytes (no lowered copy made:
+    /// these run on every answer's `Connection` and `Vary`).
+    public func equalsIgnoringCase(_ lowercase: String) -> Bool {
+        utf8.count == lowercase.utf8.count
+            && zip(utf8, lowercase.utf8).allSatisfy { byte, wanted in
+                (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte) == wanted
+            }
+    }
+
     /// Without the spaces and tabs around it (HTTP's optional whitespace, RFC 9110 §5.6.3).
     func trimmingWhitespace() -> Substring {
         var text = self

@@ -66,7 +66,7 @@ extension HTTPConnectionHandler {
         var headers = response.headers
         let close =
             close || quiescing || draining.isOn
-            || headers.containsListElement(.connection, where: { $0.lowercased() == "close" })
+            || headers.containsListElement(.connection, where: { $0.equalsIgnoringCase("close") })
         let hasBody = !(response.status.code < 200 || response.status == .noContent || response.status == .notModified)
         if hasBody {
             headers[.contentLength] = String(response.body.readableBytes)

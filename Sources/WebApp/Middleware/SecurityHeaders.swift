@@ -90,7 +90,7 @@ struct SecurityHeaders: Middleware {
     /// Whether `response` is a script or a style sheet (images keep everything: an SVG opened
     /// on its own is a document).
     static func isSubresource(_ response: Response) -> Bool {
-        guard let type = response.headers[.contentType] else { return false }
+        guard let type = response.headers.first(where: { $0.name == .contentType })?.value else { return false }
         return type.hasPrefix("text/css") || type.hasPrefix("text/javascript")
     }
 }
