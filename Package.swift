@@ -329,7 +329,7 @@ let package = Package(
         .testTarget(
             name: "StorageSQLTests",
             // SQLite and GRDB: the query plans of the reads every send makes (QueryPlanTests).
-            dependencies: ["StorageSQL", "SQLiteStorage", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["AuthCore", "StorageSQL", "SQLiteStorage", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "EncodingsTests",

@@ -1,3 +1,4 @@
+import AuthCore
 import GRDB
 import SQLiteStorage
 import Testing
@@ -10,15 +11,28 @@ import Testing
 /// taking 2–3 ms each). SQLite's planner chooses without statistics, so its choice is checked.
 @Suite("Query plans of the sending reads (SQLite)")
 struct QueryPlanTests {
-    private func plan(_ sql: StorageSQL.SQL) throws -> String {
+    private func plan(_ sql: StorageSQL.SQL, windows: Int = 1) throws -> String {
         let queue = try DatabaseQueue()
         _ = try SQLiteDatabase(writer: queue)
         return try queue.read { db in
-            // Each of these statements takes four values ($1–$4); their values do not change the plan.
-            try Row.fetchAll(
-                db, sql: "EXPLAIN QUERY PLAN " + sql.text(for: .sqlite), arguments: ["+1530221", 1.0, 2, 3.0])
+            // Each window takes four values ($1–$4, then $5–$8 …); their values do not change the plan.
+            let values: [(any DatabaseValueConvertible)?] = (0..<windows).flatMap { _ in
+                ["+1530221", 1.0, 2, 3.0] as [(any DatabaseValueConvertible)?]
+            }
+            return try Row.fetchAll(
+                db, sql: "EXPLAIN QUERY PLAN " + sql.text(for: .sqlite), arguments: StatementArguments(values))
                 .map { $0["detail"] as String? ?? "" }.joined(separator: "\n")
         }
+    }
+
+    @Test("the windows a send reads in one statement keep each one's own index")
+    func together() throws {
+        let kinds: [EventKind] = [.phoneSends, .clientSends, .exchangeSends, .clientSignIns, .phoneFailures]
+        let plan = try plan(AuthReads.newestTogether(kinds), windows: kinds.count)
+        for index in ["code_sends_by_phone", "code_sends_by_client", "code_sends_by_exchange", "sign_in_starts_by_client"] {
+            #expect(plan.contains(index), "\(index): \(plan)")
+        }
+        #expect(!plan.contains("code_sends_by_time"), "\(plan)")
     }
 
     @Test("an exchange's sends and its settled codes are read through code_sends_by_exchange")

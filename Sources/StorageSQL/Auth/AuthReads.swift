@@ -1,12 +1,31 @@
 import AuthCore
 import Foundation
+import Synchronization
 
 /// What the database holds for each ``AuthCore/AuthRead``: its statement and what is made of
 /// the rows, once for both databases.
 public enum AuthReads {
-    /// Every read of `reads`, in order.
+    /// Every read of `reads`, in order. Consecutive limit windows (the "n-th newest since T"
+    /// reads a send makes, eleven for a text) go as one statement: on SQLite one bind, step and
+    /// row instead of one per window, on PostgreSQL one round trip under the send lock.
     public static func answers(_ reads: [AuthRead], on dialect: Dialect) -> Step<[AuthAnswer]> {
-        .all(reads.map { answer($0, on: dialect) })
+        var steps: [Step<[AuthAnswer]>] = []
+        var windows: [RecentEvents] = []
+        func readWindows() {
+            guard !windows.isEmpty else { return }
+            steps.append(newest(windows))
+            windows = []
+        }
+        for read in reads {
+            if case .events(let events) = read {
+                windows.append(events)
+                continue
+            }
+            readWindows()
+            steps.append(answer(read, on: dialect).map { [$0] })
+        }
+        readWindows()
+        return Step<[[AuthAnswer]]>.all(steps).map { $0.flatMap { $0 } }
     }
 
     /// What the database holds for `read`, in one statement (two for a user's places, three for
@@ -264,27 +283,30 @@ public enum AuthReads {
     /// The "n-th newest since T" statement for each kind of event: the time of the event at
     /// `position` (0 = the newest) among the subject's events after `since`, through the
     /// (subject, time) index, so one row is read however many events there are. An exchange is
-    /// read by ``exchange``, through its own index.
-    static func newestSQL(_ kind: EventKind) -> SQL {
-        let (table, time, subject): (String, String, String) =
+    /// read by ``exchange``, through its own index. Its four values are `$first` (the subject),
+    /// then since, position and until.
+    static func newestText(_ kind: EventKind, first: Int = 1) -> String {
+        let subject = "$\(first)", since = "$\(first + 1)", position = "$\(first + 2)", until = "$\(first + 3)"
+        let (table, time, condition): (String, String, String) =
             switch kind {
-            case .phoneSends: ("code_sends", "sent_at", "phone = $1")
-            case .phoneCalls: ("code_sends", "sent_at", "phone = $1 AND channel = 'voice'")
-            case .clientSends: ("code_sends", "sent_at", "client = $1")
-            case .exchangeSends: ("code_sends", "sent_at", "\(exchange) = $1")
-            case .phoneFailures: ("failed_checks", "failed_at", "phone = $1")
-            case .clientFailures: ("failed_checks", "failed_at", "client = $1")
-            case .clientSignIns: ("sign_in_starts", "started_at", "client = $1")
-            case .clientPasskeyChallenges: ("passkey_challenges", "created_at", "client = $1")
-            case .phoneRecoveryFailures: ("failed_recoveries", "failed_at", "phone = $1")
-            case .clientRecoveryFailures: ("failed_recoveries", "failed_at", "client = $1")
+            case .phoneSends: ("code_sends", "sent_at", "phone = \(subject)")
+            case .phoneCalls: ("code_sends", "sent_at", "phone = \(subject) AND channel = 'voice'")
+            case .clientSends: ("code_sends", "sent_at", "client = \(subject)")
+            case .exchangeSends: ("code_sends", "sent_at", "\(exchange) = \(subject)")
+            case .phoneFailures: ("failed_checks", "failed_at", "phone = \(subject)")
+            case .clientFailures: ("failed_checks", "failed_at", "client = \(subject)")
+            case .clientSignIns: ("sign_in_starts", "started_at", "client = \(subject)")
+            case .clientPasskeyChallenges: ("passkey_challenges", "created_at", "client = \(subject)")
+            case .phoneRecoveryFailures: ("failed_recoveries", "failed_at", "phone = \(subject)")
+            case .clientRecoveryFailures: ("failed_recoveries", "failed_at", "client = \(subject)")
             }
-        return SQL(
+        return """
+            SELECT \(time) AS at FROM \(table) WHERE \(condition) AND \(time) > \(since) AND \(time) <= \(until)
+            ORDER BY \(time) DESC LIMIT 1 OFFSET \(position)
             """
-            SELECT \(time) AS at FROM \(table) WHERE \(subject) AND \(time) > $2 AND \(time) <= $4
-            ORDER BY \(time) DESC LIMIT 1 OFFSET $3
-            """)
     }
+
+    static func newestSQL(_ kind: EventKind) -> SQL { SQL(newestText(kind)) }
 
     /// ``newestSQL(_:)`` for every kind, made once.
     static let newestByKind = Dictionary(uniqueKeysWithValues: EventKind.allCases.map { ($0, newestSQL($0)) })
@@ -293,6 +315,33 @@ public enum AuthReads {
         let sql = newestByKind[events.kind] ?? newestSQL(events.kind)
         return .rows(Statement(sql, events.subject, events.since, events.position, events.until)) { rows in
             .done(try rows.first?.optional("at"))
+        }
+    }
+
+    /// Several windows' n-th newest events in one row: each window's statement as a scalar
+    /// subquery (`at0`, `at1`, …; none found is NULL), its values numbered after the ones before.
+    static func newestTogether(_ kinds: [EventKind]) -> SQL {
+        if let made = madeTogether.withLock({ $0[kinds] }) { return made }
+        let columns = kinds.enumerated().map { index, kind in
+            "(\(newestText(kind, first: 4 * index + 1))) AS at\(index)"
+        }
+        let sql = SQL("SELECT " + columns.joined(separator: ",\n"))
+        madeTogether.withLock { $0[kinds] = sql }
+        return sql
+    }
+
+    /// The statements ``newestTogether(_:)`` made, by their kinds in order: a handful, one per
+    /// kind of request (made on the first of each, so the SQL is not rewritten per send).
+    private static let madeTogether = Mutex<[[EventKind]: SQL]>([:])
+
+    static func newest(_ windows: [RecentEvents]) -> Step<[AuthAnswer]> {
+        guard windows.count > 1 else { return .all(windows.map { newest($0).map { .events(at: $0) } }) }
+        let arguments = windows.flatMap { window -> [SQLValue] in
+            [.text(window.subject), .real(window.since), .integer(Int64(window.position)), .real(window.until)]
+        }
+        return .rows(Statement(newestTogether(windows.map(\.kind)), arguments: arguments)) { rows in
+            guard let row = rows.first else { throw StoredDataCorrupt("the limit windows' row was not returned") }
+            return .done(try windows.indices.map { .events(at: try row.optional("at\($0)")) })
         }
     }
 
