@@ -27,9 +27,14 @@ struct QueryPlanTests {
 
     @Test("the windows a send reads in one statement keep each one's own index")
     func together() throws {
-        let kinds: [EventKind] = [.phoneSends, .clientSends, .exchangeSends, .clientSignIns, .phoneFailures]
+        // A call's send: its number's wrong codes, the client's sign-ins, then the number's sends
+        // and calls, the client's and the exchange's sends (IssueReads' order).
+        let kinds: [EventKind] = [.phoneFailures, .clientSignIns, .phoneSends, .phoneCalls, .clientSends, .exchangeSends]
         let plan = try plan(AuthReads.newestTogether(kinds), windows: kinds.count)
-        for index in ["code_sends_by_phone", "code_sends_by_client", "code_sends_by_exchange", "sign_in_starts_by_client"] {
+        for index in [
+            "code_sends_by_phone", "code_sends_by_client", "code_sends_by_exchange", "sign_in_starts_by_client",
+            "failed_checks_by_phone",
+        ] {
             #expect(plan.contains(index), "\(index): \(plan)")
         }
         #expect(!plan.contains("code_sends_by_time"), "\(plan)")

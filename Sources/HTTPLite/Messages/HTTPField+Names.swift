@@ -37,7 +37,8 @@ extension Substring {
     /// Whether this is `lowercase` ignoring ASCII case, compared on bytes (no lowered copy made:
     /// these run on every answer's `Connection` and `Vary`).
     public func equalsIgnoringCase(_ lowercase: String) -> Bool {
-        utf8.count == lowercase.utf8.count
+        assert(!lowercase.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }, "\(lowercase) is not lowercase")
+        return utf8.count == lowercase.utf8.count
             && zip(utf8, lowercase.utf8).allSatisfy { byte, wanted in
                 (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte) == wanted
             }

@@ -7,7 +7,7 @@ extension Request {
     /// Throws ``StatusError`` 415 unless the content type is `application/x-www-form-urlencoded`,
     /// and 400 when the body is not a valid form; a route never sees half-decoded input.
     public func formData() throws(StatusError) -> URLEncodedForm {
-        // One Content-Type, of the form type (two are ambiguous: refused, as their joined value was).
+        // One Content-Type, of the form type: two are ambiguous, and refused.
         let types = headers.filter { $0.name == .contentType }
         guard types.count == 1, Self.isFormType(types[0].value) else {
             throw StatusError(

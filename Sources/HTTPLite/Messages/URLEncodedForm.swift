@@ -57,10 +57,12 @@ public struct URLEncodedForm: Sendable {
         }
     }
 
-    /// A name or value: `+` is a space, `%XY` the byte XY; the bytes must then be UTF-8.
+    /// A name or value: `+` is a space, `%XY` the byte XY; the bytes must then be UTF-8, and
+    /// hold no NUL (`%00`): SQLite would keep the text up to it and PostgreSQL refuse it, so it
+    /// is refused here, as a path's is.
     static func decode(_ part: ArraySlice<UInt8>) throws(ParseError) -> String {
         guard part.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else {
-            guard let text = String(validating: part, as: UTF8.self) else { throw .malformed }
+            guard !part.contains(0), let text = String(validating: part, as: UTF8.self) else { throw .malformed }
             return text
         }
         var decoded: [UInt8] = []
@@ -82,7 +84,7 @@ public struct URLEncodedForm: Sendable {
                 index += 1
             }
         }
-        guard let text = String(validating: decoded, as: UTF8.self) else { throw .malformed }
+        guard !decoded.contains(0), let text = String(validating: decoded, as: UTF8.self) else { throw .malformed }
         return text
     }
 

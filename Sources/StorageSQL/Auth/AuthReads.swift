@@ -5,9 +5,10 @@ import Synchronization
 /// What the database holds for each ``AuthCore/AuthRead``: its statement and what is made of
 /// the rows, once for both databases.
 public enum AuthReads {
-    /// Every read of `reads`, in order. Consecutive limit windows (the "n-th newest since T"
-    /// reads a send makes, eleven for a text) go as one statement: on SQLite one bind, step and
-    /// row instead of one per window, on PostgreSQL one round trip under the send lock.
+    /// Every read of `reads`, in order. Consecutive limit windows ("the n-th newest since T": a
+    /// text's send reads up to five in a row, its number's wrong codes and sends, the client's
+    /// sign-ins and sends, the exchange's sends) go as one statement: on SQLite one bind, step
+    /// and row instead of one per window, on PostgreSQL one round trip under the send lock.
     public static func answers(_ reads: [AuthRead], on dialect: Dialect) -> Step<[AuthAnswer]> {
         var steps: [Step<[AuthAnswer]>] = []
         var windows: [RecentEvents] = []

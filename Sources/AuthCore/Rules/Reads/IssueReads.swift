@@ -40,9 +40,6 @@ public struct IssueReads: ReadPlan {
         } else {
             clientSignIns = .known(.notCounted)
         }
-        // The budget's windows are full once the new send would take them past the budget.
-        budgetHour = list.budget(3600, reaching: max(1, policy.maxTextsPerHour - cost + 1), now: now)
-        budgetDay = list.budget(86_400, reaching: max(1, policy.maxTextsPerDay - cost + 1), now: now)
         phoneSends = list.limit(
             .phoneSends, of: phone, max: policy.maxCodesPerPhone, per: policy.codesPerPhoneWindow, now: now)
         phoneCalls =
@@ -57,6 +54,10 @@ public struct IssueReads: ReadPlan {
             } ?? .known(.notCounted)
         exchangeSends = list.limit(
             .exchangeSends, of: exchange, max: policy.maxTextsPerExchange, per: policy.textsPerExchangeWindow, now: now)
+        // The budget's windows are full once the new send would take them past the budget. Read
+        // after the limit windows, so that those are one run (a store reads a run in one statement).
+        budgetHour = list.budget(3600, reaching: max(1, policy.maxTextsPerHour - cost + 1), now: now)
+        budgetDay = list.budget(86_400, reaching: max(1, policy.maxTextsPerDay - cost + 1), now: now)
         exchangeConversion = list.settledCodes(rules.settledCodes(exchange, now: now))
         provider = list.providerHealth(request.channel)
         self.list = list
