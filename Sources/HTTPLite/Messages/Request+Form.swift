@@ -24,14 +24,7 @@ extension Request {
     /// Whether a Content-Type names the form type, parameters aside (`; charset=UTF-8`): the
     /// media type before `;`, spaces and tabs trimmed, compared without case, on bytes.
     static func isFormType(_ contentType: String) -> Bool {
-        let expected = "application/x-www-form-urlencoded".utf8
-        var media = contentType.utf8.prefix { $0 != UInt8(ascii: ";") }[...]
-        let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-        while let first = media.first, blank(first) { media = media.dropFirst() }
-        while let last = media.last, blank(last) { media = media.dropLast() }
-        return media.count == expected.count
-            && zip(media, expected).allSatisfy { byte, wanted in
-                (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte) == wanted
-            }
+        Substring(contentType.utf8.prefix { $0 != UInt8(ascii: ";") }).trimmingWhitespace()
+            .equalsIgnoringCase("application/x-www-form-urlencoded")
     }
 }

@@ -309,12 +309,17 @@ public enum AuthReads {
 
     static func newestSQL(_ kind: EventKind) -> SQL { SQL(newestText(kind)) }
 
+    /// A window's four values, in the order ``newestText(_:first:)`` numbers them.
+    static func arguments(_ window: RecentEvents) -> [SQLValue] {
+        [.text(window.subject), .real(window.since), .integer(Int64(window.position)), .real(window.until)]
+    }
+
     /// ``newestSQL(_:)`` for every kind, made once.
     static let newestByKind = Dictionary(uniqueKeysWithValues: EventKind.allCases.map { ($0, newestSQL($0)) })
 
     static func newest(_ events: RecentEvents) -> Step<Double?> {
         let sql = newestByKind[events.kind] ?? newestSQL(events.kind)
-        return .rows(Statement(sql, events.subject, events.since, events.position, events.until)) { rows in
+        return .rows(Statement(sql, arguments: arguments(events))) { rows in
             .done(try rows.first?.optional("at"))
         }
     }
@@ -337,10 +342,7 @@ public enum AuthReads {
 
     static func newest(_ windows: [RecentEvents]) -> Step<[AuthAnswer]> {
         guard windows.count > 1 else { return .all(windows.map { newest($0).map { .events(at: $0) } }) }
-        let arguments = windows.flatMap { window -> [SQLValue] in
-            [.text(window.subject), .real(window.since), .integer(Int64(window.position)), .real(window.until)]
-        }
-        return .rows(Statement(newestTogether(windows.map(\.kind)), arguments: arguments)) { rows in
+        return .rows(Statement(newestTogether(windows.map(\.kind)), arguments: windows.flatMap(arguments))) { rows in
             guard let row = rows.first else { throw StoredDataCorrupt("the limit windows' row was not returned") }
             return .done(try windows.indices.map { .events(at: try row.optional("at\($0)")) })
         }
