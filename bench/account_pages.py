@@ -12,7 +12,7 @@ loaded by wrk (64 connections, DURATION seconds after a 2 s warm-up); the server
 /proc/PID/stat around each load. The result is CPU per request, and each page's ratio to Home's in
 the same round (this VM's speed drifts; ratios within a round do not).
 
-    .venv/bin/python bench/account_pages.py BINARY      (ROUNDS=3 DURATION=6)
+    .venv/bin/python bench/account_pages.py BINARY      (ROUNDS=3 DURATION=6 CONNECTIONS=64)
 """
 
 import http.client
@@ -29,6 +29,7 @@ from passkey_cpu import Authenticator, api, cookie, cpu_seconds, free_port, requ
 
 ROUNDS = int(os.environ.get("ROUNDS", "3"))
 DURATION = int(os.environ.get("DURATION", "6"))
+CONNECTIONS = int(os.environ.get("CONNECTIONS", "64"))
 PAGES = ["/home", "/account", "/account/activity", "/admin"]
 OPERATOR = "+14155550100"
 
@@ -126,9 +127,9 @@ def load(port, pid, page, cookies, seconds):
     """requests/s and µs of server CPU per request for `page` under wrk."""
     header = ["-H", "Cookie: " + "; ".join("%s=%s" % pair for pair in cookies.items())]
     url = "http://127.0.0.1:%d%s" % (port, page)
-    subprocess.run(["wrk", "-t2", "-c64", "-d2s", *header, url], capture_output=True, check=True)
+    subprocess.run(["wrk", "-t2", "-c%d" % CONNECTIONS, "-d2s", *header, url], capture_output=True, check=True)
     before = cpu_seconds(pid)
-    out = subprocess.run(["wrk", "-t2", "-c64", "-d%ds" % seconds, *header, url],
+    out = subprocess.run(["wrk", "-t2", "-c%d" % CONNECTIONS, "-d%ds" % seconds, *header, url],
                          capture_output=True, text=True, check=True).stdout
     cpu = cpu_seconds(pid) - before
     requests = int(re.search(r"(\d+) requests in", out).group(1))
@@ -152,8 +153,8 @@ def main(binary):
     finally:
         stop(server)
         subprocess.run(["rm", "-rf", data])
-    print("ROUNDS=%d DURATION=%d, 64 connections; medians over the rounds, ratios taken within each round." % (
-        ROUNDS, DURATION))
+    print("ROUNDS=%d DURATION=%d, %d connections; medians over the rounds, ratios taken within each round." % (
+        ROUNDS, DURATION, CONNECTIONS))
     print()
     print("| page | req/s | µs CPU per request | CPU / Home's | within 2× Home |")
     print("| --- | ---: | ---: | ---: | --- |")

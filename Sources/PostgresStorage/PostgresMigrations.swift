@@ -484,5 +484,7 @@ enum PostgresMigrations {
         Migration(
             name: "v24-code-sends-by-exchange",
             statements: ["CREATE INDEX code_sends_by_exchange ON code_sends ((substr(phone, 1, 8)), sent_at)"]),
+        // The console's glance by the hour, kept by triggers (SQLite's v25).
+        Migration(name: "v25-hourly-counts", statements: hourlyCounts),
     ]
 }

@@ -66,39 +66,3 @@ struct OperatorActionTests {
         }
     }
 }
-
-/// The glance's counts on every backend: hours floored the same on both, statuses, use, cost,
-/// sign-ins by method, and the breaker's window.
-@Suite("The console's glance, on every backend")
-struct GlanceStoreTests {
-    @Test("sends by hour, channel and status; sign-ins by method; exchanges with enough settled codes", arguments: Backend.all)
-    func counts(_ backend: Backend) async throws {
-        try await withDatabase(backend) { database in
-            let f = ServiceFixture(database)
-            let start = f.clock.now.timeIntervalSince1970
-            // Three sign-ins an hour and a half apart: each code in its hour, used.
-            for _ in 0..<3 {
-                let pending = try await f.service.requestCode(phoneInput: "5305550123", session: nil)
-                f.clock.advance(by: 1)
-                _ = try await f.service.verify(session: pending.session, codeInput: f.sms.lastCode!)
-                f.clock.advance(by: 5400)
-            }
-            // A code nobody used, to another exchange.
-            _ = try await f.service.requestCode(phoneInput: "4155550100", session: nil)
-            let now = f.clock.now.timeIntervalSince1970
-            let since = start - 1800
-            let counts = try await database.console.glance(since: since, breakerSince: start - 1, settledBy: now, minCodes: 1)
-            let hours = counts.sends.map(\.hour).sorted()
-            #expect(hours == [0, 2, 3, 5])  // 1,800, 7,201, 12,602 and 18,003 seconds after `since`
-            #expect(counts.sends.reduce(0) { $0 + $1.count } == 4)
-            #expect(counts.sends.reduce(0) { $0 + $1.used } == 3)
-            #expect(counts.sends.reduce(0) { $0 + $1.spent } == 4)
-            #expect(counts.sends.allSatisfy { $0.channel == "sms" })
-            #expect(counts.signIns.map(\.method) == ["text"] && counts.signIns.map(\.count) == [3])
-            #expect(counts.exchanges.sorted { $0.exchange < $1.exchange }.map(\.exchange) == ["+1415555", "+1530555"])
-            #expect(counts.exchanges.first { $0.exchange == "+1530555" }.map { ($0.sent, $0.used) } ?? (0, 0) == (3, 3))
-            let fewer = try await database.console.glance(since: since, breakerSince: start - 1, settledBy: now, minCodes: 2)
-            #expect(fewer.exchanges.map(\.exchange) == ["+1530555"])
-        }
-    }
-}

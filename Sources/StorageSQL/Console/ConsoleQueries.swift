@@ -1,31 +1,20 @@
 import ConsoleCore
 import Foundation
 
-/// What the console's glance reads, once for both databases: sends by hour, sign-ins by method,
-/// and each exchange's settled codes (ConsoleCore decides which the breaker holds).
+/// What the console's glance reads, once for both databases: sends by hour, sign-ins by method
+/// (both from the hourly counts that triggers keep, migration v25), and each exchange's settled
+/// codes (ConsoleCore decides which the breaker holds).
 public enum ConsoleQueries {
-    /// Sends since `$1` by hour (0: the hour `$1` begins), channel and status: how many, how many
-    /// used, what they cost. The hour is the one real difference: SQLite's integer cast truncates
-    /// (the times are after `$1`, so it floors), PostgreSQL's rounds, so it floors first.
+    /// The hours from `$1` (an hour's number: seconds since 1970 over 3,600), each by channel and
+    /// delivery status: how many, how many used, what they cost. `hour` counts from `$1`.
     static let sendsByHour = SQL(
-        sqlite: """
-            SELECT CAST((sent_at - $1) / 3600 AS INTEGER) AS hour, channel, status, count(*) AS sends,
-                   count(verified_at) AS used, CAST(coalesce(sum(cost), 0) AS BIGINT) AS spent
-            FROM code_sends WHERE sent_at >= $1
-            GROUP BY 1, channel, status
-            """,
-        postgres: """
-            SELECT CAST(floor((sent_at - $1) / 3600) AS BIGINT) AS hour, channel, status, count(*) AS sends,
-                   count(verified_at) AS used, CAST(coalesce(sum(cost), 0) AS BIGINT) AS spent
-            FROM code_sends WHERE sent_at >= $1
-            GROUP BY 1, channel, status
-            """)
+        "SELECT hour - $1 AS hour, channel, status, sends, used, spent FROM send_hours WHERE hour >= $1")
 
-    /// Sign-ins since `$1` by how they were proved.
+    /// Sign-ins from the hour `$1` by how they were proved.
     static let signInsByMethod = SQL(
         """
-        SELECT coalesce(detail, '') AS method, count(*) AS sign_ins FROM events
-        WHERE type = 'session.created' AND at >= $1 GROUP BY detail
+        SELECT method, CAST(sum(sign_ins) AS BIGINT) AS sign_ins FROM sign_in_hours
+        WHERE hour >= $1 GROUP BY method
         """)
 
     /// Each exchange's codes sent in the breaker's window (`$1` to `$2`), with at least `$3`.
@@ -52,10 +41,13 @@ public enum ConsoleQueries {
         WHERE token_sha256 = $1 AND phone = $2 AND used_at IS NULL AND expires_at > $3
         """)
 
+    /// The glance's counts from the hour `since` falls in (``ConsoleCore/Glance/since(_:)`` is
+    /// the start of one).
     public static func glance(since: Double, breakerSince: Double, settledBy: Double, minCodes: Int)
         -> Step<GlanceCounts>
     {
-        .rows(Statement(sendsByHour, since)) { sendRows in
+        let firstHour = Int64((since / 3600).rounded(.down))
+        return .rows(Statement(sendsByHour, firstHour)) { sendRows in
             let sends = try sendRows.map { row in
                 (
                     hour: try row.get("hour") as Int, channel: try row.get("channel") as String,
@@ -63,7 +55,7 @@ public enum ConsoleQueries {
                     used: try row.get("used") as Int, spent: try row.get("spent") as Int
                 )
             }
-            return .rows(Statement(signInsByMethod, since)) { signInRows in
+            return .rows(Statement(signInsByMethod, firstHour)) { signInRows in
                 let signIns = try signInRows.map {
                     (method: try $0.get("method") as String, count: try $0.get("sign_ins") as Int)
                 }
