@@ -295,6 +295,18 @@ public struct SignInService: Sendable {
         return state
     }
 
+    /// ``state(of:)`` with the session's row (when and how its person signed in, as
+    /// ``sessionRecord(of:)`` gives it), from one read: for the pages whose door asks both.
+    public func stateAndRecord(of session: SessionToken) async throws
+        -> (state: SessionState, record: SessionRecord)?
+    {
+        let key = session.storageKey
+        guard let record = try await store.read(rules.sessionReads(key)),
+            let state = try await state(of: key, found: record)
+        else { return nil }
+        return (state, record)
+    }
+
     /// The session row the token names, when it is live (when and how its person signed in).
     public func sessionRecord(of session: SessionToken) async throws -> SessionRecord? {
         let record = try await store.read(rules.sessionReads(session.storageKey))

@@ -15,6 +15,9 @@ struct AppContext: RootRequestContext {
     var sessionToken: SessionToken?
     /// What that session stands for.
     var session: SessionState?
+    /// That session's row (when and how its person signed in), read with it; nil in Home's
+    /// group, which reads its overview instead (``SessionMiddleware``).
+    var sessionRecord: SessionRecord?
     /// Home's wallet overview when it was read with the session (``SessionMiddleware``).
     var homeOverview: Overview?
     /// The CSRF token every form on the page must carry.
@@ -58,5 +61,15 @@ struct AppContext: RootRequestContext {
     /// "Is this your account?" waiting: the number, and the account it is on.
     var claim: (phone: PhoneNumber, account: Int64)? {
         if case .claiming(let phone, let account) = session { (phone, account) } else { nil }
+    }
+}
+
+extension AppContext {
+    /// The live session's row: the one ``SessionMiddleware`` read with the session, or (in
+    /// Home's group) read now.
+    func sessionRecord(_ signIn: SignInService) async throws -> SessionRecord? {
+        if let sessionRecord { return sessionRecord }
+        guard let sessionToken else { return nil }
+        return try await signIn.sessionRecord(of: sessionToken)
     }
 }

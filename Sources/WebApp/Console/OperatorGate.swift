@@ -28,7 +28,7 @@ struct OperatorGate: Middleware {
             throw Self.unknownPage
         }
         let now = clock()
-        let record = try await signIn.sessionRecord(of: token)
+        let record = try await context.sessionRecord(signIn)
         let hasPasskey = try await passkeys?.passkeys(of: user).passkeys.contains { $0.flaggedAt == nil } ?? false
         let access = ConsoleAccess.decide(
             operators: operators, session: record, hasPasskey: hasPasskey,

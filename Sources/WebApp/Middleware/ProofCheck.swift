@@ -18,8 +18,8 @@ struct ProofCheck: Middleware {
         _ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response
     ) async throws -> Response {
         var context = context
-        if let token = context.sessionToken, context.user != nil,
-            let record = try await signIn.sessionRecord(of: token)
+        if context.user != nil,
+            let record = try await context.sessionRecord(signIn)
         {
             context.proofIsFresh = Confirmation.isFresh(record, now: clock(), within: within)
         }

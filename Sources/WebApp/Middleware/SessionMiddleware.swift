@@ -51,7 +51,8 @@ struct SessionMiddleware: Middleware {
                 let found = try await home.home(session: token, signIn: signIn)
                 (context.session, context.homeOverview) = (found?.state, found?.overview)
             } else {
-                context.session = try await signIn.state(of: token)
+                let found = try await signIn.stateAndRecord(of: token)
+                (context.session, context.sessionRecord) = (found?.state, found?.record)
             }
             if context.session != nil { live = token }
         }

@@ -82,8 +82,11 @@ extension Pages {
     /// The instant for a `<time datetime>`, "2026-11-23T07:50:00Z": `local-time.js` says it in
     /// the reader's time zone.
     static func iso(_ seconds: Double) -> String {
-        Date(timeIntervalSince1970: seconds.rounded(.down)).ISO8601Format()
+        Date(timeIntervalSince1970: seconds.rounded(.down)).formatted(isoStyle)
     }
+
+    /// `Date.ISO8601Format()`'s style, made once (making it cost more than formatting with it).
+    private static let isoStyle = Date.ISO8601FormatStyle()
 
     /// "23 Nov 2026, 07:50 UTC": the server does not know the reader's time zone, so it says which.
     static func when(_ seconds: Double, _ words: Catalog) -> String {

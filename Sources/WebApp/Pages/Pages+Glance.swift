@@ -20,6 +20,8 @@ extension Pages {
     }
 
     func glanceValues(_ glance: Glance) -> [String: Any] {
+        // The closures below take the catalog, not the whole of `self` (a copy of Pages each).
+        let words = self.words
         let barWidth = Self.chartWidth / Double(Glance.hours)
         let hourFormat = Self.utcFormatter("d MMM, HH:mm", words.language)
         // Each hour's name, made once and only for an hour with something to say: the three
@@ -52,14 +54,12 @@ extension Pages {
                 "title": title(),
             ]
         }
-        // A tick at 00:00 and 12:00 UTC: the hours start on whole UTC hours (Glance.since).
-        let tickFormat = Self.utcFormatter("HH:mm", words.language)
+        // A tick at 00:00 and 12:00 UTC: the hours start on whole UTC hours (Glance.since). Both
+        // languages write a time of day as "HH:mm".
         let ticks: [[String: String]] = glance.hours.enumerated().compactMap { index, hour in
-            guard Int64(hour.start) % 43_200 == 0 else { return nil }
-            return [
-                "x": number(Double(index) * barWidth),
-                "label": tickFormat.string(from: Date(timeIntervalSince1970: hour.start)),
-            ]
+            let second = Int64(hour.start)
+            guard second % 43_200 == 0 else { return nil }
+            return ["x": number(Double(index) * barWidth), "label": second % 86_400 == 0 ? "00:00" : "12:00"]
         }
         let sendScale = max(glance.hours.map(\.sent).max() ?? 0, 1)
         let spendScale = max(glance.hours.map(\.spent).max() ?? 0, glance.hourlyBudget, 1)
