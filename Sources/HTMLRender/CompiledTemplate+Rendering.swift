@@ -13,6 +13,10 @@ enum TemplateValue {
         case let text as String: self = .text(text)
         case let prepared as PreparedValues: self = prepared.value
         case let flag as Bool: self = .flag(flag)
+        // The shapes pages make most, before the general ones: casting a `[String: String]` to
+        // `[String: Any]` builds a new dictionary, one boxed value at a time.
+        case let object as [String: String]: self = .object(object.mapValues { .text($0) })
+        case let list as [[String: String]]: self = .list(list.map { .object($0.mapValues { .text($0) }) })
         case let object as [String: Any]: self = .object(object.mapValues(TemplateValue.init))
         case let list as [Any]: self = .list(list.map(TemplateValue.init))
         case let optional as any OptionalValue:

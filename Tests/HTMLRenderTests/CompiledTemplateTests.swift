@@ -41,6 +41,29 @@ struct CompiledTemplateTests {
         }
     }
 
+    @Test("typed dictionaries and lists of them ([String: String], [[String: String]]) render as the same values given as Any")
+    func typedShapes() async throws {
+        let template = "{{#bar}}{{x}}<{{y}}>{{/bar}}|{{#rows}}{{a}},{{b}};{{/rows}}|{{^none}}empty{{/none}}|{{#bar}}{{title}}{{/bar}}"
+        try await Self.withTemplates(["page": template]) { renderer in
+            let typed: [String: Any] = [
+                "bar": ["x": "1.0", "y": "<b>", "title": "outer"] as [String: String],
+                "rows": [["a": "1", "b": "&"], ["a": "2"]] as [[String: String]],
+                "none": [[String: String]](), "title": "outer",
+            ]
+            let untyped: [String: Any] = [
+                "bar": ["x": "1.0", "y": "<b>", "title": "outer"] as [String: Any],
+                "rows": [["a": "1", "b": "&"] as [String: Any], ["a": "2"] as [String: Any]] as [Any],
+                "none": [Any](), "title": "outer",
+            ]
+            let expected = "1.0<&lt;b&gt;>|1,&amp;;2,;|empty|outer"
+            let (fromTyped, fromUntyped) = (try renderer.render("page", typed), try renderer.render("page", untyped))
+            let reference = try renderer.renderWithMustache("page", typed)
+            #expect(fromTyped == expected)
+            #expect(fromUntyped == expected)
+            #expect(reference == expected)
+        }
+    }
+
     @Test("prepared values (a catalog converted once) render as the same values given plainly, in both renderers")
     func preparedValues() async throws {
         let words: [String: Any] = [
