@@ -119,8 +119,8 @@ public protocol ConsoleStore: Sendable {
     /// Uses the link up, if it is live: true when this call used it.
     func useEnrollment(tokenSHA256: Data, phone: String, at now: Double) async throws -> Bool
 
-    /// Sends and sign-ins from the hour `since` falls in (hours counted from it; ``Glance/since(_:)``
-    /// is the start of one), and each exchange's codes sent
+    /// Sends and sign-ins in the ``Glance/hours`` hours from the one `since` falls in (hours
+    /// counted from it; ``Glance/since(_:)`` is the start of one), and each exchange's codes sent
     /// between `breakerSince` and `settledBy` (the breaker's window, codes whose time to be used
     /// is over) when it has at least `minCodes`.
     func glance(since: Double, breakerSince: Double, settledBy: Double, minCodes: Int) async throws -> GlanceCounts

@@ -2,7 +2,7 @@ import Logging
 import PostgresNIO
 
 extension PostgresBackend {
-    /// Applies the migrations not yet recorded in `schema_migrations`, each in its own
+    /// Applies the migrations not yet recorded in `schema_migrations`, all in one
     /// transaction, under a lock every instance takes.
     func migrate(timeout: Duration) async throws {
         let logger = self.logger

@@ -3,17 +3,28 @@ extension PostgresMigrations {
     /// (`SQLiteMigrations.hourlyCounts`): per UTC hour (seconds since 1970 over 3,600, floored),
     /// the sends by channel and delivery status with how many were used and what they cost, and
     /// the sign-ins (`session.created` events) by method; kept equal to `GROUP BY` over the rows
-    /// by triggers on every insert, delete and change of a counted column. The one difference is
-    /// the dialect: a trigger runs a PL/pgSQL function.
+    /// by triggers on every insert, delete and change of a counted column. The difference is the
+    /// dialect (a trigger runs a PL/pgSQL function) and the other instances:
+    ///
+    /// - The tables are filled under a lock that holds other instances' writes to the counted
+    ///   tables until the triggers exist (the migration is one transaction), so no row written
+    ///   meanwhile goes uncounted.
+    /// - Each change locks the one or two rows it counts in until its transaction ends. It
+    ///   changes a row first and deletes it at 0 after (a row's count read before the change
+    ///   could be another transaction's, not yet committed), and a change that stays in its row
+    ///   is one difference. Two transactions that take two rows in opposite orders (a number's
+    ///   change against a delivery report) can deadlock: `PostgresRunner` runs the loser again.
+    /// - No CHECK constraints: a count must never refuse the write it counts.
     static let hourlyCounts = [
+        "LOCK TABLE code_sends, events IN SHARE ROW EXCLUSIVE MODE",
         """
         CREATE TABLE send_hours (
             hour bigint NOT NULL,
             channel text NOT NULL,
             status text NOT NULL,
-            sends bigint NOT NULL CHECK (sends > 0),
-            used bigint NOT NULL CHECK (used BETWEEN 0 AND sends),
-            spent bigint NOT NULL CHECK (spent >= 0),
+            sends bigint NOT NULL,
+            used bigint NOT NULL,
+            spent bigint NOT NULL,
             PRIMARY KEY (hour, channel, status)
         )
         """,
@@ -23,16 +34,27 @@ extension PostgresMigrations {
             FROM code_sends GROUP BY 1, 2, 3
         """,
         """
-        CREATE FUNCTION send_hours_count() RETURNS trigger LANGUAGE plpgsql AS $$
+        CREATE FUNCTION send_hours_count() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
         BEGIN
+            IF TG_OP = 'UPDATE' AND floor(OLD.sent_at / 3600) = floor(NEW.sent_at / 3600)
+                AND OLD.channel = NEW.channel AND OLD.status = NEW.status THEN
+                UPDATE send_hours
+                SET used = used + (CASE WHEN NEW.verified_at IS NULL THEN 0 ELSE 1 END)
+                        - (CASE WHEN OLD.verified_at IS NULL THEN 0 ELSE 1 END),
+                    spent = spent + NEW.cost - OLD.cost
+                WHERE hour = CAST(floor(NEW.sent_at / 3600) AS bigint) AND channel = NEW.channel
+                    AND status = NEW.status;
+                RETURN NULL;
+            END IF;
             IF TG_OP <> 'INSERT' THEN
-                DELETE FROM send_hours
-                WHERE hour = CAST(floor(OLD.sent_at / 3600) AS bigint) AND channel = OLD.channel
-                    AND status = OLD.status AND sends = 1;
-                UPDATE send_hours SET sends = sends - 1,
-                    used = used - (CASE WHEN OLD.verified_at IS NULL THEN 0 ELSE 1 END), spent = spent - OLD.cost
+                UPDATE send_hours
+                SET sends = sends - 1, used = used - (CASE WHEN OLD.verified_at IS NULL THEN 0 ELSE 1 END),
+                    spent = spent - OLD.cost
                 WHERE hour = CAST(floor(OLD.sent_at / 3600) AS bigint) AND channel = OLD.channel
                     AND status = OLD.status;
+                DELETE FROM send_hours
+                WHERE hour = CAST(floor(OLD.sent_at / 3600) AS bigint) AND channel = OLD.channel
+                    AND status = OLD.status AND sends = 0;
             END IF;
             IF TG_OP <> 'DELETE' THEN
                 INSERT INTO send_hours AS counted (hour, channel, status, sends, used, spent)
@@ -46,15 +68,19 @@ extension PostgresMigrations {
         END
         $$
         """,
+        "CREATE TRIGGER send_counted AFTER INSERT OR DELETE ON code_sends FOR EACH ROW EXECUTE FUNCTION send_hours_count()",
         """
-        CREATE TRIGGER send_counted AFTER INSERT OR DELETE OR UPDATE OF sent_at, channel, status, verified_at, cost
-        ON code_sends FOR EACH ROW EXECUTE FUNCTION send_hours_count()
+        CREATE TRIGGER send_recounted AFTER UPDATE OF sent_at, channel, status, verified_at, cost ON code_sends
+        FOR EACH ROW WHEN (OLD.sent_at IS DISTINCT FROM NEW.sent_at OR OLD.channel IS DISTINCT FROM NEW.channel
+            OR OLD.status IS DISTINCT FROM NEW.status OR OLD.verified_at IS DISTINCT FROM NEW.verified_at
+            OR OLD.cost IS DISTINCT FROM NEW.cost)
+        EXECUTE FUNCTION send_hours_count()
         """,
         """
         CREATE TABLE sign_in_hours (
             hour bigint NOT NULL,
             method text NOT NULL,
-            sign_ins bigint NOT NULL CHECK (sign_ins > 0),
+            sign_ins bigint NOT NULL,
             PRIMARY KEY (hour, method)
         )
         """,
@@ -64,14 +90,14 @@ extension PostgresMigrations {
             FROM events WHERE type = 'session.created' GROUP BY 1, 2
         """,
         """
-        CREATE FUNCTION sign_in_hours_count() RETURNS trigger LANGUAGE plpgsql AS $$
+        CREATE FUNCTION sign_in_hours_count() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
         BEGIN
             IF TG_OP <> 'INSERT' AND OLD.type = 'session.created' THEN
-                DELETE FROM sign_in_hours
-                WHERE hour = CAST(floor(OLD.at / 3600) AS bigint) AND method = coalesce(OLD.detail, '')
-                    AND sign_ins = 1;
                 UPDATE sign_in_hours SET sign_ins = sign_ins - 1
                 WHERE hour = CAST(floor(OLD.at / 3600) AS bigint) AND method = coalesce(OLD.detail, '');
+                DELETE FROM sign_in_hours
+                WHERE hour = CAST(floor(OLD.at / 3600) AS bigint) AND method = coalesce(OLD.detail, '')
+                    AND sign_ins = 0;
             END IF;
             IF TG_OP <> 'DELETE' AND NEW.type = 'session.created' THEN
                 INSERT INTO sign_in_hours AS counted (hour, method, sign_ins)
@@ -82,9 +108,19 @@ extension PostgresMigrations {
         END
         $$
         """,
+        // Only sign-ins call the function: most events are not.
         """
-        CREATE TRIGGER sign_in_counted AFTER INSERT OR DELETE OR UPDATE OF type, detail, at
-        ON events FOR EACH ROW EXECUTE FUNCTION sign_in_hours_count()
+        CREATE TRIGGER sign_in_counted AFTER INSERT ON events
+        FOR EACH ROW WHEN (NEW.type = 'session.created') EXECUTE FUNCTION sign_in_hours_count()
+        """,
+        """
+        CREATE TRIGGER sign_in_uncounted AFTER DELETE ON events
+        FOR EACH ROW WHEN (OLD.type = 'session.created') EXECUTE FUNCTION sign_in_hours_count()
+        """,
+        """
+        CREATE TRIGGER sign_in_recounted AFTER UPDATE OF type, detail, at ON events
+        FOR EACH ROW WHEN (OLD.type = 'session.created' OR NEW.type = 'session.created')
+        EXECUTE FUNCTION sign_in_hours_count()
         """,
     ]
 }

@@ -16,14 +16,36 @@ public struct PostgresRunner: StepRunner {
         self.database = database
     }
 
+    /// How many times a transaction runs at most when PostgreSQL chose it to end a deadlock.
+    static let attempts = 3
+
+    /// A transaction PostgreSQL ended to break a deadlock (40P01) or a serialization failure
+    /// (40001) runs again, up to ``attempts`` times: its step is pure and decides from its own
+    /// reads, so the second run decides from what the first one's rival wrote. (Two transactions
+    /// that count in the glance's hourly rows in opposite orders deadlock: a number's change
+    /// against a delivery report.)
     public func transaction<T: Sendable>(locking locks: [AuthLock], _ make: @escaping @Sendable () -> Step<T>)
         async throws -> T
     {
         let logger = database.logger
-        return try await database.transaction { connection in
-            try await connection.lock(locks.map(Self.lockName), logger)
-            return try await connection.run(make(), logger)
+        var attempt = 1
+        while true {
+            do {
+                return try await database.transaction { connection in
+                    try await connection.lock(locks.map(Self.lockName), logger)
+                    return try await connection.run(make(), logger)
+                }
+            } catch let error as PSQLError where attempt < Self.attempts && Self.isRunAgain(error) {
+                logger.notice(
+                    "Transaction run again", metadata: ["sqlstate": "\(error.serverInfo?[.sqlState] ?? "")"])
+                attempt += 1
+            }
         }
+    }
+
+    /// Whether PostgreSQL ended the transaction so that another could go on.
+    static func isRunAgain(_ error: PSQLError) -> Bool {
+        ["40P01", "40001"].contains(error.serverInfo?[.sqlState] ?? "")
     }
 
     public func read<T: Sendable>(_ make: @escaping @Sendable () -> Step<T>) async throws -> T {

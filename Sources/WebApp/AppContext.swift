@@ -16,7 +16,8 @@ struct AppContext: RootRequestContext {
     /// What that session stands for.
     var session: SessionState?
     /// That session's row (when and how its person signed in), read with it; nil in Home's
-    /// group, which reads its overview instead (``SessionMiddleware``).
+    /// group, which reads its overview with the session instead (``SessionMiddleware``), and in
+    /// the API's, whose tokens are read elsewhere.
     var sessionRecord: SessionRecord?
     /// Home's wallet overview when it was read with the session (``SessionMiddleware``).
     var homeOverview: Overview?

@@ -38,6 +38,10 @@ struct GlanceStoreTests {
             #expect(counts.exchanges.first { $0.exchange == "+1530555" }.map { ($0.sent, $0.used) } ?? (0, 0) == (3, 3))
             let fewer = try await database.console.glance(since: since, breakerSince: start - 1, settledBy: now, minCodes: 2)
             #expect(fewer.exchanges.map(\.exchange) == ["+1530555"])
+            // Hours after the glance's 48 (as after the clock was set back) are not shown.
+            let earlier = try await database.console.glance(
+                since: since - Double(Glance.hours) * 3600, breakerSince: start - 1, settledBy: now, minCodes: 1)
+            #expect(earlier.sends.isEmpty && earlier.signIns.isEmpty)
         }
     }
 
@@ -126,6 +130,56 @@ struct GlanceStoreTests {
             try await database.execute("DELETE FROM events WHERE at < \(base + 1800)")
             try await check("events pruned")
             #expect(try await database.integer("SELECT CAST(sum(sign_ins) AS BIGINT) FROM sign_in_hours") == 3)
+        }
+    }
+
+    @Test(
+        "changes to one hour's counts at once (deliveries, uses, a cost, deletions, on several connections) are all taken and leave the counts right",
+        arguments: Backend.all)
+    func concurrentChanges(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let base = 497_300.0 * 3600
+            // 48 hours of two sends each, both in one (hour, sms, sent) row per hour.
+            let hours = 48
+            for hour in 0..<hours {
+                for send in 0..<2 {
+                    try await database.execute(
+                        """
+                        INSERT INTO code_sends (phone, client, sent_at, channel, cost, reference, status)
+                        VALUES ('+1530555\(String(format: "%02d%02d", hour, send))', '127.0.0.1',
+                                \(base + Double(hour) * 3600 + Double(send)), 'sms', 1, NULL, 'sent')
+                        """)
+                }
+            }
+            // An hour's two sends change its row at once: in even hours one leaves it (delivered)
+            // while the other is used in place; in odd hours one is deleted while the other's
+            // cost changes. (Taking a send out of a row whose count another change had just
+            // lowered, not yet committed, failed the count's check when it was there.)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for hour in 0..<hours {
+                    let phone = (0..<2).map { "'+1530555\(String(format: "%02d%02d", hour, $0))'" }
+                    let changes =
+                        hour % 2 == 0
+                        ? [
+                            "UPDATE code_sends SET status = 'delivered' WHERE phone = \(phone[0])",
+                            "UPDATE code_sends SET verified_at = \(base) WHERE phone = \(phone[1])",
+                        ]
+                        : [
+                            "DELETE FROM code_sends WHERE phone = \(phone[0])",
+                            "UPDATE code_sends SET cost = 3 WHERE phone = \(phone[1])",
+                        ]
+                    for change in changes { group.addTask { try await database.execute(change) } }
+                }
+                try await group.waitForAll()
+            }
+            let found = try await differences(database, backend)
+            #expect(found.sends == 0)
+            // Even hours: (sent: 1 send, used, 1 spent) and (delivered: 1 send); odd hours: (sent:
+            // 1 send, 3 spent).
+            #expect(try await database.count("send_hours") == hours / 2 * 3)
+            #expect(
+                try await database.integer("SELECT CAST(sum(spent) AS BIGINT) FROM send_hours WHERE status = 'sent'")
+                    == hours / 2 * 4)
         }
     }
 }

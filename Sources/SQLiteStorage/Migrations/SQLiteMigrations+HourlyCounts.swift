@@ -4,15 +4,21 @@ extension SQLiteMigrations {
     /// and delivery status with how many were used and what they cost, and the sign-ins
     /// (`session.created` events) by method. Each is what `GROUP BY` over the rows gives, kept
     /// so by triggers on every insert, delete and change of a counted column; a row whose count
-    /// reaches 0 goes. Filled from the rows there are when it runs. PostgreSQL's v25 is the same.
+    /// reaches 0 goes. Filled from the rows there are when it runs (SQLite's one writer: none is
+    /// written meanwhile). PostgreSQL's v25 is the same.
+    ///
+    /// No CHECK constraints: a count is derived, and must never refuse the send, the sign-in or
+    /// the delivery report it counts. A change that stays in its row (a code used, a cost) is
+    /// applied as one difference; one that moves a send takes it out (the row goes at 0) and
+    /// puts it in its new row.
     static let hourlyCounts = """
         CREATE TABLE send_hours (
             hour INTEGER NOT NULL,
             channel TEXT NOT NULL,
             status TEXT NOT NULL,
-            sends INTEGER NOT NULL CHECK (sends > 0),
-            used INTEGER NOT NULL CHECK (used BETWEEN 0 AND sends),
-            spent INTEGER NOT NULL CHECK (spent >= 0),
+            sends INTEGER NOT NULL,
+            used INTEGER NOT NULL,
+            spent INTEGER NOT NULL,
             PRIMARY KEY (hour, channel, status)
         ) WITHOUT ROWID;
         INSERT INTO send_hours (hour, channel, status, sends, used, spent)
@@ -24,7 +30,14 @@ extension SQLiteMigrations {
         CREATE TRIGGER send_uncounted AFTER DELETE ON code_sends BEGIN
             \(uncountSend("OLD"))
         END;
-        CREATE TRIGGER send_recounted AFTER UPDATE OF sent_at, channel, status, verified_at, cost ON code_sends BEGIN
+        CREATE TRIGGER send_recounted_in_place AFTER UPDATE OF sent_at, channel, status, verified_at, cost ON code_sends
+        WHEN \(sendHour("OLD")) = \(sendHour("NEW")) AND OLD.channel = NEW.channel AND OLD.status = NEW.status BEGIN
+            UPDATE send_hours
+            SET used = used + (NEW.verified_at IS NOT NULL) - (OLD.verified_at IS NOT NULL), spent = spent + NEW.cost - OLD.cost
+            WHERE \(sendKey("NEW"));
+        END;
+        CREATE TRIGGER send_recounted AFTER UPDATE OF sent_at, channel, status, verified_at, cost ON code_sends
+        WHEN \(sendHour("OLD")) <> \(sendHour("NEW")) OR OLD.channel <> NEW.channel OR OLD.status <> NEW.status BEGIN
             \(uncountSend("OLD"))
             \(countSend("NEW"))
         END;
@@ -32,7 +45,7 @@ extension SQLiteMigrations {
         CREATE TABLE sign_in_hours (
             hour INTEGER NOT NULL,
             method TEXT NOT NULL,
-            sign_ins INTEGER NOT NULL CHECK (sign_ins > 0),
+            sign_ins INTEGER NOT NULL,
             PRIMARY KEY (hour, method)
         ) WITHOUT ROWID;
         INSERT INTO sign_in_hours (hour, method, sign_ins)
@@ -51,12 +64,17 @@ extension SQLiteMigrations {
         END;
         """
 
+    private static func sendHour(_ row: String) -> String { "CAST(\(row).sent_at / 3600 AS INTEGER)" }
+
+    private static func sendKey(_ row: String) -> String {
+        "hour = \(sendHour(row)) AND channel = \(row).channel AND status = \(row).status"
+    }
+
     /// One send (`row` is NEW or OLD) added to its hour's counts.
     private static func countSend(_ row: String) -> String {
         """
         INSERT INTO send_hours (hour, channel, status, sends, used, spent)
-            VALUES (CAST(\(row).sent_at / 3600 AS INTEGER), \(row).channel, \(row).status, 1,
-                    \(row).verified_at IS NOT NULL, \(row).cost)
+            VALUES (\(sendHour(row)), \(row).channel, \(row).status, 1, \(row).verified_at IS NOT NULL, \(row).cost)
             ON CONFLICT (hour, channel, status) DO UPDATE
             SET sends = sends + 1, used = used + excluded.used, spent = spent + excluded.spent;
         """
@@ -64,13 +82,12 @@ extension SQLiteMigrations {
 
     /// One send taken from its hour's counts: the row goes with its last send.
     private static func uncountSend(_ row: String) -> String {
-        let key = "hour = CAST(\(row).sent_at / 3600 AS INTEGER) AND channel = \(row).channel AND status = \(row).status"
-        return """
-            DELETE FROM send_hours WHERE \(key) AND sends = 1;
-            UPDATE send_hours SET sends = sends - 1, used = used - (\(row).verified_at IS NOT NULL),
-                spent = spent - \(row).cost
-            WHERE \(key);
-            """
+        """
+        UPDATE send_hours
+        SET sends = sends - 1, used = used - (\(row).verified_at IS NOT NULL), spent = spent - \(row).cost
+        WHERE \(sendKey(row));
+        DELETE FROM send_hours WHERE \(sendKey(row)) AND sends = 0;
+        """
     }
 
     /// A sign-in added to its hour's, if `row` is one (the update trigger runs for either side).
@@ -83,10 +100,11 @@ extension SQLiteMigrations {
     }
 
     private static func uncountSignIn(_ row: String) -> String {
-        let key = "hour = CAST(\(row).at / 3600 AS INTEGER) AND method = coalesce(\(row).detail, '') AND \(row).type = 'session.created'"
+        let key =
+            "hour = CAST(\(row).at / 3600 AS INTEGER) AND method = coalesce(\(row).detail, '') AND \(row).type = 'session.created'"
         return """
-            DELETE FROM sign_in_hours WHERE \(key) AND sign_ins = 1;
             UPDATE sign_in_hours SET sign_ins = sign_ins - 1 WHERE \(key);
+            DELETE FROM sign_in_hours WHERE \(key) AND sign_ins = 0;
             """
     }
 }

@@ -5,16 +5,20 @@ import Foundation
 /// (both from the hourly counts that triggers keep, migration v25), and each exchange's settled
 /// codes (ConsoleCore decides which the breaker holds).
 public enum ConsoleQueries {
-    /// The hours from `$1` (an hour's number: seconds since 1970 over 3,600), each by channel and
-    /// delivery status: how many, how many used, what they cost. `hour` counts from `$1`.
+    /// The hours from `$1` to before `$2` (an hour's number: seconds since 1970 over 3,600), each
+    /// by channel and delivery status: how many, how many used, what they cost. `hour` counts
+    /// from `$1`. (An hour after the glance's last, after the clock was set back, is not shown.)
     static let sendsByHour = SQL(
-        "SELECT hour - $1 AS hour, channel, status, sends, used, spent FROM send_hours WHERE hour >= $1")
+        """
+        SELECT hour - $1 AS hour, channel, status, sends, used, spent FROM send_hours
+        WHERE hour >= $1 AND hour < $2
+        """)
 
-    /// Sign-ins from the hour `$1` by how they were proved.
+    /// Sign-ins from the hour `$1` to before `$2` by how they were proved.
     static let signInsByMethod = SQL(
         """
         SELECT method, CAST(sum(sign_ins) AS BIGINT) AS sign_ins FROM sign_in_hours
-        WHERE hour >= $1 GROUP BY method
+        WHERE hour >= $1 AND hour < $2 GROUP BY method
         """)
 
     /// Each exchange's codes sent in the breaker's window (`$1` to `$2`), with at least `$3`.
@@ -41,13 +45,14 @@ public enum ConsoleQueries {
         WHERE token_sha256 = $1 AND phone = $2 AND used_at IS NULL AND expires_at > $3
         """)
 
-    /// The glance's counts from the hour `since` falls in (``ConsoleCore/Glance/since(_:)`` is
-    /// the start of one).
+    /// The glance's counts for its ``ConsoleCore/Glance/hours`` hours from the one `since` falls
+    /// in (``ConsoleCore/Glance/since(_:)`` is the start of one).
     public static func glance(since: Double, breakerSince: Double, settledBy: Double, minCodes: Int)
         -> Step<GlanceCounts>
     {
         let firstHour = Int64((since / 3600).rounded(.down))
-        return .rows(Statement(sendsByHour, firstHour)) { sendRows in
+        let end = firstHour + Int64(Glance.hours)
+        return .rows(Statement(sendsByHour, firstHour, end)) { sendRows in
             let sends = try sendRows.map { row in
                 (
                     hour: try row.get("hour") as Int, channel: try row.get("channel") as String,
@@ -55,7 +60,7 @@ public enum ConsoleQueries {
                     used: try row.get("used") as Int, spent: try row.get("spent") as Int
                 )
             }
-            return .rows(Statement(signInsByMethod, firstHour)) { signInRows in
+            return .rows(Statement(signInsByMethod, firstHour, end)) { signInRows in
                 let signIns = try signInRows.map {
                     (method: try $0.get("method") as String, count: try $0.get("sign_ins") as Int)
                 }

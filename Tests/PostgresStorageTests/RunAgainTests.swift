@@ -1,0 +1,50 @@
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import StorageSQL
+import Testing
+import TestSupport
+
+@testable import PostgresStorage
+
+/// A transaction PostgreSQL ends to break a deadlock runs again (`PostgresRunner`): two
+/// transactions that take the same two rows in opposite orders (as a number's change and a
+/// delivery report do with the glance's hourly counts) both commit.
+@Suite("PostgreSQL: a transaction ended by a deadlock runs again", .enabled(if: TestPostgres.url != nil))
+struct RunAgainTests {
+    @Test("two transactions taking two rows in opposite orders both commit, the one PostgreSQL ended on its second run")
+    func deadlockRunsAgain() async throws {
+        let configuration = try await TestPostgres.makeSchema()
+        let (backend, stop) = try await PostgresBackend.running(configuration, logger: Logger(label: "pg"))
+        do {
+            try await backend.rows("CREATE TABLE pair (id integer PRIMARY KEY, n integer NOT NULL)")
+            try await backend.rows("INSERT INTO pair VALUES (1, 0), (2, 0)")
+            let runner = PostgresRunner(backend)
+            let runs = NIOLockedValueBox(0)
+            // Each takes its first row, waits long enough for the other to take its own, then
+            // asks for the other's: PostgreSQL finds the deadlock (after `deadlock_timeout`, 1 s).
+            @Sendable func take(_ first: Int, then second: Int) async throws {
+                _ = try await runner.transaction {
+                    runs.withLockedValue { $0 += 1 }
+                    return Step<Int>.execute([
+                        Statement(SQL("UPDATE pair SET n = n + 1 WHERE id = $1"), first),
+                        Statement(SQL("SELECT pg_sleep(0.3)")),
+                        Statement(SQL("UPDATE pair SET n = n + 1 WHERE id = $1"), second),
+                    ])
+                }
+            }
+            async let one: Void = take(1, then: 2)
+            async let two: Void = take(2, then: 1)
+            _ = try await (one, two)
+            let counts = try await backend.rows("SELECT n FROM pair ORDER BY id").map { try $0.decode(Int.self) }
+            #expect(counts == [2, 2])
+            #expect(runs.withLockedValue { $0 } == 3)
+        } catch {
+            await stop()
+            await TestPostgres.dropSchema(configuration.schema!)
+            throw error
+        }
+        await stop()
+        await TestPostgres.dropSchema(configuration.schema!)
+    }
+}
