@@ -16,7 +16,8 @@ import Synchronization
 public final class PostgresBackend: Service, Sendable {
     let client: PostgresClient
     let logger: Logger
-    private let timeout: Duration
+    /// How long any query or transaction may take before the caller is told "unavailable".
+    let timeout: Duration
     private let startupTimeout: Duration
     private let place: String
     /// Where the server listens, for the watcher's reachability check.

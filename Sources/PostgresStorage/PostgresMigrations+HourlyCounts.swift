@@ -8,7 +8,12 @@ extension PostgresMigrations {
     ///
     /// - The tables are filled under a lock that holds other instances' writes to the counted
     ///   tables until the triggers exist (the migration is one transaction), so no row written
-    ///   meanwhile goes uncounted.
+    ///   meanwhile goes uncounted. The lock is waited for 5 s at most, and taking it can deadlock
+    ///   with an old instance's purge (which writes `events` before `code_sends`): either way
+    ///   PostgreSQL ends the migration and `migrate` runs it again.
+    /// - The functions find the tables through the connection's `search_path` (the schema the
+    ///   app was given), not a schema named when they were made: a restore into another schema
+    ///   keeps working.
     /// - Each change locks the one or two rows it counts in until its transaction ends. It
     ///   changes a row first and deletes it at 0 after (a row's count read before the change
     ///   could be another transaction's, not yet committed), and a change that stays in its row
@@ -16,7 +21,9 @@ extension PostgresMigrations {
     ///   change against a delivery report) can deadlock: `PostgresRunner` runs the loser again.
     /// - No CHECK constraints: a count must never refuse the write it counts.
     static let hourlyCounts = [
+        "SET LOCAL lock_timeout = '5s'",
         "LOCK TABLE code_sends, events IN SHARE ROW EXCLUSIVE MODE",
+        "SET LOCAL lock_timeout TO DEFAULT",
         """
         CREATE TABLE send_hours (
             hour bigint NOT NULL,
@@ -34,7 +41,7 @@ extension PostgresMigrations {
             FROM code_sends GROUP BY 1, 2, 3
         """,
         """
-        CREATE FUNCTION send_hours_count() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+        CREATE FUNCTION send_hours_count() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
             IF TG_OP = 'UPDATE' AND floor(OLD.sent_at / 3600) = floor(NEW.sent_at / 3600)
                 AND OLD.channel = NEW.channel AND OLD.status = NEW.status THEN
@@ -90,7 +97,7 @@ extension PostgresMigrations {
             FROM events WHERE type = 'session.created' GROUP BY 1, 2
         """,
         """
-        CREATE FUNCTION sign_in_hours_count() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+        CREATE FUNCTION sign_in_hours_count() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
             IF TG_OP <> 'INSERT' AND OLD.type = 'session.created' THEN
                 UPDATE sign_in_hours SET sign_ins = sign_ins - 1

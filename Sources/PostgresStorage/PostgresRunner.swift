@@ -20,7 +20,7 @@ public struct PostgresRunner: StepRunner {
     static let attempts = 3
 
     /// A transaction PostgreSQL ended to break a deadlock (40P01) or a serialization failure
-    /// (40001) runs again, up to ``attempts`` times: its step is pure and decides from its own
+    /// (40001) runs again, up to ``attempts`` times within one timeout: its step is pure and decides from its own
     /// reads, so the second run decides from what the first one's rival wrote. (Two transactions
     /// that count in the glance's hourly rows in opposite orders deadlock: a number's change
     /// against a delivery report.)
@@ -28,10 +28,17 @@ public struct PostgresRunner: StepRunner {
         async throws -> T
     {
         let logger = database.logger
+        let began = ContinuousClock.now
         var attempt = 1
         while true {
             do {
-                return try await database.transaction { connection in
+                // The first run has the backend's timeout as every query has; a second one what
+                // is left of it, so a request waits no longer for being run again.
+                let left = attempt == 1 ? nil : database.timeout - began.duration(to: .now)
+                if let left, left <= .zero {
+                    throw StorageUnavailable("PostgreSQL did not answer within \(database.timeout.components.seconds) s.")
+                }
+                return try await database.transaction(timeout: left) { connection in
                     try await connection.lock(locks.map(Self.lockName), logger)
                     return try await connection.run(make(), logger)
                 }

@@ -30,7 +30,7 @@ struct TwilioTests {
         // The tests of the timeout pass their own; otherwise a bound only (a 5 s one ran out
         // once with the whole suite on two busy cores), long enough that a first attempt always
         // leaves the half of it a second one needs.
-        sender: TwilioSender.Configuration.Sender = .number("+15005550006"), timeout: TimeAmount = .seconds(300),
+        sender: TwilioSender.Configuration.Sender = .number("+15005550006"), timeout: TimeAmount = .seconds(3600),
         callbacks: String? = nil
     ) -> TwilioSender {
         TwilioSender(
@@ -197,9 +197,11 @@ struct TwilioTests {
         let sender = TwilioSender(
             configuration: .init(
                 accountSID: "AC0123", authToken: "t", sender: .number("+15005550006"), apiBase: url,
-                timeout: .seconds(300)),
+                timeout: .seconds(3600)),
             logger: log.logger, retryDelay: .milliseconds(10))
-        // A refused connection fails at once (well inside half the deadline: room for a second try).
+        // A refused connection fails at once, well inside half the deadline: room for a second
+        // try. (With 300 s, a CI run of the whole suite on two cores took 182 s to come back
+        // from the first attempt, past half the deadline, and made no second.)
         await #expect(throws: DeliveryError.self) { try await sender.send(message) }
         #expect(log.text.contains("unreachable attempt=1"))
         #expect(log.text.contains("unreachable attempt=2"))
@@ -239,7 +241,7 @@ struct WebhookTests {
     func sender(_ gateway: FakeProvider, _ log: CapturedLog = CapturedLog()) throws -> WebhookSender {
         WebhookSender(
             // A bound only, long enough that a first attempt on a loaded machine leaves its retry room.
-            configuration: try .init(url: gateway.baseURL + "/sms", secret: secret, timeout: .seconds(300)),
+            configuration: try .init(url: gateway.baseURL + "/sms", secret: secret, timeout: .seconds(3600)),
             logger: log.logger, retryDelay: .milliseconds(10))
     }
 
