@@ -19,9 +19,12 @@ public final class SQLiteDatabase: Sendable {
     /// - Parameters:
     ///   - busyTimeout: how long a write waits for a competing writer (another process, a
     ///     checkpoint) before it gives up; the request is then answered 503 (``SQLiteRefusal``).
-    ///   - onStatement: called on the thread that runs each SQL statement, before it runs; tests
-    ///     use it to prove no statement runs on an event loop.
-    public convenience init(path: String, busyTimeout: TimeInterval = 5, onStatement: (@Sendable () -> Void)? = nil)
+    ///   - onStatement: called with each SQL statement's text (its arguments left out), on the
+    ///     thread that runs it, before it runs; tests use it to prove no statement runs on an
+    ///     event loop, or none after a change's commit.
+    public convenience init(
+        path: String, busyTimeout: TimeInterval = 5, onStatement: (@Sendable (String) -> Void)? = nil
+    )
         throws
     {
         let folder = (path as NSString).deletingLastPathComponent
@@ -39,7 +42,7 @@ public final class SQLiteDatabase: Sendable {
             // With WAL, NORMAL keeps every committed transaction across a process crash (kill -9)
             // and only risks the last ones on power loss, at a fraction of FULL's fsync cost.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            if let onStatement { db.trace(options: .statement) { _ in onStatement() } }
+            if let onStatement { db.trace(options: .statement) { event in onStatement(event.description) } }
         }
         try self.init(writer: try DatabasePool(path: path, configuration: configuration))
     }

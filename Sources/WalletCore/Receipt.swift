@@ -16,12 +16,20 @@ public struct Receipt: Sendable, Equatable {
     public let operationID: Int64?
     /// True when this is the first call's receipt, returned again for a repeated key.
     public var replayed = false
+    /// The account acted on as the change left it, read in the change's own transaction (not
+    /// kept with the key: a replay reads it anew); `nil` when it is gone or none was. An answer
+    /// built from it needs no second read, which could fail after the change was committed and
+    /// tell the client "unavailable, try again" about money that did move.
+    public var account: Account?
 
-    public init(action: Action, accountID: Int64?, operationID: Int64?, replayed: Bool = false) {
+    public init(
+        action: Action, accountID: Int64?, operationID: Int64?, replayed: Bool = false, account: Account? = nil
+    ) {
         self.action = action
         self.accountID = accountID
         self.operationID = operationID
         self.replayed = replayed
+        self.account = account
     }
 }
 

@@ -18,7 +18,8 @@ public protocol WalletStore: Sendable {
     /// The account's operations, newest first; `nil` for someone else's account or none.
     func history(user: Int64, account: Int64, limit: Int) async throws -> [Operation]?
     /// Reads `reads`, passes them to `decide` and applies the writes it returns, in one
-    /// transaction; returns the receipt with the ids the database assigned.
+    /// transaction; returns the receipt with the ids the database assigned and the account acted
+    /// on as the transaction left it.
     func transaction(
         reading reads: WalletReads, decide: @escaping @Sendable (WalletSnapshot) throws -> WalletDecision
     ) async throws -> Receipt

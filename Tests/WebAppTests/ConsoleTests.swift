@@ -126,7 +126,7 @@ struct ConsoleTests {
             database: .sqlite,
             {
                 Self.on(&$0)
-                $0.onDatabaseStatement = { statements.withLockedValue { $0 += 1 } }
+                $0.onDatabaseStatement = { _ in statements.withLockedValue { $0 += 1 } }
             }
         ) { server in
             let someone = try await signIn(server, Self.person)

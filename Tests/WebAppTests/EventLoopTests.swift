@@ -17,7 +17,7 @@ struct EventLoopTests {
             {
                 $0.sms = .test
                 $0.policy.maxCodesPerClient = 10_000
-                $0.onDatabaseStatement = {
+                $0.onDatabaseStatement = { _ in
                     let onLoop = MultiThreadedEventLoopGroup.currentEventLoop != nil
                     seen.withLockedValue {
                         $0.statements += 1

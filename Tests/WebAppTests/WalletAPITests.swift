@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOHTTP1
 import TestSupport
 import Testing
@@ -208,6 +209,49 @@ struct WalletAPITests {
             }
             #expect(balances.count == 4)
             #expect(balances.allSatisfy { $0 >= 0 })
+        }
+    }
+
+    @Test(
+        "a change is answered from its own transaction: after its commit the request reads nothing",
+        arguments: ["deposit", "withdraw", "transfer", "add", "rename"])
+    func answeredBeforeCommit(_ change: String) async throws {
+        // A read after the commit could fail (PostgreSQL slow, a table locked): the person
+        // would hear 503, "try again", about money that did move, and pay twice.
+        let statements = NIOLockedValueBox([String]())
+        try await withServer(
+            database: .sqlite, { $0.onDatabaseStatement = { sql in statements.withLockedValue { $0.append(sql) } } }
+        ) { server in
+            let api = APIClient(server)
+            let token = try await api.signIn(server)
+            #expect(try await api.call(.POST, "/accounts", json: ["name": "Checking"], token: token).status == 201)
+            #expect(try await api.call(.POST, "/accounts", json: ["name": "Savings"], token: token).status == 201)
+            #expect(
+                try await api.call(.POST, "/accounts/1/deposit", json: ["amount": "10"], token: token).status == 200)
+            let (method, path, body): (HTTPMethod, String, [String: Any]) =
+                switch change {
+                case "deposit": (.POST, "/accounts/1/deposit", ["amount": "2.50"])
+                case "withdraw": (.POST, "/accounts/1/withdraw", ["amount": "2.50"])
+                case "transfer": (.POST, "/accounts/1/transfer", ["amount": "2.50", "to_account_id": 2])
+                case "add": (.POST, "/accounts", ["name": "Travel"])
+                default: (.POST, "/accounts/1/rename", ["name": "Everyday"])
+                }
+            statements.withLockedValue { $0.removeAll() }
+            let answer = try await api.call(method, path, json: body, token: token)
+            #expect([200, 201].contains(answer.status))
+            let expected: [String: String] =
+                switch change {
+                case "deposit": ["balance": "12.50"]
+                case "withdraw", "transfer": ["balance": "7.50"]
+                case "add": ["name": "Travel", "balance": "0.00"]
+                default: ["name": "Everyday", "balance": "10.00"]
+                }
+            for (field, value) in expected { #expect(answer.json[field] as? String == value, "\(field)") }
+            let seen = statements.withLockedValue { $0 }
+            // The change's commit: the first after its last write.
+            let write = try #require(seen.lastIndex { $0.hasPrefix("INSERT") || $0.hasPrefix("UPDATE") }, "\(seen)")
+            let commit = try #require(seen[write...].firstIndex { $0.hasPrefix("COMMIT") }, "\(seen)")
+            #expect(!seen[commit...].contains { $0.contains("accounts") }, "read after the commit: \(seen[commit...])")
         }
     }
 }

@@ -170,7 +170,16 @@ public enum WalletQueries {
                     }
                 }
             }
-            return step.map { try $0.resolve(decision.receipt) }
+            return step.map { try $0.resolve(decision.receipt) }.then { receipt in
+                // The account as the change left it, before the commit: the answer needs no
+                // read after it (one that failed would say "try again" about a change made).
+                guard let id = receipt.accountID, receipt.action != .delete else { return .done(receipt) }
+                return account(user: reads.user, id: id).map { account in
+                    var receipt = receipt
+                    receipt.account = account
+                    return receipt
+                }
+            }
         }
     }
 

@@ -96,7 +96,7 @@ struct WalletAPIController: Sendable {
             user: user.id, name: body.name,
             numbered: wording[context.language]("home.accountPlaceholder", ["number": "{number}"]),
             key: try key(request))
-        return try await accountReply(user, receipt.accountID, status: receipt.replayed ? .ok : .created)
+        return try changedReply(receipt, status: receipt.replayed ? .ok : .created)
     }
 
     @Sendable func show(_ request: Request, _ context: APIUserContext) async throws -> Response {
@@ -134,8 +134,7 @@ struct WalletAPIController: Sendable {
     ) async throws -> Response {
         let user = context.user
         let (id, amount) = (try id(context), try Self.amount(try request.decodeJSON(AmountBody.self).amount))
-        _ = try await operation(user.id, id, amount, try key(request))
-        return try await accountReply(user, id)
+        return try changedReply(try await operation(user.id, id, amount, try key(request)))
     }
 
     @Sendable func transfer(_ request: Request, _ context: APIUserContext) async throws -> Response {
@@ -143,17 +142,16 @@ struct WalletAPIController: Sendable {
         let id = try id(context)
         let body = try request.decodeJSON(TransferBody.self)
         let amount = try Self.amount(body.amount)
-        _ = try await wallet.transfer(
+        let receipt = try await wallet.transfer(
             user: user.id, from: id, to: body.to_account_id, amount: amount, key: try key(request))
-        return try await accountReply(user, id)
+        return try changedReply(receipt)
     }
 
     @Sendable func rename(_ request: Request, _ context: APIUserContext) async throws -> Response {
         let user = context.user
         let id = try id(context)
         let name = try request.decodeJSON(NameBody.self).name
-        _ = try await wallet.rename(user: user.id, account: id, to: name, key: try key(request))
-        return try await accountReply(user, id)
+        return try changedReply(try await wallet.rename(user: user.id, account: id, to: name, key: try key(request)))
     }
 
     @Sendable func setName(_ request: Request, _ context: APIUserContext) async throws -> Response {
@@ -166,9 +164,15 @@ struct WalletAPIController: Sendable {
 
     // MARK: Shared steps
 
-    private func accountReply(_ user: User, _ id: Int64?, status: HTTPResponse.Status = .ok) async throws -> Response {
-        let account = try await wallet.account(user: user.id, id: id ?? 0)
+    /// The account a change acted on, as its own transaction left it: a read after the commit
+    /// that failed would answer 503 ("try again") for money that did move.
+    private func changedReply(_ receipt: Receipt, status: HTTPResponse.Status = .ok) throws -> Response {
+        guard let account = receipt.account else { throw WalletError.accountNotFound }
         return try APIController.reply(AccountReply(account), status: status)
+    }
+
+    private func accountReply(_ user: User, _ id: Int64) async throws -> Response {
+        try APIController.reply(AccountReply(try await wallet.account(user: user.id, id: id)))
     }
 
     private func id(_ context: APIUserContext) throws -> Int64 {

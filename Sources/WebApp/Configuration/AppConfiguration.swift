@@ -83,7 +83,7 @@ struct AppConfiguration: Sendable {
     /// shorten it).
     var sqliteBusyTimeout: TimeInterval = 5
     /// Called on the thread of every SQLite statement (tests check it is never an event loop).
-    var onDatabaseStatement: (@Sendable () -> Void)?
+    var onDatabaseStatement: (@Sendable (String) -> Void)?
     /// Gateway mode (`--gateway-domain`): Phone Login in front of other apps on that domain;
     /// `nil` when off.
     var gateway: Gateway?
