@@ -8,24 +8,9 @@ extension PostgresBackend {
     /// `lock_timeout`: PostgreSQL then ends it (40P01, 55P03), and the whole runs again, up to
     /// three times, within `timeout` in all.
     func migrate(timeout: Duration) async throws {
-        let began = ContinuousClock.now
-        var attempt = 1
-        while true {
-            do {
-                return try await migrateOnce(timeout: timeout - began.duration(to: .now))
-            } catch let error as PSQLError
-                where attempt < 3 && ["40P01", "55P03"].contains(error.serverInfo?[.sqlState] ?? "")
-            {
-                logger.notice("Migration run again", metadata: ["sqlstate": "\(error.serverInfo?[.sqlState] ?? "")"])
-                attempt += 1
-                try await Task.sleep(for: .milliseconds(200 * attempt))
-            }
-        }
-    }
-
-    private func migrateOnce(timeout: Duration) async throws {
         let logger = self.logger
-        try await transaction(timeout: timeout) { connection in
+        try await transaction(runningAgainOn: ["40P01", "55P03"], pause: .milliseconds(200), timeout: timeout) {
+            connection in
             // One instance at a time per schema; released at commit.
             try await connection.rows(
                 "SELECT pg_advisory_xact_lock(hashtextextended(\(PostgresMigrations.lockName) || current_schema(), 0))",

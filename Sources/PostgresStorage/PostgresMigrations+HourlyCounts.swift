@@ -49,19 +49,16 @@ extension PostgresMigrations {
                 SET used = used + (CASE WHEN NEW.verified_at IS NULL THEN 0 ELSE 1 END)
                         - (CASE WHEN OLD.verified_at IS NULL THEN 0 ELSE 1 END),
                     spent = spent + NEW.cost - OLD.cost
-                WHERE hour = CAST(floor(NEW.sent_at / 3600) AS bigint) AND channel = NEW.channel
-                    AND status = NEW.status;
+                WHERE \(sendKey("NEW"));
                 RETURN NULL;
             END IF;
             IF TG_OP <> 'INSERT' THEN
                 UPDATE send_hours
                 SET sends = sends - 1, used = used - (CASE WHEN OLD.verified_at IS NULL THEN 0 ELSE 1 END),
                     spent = spent - OLD.cost
-                WHERE hour = CAST(floor(OLD.sent_at / 3600) AS bigint) AND channel = OLD.channel
-                    AND status = OLD.status;
+                WHERE \(sendKey("OLD"));
                 DELETE FROM send_hours
-                WHERE hour = CAST(floor(OLD.sent_at / 3600) AS bigint) AND channel = OLD.channel
-                    AND status = OLD.status AND sends = 0;
+                WHERE \(sendKey("OLD")) AND sends = 0;
             END IF;
             IF TG_OP <> 'DELETE' THEN
                 INSERT INTO send_hours AS counted (hour, channel, status, sends, used, spent)
@@ -101,10 +98,9 @@ extension PostgresMigrations {
         BEGIN
             IF TG_OP <> 'INSERT' AND OLD.type = 'session.created' THEN
                 UPDATE sign_in_hours SET sign_ins = sign_ins - 1
-                WHERE hour = CAST(floor(OLD.at / 3600) AS bigint) AND method = coalesce(OLD.detail, '');
+                WHERE \(signInKey("OLD"));
                 DELETE FROM sign_in_hours
-                WHERE hour = CAST(floor(OLD.at / 3600) AS bigint) AND method = coalesce(OLD.detail, '')
-                    AND sign_ins = 0;
+                WHERE \(signInKey("OLD")) AND sign_ins = 0;
             END IF;
             IF TG_OP <> 'DELETE' AND NEW.type = 'session.created' THEN
                 INSERT INTO sign_in_hours AS counted (hour, method, sign_ins)
@@ -130,4 +126,14 @@ extension PostgresMigrations {
         EXECUTE FUNCTION sign_in_hours_count()
         """,
     ]
+
+    /// The `send_hours` row that a send, `OLD` or `NEW` in a trigger's function, counts in.
+    private static func sendKey(_ row: String) -> String {
+        "hour = CAST(floor(\(row).sent_at / 3600) AS bigint) AND channel = \(row).channel AND status = \(row).status"
+    }
+
+    /// The `sign_in_hours` row that a sign-in event, `OLD` or `NEW`, counts in.
+    private static func signInKey(_ row: String) -> String {
+        "hour = CAST(floor(\(row).at / 3600) AS bigint) AND method = coalesce(\(row).detail, '')"
+    }
 }

@@ -16,43 +16,20 @@ public struct PostgresRunner: StepRunner {
         self.database = database
     }
 
-    /// How many times a transaction runs at most when PostgreSQL chose it to end a deadlock.
-    static let attempts = 3
-
-    /// A transaction PostgreSQL ended to break a deadlock (40P01) or a serialization failure
-    /// (40001) runs again, up to ``attempts`` times within one timeout: its step is pure and decides from its own
-    /// reads, so the second run decides from what the first one's rival wrote. (Two transactions
-    /// that count in the glance's hourly rows in opposite orders deadlock: a number's change
-    /// against a delivery report.)
+    /// A transaction PostgreSQL ended to break a deadlock (40P01) or for a serialization
+    /// failure (40001) runs again, up to three times within one timeout
+    /// (``PostgresBackend/transaction(runningAgainOn:attempts:pause:timeout:_:)``): its step is
+    /// pure and decides from its own reads, so the second run decides from what the first one's
+    /// rival wrote. (Two transactions that count in the glance's hourly rows in opposite orders
+    /// deadlock: a number's change against a delivery report.)
     public func transaction<T: Sendable>(locking locks: [AuthLock], _ make: @escaping @Sendable () -> Step<T>)
         async throws -> T
     {
         let logger = database.logger
-        let began = ContinuousClock.now
-        var attempt = 1
-        while true {
-            do {
-                // The first run has the backend's timeout as every query has; a second one what
-                // is left of it, so a request waits no longer for being run again.
-                let left = attempt == 1 ? nil : database.timeout - began.duration(to: .now)
-                if let left, left <= .zero {
-                    throw StorageUnavailable("PostgreSQL did not answer within \(database.timeout.components.seconds) s.")
-                }
-                return try await database.transaction(timeout: left) { connection in
-                    try await connection.lock(locks.map(Self.lockName), logger)
-                    return try await connection.run(make(), logger)
-                }
-            } catch let error as PSQLError where attempt < Self.attempts && Self.isRunAgain(error) {
-                logger.notice(
-                    "Transaction run again", metadata: ["sqlstate": "\(error.serverInfo?[.sqlState] ?? "")"])
-                attempt += 1
-            }
+        return try await database.transaction(runningAgainOn: ["40P01", "40001"]) { connection in
+            try await connection.lock(locks.map(Self.lockName), logger)
+            return try await connection.run(make(), logger)
         }
-    }
-
-    /// Whether PostgreSQL ended the transaction so that another could go on.
-    static func isRunAgain(_ error: PSQLError) -> Bool {
-        ["40P01", "40001"].contains(error.serverInfo?[.sqlState] ?? "")
     }
 
     public func read<T: Sendable>(_ make: @escaping @Sendable () -> Step<T>) async throws -> T {

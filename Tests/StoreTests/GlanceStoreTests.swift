@@ -91,11 +91,8 @@ struct GlanceStoreTests {
             for (index, offset) in [0, 1, 3599.5, 3600, 7199.75, 7200, 7201].enumerated() {
                 let channel = index == 3 ? "voice" : "sms"
                 let cost = index == 3 ? 4 : 1
-                try await database.execute(
-                    """
-                    INSERT INTO code_sends (phone, client, sent_at, channel, cost, reference)
-                    VALUES ('+1530555012\(index)', '127.0.0.1', \(base + offset), '\(channel)', \(cost), NULL)
-                    """)
+                try await insertSend(
+                    database, phone: "+1530555012\(index)", at: base + offset, channel: channel, cost: cost)
             }
             try await check("sends")
             #expect(try await database.count("send_hours") == 4)  // hours 0, 1 (sms and voice), 2
@@ -143,12 +140,9 @@ struct GlanceStoreTests {
             let hours = 48
             for hour in 0..<hours {
                 for send in 0..<2 {
-                    try await database.execute(
-                        """
-                        INSERT INTO code_sends (phone, client, sent_at, channel, cost, reference, status)
-                        VALUES ('+1530555\(String(format: "%02d%02d", hour, send))', '127.0.0.1',
-                                \(base + Double(hour) * 3600 + Double(send)), 'sms', 1, NULL, 'sent')
-                        """)
+                    try await insertSend(
+                        database, phone: "+1530555\(String(format: "%02d%02d", hour, send))",
+                        at: base + Double(hour) * 3600 + Double(send), status: "sent")
                 }
             }
             // An hour's two sends change its row at once: in even hours one leaves it (delivered)
@@ -181,5 +175,17 @@ struct GlanceStoreTests {
                 try await database.integer("SELECT CAST(sum(spent) AS BIGINT) FROM send_hours WHERE status = 'sent'")
                     == hours / 2 * 4)
         }
+    }
+
+    /// One row of `code_sends` written directly (the triggers under test see a plain INSERT).
+    func insertSend(
+        _ database: TestDatabase, phone: String, at sentAt: Double, channel: String = "sms", cost: Int = 1,
+        status: String? = nil
+    ) async throws {
+        try await database.execute(
+            """
+            INSERT INTO code_sends (phone, client, sent_at, channel, cost, reference\(status == nil ? "" : ", status"))
+            VALUES ('\(phone)', '127.0.0.1', \(sentAt), '\(channel)', \(cost), NULL\(status.map { ", '\($0)'" } ?? ""))
+            """)
     }
 }
