@@ -13,6 +13,10 @@ loaded by wrk (64 connections, DURATION seconds after a 2 s warm-up); the server
 the same round (this VM's speed drifts; ratios within a round do not).
 
     .venv/bin/python bench/account_pages.py BINARY      (ROUNDS=3 DURATION=6 CONNECTIONS=64)
+
+With a second binary (`bench/account_pages.py OLD NEW`), both servers are prepared and each round
+loads every page on one, then on the other: a table for each, and each page's CPU per request on
+NEW over OLD's within its round (for a change measured against the commit before it).
 """
 
 import http.client
@@ -138,24 +142,8 @@ def load(port, pid, page, cookies, seconds):
     return requests / seconds, cpu * 1e6 / max(1, requests)
 
 
-def main(binary):
-    port = free_port()
-    data = subprocess.run(["mktemp", "-d"], capture_output=True, text=True, check=True).stdout.strip()
-    server, cookies = prepare(binary, port, data)
-    results = {page: [] for page in PAGES}
-    try:
-        for round_number in range(1, ROUNDS + 1):
-            for page in PAGES:
-                rate, cpu = load(port, server.pid, page, cookies, DURATION)
-                results[page].append((rate, cpu))
-                print("round %d  GET %-18s %7.0f req/s  %5.0f µs CPU per request" % (round_number, page, rate, cpu),
-                      file=sys.stderr, flush=True)
-    finally:
-        stop(server)
-        subprocess.run(["rm", "-rf", data])
-    print("ROUNDS=%d DURATION=%d, %d connections; medians over the rounds, ratios taken within each round." % (
-        ROUNDS, DURATION, CONNECTIONS))
-    print()
+def table(results):
+    """The page table of one binary's rounds."""
     print("| page | req/s | µs CPU per request | CPU / Home's | within 2× Home |")
     print("| --- | ---: | ---: | ---: | --- |")
     for page in PAGES:
@@ -167,5 +155,47 @@ def main(binary):
             "✅" if ratio <= 2 else "❌"))
 
 
+def main(binaries):
+    servers = []
+    try:
+        for binary in binaries:
+            port = free_port()
+            data = subprocess.run(["mktemp", "-d"], capture_output=True, text=True, check=True).stdout.strip()
+            server, cookies = prepare(binary, port, data)
+            servers.append((binary, port, data, server, cookies, {page: [] for page in PAGES}))
+        for round_number in range(1, ROUNDS + 1):
+            for binary, port, _, server, cookies, results in servers:
+                for page in PAGES:
+                    rate, cpu = load(port, server.pid, page, cookies, DURATION)
+                    results[page].append((rate, cpu))
+                    print("round %d  %s  GET %-18s %7.0f req/s  %5.0f µs CPU per request" % (
+                        round_number, binary, page, rate, cpu), file=sys.stderr, flush=True)
+    finally:
+        for _, _, data, server, _, _ in servers:
+            stop(server)
+            subprocess.run(["rm", "-rf", data])
+    print("ROUNDS=%d DURATION=%d, %d connections; medians over the rounds, ratios taken within each round." % (
+        ROUNDS, DURATION, CONNECTIONS))
+    for binary, _, _, _, _, results in servers:
+        print()
+        if len(servers) > 1:
+            print("%s:" % binary)
+            print()
+        table(results)
+    if len(servers) == 2:
+        (old, _, _, _, _, before), (new, _, _, _, _, after) = servers
+        print()
+        print("CPU per request, %s over %s, within each round:" % (new, old))
+        print()
+        print("| page | new / old | rounds |")
+        print("| --- | ---: | --- |")
+        for page in PAGES:
+            ratios = [after[page][i][1] / before[page][i][1] for i in range(ROUNDS)]
+            print("| GET %s | %.2f× | %s |" % (
+                page, statistics.median(ratios), ", ".join("%.2f" % r for r in ratios)))
+
+
 if __name__ == "__main__":
-    main(sys.argv[1])
+    if not 2 <= len(sys.argv) <= 3:
+        raise SystemExit("usage: bench/account_pages.py BINARY [NEW_BINARY]")
+    main(sys.argv[1:])

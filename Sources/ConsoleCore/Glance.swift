@@ -112,6 +112,13 @@ public struct GlanceCounts: Sendable {
 /// Where the console's own rows are kept: the glance's counts (one read, no decision) and the
 /// operators' enrollment links.
 public protocol ConsoleStore: Sendable {
+    /// The console's door, in one round trip: the session with this storage key (as
+    /// ``AuthCore/SignInService`` reads it) and, when its person is one of `operators`, whether
+    /// they have a passkey that is not turned off. For anyone else it reads no more than the
+    /// session: to them the console's addresses cost what an unknown page does.
+    func sessionAndPasskey(session key: Data, operators: Operators) async throws -> (
+        session: SessionRecord?, hasPasskey: Bool
+    )
     /// Keeps an enrollment link (its token's SHA-256) for the operator `phone` (E.164) until `expiresAt`.
     func addEnrollment(tokenSHA256: Data, phone: String, expiresAt: Double) async throws
     /// Whether the link is unused and unexpired at `now`, and `phone`'s.

@@ -21,6 +21,9 @@ struct AppContext: RootRequestContext {
     var sessionRecord: SessionRecord?
     /// Home's wallet overview when it was read with the session (``SessionMiddleware``).
     var homeOverview: Overview?
+    /// The console's group: whether the session's person has a passkey that is not turned off,
+    /// read with the session (``SessionMiddleware``); nil elsewhere.
+    var hasLivePasskey: Bool?
     /// The CSRF token every form on the page must carry.
     var csrfToken = ""
     /// The cookie named a session that is no longer live (expired, or ended elsewhere): Verify

@@ -198,7 +198,9 @@ struct Routes {
         router.add(middleware: ErrorMiddleware.pages(pages))
         router.add(
             middleware: CSRFProtection(tokens: CSRFTokens(secret: secret, clock: clock), https: configuration.https))
-        router.add(middleware: SessionMiddleware(signIn: signIn, cookie: sessionCookie))
+        router.add(
+            middleware: SessionMiddleware(signIn: signIn, cookie: sessionCookie)
+                .readingPasskey(storage.console, of: configuration.operators))
         router.add(
             middleware: OperatorGate(
                 operators: configuration.operators, signIn: signIn, passkeys: passkeys,

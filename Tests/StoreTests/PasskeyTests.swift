@@ -1,3 +1,4 @@
+import ConsoleCore
 import Crypto
 import Encodings
 import Foundation
@@ -180,8 +181,20 @@ struct PasskeyTests {
         try await withDatabase(backend) { database in
             let f = Fixture(database, site: site)
             let person = try await f.signIn()
+            // The console's door reads, with the session, whether its person has a live passkey.
+            let operators = Operators([try PhoneNumber(parsing: "(530) 555-0123")])
+            let door = {
+                try await database.console.sessionAndPasskey(session: person.session.storageKey, operators: operators)
+            }
+            #expect(try await door().session?.userID == person.user.id)
+            #expect(try await door().hasPasskey == false)
             var authenticator = SoftwareAuthenticator()
             _ = try await f.register(&authenticator, for: person)
+            #expect(try await door().hasPasskey == true)
+            // Asked of operators only: for anyone else the door reads the session alone.
+            #expect(
+                try await database.console.sessionAndPasskey(session: person.session.storageKey, operators: Operators([]))
+                    .hasPasskey == false)
             for (attack, failure) in [
                 ("UV false", PasskeyError.refused(.userNotVerified)), ("origin", .refused(.wrongOrigin)),
                 ("key", .refused(.badSignature)),
@@ -206,6 +219,10 @@ struct PasskeyTests {
                 try await f.passkeys.signIn(cloned, token: challenge.token)
             }
             #expect(try await f.passkeys.passkeys(of: person.user).passkeys.first?.flaggedAt != nil)
+            #expect(try await door().hasPasskey == false)  // turned off: the console is shut to it
+            #expect(
+                try await database.console.sessionAndPasskey(session: SessionToken.generate().storageKey, operators: operators)
+                    .session == nil)
             let (again, good) = try await f.answer(&authenticator)
             await #expect(throws: PasskeyError.turnedOff) { try await f.passkeys.signIn(good, token: again) }
         }

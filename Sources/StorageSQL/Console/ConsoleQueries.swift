@@ -1,3 +1,4 @@
+import AuthCore
 import ConsoleCore
 import Foundation
 
@@ -29,6 +30,26 @@ public enum ConsoleQueries {
         WHERE sent_at > $1 AND sent_at <= $2 AND phone LIKE '+1%'
         GROUP BY \(AuthReads.exchange) HAVING count(*) >= $3
         """)
+
+    /// Whether the person has a passkey that is not turned off (the console opens to no other).
+    static let livePasskey = SQL(
+        """
+        SELECT CASE WHEN EXISTS (SELECT 1 FROM passkeys WHERE user_id = $1 AND flagged_at IS NULL)
+               THEN 1 ELSE 0 END AS has_passkey
+        """)
+
+    /// The console's door, in one read: the session with this key and, when its person is one of
+    /// `operators`, whether they have a passkey that is not turned off (asked of no one else).
+    public static func sessionAndPasskey(session key: Data, operators: Operators) -> Step<(SessionRecord?, Bool)> {
+        AuthReads.session(key).then { session in
+            guard let user = session?.userID, let phone = session?.userPhone, operators.contains(phone) else {
+                return .done((session, false))
+            }
+            return .rows(Statement(livePasskey, user)) { rows in
+                .done((session, try rows.first.map { try $0.get("has_passkey") as Int64 } == 1))
+            }
+        }
+    }
 
     /// An operator's enrollment link: a passkey that opens the console, added without a passkey
     /// proof (the shell vouches for it), once, before it expires.

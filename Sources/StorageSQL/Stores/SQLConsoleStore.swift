@@ -1,3 +1,4 @@
+import AuthCore
 import ConsoleCore
 import Foundation
 
@@ -7,6 +8,12 @@ public struct SQLConsoleStore<Runner: StepRunner>: ConsoleStore {
 
     public init(runner: Runner) {
         self.runner = runner
+    }
+
+    public func sessionAndPasskey(session key: Data, operators: Operators) async throws -> (
+        session: SessionRecord?, hasPasskey: Bool
+    ) {
+        try await runner.read { ConsoleQueries.sessionAndPasskey(session: key, operators: operators) }
     }
 
     public func addEnrollment(tokenSHA256: Data, phone: String, expiresAt: Double) async throws {

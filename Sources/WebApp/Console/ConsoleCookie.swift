@@ -14,8 +14,15 @@ import HTTPLite
 /// every instance reads it the same (no state in memory).
 struct ConsoleCookie: Sendable {
     let secure: Bool
-    let key: SymmetricKey
+    /// The MAC with its key already taken in, copied for each cookie (the key's padding is
+    /// hashed once, not at every view).
+    private let keyed: HMAC<SHA256>
     static let path = "/admin"
+
+    init(secure: Bool, key: SymmetricKey) {
+        self.secure = secure
+        self.keyed = HMAC<SHA256>(key: key)
+    }
 
     var name: String { (secure ? "__Secure-" : "") + "console" }
 
@@ -41,8 +48,9 @@ struct ConsoleCookie: Sendable {
     var cleared: Cookie { Cookie.expired(name: name, path: Self.path, secure: secure) }
 
     private func mac(_ session: SessionToken, _ at: String) -> String {
-        var message = Data("console.\(at).".utf8)
-        message.append(session.storageKey)
-        return Data(HMAC<SHA256>.authenticationCode(for: message, using: key)).base64URLEncodedString()
+        var mac = keyed
+        mac.update(data: Data("console.\(at).".utf8))
+        mac.update(data: session.storageKey)
+        return Data(mac.finalize()).base64URLEncodedString()
     }
 }

@@ -29,7 +29,7 @@ struct OperatorGate: Middleware {
         }
         let now = clock()
         let record = try await context.sessionRecord(signIn)
-        let hasPasskey = try await passkeys?.passkeys(of: user).passkeys.contains { $0.flaggedAt == nil } ?? false
+        let hasPasskey = try await hasLivePasskey(user, context)
         let access = ConsoleAccess.decide(
             operators: operators, session: record, hasPasskey: hasPasskey,
             lastSeen: cookie.lastSeen(in: request, session: token), now: now)
@@ -40,6 +40,14 @@ struct OperatorGate: Middleware {
         var response = try await next(request, context)
         if case .open = access { response.setCookie(cookie.seen(token, at: now)) }
         return response
+    }
+
+    /// Whether the operator has a passkey that is not turned off: read with the session (the
+    /// console's ``SessionMiddleware``), or now. None opens the console where passkeys are off.
+    private func hasLivePasskey(_ user: User, _ context: AppContext) async throws -> Bool {
+        guard let passkeys else { return false }
+        if let read = context.hasLivePasskey { return read }
+        return try await passkeys.passkeys(of: user).passkeys.contains { $0.flaggedAt == nil }
     }
 
     /// Where the passkey proof returns: this page for a GET; for an action, the person's page

@@ -1,4 +1,5 @@
 import AuthCore
+import ConsoleCore
 import HTTPLite
 import WalletCore
 
@@ -8,13 +9,22 @@ import WalletCore
 ///
 /// Home's group, the page every signed-in visit lands on, has one made with
 /// ``readingHome(_:)``: the wallet overview is read in the same database round trip as the
-/// session and handed to the page in the context.
+/// session and handed to the page in the context. The console's has one made with
+/// ``readingPasskey(_:)``: its door asks whether the operator has a passkey.
 struct SessionMiddleware: Middleware {
     let signIn: SignInService
     let cookie: SessionCookie
-    /// Home's wallet, whose overview is read together with the session; `nil` in every other
-    /// group.
-    private var home: Wallet?
+    /// What is read together with the session, in one round trip.
+    private var alongside = Alongside.nothing
+
+    private enum Alongside {
+        case nothing
+        /// Home's wallet overview.
+        case homeOverview(Wallet)
+        /// Whether the person, if one of the operators, has a passkey that is not turned off
+        /// (the console's door).
+        case livePasskey(any ConsoleStore, Operators)
+    }
 
     init(signIn: SignInService, cookie: SessionCookie) {
         self.signIn = signIn
@@ -25,7 +35,17 @@ struct SessionMiddleware: Middleware {
     /// (``WalletCore/Wallet/home(session:signIn:)``: one round trip), for Home's group.
     func readingHome(_ wallet: Wallet) -> SessionMiddleware {
         var middleware = self
-        middleware.home = wallet
+        middleware.alongside = .homeOverview(wallet)
+        return middleware
+    }
+
+    /// The same lookup that also reads, with the session, whether its person (when one of
+    /// `operators`) has a passkey that is not turned off
+    /// (``ConsoleCore/ConsoleStore/sessionAndPasskey(session:operators:)``), for the console's
+    /// door (``OperatorGate``).
+    func readingPasskey(_ console: any ConsoleStore, of operators: Operators) -> SessionMiddleware {
+        var middleware = self
+        middleware.alongside = .livePasskey(console, operators)
         return middleware
     }
 
@@ -47,12 +67,18 @@ struct SessionMiddleware: Middleware {
         // kept the host's own cookie from before beside the domain's).
         var live: SessionToken?
         for token in tokens where live == nil {
-            if let home {
-                let found = try await home.home(session: token, signIn: signIn)
-                (context.session, context.homeOverview) = (found?.state, found?.overview)
-            } else {
+            switch alongside {
+            case .nothing:
                 let found = try await signIn.stateAndRecord(of: token)
                 (context.session, context.sessionRecord) = (found?.state, found?.record)
+            case .homeOverview(let wallet):
+                let found = try await wallet.home(session: token, signIn: signIn)
+                (context.session, context.homeOverview) = (found?.state, found?.overview)
+            case .livePasskey(let console, let operators):
+                let found = try await console.sessionAndPasskey(session: token.storageKey, operators: operators)
+                context.session = try await signIn.state(of: token.storageKey, found: found.session)
+                (context.sessionRecord, context.hasLivePasskey) =
+                    context.session == nil ? (nil, nil) : (found.session, found.hasPasskey)
             }
             if context.session != nil { live = token }
         }

@@ -23,13 +23,13 @@ extension Pages {
         // The closures below take the catalog, not the whole of `self` (a copy of Pages each).
         let words = self.words
         let barWidth = Self.chartWidth / Double(Glance.hours)
-        let hourFormat = Self.utcFormatter("d MMM, HH:mm", words.language)
+        let language = words.language
         // Each hour's name, made once and only for an hour with something to say: the three
         // charts' bars and the table say it.
         var labels = [String?](repeating: nil, count: glance.hours.count)
         func label(_ index: Int) -> String {
             if let made = labels[index] { return made }
-            let made = hourFormat.string(from: Date(timeIntervalSince1970: glance.hours[index].start))
+            let made = UTCFormatters.shared.hourName(Int64(glance.hours[index].start), language)
             labels[index] = made
             return made
         }
