@@ -43,7 +43,7 @@ extension SignInService {
             rules.proveRecovery(request, given: found)
         }.outcome
         switch outcome {
-        case .proved(let user, _):
+        case .proved(let user, _, _, _):
             metrics.verification("dormant_claimed")
             logger.notice("A dormant account proved its owner's", metadata: ["user": "\(user)"])
             return SignedIn(session: signedIn, user: User(id: user, phone: phone))

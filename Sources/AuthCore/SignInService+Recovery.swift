@@ -10,6 +10,11 @@ extension SignInService {
         /// The account.
         public let account: Int64
         public let codesLeft: Int
+        /// The number the account is on (nil: detached from it) and the one it was detached
+        /// from, as the code's transaction left them: a proof is made from these, with no read
+        /// after the commit (one that failed would answer "try again" with the code spent).
+        public let phone: PhoneNumber?
+        public let detachedFrom: PhoneNumber?
     }
 
     /// Checks the old number and a recovery code (`codeDigest`: its keyed digest, nil when what
@@ -32,10 +37,12 @@ extension SignInService {
             rules.proveRecovery(request, given: found)
         }.outcome
         switch outcome {
-        case .proved(let user, let left):
+        case .proved(let user, let left, let number, let detachedFrom):
             metrics.verification("recovery_proved")
             logger.notice("Recovery code used", metadata: ["user": "\(user)", "phone": "\(phone.masked)"])
-            return RecoveryProved(account: user, codesLeft: left)
+            return RecoveryProved(
+                account: user, codesLeft: left, phone: try number.map(SignInRules.phone),
+                detachedFrom: try detachedFrom.map(SignInRules.phone))
         case .claimEnded:
             throw StoredDataCorrupt("a recovery that answered a question it was not asked")
         case .wrong, .numberLimited, .clientLimited:

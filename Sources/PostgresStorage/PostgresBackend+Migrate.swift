@@ -9,7 +9,8 @@ extension PostgresBackend {
     /// three times, within `timeout` in all.
     func migrate(timeout: Duration) async throws {
         let logger = self.logger
-        try await transaction(runningAgainOn: ["40P01", "55P03"], pause: .milliseconds(200), timeout: timeout) {
+        // Said once committed: a run PostgreSQL ended applied nothing.
+        let applied = try await transaction(runningAgainOn: ["40P01", "55P03"], pause: .milliseconds(200), timeout: timeout) {
             connection in
             // One instance at a time per schema; released at commit.
             try await connection.rows(
@@ -22,19 +23,22 @@ extension PostgresBackend {
                     applied_at timestamptz NOT NULL DEFAULT now()
                 )
                 """, logger)
-            var applied = Set<String>()
+            var done = Set<String>()
             for try await name in try await connection.query("SELECT name FROM schema_migrations", logger: logger)
                 .decode(String.self)
             {
-                applied.insert(name)
+                done.insert(name)
             }
-            for migration in PostgresMigrations.all where !applied.contains(migration.name) {
+            var applied: [String] = []
+            for migration in PostgresMigrations.all where !done.contains(migration.name) {
                 for statement in migration.statements {
                     try await connection.rows(PostgresQuery(unsafeSQL: statement), logger)
                 }
                 try await connection.rows("INSERT INTO schema_migrations (name) VALUES (\(migration.name))", logger)
-                logger.info("Applied database migration", metadata: ["migration": "\(migration.name)"])
+                applied.append(migration.name)
             }
+            return applied
         }
+        for name in applied { logger.info("Applied database migration", metadata: ["migration": "\(name)"]) }
     }
 }

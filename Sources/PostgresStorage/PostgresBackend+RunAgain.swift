@@ -18,8 +18,10 @@ extension PostgresBackend {
         while true {
             do {
                 // The first run has the usual timeout (the outage's shorter one when none was
-                // given); a later one what is left of the whole.
-                let left = attempt == 1 ? timeout : whole - began.duration(to: .now)
+                // given); a later one what is left of the whole, and no more than the outage's
+                // when none was given and the server went down meanwhile.
+                var left = attempt == 1 ? timeout : whole - began.duration(to: .now)
+                if attempt > 1, timeout == nil, isKnownDown, let rest = left { left = min(rest, Self.downTimeout) }
                 if let left, left <= .zero {
                     throw StorageUnavailable("PostgreSQL did not answer within \(whole.components.seconds) s.")
                 }

@@ -35,6 +35,9 @@ public final class PostgresBackend: Service, Sendable {
     private let lastAnswer = Mutex<ContinuousClock.Instant>(.now)
     static let downTimeout: Duration = .seconds(2)
 
+    /// Whether the server is known to be down now (the watcher noticed, no answer since).
+    var isKnownDown: Bool { isDown.load(ordering: .relaxed) }
+
     /// The pool for `configuration`; nothing connects until ``run()``.
     public init(configuration: Configuration, logger: Logger) {
         client = PostgresClient(configuration: configuration.clientConfiguration, backgroundLogger: logger)

@@ -30,9 +30,9 @@ struct RecoveryRulesTests {
     @Test("a right code is spent, and says how many are left")
     func right() {
         var stored = Stored()
-        stored.recoveryCode = RecoveryCodeMatch(user: 7, matches: true, unused: 10)
+        stored.recoveryCode = RecoveryCodeMatch(user: 7, matches: true, unused: 10, phone: "+15305550123")
         let decision = rules.proveRecovery(proof(), given: stored)
-        #expect(decision.outcome == .proved(user: 7, codesLeft: 9))
+        #expect(decision.outcome == .proved(user: 7, codesLeft: 9, phone: "+15305550123", detachedFrom: nil))
         #expect(
             decision.changes == [
                 .spendRecoveryCode(user: 7, digest: digest, at: now.timeIntervalSince1970),
@@ -91,13 +91,15 @@ struct RecoveryRulesTests {
     @Test("a full window looks at nothing, the right code included, and says until when")
     func limited() {
         var stored = Stored()
-        stored.recoveryCode = RecoveryCodeMatch(user: 7, matches: true, unused: 10)
+        stored.recoveryCode = RecoveryCodeMatch(user: 7, matches: true, unused: 10, phone: "+15305550123")
         stored.events[.phoneRecoveryFailures] = now.timeIntervalSince1970 - 600
         #expect(rules.proveRecovery(proof(), given: stored) == AuthDecision(.numberLimited(until: now + 3000)))
         stored.events[.clientRecoveryFailures] = now.timeIntervalSince1970 - 60
         #expect(rules.proveRecovery(proof(), given: stored) == AuthDecision(.clientLimited(until: now + 3540)))
         // No client known: its window is not read, and only the number's counts.
         stored.events[.phoneRecoveryFailures] = nil
-        #expect(rules.proveRecovery(proof(client: nil), given: stored).outcome == .proved(user: 7, codesLeft: 9))
+        #expect(
+            rules.proveRecovery(proof(client: nil), given: stored).outcome
+                == .proved(user: 7, codesLeft: 9, phone: "+15305550123", detachedFrom: nil))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOHTTP1
 import TestSupport
 import Testing
@@ -292,6 +293,42 @@ struct RecoverFlowTests {
             let name = try #require(current.body.firstMatch(of: /name="replaces" value="([^"]+)"/)?.1)
             #expect(name != "none")
             #expect(try await browser.post("/account/recovery", form: [("replaces", String(name))]).body.contains("<code>"))
+        }
+    }
+
+    @Test(
+        "a recovery code is answered from the transaction that spent it: after its commit nothing reads the account (pages and API)",
+        arguments: ["page", "api"])
+    func provedBeforeCommit(_ way: String) async throws {
+        // A read after the commit could fail (PostgreSQL slow): the person would hear "try
+        // again" with the code already spent, and the same code again would be a wrong try.
+        let statements = NIOLockedValueBox([String]())
+        try await withServer(
+            database: .sqlite, { $0.onDatabaseStatement = { sql in statements.withLockedValue { $0.append(sql) } } }
+        ) { server in
+            let (_, codes) = try await account(server, phone: "4155550100")
+            let stranger = Browser(baseURL: server.baseURL)
+            _ = try await stranger.get("/recover")
+            statements.withLockedValue { $0.removeAll() }
+            if way == "page" {
+                let proved = try await stranger.post("/recover", form: [("phone", "4155550100"), ("code", codes[0])])
+                #expect(proved.location == "/recover/phone?left=9")
+            } else {
+                let proved = try await APIClient(server).call(
+                    .POST, "/recoveries", json: ["phone_number": "4155550100", "recovery_code": codes[0]])
+                #expect(proved.status == 201 && proved.json["phone_number"] as? String == "+14155550100")
+            }
+            let seen = statements.withLockedValue { $0 }
+            let spent = try #require(seen.lastIndex { $0.hasPrefix("UPDATE recovery_codes") }, "\(seen)")
+            let commit = try #require(seen[spent...].firstIndex { $0.hasPrefix("COMMIT") }, "\(seen)")
+            #expect(
+                !seen[commit...].contains { $0.contains("recovery_codes") || $0.contains("FROM users") },
+                "read after the commit: \(seen[commit...])")
+            // The proof made from the transaction's reads holds for the next step.
+            if way == "page" {
+                #expect(try await stranger.post("/recover/phone", form: [("phone", "5305550123")]).location
+                    == "/recover/code?sent=1")
+            }
         }
     }
 }

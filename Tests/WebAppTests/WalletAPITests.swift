@@ -214,7 +214,7 @@ struct WalletAPITests {
 
     @Test(
         "a change is answered from its own transaction: after its commit the request reads nothing",
-        arguments: ["deposit", "withdraw", "transfer", "add", "rename"])
+        arguments: ["deposit", "withdraw", "transfer", "add", "rename", "replay"])
     func answeredBeforeCommit(_ change: String) async throws {
         // A read after the commit could fail (PostgreSQL slow, a table locked): the person
         // would hear 503, "try again", about money that did move, and pay twice.
@@ -228,29 +228,44 @@ struct WalletAPITests {
             #expect(try await api.call(.POST, "/accounts", json: ["name": "Savings"], token: token).status == 201)
             #expect(
                 try await api.call(.POST, "/accounts/1/deposit", json: ["amount": "10"], token: token).status == 200)
+            // A replay: the key's first use deposited 2.50; its answer now is the account as it is.
+            let key = change == "replay" ? "replayed-deposit-key-0001" : nil
+            if let key {
+                #expect(
+                    try await api.call(
+                        .POST, "/accounts/1/deposit", json: ["amount": "2.50"], token: token, idempotencyKey: key
+                    ).status == 200)
+            }
             let (method, path, body): (HTTPMethod, String, [String: Any]) =
                 switch change {
-                case "deposit": (.POST, "/accounts/1/deposit", ["amount": "2.50"])
+                case "deposit", "replay": (.POST, "/accounts/1/deposit", ["amount": "2.50"])
                 case "withdraw": (.POST, "/accounts/1/withdraw", ["amount": "2.50"])
                 case "transfer": (.POST, "/accounts/1/transfer", ["amount": "2.50", "to_account_id": 2])
                 case "add": (.POST, "/accounts", ["name": "Travel"])
                 default: (.POST, "/accounts/1/rename", ["name": "Everyday"])
                 }
             statements.withLockedValue { $0.removeAll() }
-            let answer = try await api.call(method, path, json: body, token: token)
+            let answer = try await api.call(method, path, json: body, token: token, idempotencyKey: key)
             #expect([200, 201].contains(answer.status))
             let expected: [String: String] =
                 switch change {
-                case "deposit": ["balance": "12.50"]
+                case "deposit", "replay": ["balance": "12.50"]
                 case "withdraw", "transfer": ["balance": "7.50"]
                 case "add": ["name": "Travel", "balance": "0.00"]
                 default: ["name": "Everyday", "balance": "10.00"]
                 }
             for (field, value) in expected { #expect(answer.json[field] as? String == value, "\(field)") }
             let seen = statements.withLockedValue { $0 }
-            // The change's commit: the first after its last write.
-            let write = try #require(seen.lastIndex { $0.hasPrefix("INSERT") || $0.hasPrefix("UPDATE") }, "\(seen)")
-            let commit = try #require(seen[write...].firstIndex { $0.hasPrefix("COMMIT") }, "\(seen)")
+            // The change's own statement (its write; for a replay, the key's lookup), then its
+            // commit: the account is read between the two, and nothing reads it after.
+            let own = try #require(
+                seen.lastIndex { sql in
+                    change == "replay"
+                        ? sql.contains("FROM wallet_operation_keys")
+                        : ["UPDATE accounts", "INSERT INTO accounts", "INSERT INTO operations"].contains { sql.hasPrefix($0) }
+                }, "\(seen)")
+            let commit = try #require(seen[own...].firstIndex { $0.hasPrefix("COMMIT") }, "\(seen)")
+            #expect(seen[own..<commit].contains { $0.hasPrefix("SELECT") && $0.contains("FROM accounts") }, "\(seen)")
             #expect(!seen[commit...].contains { $0.contains("accounts") }, "read after the commit: \(seen[commit...])")
         }
     }

@@ -47,8 +47,9 @@ public struct RecoveryProof: Sendable {
 /// What a recovery try came to.
 public enum RecoveryOutcome: Sendable, Equatable {
     /// The code is one of the account's: it is spent, and the person may move the account to a
-    /// new number. `codesLeft`: its unused codes after this one.
-    case proved(user: Int64, codesLeft: Int)
+    /// new number. `codesLeft`: its unused codes after this one; `phone` and `detachedFrom`: its
+    /// number (nil: detached) and the one it was detached from, as the transaction leaves them.
+    case proved(user: Int64, codesLeft: Int, phone: String?, detachedFrom: String?)
     /// No account on the number, or not one of its unused codes: the same answer for both, so
     /// the page tells nobody whether a number has an account. Counted towards both limits.
     case wrong
@@ -105,7 +106,9 @@ extension SignInRules {
         let spent: [AuthChange] = [.spendRecoveryCode(user: user, digest: request.codeDigest, at: now)]
         guard let claim = request.claim else {
             return AuthDecision(
-                .proved(user: user, codesLeft: max(0, found.match.unused - 1)),
+                .proved(
+                    user: user, codesLeft: max(0, found.match.unused - 1), phone: found.match.phone,
+                    detachedFrom: found.match.detachedFrom),
                 changes: spent + [
                     Self.event(.recoveryProved, at: now, user: user, phone: request.phone.e164, client: request.client)
                 ])
@@ -113,7 +116,9 @@ extension SignInRules {
         // "It's mine", proved: the number's code came a moment ago, the recovery code now, so the
         // person signs in (and the number counts as proved from now).
         return AuthDecision(
-            .proved(user: user, codesLeft: max(0, found.match.unused - 1)),
+            .proved(
+                user: user, codesLeft: max(0, found.match.unused - 1), phone: found.match.phone,
+                detachedFrom: found.match.detachedFrom),
             changes: spent + [
                 .deleteSession(key: claim.session),
                 Self.event(

@@ -106,9 +106,18 @@ public struct RecoveryCodeMatch: Sendable, Equatable {
     public var unused: Int
     /// The digest of the number's last wrong try (``SignInRules/recoveryTry(_:phone:)``).
     public var lastWrongTry: Data?
+    /// The account's number (E.164; nil when detached from it) and the number it was detached
+    /// from: what a proof is bound to, read here so the proof needs no read after the commit.
+    public var phone: String?
+    public var detachedFrom: String?
 
-    public init(user: Int64?, matches: Bool, unused: Int, lastWrongTry: Data? = nil) {
+    public init(
+        user: Int64?, matches: Bool, unused: Int, lastWrongTry: Data? = nil, phone: String? = nil,
+        detachedFrom: String? = nil
+    ) {
         self.lastWrongTry = lastWrongTry
+        self.phone = phone
+        self.detachedFrom = detachedFrom
         self.user = user
         self.matches = matches
         self.unused = unused

@@ -78,7 +78,7 @@ public enum AuthReads {
     static let recoveryCodeOfAccount = SQL(recoveryColumns + " WHERE u.phone = $1 AND u.id = $3")
     /// An account, whether the digest `$2` is one of its unused codes, and how many it has.
     static let recoveryColumns = """
-        SELECT u.id AS user_id,
+        SELECT u.id AS user_id, u.phone AS user_phone, u.detached_phone,
                (SELECT count(*) FROM recovery_codes r WHERE r.user_id = u.id AND r.digest = $2 AND r.used_at IS NULL)
                    AS matches,
                (SELECT count(*) FROM recovery_codes r WHERE r.user_id = u.id AND r.used_at IS NULL) AS unused
@@ -120,7 +120,8 @@ public enum AuthReads {
             if let row = rows.first {
                 let matches: Int = try row.get("matches")
                 match = RecoveryCodeMatch(
-                    user: try row.get("user_id"), matches: matches > 0, unused: try row.get("unused"))
+                    user: try row.get("user_id"), matches: matches > 0, unused: try row.get("unused"),
+                    phone: try row.optional("user_phone"), detachedFrom: try row.optional("detached_phone"))
             }
             return .rows(Statement(lastRecoveryTry, phone)) { rows in
                 match.lastWrongTry = try rows.first?.optional("try_digest")

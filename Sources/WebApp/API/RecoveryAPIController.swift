@@ -42,7 +42,7 @@ struct RecoveryAPIController: Sendable {
             phoneInput: String(body.phone_number.prefix(64)),
             codeDigest: recoveryCodes.digest(of: String(body.recovery_code.prefix(64))),
             client: request.client?.group)
-        guard let made = try await proof.proved(proved.account, as: signIn) else { throw RecoveryError.proofExpired }
+        let made = proof.proved(proved)
         return try APIController.reply(
             ProveReply(
                 recovery_id: made.cookie.value, codes_left: proved.codesLeft, phone_number: made.account.phone?.e164,

@@ -52,9 +52,7 @@ struct RecoverController: Sendable {
         do {
             let proved = try await signIn.proveRecovery(
                 phoneInput: typed, codeDigest: recoveryCodes.digest(of: code), client: request.client?.group)
-            guard let made = try await proof.proved(proved.account, as: signIn) else {
-                throw RecoveryError.proofExpired
-            }
+            let made = proof.proved(proved)
             var response = Response.redirect(to: "/recover/phone?left=\(proved.codesLeft)")
             response.setCookie(made.cookie)
             response.setCookie(pending.cleared)

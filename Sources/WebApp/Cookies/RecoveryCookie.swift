@@ -53,6 +53,15 @@ struct RecoveryCookie: Sendable {
         )
     }
 
+    /// The cookie for the recovery `proved` just now, bound to how its transaction left the
+    /// account (its number, its codes after the one spent): nothing is read after the commit.
+    func proved(_ proved: SignInService.RecoveryProved) -> (cookie: Cookie, account: RecoveringAccount) {
+        (
+            self.proved(proved.account, state: Self.state(phone: proved.phone, unusedCodes: proved.codesLeft)),
+            RecoveringAccount(id: proved.account, phone: proved.phone, detachedFrom: proved.detachedFrom)
+        )
+    }
+
     /// The account a proof's value names, as it stands now, while the proof holds (young enough,
     /// and the account as it stood).
     func account(signed value: String?, as signIn: SignInService) async throws -> RecoveringAccount? {
