@@ -85,13 +85,18 @@ public enum AuthReads {
         FROM users u
         """
 
+    /// 1 when the person `user` (a column or a parameter) has a passkey that is not turned off,
+    /// else 0: what the console's door and a dormant number's ways back both ask.
+    static func hasLivePasskey(_ user: String) -> String {
+        "CASE WHEN EXISTS (SELECT 1 FROM passkeys k WHERE k.user_id = \(user) AND k.flagged_at IS NULL) THEN 1 ELSE 0 END"
+    }
+
     static let dormancyOf = SQL(
         """
         SELECT u.id AS user_id, u.number_proved_at,
                CASE WHEN EXISTS (SELECT 1 FROM devices d WHERE d.key = $2 AND d.user_id = u.id AND d.expires_at > $3)
                     THEN 1 ELSE 0 END AS remembered_here,
-               CASE WHEN EXISTS (SELECT 1 FROM passkeys k WHERE k.user_id = u.id AND k.flagged_at IS NULL)
-                    THEN 1 ELSE 0 END AS has_passkey,
+               \(hasLivePasskey("u.id")) AS has_passkey,
                CASE WHEN EXISTS (SELECT 1 FROM recovery_codes r WHERE r.user_id = u.id AND r.used_at IS NULL)
                     THEN 1 ELSE 0 END AS has_codes
         FROM users u WHERE u.phone = $1

@@ -32,11 +32,7 @@ public enum ConsoleQueries {
         """)
 
     /// Whether the person has a passkey that is not turned off (the console opens to no other).
-    static let livePasskey = SQL(
-        """
-        SELECT CASE WHEN EXISTS (SELECT 1 FROM passkeys WHERE user_id = $1 AND flagged_at IS NULL)
-               THEN 1 ELSE 0 END AS has_passkey
-        """)
+    static let livePasskey = SQL("SELECT \(AuthReads.hasLivePasskey("$1")) AS has_passkey")
 
     /// The console's door, in one read: the session with this key and, when its person is one of
     /// `operators`, whether they have a passkey that is not turned off (asked of no one else).
