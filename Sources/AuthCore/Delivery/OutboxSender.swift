@@ -35,10 +35,9 @@ public final class OutboxSender: CodeSender, @unchecked Sendable {
     }
 
     public func send(_ message: CodeMessage) async throws -> DeliveryReport {
-        let formatter = ISO8601DateFormatter()
         let line = Line(
             to: message.to.e164, channel: message.channel.rawValue, body: message.words,
-            reference: message.reference.hex, sent_at: formatter.string(from: Date()))
+            reference: message.reference.hex, sent_at: Date().ISO8601Format())
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var encoded = try encoder.encode(line)
