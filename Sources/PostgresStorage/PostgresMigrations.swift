@@ -486,5 +486,7 @@ enum PostgresMigrations {
             statements: ["CREATE INDEX code_sends_by_exchange ON code_sends ((substr(phone, 1, 8)), sent_at)"]),
         // The console's glance by the hour, kept by triggers (SQLite's v25).
         Migration(name: "v25-hourly-counts", statements: hourlyCounts),
+        // The spend budget's windows a minute at a time, kept by a trigger (SQLite's v26).
+        Migration(name: "v26-budget-minutes", statements: budgetMinutes),
     ]
 }

@@ -36,6 +36,7 @@ import GRDB
 /// | `v23-operator-enrollments` | the operators' enrollment links |
 /// | `v24-code-sends-by-exchange` | an exchange's sends by the exchange itself |
 /// | `v25-hourly-counts` | the glance's hours: sends and sign-ins counted per hour by triggers (`SQLiteMigrations+HourlyCounts`) |
+/// | `v26-budget-minutes` | the spend budget's minutes: what each minute's sends cost, kept by triggers (`SQLiteMigrations+BudgetMinutes`) |
 enum SQLiteMigrations {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -538,6 +539,11 @@ enum SQLiteMigrations {
         // counts equal to the rows' on every write (a send, its delivery, its use, the pruning).
         migrator.registerMigration("v25-hourly-counts") { db in
             try db.execute(sql: SQLiteMigrations.hourlyCounts)
+        }
+        // The spend budget's windows a minute at a time: counting each send of the window on
+        // every send grew with the budget (docs/BENCHMARKS.md).
+        migrator.registerMigration("v26-budget-minutes") { db in
+            try db.execute(sql: SQLiteMigrations.budgetMinutes)
         }
         return migrator
     }
