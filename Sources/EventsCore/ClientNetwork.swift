@@ -5,7 +5,8 @@ public enum ClientNetwork {
     /// The network of a client as the limits name it (an IPv4 address, an IPv6 /64 as
     /// `2001:db8:0:0::/64`, or an IPv6 address); nil for anything that is not one.
     public static func of(_ client: String) -> String? {
-        if !client.contains(":") {
+        // On bytes: `contains(":")` took Foundation's string search (12 µs of a sign-in).
+        if !client.utf8.contains(UInt8(ascii: ":")) {
             let parts = client.split(separator: ".", omittingEmptySubsequences: false)
             guard parts.count == 4, parts.allSatisfy({ UInt8($0) != nil && !$0.isEmpty && $0.count <= 3 }) else {
                 return nil

@@ -20,7 +20,13 @@ public struct ClientAddress: Sendable, Hashable, CustomStringConvertible {
 
     /// The client of a request with these headers from this peer.
     public init?(peer: SocketAddress?, headers: HTTPFields, trustProxy: Bool) {
-        if trustProxy, let forwarded = Self.forwardedFor(headers) {
+        self.init(peer: peer, forwardedFor: trustProxy ? headers[values: .xForwardedFor] : [])
+    }
+
+    /// The client of a request from this peer whose `X-Forwarded-For` fields (behind a trusted
+    /// proxy; none otherwise) are `forwardedFor`.
+    init?(peer: SocketAddress?, forwardedFor: [String]) {
+        if let forwarded = Self.forwardedFor(forwardedFor) {
             self.init(text: forwarded)
         } else if let text = peer?.ipAddress {
             self.init(text: text)
@@ -43,12 +49,18 @@ public struct ClientAddress: Sendable, Hashable, CustomStringConvertible {
     /// address in another notation) is `nil`, so the request counts as the proxy's own: a value
     /// that is not an address must not make a new client for every request.
     static func forwardedFor(_ headers: HTTPFields) -> String? {
-        guard
-            let last = headers[values: .xForwardedFor].last?.split(separator: ",").last?
-                .trimmingCharacters(in: .whitespaces),
-            !last.isEmpty, last.utf8.count <= 64
-        else { return nil }
-        var address = Substring(last)
+        forwardedFor(headers[values: .xForwardedFor])
+    }
+
+    /// The same from the fields' values, in order. The entry is trimmed of the spaces and tabs a
+    /// list may have around its commas (HTTP's optional whitespace), without Foundation: its
+    /// `trimmingCharacters` was 28 µs of a sign-in's two requests.
+    static func forwardedFor(_ values: [String]) -> String? {
+        guard let entry = values.last?.split(separator: ",").last else { return nil }
+        let isSpace = { (character: Character) in character == " " || character == "\t" }
+        var address = entry.drop(while: isSpace)
+        while let end = address.last, isSpace(end) { address = address.dropLast() }
+        guard !address.isEmpty, address.utf8.count <= 64 else { return nil }
         if address.hasPrefix("["), let close = address.firstIndex(of: "]") {
             address = address[address.index(after: address.startIndex)..<close]  // [2001:db8::1]:443
         } else if address.filter({ $0 == ":" }).count == 1, let colon = address.firstIndex(of: ":") {

@@ -37,13 +37,11 @@ extension HTTPConnectionHandler {
 
     /// Behind a trusted proxy: counts the request for the client the proxy names, or refuses it
     /// (503, then close) when that client already has its share in progress.
+    /// The client is worked out here, from NIO's head, once: the request takes it
+    /// (``forwardedClient``).
     func countRequest(_ head: HTTPRequestHead, context: ChannelHandlerContext) -> Bool {
-        guard
-            let client = ClientAddress(
-                peer: remoteAddress, headers: HTTPFields(head.headers, splitCookie: false), trustProxy: true)?.group
-        else {
-            return true
-        }
+        forwardedClient = ClientAddress(peer: remoteAddress, forwardedFor: head.headers["X-Forwarded-For"])
+        guard let client = forwardedClient?.group else { return true }
         guard limits.admitRequest(client: client) else {
             configuration.onConnectionRefused?(.perClient)
             state = .rejecting(head, .serviceUnavailable, discarded: 0)

@@ -77,6 +77,9 @@ where Responder.Context: RootRequestContext {
     var remoteAddress: SocketAddress?
     /// Behind a trusted proxy: the client the request in progress is counted for.
     var countedClient: String?
+    /// Behind a trusted proxy: the client the request whose head came last names (set by
+    /// ``countRequest(_:context:)``, taken by the request when its body has come).
+    var forwardedClient: ClientAddress?
 
     /// The start of this connection's request ids (`3f9a-12.`: the process's tag, which tells
     /// this instance's ids from another's, and the connection); the request's number follows.
@@ -237,8 +240,7 @@ where Responder.Context: RootRequestContext {
         }
         let request = Request(
             head: requestHead, body: body, remoteAddress: remoteAddress,
-            client: configuration.trustProxy
-                ? ClientAddress(peer: remoteAddress, headers: requestHead.headerFields, trustProxy: true) : peerClient,
+            client: configuration.trustProxy ? forwardedClient.take() : peerClient,
             isKeepAlive: head.isKeepAlive)
         let source = RequestContextSource(logger: logger, remoteAddress: remoteAddress)
         let responder = self.responder
