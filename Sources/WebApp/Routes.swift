@@ -187,177 +187,44 @@ struct Routes {
         return router.buildResponder()
     }
 
-    /// The operators' console under `/admin`: the pages' middleware in the pages' order (so a
-    /// visitor who is not an operator gets the very answer an unknown page gets), then the
-    /// ``OperatorGate`` before any route is matched (404 whatever the method). `nil` without
-    /// `--admins` (then `/admin` is an unknown page of the pages).
-    private func consoleRoutes() -> (any HTTPResponder<AppContext>)? {
-        guard !configuration.operators.isEmpty else { return nil }
-        let router = Router<AppContext>()
-        router.add(middleware: LanguageChoice(secure: configuration.https))
-        router.add(middleware: ErrorMiddleware.pages(pages))
-        router.add(
-            middleware: CSRFProtection(tokens: CSRFTokens(secret: secret, clock: clock), https: configuration.https))
-        router.add(
-            middleware: SessionMiddleware(signIn: signIn, cookie: sessionCookie)
-                .readingPasskey(storage.console, of: configuration.operators))
-        router.add(
-            middleware: OperatorGate(
-                operators: configuration.operators, signIn: signIn, passkeys: passkeys,
-                cookie: ConsoleCookie(secure: configuration.https, key: secret.derivedKey(purpose: "console-seen")),
-                clock: clock))
-        let console = router.group()
-        ConsoleController(
-            signIn: signIn, accounts: storage.account, events: storage.events, console: storage.console,
-            passkeys: passkeys, oidc: oidc,
-            pages: pages, accountRules: accountRules, clock: clock
-        ).register(
-            visitors: console.group(context: ConsoleVisitorContext.self),
-            operators: console.group(context: OperatorContext.self),
-            acting: console.group(context: ActingOperatorContext.self))
-        ConsoleAttachController(
-            signIn: signIn, accounts: storage.account, pages: pages,
-            pending: PendingCodeCookie(
-                baseName: "console-attach", path: "/admin/people/attach", secure: configuration.https,
-                maxAge: pendingCodeMaxAge, key: secret.derivedKey(purpose: "pending-code")),
-            clock: clock
-        ).register(
-            operators: console.group(context: OperatorContext.self),
-            acting: console.group(context: ActingOperatorContext.self))
-        if let passkeys {
-            EnrollController(
-                passkeys: passkeys, console: storage.console, pages: pages,
-                cookies: PasskeyCookies(secure: configuration.https), clock: clock
-            ).register(visitors: console.group(context: ConsoleVisitorContext.self))
-        }
-        if let oidc, let apps = oidc.apps {
-            ConsoleAppsController(provider: oidc, apps: apps, pages: pages, clock: clock).register(
-                operators: console.group(context: OperatorContext.self),
-                acting: console.group(context: ActingOperatorContext.self))
-        }
-        return router.buildResponder()
-    }
-
-    /// The OpenID Connect provider's endpoints: the session looked up, the pages' language and
-    /// error pages, no CSRF cookie (clients post to the token endpoint from their servers).
-    private func oidcRoutes() -> (any HTTPResponder<AppContext>)? {
-        guard let oidc, let signer else { return nil }
-        let router = Router<AppContext>()
-        router.add(middleware: LanguageChoice(secure: configuration.https))
-        router.add(middleware: ErrorMiddleware.pages(pages))
-        let visitors = router.group().add(middleware: SessionMiddleware(signIn: signIn, cookie: sessionCookie))
-        oidcController(oidc).register(visitors: visitors)
-        router.get("/.well-known/jwks.json") { _, _ in
-            Response(
-                status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=300"],
-                body: .init(bytes: signer.keySetJSON))
-        }
-        return router.buildResponder()
-    }
-
-    private func oidcController(_ provider: OIDCProvider) -> OIDCController {
-        OIDCController(
-            provider: provider, signIn: signIn, pages: pages,
-            continuing: oidcContinue,
-            sessionCookie: sessionCookie)
-    }
-
     /// The cookie that carries an app's sign-in across Login and Verify, signed.
-    private var oidcContinue: OIDCContinueCookie {
+    var oidcContinue: OIDCContinueCookie {
         OIDCContinueCookie(secure: configuration.https, key: secret.derivedKey(purpose: "oidc-continue"), clock: clock)
     }
 
     /// The session cookie: in gateway mode, for the gateway domain.
-    private var sessionCookie: SessionCookie {
+    var sessionCookie: SessionCookie {
         SessionCookie(
             https: configuration.https, signedInMaxAge: Int(configuration.policy.sessionLifetime),
             domain: configuration.gateway?.domain.name)
     }
 
-    /// Gateway mode's checks for the reverse proxy and its key set: the session cookie looked
-    /// up, no CSRF cookie, no page rendered but the 403's. `nil` when gateway mode is off.
-    private func gatewayRoutes() -> (any HTTPResponder<AppContext>)? {
-        guard let gateway = configuration.gateway, let signer else { return nil }
-        let router = Router<AppContext>()
-        router.add(middleware: LanguageChoice(secure: configuration.https, headerOnly: true))
-        let visitors = router.group().add(middleware: SessionMiddleware(signIn: signIn, cookie: sessionCookie))
-        GatewayController(gateway: gateway, signer: signer, wallet: wallet, pages: pages).register(
-            visitors: visitors, keys: router)
-        return router.buildResponder()
-    }
-
     /// The account's rules: the key of what the limits' rows keep of a deleted account's numbers.
-    private var accountRules: AccountRules {
+    var accountRules: AccountRules {
         AccountRules(
             forgettingKey: secret.derivedKey(purpose: "forgotten-numbers"), codeLifetime: configuration.policy.codeLifetime)
     }
 
     /// The proof "Lost your phone or number?" keeps (a recovery code's, or a passkey's of a
     /// detached account).
-    private var recoveryProof: RecoveryCookie {
+    var recoveryProof: RecoveryCookie {
         RecoveryCookie(
             secure: configuration.https, lifetime: configuration.policy.recoveryProofLifetime,
             key: secret.derivedKey(purpose: "recovery-proof"), clock: clock)
     }
 
     /// Recovery codes' digests, keyed by the server secret.
-    private var recoveryCodes: RecoveryCodes {
+    var recoveryCodes: RecoveryCodes {
         RecoveryCodes(key: secret.derivedKey(purpose: "recovery-codes"))
     }
 
     /// How long a code in progress beside the session is kept: the code's life, and a little more.
-    private var pendingCodeMaxAge: Int {
+    var pendingCodeMaxAge: Int {
         Int(configuration.policy.codeLifetime + configuration.policy.pendingSessionGrace)
     }
 
     private var deviceCookie: DeviceCookie {
         DeviceCookie(https: configuration.https, lifetime: Int(configuration.policy.deviceLifetime))
-    }
-
-    /// The JSON API under `/api`: JSON errors, no cookies, no CSRF forms, the same rules; the
-    /// calls that need a caller in a group with the bearer token.
-    private func apiRoutes() throws -> any HTTPResponder<AppContext> {
-        let router = Router<AppContext>()
-        router.add(middleware: LanguageChoice(secure: configuration.https, headerOnly: true))
-        router.add(middleware: ErrorMiddleware.api(pages.wording))
-        let v1 = router.group("api/v1")
-        let signedIn = v1.group().add(middleware: BearerAuthentication(signIn: signIn))
-            .group(context: APIUserContext.self)
-        APIController(
-            signIn: signIn,
-            openAPIDocument: try Data(contentsOf: URL(fileURLWithPath: configuration.openAPIDocumentPath))
-        ).register(v1: v1, signedIn: signedIn)
-        WalletAPIController(wallet: wallet, wording: pages.wording).register(signedIn: signedIn)
-        SessionsAPIController(signIn: signIn, wording: pages.wording).register(signedIn: signedIn)
-        // The account's sensitive calls take only a token from a recent verification.
-        let confirmed = v1.group().add(middleware: BearerAuthentication(signIn: signIn))
-            .add(middleware: ProofCheck(signIn: signIn, within: configuration.policy.confirmWithin, clock: clock))
-            .group(context: APIConfirmedContext.self)
-        AccountAPIController(signIn: signIn, store: storage.account, rules: accountRules, clock: clock).register(
-            signedIn: signedIn, confirmed: confirmed)
-        RecoveryAPIController(signIn: signIn, recoveryCodes: recoveryCodes, proof: recoveryProof).register(v1: v1)
-        ClaimAPIController(signIn: signIn, recoveryCodes: recoveryCodes).register(v1: v1)
-        ActivityAPIController(events: storage.events, clock: clock).register(signedIn: signedIn)
-        if let passkeys {
-            PasskeysAPIController(
-                passkeys: passkeys, policy: configuration.policy, wording: pages.wording,
-                recovery: (recoveryProof, signIn)
-            ).register(
-                v1: v1, signedIn: signedIn)
-        }
-        return router.buildResponder()
-    }
-
-    /// The provider's delivery reports: no sessions, no CSRF cookie (the provider's signature
-    /// stands in for both), JSON errors. `nil` without `--public-url` or with a provider that
-    /// reports nothing (the outbox, test mode).
-    private func callbackRoutes() -> (any HTTPResponder<AppContext>)? {
-        guard let (provider, publicURL) = deliveryCallbacks else { return nil }
-        let router = Router<AppContext>()
-        router.add(middleware: ErrorMiddleware.api(pages.wording))
-        DeliveryCallbackController(signIn: signIn, provider: provider, publicURL: publicURL, logger: logger)
-            .register(on: router)
-        return router.buildResponder()
     }
 
     /// The provider whose reports the callbacks take, and this app's address they are under;
@@ -369,12 +236,5 @@ struct Routes {
         case .webhook(let webhook): return (.webhook(secret: webhook.secret), publicURL)
         case .outbox, .test: return nil
         }
-    }
-
-    /// Health, readiness and metrics: no sessions, no CSRF cookie, nothing written.
-    private func opsRoutes() -> any HTTPResponder<AppContext> {
-        let router = Router<AppContext>()
-        OpsController(ping: storage.ping, draining: draining, registry: registry).register(on: router)
-        return router.buildResponder()
     }
 }

@@ -239,30 +239,6 @@ public enum AuthChanges {
         "UPDATE verifications SET failed_attempts = 0, last_wrong_digest = NULL WHERE phone = $1")
     static let insertSignInStart = SQL("INSERT INTO sign_in_starts (client, started_at) VALUES ($1, $2)")
 
-    // MARK: Passkeys
-
-    static let upsertPasskeyChallenge = SQL(
-        """
-        INSERT INTO passkey_challenges (key, purpose, challenge, user_id, client, created_at, expires_at)
-        VALUES ($1, $2, $3, $4, $5, $6, $7)
-        ON CONFLICT (key) DO UPDATE SET
-            purpose = excluded.purpose, challenge = excluded.challenge, user_id = excluded.user_id,
-            client = excluded.client, created_at = excluded.created_at, expires_at = excluded.expires_at
-        """)
-    static let deletePasskeyChallenge = SQL("DELETE FROM passkey_challenges WHERE key = $1")
-    static let givePasskeyHandle = SQL("UPDATE users SET passkey_handle = coalesce(passkey_handle, $1) WHERE id = $2")
-    static let insertPasskey = SQL(
-        """
-        INSERT INTO passkeys (credential_id, user_id, public_key, sign_count, aaguid, name, created_at)
-        VALUES ($1, $2, $3, $4, $5, $6, $7)
-        """)
-    static let usePasskey = SQL("UPDATE passkeys SET sign_count = $1, last_used_at = $2 WHERE id = $3")
-    static let flagPasskey = SQL("UPDATE passkeys SET flagged_at = coalesce(flagged_at, $1) WHERE id = $2")
-    static let renamePasskey = SQL("UPDATE passkeys SET name = $1 WHERE id = $2 AND user_id = $3")
-    static let removePasskey = SQL("DELETE FROM passkeys WHERE id = $1 AND user_id = $2")
-    static let dismissPasskeyOffer = SQL(
-        "UPDATE users SET passkey_offer_dismissed_at = coalesce(passkey_offer_dismissed_at, $1) WHERE id = $2")
-
     // MARK: The recycled-number guard
 
     static let insertClaim = SQL(
@@ -298,28 +274,4 @@ public enum AuthChanges {
         "UPDATE recovery_codes SET used_at = $1 WHERE user_id = $2 AND digest = $3 AND used_at IS NULL")
     static let insertRecoveryFailure = SQL(
         "INSERT INTO failed_recoveries (phone, client, failed_at, try_digest) VALUES ($1, $2, $3, $4)")
-
-    // MARK: Purging
-
-    /// Deletes what ``AuthCore/PurgeCutoffs`` says is old; the result is how many rows went.
-    public static func purge(_ cutoffs: PurgeCutoffs) -> Step<Purged> {
-        EventQueries.expireSessions(by: cutoffs.sessionsExpiredBy).then { expired in
-            Step<Int>.execute(rest(of: cutoffs)).map {
-                Purged(rows: expired.sessions + $0, sessionsEnded: expired.ended)
-            }
-        }
-    }
-
-    static func rest(of cutoffs: PurgeCutoffs) -> [Statement] {
-        [
-            Statement(SQL("DELETE FROM events WHERE at <= $1"), cutoffs.eventsBefore),
-            Statement(SQL("DELETE FROM devices WHERE expires_at <= $1"), cutoffs.sessionsExpiredBy),
-            Statement(SQL("DELETE FROM verifications WHERE expires_at <= $1"), cutoffs.codesExpiredBy),
-            Statement(SQL("DELETE FROM code_sends WHERE sent_at <= $1"), cutoffs.sendsBefore),
-            Statement(SQL("DELETE FROM failed_checks WHERE failed_at <= $1"), cutoffs.failuresBefore),
-            Statement(SQL("DELETE FROM sign_in_starts WHERE started_at <= $1"), cutoffs.signInStartsBefore),
-            Statement(SQL("DELETE FROM failed_recoveries WHERE failed_at <= $1"), cutoffs.recoveryFailuresBefore),
-            Statement(SQL("DELETE FROM passkey_challenges WHERE expires_at <= $1"), cutoffs.sessionsExpiredBy),
-        ]
-    }
 }

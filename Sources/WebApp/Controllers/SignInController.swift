@@ -239,32 +239,6 @@ struct SignInController: Sendable {
         return response
     }
 
-    /// "Didn't get a code?": what we know of the last text or call, and what to do next.
-    @Sendable func showHelp(_ request: Request, _ context: PendingSignInContext) async throws -> Response {
-        let status = try await signIn.codeStatus(for: context.phone)
-        return try pages.in(context.language).verifyHelp(
-            csrf: context.csrfToken, phone: context.phone, status: status,
-            delivery: delivery(status, context.phone, context.language))
-    }
-
-    /// The last code's delivery as `delivery.js` asks for it: JSON, never cached.
-    @Sendable func deliveryStatus(_ request: Request, _ context: PendingSignInContext) async throws -> Response {
-        let status = try await signIn.codeStatus(for: context.phone)
-        var response = try Response.json(delivery(status, context.phone, context.language).reply)
-        response.headers[.cacheControl] = "no-store"
-        return response
-    }
-
-    /// What the pages say and do about the last code's delivery; a locked number is offered no
-    /// call (it would be refused).
-    func delivery(_ status: SignInService.CodeStatus, _ phone: PhoneNumber, _ language: Language)
-        -> Pages.DeliveryView
-    {
-        Pages.DeliveryView(
-            status.delivery, phone: phone, offersCall: signIn.offersCalls(to: phone) && status.lockedFor == nil,
-            reported: deliveriesReported, words: pages.in(language).words)
-    }
-
     @Sendable func submitVerify(_ request: Request, _ context: PendingSignInContext) async throws -> Response {
         let (token, phone) = (context.session, context.phone)
         let form = try request.formData()
@@ -302,27 +276,4 @@ struct SignInController: Sendable {
         }
     }
 
-    /// Ends whatever session the cookie names: in gateway mode, for every protected app too
-    /// (their proxy asks about the same session).
-    @Sendable func logout(_ request: Request, _ context: AppContext) async throws -> Response {
-        if let token = context.sessionToken {
-            try await signIn.signOut(
-                session: token, by: context.user?.id, userAgent: request.headers[.userAgent],
-                client: request.client?.group)
-        }
-        var response = Response.redirect(to: "/login")
-        response.setCookie(cookie.expired())
-        response.setCookie(LoginNotice.signedOut.cookie(secure: cookie.secure))
-        // A phone not remembered keeps no number after Log out (the next person on a shared
-        // phone sees an empty Login); a remembered one offers "Continue as (•••) •••-0123".
-        if device.token(in: request) == nil { response.setCookie(rememberedPhone.forget()) }
-        if let returnAddress, request.cookie(returnAddress.name) != nil { response.setCookie(returnAddress.cleared()) }
-        return response
-    }
-
-    /// The sign-out page a protected app can link to; signed out, Login.
-    @Sendable func showLogout(_ request: Request, _ context: AppContext) async throws -> Response {
-        guard let user = context.user else { return .redirect(to: "/login") }
-        return try pages.in(context.language).logout(csrf: context.csrfToken, user: user, domain: gatewayDomain)
-    }
 }
