@@ -29,6 +29,11 @@ and the last line is `docs: N passed, M failed`.
     `page.md#anchor` is checked for the anchor too, against the headings of that markdown
     page, slugged as GitHub does (lower case; punctuation other than `-` and `_` dropped;
     spaces become `-`; repeats get `-1`, `-2`, ...).
+(e) Source files. No hand-written Swift file under Sources/ is longer than 300 lines (a file
+    is split by concept: `Type+Concept.swift`). Two kinds are not hand-written prose to read
+    whole and are left out: generated files (their first line starts `// Generated`) and the
+    two migration lists (`SQLiteMigrations.swift`, `PostgresMigrations.swift`), a log of
+    shipped schema changes that is added to at the end and never edited.
 """
 
 import os
@@ -42,6 +47,9 @@ ARCHITECTURE = os.path.join(ROOT, "docs", "ARCHITECTURE.md")
 README = os.path.join(ROOT, "README.md")
 PACKAGE = os.path.join(ROOT, "Package.swift")
 MAX_README_WORDS = 1500
+SOURCES = os.path.join(ROOT, "Sources")
+MAX_SOURCE_LINES = 300
+MIGRATION_LISTS = {"SQLiteMigrations.swift", "PostgresMigrations.swift"}
 
 LONG_OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 # A table row or list item whose first thing is a backticked long option.
@@ -187,6 +195,23 @@ def check_links(results):
     return count
 
 
+def check_source_lengths(results):
+    count = 0
+    for folder, _, files in os.walk(SOURCES):
+        for name in sorted(files):
+            if not name.endswith(".swift") or name in MIGRATION_LISTS:
+                continue
+            path = os.path.join(folder, name)
+            text = read(path)
+            if text.startswith("// Generated"):
+                continue
+            count += 1
+            lines = text.count("\n")
+            results.check(lines <= MAX_SOURCE_LINES, "%s: %d lines, more than %d (split it by concept)"
+                          % (os.path.relpath(path, ROOT), lines, MAX_SOURCE_LINES))
+    return count
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: python3 Tests/Docs/check_docs.py PATH/TO/webapp")
@@ -195,9 +220,11 @@ def main():
     targets = check_targets(results)
     words = check_readme_length(results)
     links = check_links(results)
+    sources = check_source_lengths(results)
     for failure in results.failures:
         print("FAIL " + failure)
-    print("(%d options, %d targets, README %d words, %d relative links)" % (options, targets, words, links))
+    print("(%d options, %d targets, README %d words, %d relative links, %d source files)"
+          % (options, targets, words, links, sources))
     print("docs: %d passed, %d failed" % (results.passed, len(results.failures)))
     return 1 if results.failures else 0
 
