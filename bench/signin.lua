@@ -38,8 +38,9 @@ function init(args)
   offset = tonumber(args[2] or "0")
   outbox = args[3]
   step = "login"
-  -- Each run starts its numbers 64 sign-ins a second on (a thread makes fewer than that), so a
-  -- warm-up and the run after it on the same server never reuse a number.
+  -- Each run starts its numbers 64 sign-ins a second on, so a warm-up and the run after it on the
+  -- same server (the same offset) never reuse a number while each thread makes fewer than 64 a
+  -- second (64 threads: 4,096 sign-ins a second; past that, pass the run another offset).
   n = (os.time() * 64) % 100000
   session = nil
   code = "123456"

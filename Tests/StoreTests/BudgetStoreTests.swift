@@ -94,4 +94,24 @@ struct BudgetStoreTests {
             #expect(later == SendCount(count: 2, reachedAt: nil))
         }
     }
+
+    @Test(
+        "a window far ahead (a clock set forward by a century) or ending before it starts: the sends' own sum, never less",
+        arguments: Backend.all)
+    func farAndBackwards(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            for (index, time) in [1_764_331_200.0, 6e9, 6e9 + 30, 9e12].enumerated() {
+                try await database.execute(
+                    """
+                    INSERT INTO code_sends (phone, client, sent_at, channel, cost)
+                    VALUES ('+1530555020\(index)', '10.0.0.\(index)', \(time.description), 'sms', 1)
+                    """)
+            }
+            for (since, until) in [(6e9 - 10, Double.infinity), (6e9 - 10, 6e9 + 60), (5e9, 1e13), (0, .infinity)] {
+                let read = try await cost(database, since: since, until: until)
+                #expect(read.count == (try await summed(database, since: since, until: until)), "(\(since), \(until)]")
+            }
+            #expect(try await cost(database, since: 6e9 + 60, until: 6e9).count == 0)
+        }
+    }
 }

@@ -130,9 +130,9 @@ extension AuthReads {
             """)
 
     /// The minute (seconds since 1970 over 60, floored) `send_minutes` counts a send at `time` in;
-    /// a time beyond any send's (infinite, or past the year 10,000) is held at a far minute.
+    /// a time beyond any send's (infinite, or some 30 million years away) is held at a far minute.
     static func minute(_ time: Double) -> Int64 {
-        let far = 5_000_000_000.0
+        let far = 1e15
         return Int64((max(-far, min(far, time.isNaN ? far : time)) / 60).rounded(.down))
     }
 
