@@ -49,16 +49,18 @@ public struct OneTimeCode: Hashable, Sendable, CustomStringConvertible {
 /// issued to, and the key is the server secret, so digests cannot be brute-forced from a copy of
 /// the database alone (there are only a million codes).
 public struct CodeHasher: Sendable {
-    private let key: SymmetricKey
+    /// An HMAC already keyed (its pads computed once, as ``CSRFTokens`` does); each digest
+    /// starts from a copy. Keying it per digest was 10 µs of a sign-in's two.
+    private let keyed: HMAC<SHA256>
 
     /// A hasher under the given server secret.
     public init(secret: ServerSecret) {
-        self.key = secret.derivedKey(purpose: "one-time-code")
+        self.keyed = HMAC<SHA256>(key: secret.derivedKey(purpose: "one-time-code"))
     }
 
     /// The digest stored for `code` sent to `phone`.
     public func digest(of code: OneTimeCode, for phone: PhoneNumber) -> Data {
-        var mac = HMAC<SHA256>(key: key)
+        var mac = keyed
         mac.update(data: Data(phone.e164.utf8))
         mac.update(data: Data([0]))
         mac.update(data: Data(code.digits.utf8))

@@ -1,3 +1,4 @@
+import Crypto
 import Encodings
 import Foundation
 import Testing
@@ -58,5 +59,18 @@ struct OneTimeCodeTests {
         #expect(digest != hasher.digest(of: code, for: other))
         #expect(digest != CodeHasher(secret: .random()).digest(of: code, for: phone))
         #expect(!digest.hexString.contains("123456"))
+    }
+
+    @Test("a digest is HMAC-SHA256 of the number, a zero byte and the code under the secret's code key, the same every time (the codes stored before an upgrade still match)")
+    func digestValue() throws {
+        let secret = ServerSecret.random()
+        let hasher = CodeHasher(secret: secret)
+        let phone = try PhoneNumber(parsing: "5305550123")
+        let expected = Data(
+            HMAC<SHA256>.authenticationCode(
+                for: Data("+15305550123".utf8) + [0] + Data("123456".utf8),
+                using: secret.derivedKey(purpose: "one-time-code")))
+        // Several from one hasher: each starts from the keyed state, none from the last's.
+        for _ in 0..<3 { #expect(hasher.digest(of: OneTimeCode("123456")!, for: phone) == expected) }
     }
 }
