@@ -31,8 +31,8 @@ struct ClientAddressTests {
         #expect(ClientAddress.forwardedFor(values) == expected)
         var fields = HTTPFields()
         for value in values { fields.append(HTTPField(name: .xForwardedFor, value: value)) }
-        #expect(ClientAddress.forwardedFor(fields) == expected)
         let peer = try? SocketAddress(ipAddress: "127.0.0.1", port: 9)
         #expect(ClientAddress(peer: peer, forwardedFor: values)?.address == expected ?? "127.0.0.1")
+        #expect(ClientAddress(peer: peer, headers: fields, trustProxy: true)?.address == expected ?? "127.0.0.1")
     }
 }

@@ -47,12 +47,8 @@ public struct ClientAddress: Sendable, Hashable, CustomStringConvertible {
     /// The last `X-Forwarded-For` entry when it is an IP address (a port after it, as some
     /// proxies add, is dropped), in its canonical text. Anything else (garbage, `unknown`, an
     /// address in another notation) is `nil`, so the request counts as the proxy's own: a value
-    /// that is not an address must not make a new client for every request.
-    static func forwardedFor(_ headers: HTTPFields) -> String? {
-        forwardedFor(headers[values: .xForwardedFor])
-    }
-
-    /// The same from the fields' values, in order. The entry is trimmed of the spaces and tabs a
+    /// that is not an address must not make a new client for every request. `values` are the
+    /// fields' values in order. The entry is trimmed of the spaces and tabs a
     /// list may have around its commas (HTTP's optional whitespace), without Foundation: its
     /// `trimmingCharacters` was 28 µs of a sign-in's two requests.
     static func forwardedFor(_ values: [String]) -> String? {

@@ -9,7 +9,7 @@ public enum AuthReads {
     /// text's send reads up to five in a row, its number's wrong codes and sends, the client's
     /// sign-ins and sends, the exchange's sends) go as one statement: on SQLite one bind, step
     /// and row instead of one per window, on PostgreSQL one round trip under the send lock.
-    public static func answers(_ reads: [AuthRead], on dialect: Dialect) -> Step<[AuthAnswer]> {
+    public static func answers(_ reads: [AuthRead]) -> Step<[AuthAnswer]> {
         var steps: [Step<[AuthAnswer]>] = []
         var windows: [RecentEvents] = []
         func readWindows() {
@@ -23,7 +23,7 @@ public enum AuthReads {
                 continue
             }
             readWindows()
-            steps.append(answer(read, on: dialect).map { [$0] })
+            steps.append(answer(read).map { [$0] })
         }
         readWindows()
         return Step<[[AuthAnswer]]>.all(steps).map { $0.flatMap { $0 } }
@@ -31,7 +31,7 @@ public enum AuthReads {
 
     /// What the database holds for `read`, in one statement (two for a user's places, three for
     /// a user's passkeys).
-    public static func answer(_ read: AuthRead, on dialect: Dialect) -> Step<AuthAnswer> {
+    public static func answer(_ read: AuthRead) -> Step<AuthAnswer> {
         switch read {
         case .session(let key): session(key).map { .session($0) }
         case .code(let phone): code(Statement(codeByPhone, phone)).map { .code($0?.code) }

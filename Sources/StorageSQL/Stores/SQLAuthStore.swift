@@ -18,9 +18,8 @@ public struct SQLAuthStore<Runner: StepRunner>: AuthStore {
     public func transaction<Outcome: Sendable>(
         reading list: ReadList, decide: @escaping @Sendable ([AuthAnswer]) throws -> AuthDecision<Outcome>
     ) async throws -> Applied<Outcome> {
-        let dialect = runner.dialect
         return try await runner.transaction(locking: list.locks) {
-            AuthReads.answers(list.reads, on: dialect).then { answers in
+            AuthReads.answers(list.reads).then { answers in
                 let decision = try decide(answers)
                 return AuthChanges.apply(decision.changes).map {
                     Applied(decision.outcome, signedInUserID: $0.user, eventsRecorded: $0.events)
@@ -30,8 +29,7 @@ public struct SQLAuthStore<Runner: StepRunner>: AuthStore {
     }
 
     public func read(_ reads: [AuthRead]) async throws -> [AuthAnswer] {
-        let dialect = runner.dialect
-        return try await runner.read { AuthReads.answers(reads, on: dialect) }
+        return try await runner.read { AuthReads.answers(reads) }
     }
 
     public func apply(_ changes: [AuthChange]) async throws {
