@@ -21,15 +21,20 @@ public struct Receipt: Sendable, Equatable {
     /// built from it needs no second read, which could fail after the change was committed and
     /// tell the client "unavailable, try again" about money that did move.
     public var account: Account?
+    /// For ``Action/setName``: the person's chosen name as the change left it (or as it is, for
+    /// a replay), read in the same transaction, for the same reason; `nil` when none is set.
+    public var displayName: String?
 
     public init(
-        action: Action, accountID: Int64?, operationID: Int64?, replayed: Bool = false, account: Account? = nil
+        action: Action, accountID: Int64?, operationID: Int64?, replayed: Bool = false, account: Account? = nil,
+        displayName: String? = nil
     ) {
         self.action = action
         self.accountID = accountID
         self.operationID = operationID
         self.replayed = replayed
         self.account = account
+        self.displayName = displayName
     }
 }
 

@@ -214,7 +214,7 @@ struct WalletAPITests {
 
     @Test(
         "a change is answered from its own transaction: after its commit the request reads nothing",
-        arguments: ["deposit", "withdraw", "transfer", "add", "rename", "replay"])
+        arguments: ["deposit", "withdraw", "transfer", "add", "rename", "name", "replay"])
     func answeredBeforeCommit(_ change: String) async throws {
         // A read after the commit could fail (PostgreSQL slow, a table locked): the person
         // would hear 503, "try again", about money that did move, and pay twice.
@@ -242,6 +242,7 @@ struct WalletAPITests {
                 case "withdraw": (.POST, "/accounts/1/withdraw", ["amount": "2.50"])
                 case "transfer": (.POST, "/accounts/1/transfer", ["amount": "2.50", "to_account_id": 2])
                 case "add": (.POST, "/accounts", ["name": "Travel"])
+                case "name": (.POST, "/name", ["name": "Ada"])
                 default: (.POST, "/accounts/1/rename", ["name": "Everyday"])
                 }
             statements.withLockedValue { $0.removeAll() }
@@ -252,6 +253,7 @@ struct WalletAPITests {
                 case "deposit", "replay": ["balance": "12.50"]
                 case "withdraw", "transfer": ["balance": "7.50"]
                 case "add": ["name": "Travel", "balance": "0.00"]
+                case "name": ["name": "Ada"]
                 default: ["name": "Everyday", "balance": "10.00"]
                 }
             for (field, value) in expected { #expect(answer.json[field] as? String == value, "\(field)") }
@@ -260,13 +262,19 @@ struct WalletAPITests {
             // commit: the account is read between the two, and nothing reads it after.
             let own = try #require(
                 seen.lastIndex { sql in
-                    change == "replay"
-                        ? sql.contains("FROM wallet_operation_keys")
-                        : ["UPDATE accounts", "INSERT INTO accounts", "INSERT INTO operations"].contains { sql.hasPrefix($0) }
+                    switch change {
+                    case "replay": sql.contains("FROM wallet_operation_keys")
+                    case "name": sql.hasPrefix("INSERT INTO wallet_profiles")
+                    default:
+                        ["UPDATE accounts", "INSERT INTO accounts", "INSERT INTO operations"].contains { sql.hasPrefix($0) }
+                    }
                 }, "\(seen)")
             let commit = try #require(seen[own...].firstIndex { $0.hasPrefix("COMMIT") }, "\(seen)")
-            #expect(seen[own..<commit].contains { $0.hasPrefix("SELECT") && $0.contains("FROM accounts") }, "\(seen)")
-            #expect(!seen[commit...].contains { $0.contains("accounts") }, "read after the commit: \(seen[commit...])")
+            let table = change == "name" ? "FROM wallet_profiles" : "FROM accounts"
+            #expect(seen[own..<commit].contains { $0.hasPrefix("SELECT") && $0.contains(table) }, "\(seen)")
+            #expect(
+                !seen[commit...].contains { $0.contains("accounts") || $0.contains("wallet_profiles") },
+                "read after the commit: \(seen[commit...])")
         }
     }
 }

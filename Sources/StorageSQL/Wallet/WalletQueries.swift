@@ -50,6 +50,13 @@ public enum WalletQueries {
         }
     }
 
+    static let displayNameOfUser = SQL("SELECT display_name FROM wallet_profiles WHERE user_id = $1")
+
+    /// The person's chosen name; nil when none is set.
+    static func displayName(user: Int64) -> Step<String?> {
+        .rows(Statement(displayNameOfUser, user)) { rows in .done(try rows.first?.optional("display_name")) }
+    }
+
     static let accountOfUser = SQL("SELECT id, name, balance_cents FROM accounts WHERE id = $1 AND user_id = $2")
     static let accountOfUserLocked = SQL(
         "SELECT id, name, balance_cents FROM accounts WHERE id = $1 AND user_id = $2 FOR UPDATE")
@@ -173,6 +180,13 @@ public enum WalletQueries {
             return step.map { try $0.resolve(decision.receipt) }.then { receipt in
                 // The account as the change left it, before the commit: the answer needs no
                 // read after it (one that failed would say "try again" about a change made).
+                if receipt.action == .setName {
+                    return displayName(user: reads.user).map { name in
+                        var receipt = receipt
+                        receipt.displayName = name
+                        return receipt
+                    }
+                }
                 guard let id = receipt.accountID, receipt.action != .delete else { return .done(receipt) }
                 return account(user: reads.user, id: id).map { account in
                     var receipt = receipt

@@ -157,9 +157,8 @@ struct WalletAPIController: Sendable {
     @Sendable func setName(_ request: Request, _ context: APIUserContext) async throws -> Response {
         let user = context.user
         let name = try request.decodeJSON(NameBody.self).name
-        _ = try await wallet.setDisplayName(user: user.id, to: name, key: try key(request))
-        let overview = try await wallet.overview(user: user.id, defaultName: user.phone.nationalFormat)
-        return try APIController.reply(["name": overview.displayName])
+        let receipt = try await wallet.setDisplayName(user: user.id, to: name, key: try key(request))
+        return try APIController.reply(["name": receipt.displayName ?? user.phone.nationalFormat])
     }
 
     // MARK: Shared steps
