@@ -7,7 +7,8 @@ twilio's RequestValidator (`compute_signature`), exactly as Twilio signs X-Twili
   Body (a message) or Twiml (a call). Answer: 201, {"sid": "SM..." or "CA...", "status": "queued"}.
 - report(send, status, error_code) posts Twilio's callback fields to the send's StatusCallback.
 - As Twilio in an outage: `failing[resource]` = a status (its error JSON), or "hang" (answers after
-  `hang_seconds`); refuse() closes the port (connections refused) until listen() opens it again.
+  `hang_seconds`, then counts the hang in `hangs_ended`, whether or not anyone still listened);
+  refuse() closes the port (connections refused) until listen() opens it again.
   `attempts[resource]` counts every request, failed ones too.
 """
 
@@ -61,6 +62,7 @@ class FakeTwilio:
         self.failing = {}
         self.attempts = {"Messages": 0, "Calls": 0}
         self.hang_seconds = 30
+        self.hangs_ended = 0
         self.port = 0
         self.listen()
 
@@ -95,7 +97,12 @@ class FakeTwilio:
                     failure = fake.failing.get(resource)
                 if failure == "hang":
                     time.sleep(fake.hang_seconds)
-                    return self.error(504, 20504, "Gateway Timeout")
+                    with fake.lock:
+                        fake.hangs_ended += 1
+                    try:
+                        return self.error(504, 20504, "Gateway Timeout")
+                    except (BrokenPipeError, ConnectionResetError):
+                        return None  # the app gave up long before, as it should
                 if failure:
                     return self.error(failure, 20500, "Internal Server Error")
                 if not match or match.group(1) != ACCOUNT_SID:

@@ -50,14 +50,15 @@ class FailingProviderTests(unittest.TestCase):
             return (error.code, (body.get("error") or {}).get("code"), time.monotonic() - began,
                     error.headers.get("Retry-After"))
 
-    def fail_three_times(self, expected_code, within):
-        """Three numbers in a row fail: each told `expected_code` within `within` seconds; the
-        fourth is told at once that texts are paused, and Twilio is not asked. The figures."""
+    def fail_three_times(self, expected_code):
+        """Three numbers in a row fail: each told `expected_code` (for a Twilio that hangs, while
+        it still hangs: the app's own deadline ends the wait); the fourth is told at once that
+        texts are paused, and Twilio is not asked. The figures, reported rather than asserted."""
         times = []
         for index in range(3):
             status, code, seconds, _ = self.send("(530) 555-01%02d" % (10 + index))
             self.assertEqual((status, code), (503, expected_code))
-            self.assertLess(seconds, within)
+            self.assertEqual(self.twilio.hangs_ended, 0, "the person waited for Twilio's hang to end")
             times.append(seconds)
         asked = self.twilio.attempts["Messages"]
         status, code, paused, retry_after = self.send("(530) 555-0123")
@@ -88,7 +89,7 @@ class FailingProviderTests(unittest.TestCase):
 
     def test_twilio_answering_500(self):
         self.twilio.failing["Messages"] = 500
-        times, paused = self.fail_three_times("sms_failed", within=5)
+        times, paused = self.fail_three_times("sms_failed")
         # A 5xx is tried once more, half a second later.
         self.assertEqual(self.twilio.attempts["Messages"], 6)
         # Calls are another resource; they still work, and the code they read out signs in.
@@ -104,15 +105,16 @@ class FailingProviderTests(unittest.TestCase):
 
     def test_twilio_that_hangs(self):
         self.twilio.failing["Messages"] = "hang"
-        self.twilio.hang_seconds = 30
-        times, paused = self.fail_three_times("sms_failed", within=15)
+        # Longer than the three sends' deadlines together (5 s each), however loaded the machine.
+        self.twilio.hang_seconds = 120
+        times, paused = self.fail_three_times("sms_failed")
         # Not tried twice: the text may have gone out.
         self.assertEqual(self.twilio.attempts["Messages"], 3)
         self.report("hang", times, paused)
 
     def test_twilio_refusing_connections(self):
         self.twilio.refuse()
-        times, paused = self.fail_three_times("sms_failed", within=5)
+        times, paused = self.fail_three_times("sms_failed")
         self.twilio.listen()
         recovered = self.recovers()
         self.report("refused", times, paused, recovered)

@@ -205,26 +205,42 @@ http {
                     with lock:
                         signed_in.append(opener)
 
+        def more_sign_ins(than):
+            """Waits until more than `than` sign-ins reached Home (bounded, so a broken build
+            fails instead of hanging); whether they did."""
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline and not stop.is_set():
+                with lock:
+                    if len(signed_in) > than:
+                        return True
+                time.sleep(0.1)
+            return False
+
         workers = [threading.Thread(target=person, args=(n,), daemon=True) for n in range(4)]
         for worker in workers:
             worker.start()
-        time.sleep(5)
-        # The deploy as docs/DEPLOY.md gives it for nginx: out of the upstream, restarted, back in.
-        for n, instance in enumerate(self.instances):
-            self.reload(down=n)
-            instance.restart()
-            self.reload(down=None)
-            time.sleep(3)
-        stop.set()
-        for worker in workers:
-            worker.join(timeout=60)
+        # The load under way (people signing in), then the deploy as docs/DEPLOY.md gives it for
+        # nginx: out of the upstream, restarted, back in; after each instance, more sign-ins.
+        signing_in = [more_sign_ins(5)]
+        try:
+            for n, instance in enumerate(self.instances):
+                self.reload(down=n)
+                instance.restart()
+                self.reload(down=None)
+                with lock:
+                    done = len(signed_in)
+                signing_in.append(more_sign_ins(done + 5))
+        finally:
+            stop.set()
+            for worker in workers:
+                worker.join(timeout=60)
         print("\n%d requests, %d sign-ins, %d failed; exit statuses %s"
               % (counts["requests"], len(signed_in), len(failures), [i.exit_status for i in self.instances]))
         with open(os.path.join(self.nginx_folder, "error.log")) as log:
             errors = [line for line in log.read().splitlines() if "[error]" in line]
         self.assertEqual(failures, [], "\n".join(errors[-10:]))
         self.assertEqual([i.exit_status for i in self.instances], [0, 0])
-        self.assertGreater(len(signed_in), 20)
+        self.assertEqual(signing_in, [True, True, True], "sign-ins before the deploy and after each instance's restart")
         # Every sign-in that was answered is valid afterwards, on whichever instance.
         for opener in signed_in:
             with opener.open(self.base + "/home", timeout=30) as response:

@@ -573,10 +573,14 @@ struct CommandTests {
         #expect(await get("/readyz", on: idle).hasPrefix("HTTP/1.1 200"))
 
         process.terminate()
-        try await Task.sleep(for: .milliseconds(300))
-        let probe = try RawConnection(port: port)
-        let ready = await get("/readyz", on: probe)
-        #expect(ready.hasPrefix("HTTP/1.1 503") && ready.contains("shutting down"))
+        // Not ready from when the signal is handled (each probe on a new connection).
+        var ready = ""
+        #expect(
+            try await eventually {
+                ready = await get("/readyz", on: try RawConnection(port: port))
+                return ready.hasPrefix("HTTP/1.1 503")
+            })
+        #expect(ready.contains("shutting down"))
         #expect(ready.lowercased().contains("connection: close"))
         // Still served, on a new connection and on the idle one, each then closed.
         let page = await get("/login", on: try RawConnection(port: port))
@@ -598,18 +602,20 @@ struct CommandTests {
         defer { if process.isRunning { process.terminate() } }
         let port = try #require(Int(baseURL.split(separator: ":").last!))
 
-        // A request half sent when the signal arrives.
+        // A request half sent when the signal arrives, on a connection the server took (it
+        // answered on it) and whose bytes it has read.
         let inFlight = try RawConnection(port: port)
+        inFlight.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(await inFlight.readResponse()?.hasPrefix("HTTP/1.1 200") == true)
         let body = "phone=5305550123&csrf=x"
         inFlight.send(
             "POST /login HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\nphone="
         )
-        try await Task.sleep(for: .milliseconds(200))
+        #expect(await eventually { inFlight.isReadByServer(port: port) })
         process.terminate()
-        try await Task.sleep(for: .milliseconds(300))
 
-        // No new connections are taken.
-        #expect(throws: (any Error).self) { _ = try RawConnection(port: port) }
+        // No new connections are taken, from when the signal is handled.
+        #expect(await eventually { (try? RawConnection(port: port)) == nil })
         #expect(process.isRunning)
 
         // The request in flight completes and gets its answer (403: it has no valid CSRF token).

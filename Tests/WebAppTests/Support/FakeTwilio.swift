@@ -36,7 +36,8 @@ final class FakeTwilio: @unchecked Sendable {
     var deliverTo = ""
 
     /// How the fake fails a resource (`Messages`, `Calls`), as Twilio in an outage would: a
-    /// status with Twilio's error JSON, or no answer at all (until the app gives up).
+    /// status with Twilio's error JSON, or no answer for a minute (``hangsEnded`` counts the
+    /// hangs that ran their whole minute).
     enum Failure: Sendable {
         case status(HTTPResponse.Status)
         case hang
@@ -46,11 +47,14 @@ final class FakeTwilio: @unchecked Sendable {
     private var received: [Sent] = []
     private var failures: [String: Failure] = [:]
     private var asked: [String: Int] = [:]
+    private var ended = 0
 
     /// Fails `resource` from now on, or (nil) no more.
     func fail(_ resource: String, _ failure: Failure?) { lock.withLock { failures[resource] = failure } }
     /// The requests for `resource` received, failed ones included.
     func attempts(_ resource: String) -> Int { lock.withLock { asked[resource] ?? 0 } }
+    /// The hangs that ended: an answer the app gave before this grew was not kept waiting.
+    var hangsEnded: Int { lock.withLock { ended } }
     private var server: HTTPServer<ClosureResponder<BasicRequestContext>>!
     private(set) var baseURL = ""
 
@@ -89,6 +93,7 @@ final class FakeTwilio: @unchecked Sendable {
                 body: ByteBuffer(string: #"{"code": 20500, "message": "Internal Server Error", "status": \#(status.code)}"#))
         case .hang:
             try await Task.sleep(for: .seconds(60))
+            lock.withLock { ended += 1 }
             return Response(status: .gatewayTimeout)
         case nil:
             return answer(request)

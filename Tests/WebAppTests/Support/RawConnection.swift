@@ -45,6 +45,45 @@ final class RawConnection: @unchecked Sendable {
     /// The only place the socket is closed, exactly once.
     deinit { close(fd) }
 
+    /// This end's port.
+    var localPort: Int {
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Whether the server listening on `port` has read all that was sent on this connection:
+    /// its end's receive queue in the kernel's table of TCP sockets (Linux's `/proc/net/tcp`)
+    /// is empty. What a test waits for before acting on a request the server must have seen.
+    func isReadByServer(port: Int) -> Bool {
+        // Read to the end with read(2): the file says its size is 0, and Foundation's readers
+        // can stop at a first page of what may be many sockets'.
+        let file = open("/proc/net/tcp", O_RDONLY)
+        guard file >= 0 else { return false }
+        defer { close(file) }
+        var bytes = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = read(file, &chunk, chunk.count)
+            if count <= 0 { break }
+            bytes += chunk[0..<count]
+        }
+        let table = String(decoding: bytes, as: UTF8.self)
+        let mine = localPort
+        for line in table.split(separator: "\n").dropFirst() {
+            // sl local_address rem_address st tx_queue:rx_queue …, addresses as hex "0100007F:1F90".
+            let fields = line.split(separator: " ")
+            guard fields.count > 4 else { continue }
+            func portOf(_ address: Substring) -> Int? { address.split(separator: ":").last.flatMap { Int($0, radix: 16) } }
+            guard portOf(fields[1]) == port, portOf(fields[2]) == mine else { continue }
+            return fields[4].split(separator: ":").last.flatMap { Int($0, radix: 16) } == 0
+        }
+        return false
+    }
+
     /// How a send ended.
     enum SendOutcome: Equatable {
         case sent
