@@ -116,7 +116,7 @@ let package = Package(
         // the person, and the deletion. Decides; no HTTP, no storage.
         .target(
             name: "AccountCore",
-            dependencies: ["EventsCore", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["EventsCore", "Encodings", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // The operators' console: who is an operator, when the console opens (a recent passkey),
         // the reasons and events of their actions. Decides; no HTTP, no storage.
@@ -135,7 +135,9 @@ let package = Package(
         // and the stores over a StepRunner. No GRDB, no PostgresNIO.
         .target(
             name: "StorageSQL",
-            dependencies: ["AuthCore", "WalletCore", "OIDCCore", "AccountCore", "EventsCore", "ConsoleCore"]
+            dependencies: [
+                "AuthCore", "WalletCore", "OIDCCore", "AccountCore", "EventsCore", "ConsoleCore", "Encodings",
+            ]
         ),
         // SQLite (GRDB): runs StorageSQL's steps, migrations, SQLite's refusals translated.
         .target(
@@ -184,7 +186,7 @@ let package = Package(
             ]
         ),
         // OpenID Connect provider: clients, authorization and token requests validated into
-        // typed values, PKCE, grants, ID and access tokens (jwt-kit). No HTTP, no storage; AuthCore's
+        // typed values, PKCE, grants, ID and access tokens (jwt-kit). No HTTP, no storage; Encodings'
         // constant-time comparison, base64url and secure random.
         .target(
             name: "OIDCCore",

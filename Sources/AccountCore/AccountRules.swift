@@ -1,4 +1,5 @@
 import Crypto
+import Encodings
 import Foundation
 
 /// The rules of the account over time: which numbers it held and when, and whether and how it
@@ -67,6 +68,6 @@ public struct AccountRules: Sendable {
     /// but nobody can test a guess at the number against them.
     public func forgotten(_ phone: String) -> String {
         let mac = HMAC<SHA256>.authenticationCode(for: Data(phone.utf8), using: forgettingKey)
-        return "forgotten:" + Data(mac).prefix(16).map { String(format: "%02x", $0) }.joined()
+        return "forgotten:" + Data(mac).prefix(16).hexString
     }
 }

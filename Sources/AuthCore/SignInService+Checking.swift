@@ -89,7 +89,7 @@ extension SignInService {
         return User(id: id, phone: phone)
     }
 
-    /// ``moveAccount(of:to:session:holder:codeInput:client:language:)`` for the account `account`,
+    /// ``moveAccount(of:to:session:holder:codeInput:client:language:userAgent:)`` for the account `account`,
     /// on `from` (nil: detached, so no text goes to a number that is someone else's).
     /// `recovering` (``recoverAccount(_:from:to:session:holder:codeInput:client:language:userAgent:)``):
     /// the signed-in session to begin, and its browser; every other session ends.

@@ -24,7 +24,8 @@ public struct SignInService: Sendable {
         public var channel: DeliveryChannel = .sms
     }
 
-    /// Result of ``sendCode(phoneInput:client:)``: like ``PendingSignIn``, with no session.
+    /// Result of ``sendCode(phoneInput:client:userAgent:channel:language:movesAccount:)``: like
+    /// ``PendingSignIn``, with no session.
     public struct CodeSent: Sendable, Equatable {
         public let phone: PhoneNumber
         /// Whether a message went out now (false: the code sent less than the cooldown ago is
@@ -107,8 +108,9 @@ public struct SignInService: Sendable {
 
     /// The JSON API's send step: validates the number and texts it a code. No session is made
     /// pending: the app later checks the code together with the number
-    /// (``verify(phoneInput:codeInput:)``). Asked again during the cooldown, it sends nothing
-    /// and reports the code already out, like ``requestCode(phoneInput:session:client:)``.
+    /// (``verify(phoneInput:verificationID:codeInput:client:userAgent:)``). Asked again during the cooldown, it sends nothing
+    /// and reports the code already out, like
+    /// ``requestCode(phoneInput:session:client:userAgent:channel:language:movesAccount:)``.
     public func sendCode(
         phoneInput: String, client: String? = nil, userAgent: String? = nil, channel: DeliveryChannel = .sms,
         language: Language = .english, movesAccount: Bool = false

@@ -1,3 +1,5 @@
+import Encodings
+
 /// Names for the authenticators people's passkeys most often live in, by AAGUID (from the
 /// community list at github.com/passkeydeveloper/passkey-authenticator-aaguids). With
 /// attestation `none` the AAGUID is the authenticator's own word; it only names the passkey on
@@ -22,16 +24,10 @@ public enum KnownAuthenticators {
     /// The authenticator's name, or `nil` for an AAGUID not on the list (all zeros included).
     public static func name(of aaguid: [UInt8]) -> String? {
         guard aaguid.count == 16 else { return nil }
-        let hex = aaguid.map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+        let hex = aaguid.hexString
         let parts = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
             String(hex.dropFirst(range.lowerBound).prefix(range.count))
         }
         return names[parts.joined(separator: "-")]
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to length: Int) -> String {
-        String(repeating: "0", count: max(0, length - count)) + self
     }
 }

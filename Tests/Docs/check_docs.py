@@ -21,6 +21,11 @@ and the last line is `docs: N passed, M failed`.
     Such a line for an option --help does not print is reported too (a stale option).
 (b) Targets. Every `name: "X"` of a `.target`, `.testTarget` or `.executableTarget` in
     Package.swift must appear in docs/ARCHITECTURE.md in backticks (`X`).
+(b2) Folders. Every folder of a target in Sources/ (`Sources/WebApp/Console/`) is named on
+    docs/ARCHITECTURE.md in backticks, as its name with a slash (`Console/`) or within a path
+    (`Sources/WebApp/Console/`, `Console/ConsoleQueries`); every folder of Tests/ is named as
+    its target (`WebAppTests`) or its path (`Tests/Resilience`). A newcomer finds where a thing
+    lives from that page alone.
 (c) README length. README.md has at most 1,500 words, split on whitespace as `wc -w` does.
 (d) Links. Every relative markdown link or image (`[text](path)`, `![alt](path)`, and
     `[label]: path` definitions) in README.md and docs/*.md, outside fenced code blocks and
@@ -132,6 +137,28 @@ def check_targets(results):
     return len(targets)
 
 
+def check_folders(results):
+    architecture = read(ARCHITECTURE)
+    named = " ".join(re.findall(r"`([^`]+)`", architecture))
+    count = 0
+    sources = os.path.join(ROOT, "Sources")
+    for target in sorted(os.listdir(sources)):
+        for folder in sorted(os.listdir(os.path.join(sources, target))):
+            if not os.path.isdir(os.path.join(sources, target, folder)):
+                continue
+            count += 1
+            results.check(re.search(r"(^|[\s/`])%s/" % re.escape(folder), named) is not None,
+                          "docs/ARCHITECTURE.md: folder Sources/%s/%s/ is not named (in backticks)" % (target, folder))
+    tests = os.path.join(ROOT, "Tests")
+    for folder in sorted(os.listdir(tests)):
+        if not os.path.isdir(os.path.join(tests, folder)) or folder.startswith((".", "__")):
+            continue
+        count += 1
+        results.check("`%s`" % folder in architecture or "`Tests/%s" % folder in architecture,
+                      "docs/ARCHITECTURE.md: folder Tests/%s is not named (in backticks)" % folder)
+    return count
+
+
 def check_readme_length(results):
     words = len(read(README).split())
     results.check(words <= MAX_README_WORDS,
@@ -218,13 +245,14 @@ def main():
     results = Results()
     options = check_options(results, sys.argv[1])
     targets = check_targets(results)
+    folders = check_folders(results)
     words = check_readme_length(results)
     links = check_links(results)
     sources = check_source_lengths(results)
     for failure in results.failures:
         print("FAIL " + failure)
-    print("(%d options, %d targets, README %d words, %d relative links, %d source files)"
-          % (options, targets, words, links, sources))
+    print("(%d options, %d targets, %d folders, README %d words, %d relative links, %d source files)"
+          % (options, targets, folders, words, links, sources))
     print("docs: %d passed, %d failed" % (results.passed, len(results.failures)))
     return 1 if results.failures else 0
 

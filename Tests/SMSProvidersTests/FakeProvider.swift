@@ -34,7 +34,7 @@ final class FakeProvider: @unchecked Sendable {
 
     static func start(_ script: [Answer] = []) async throws -> FakeProvider {
         let fake = FakeProvider(script: script)
-        var logger = Logger(label: "fake-gateway")
+        var logger = Logger(label: "fake-provider")
         logger.logLevel = .critical
         fake.server = HTTPServer(
             responder: ClosureResponder { request, _ in try await fake.answer(request) },
@@ -60,16 +60,16 @@ final class FakeProvider: @unchecked Sendable {
     }
 }
 
-/// Runs `body` with a fake gateway, stopping it afterwards.
+/// Runs `body` with a fake provider, stopping it afterwards.
 func withProvider(_ script: [FakeProvider.Answer] = [], _ body: (FakeProvider) async throws -> Void) async throws {
-    let gateway = try await FakeProvider.start(script)
+    let provider = try await FakeProvider.start(script)
     do {
-        try await body(gateway)
+        try await body(provider)
     } catch {
-        await gateway.stop()
+        await provider.stop()
         throw error
     }
-    await gateway.stop()
+    await provider.stop()
 }
 
 /// A log handler that keeps what was logged, to check that no code leaks into it.

@@ -26,7 +26,7 @@ let call = CodeMessage(
 @Suite("Twilio")
 struct TwilioTests {
     func sender(
-        _ gateway: FakeProvider, _ log: CapturedLog,
+        _ provider: FakeProvider, _ log: CapturedLog,
         // The tests of the timeout pass their own; otherwise a bound only (a 5 s one ran out
         // once with the whole suite on two busy cores), long enough that a first attempt always
         // leaves the half of it a second one needs.
@@ -36,7 +36,7 @@ struct TwilioTests {
         TwilioSender(
             configuration: .init(
                 accountSID: "AC0123", authToken: "secret-token", sender: sender, statusCallbackBase: callbacks,
-                apiBase: gateway.baseURL, timeout: timeout),
+                apiBase: provider.baseURL, timeout: timeout),
             logger: log.logger, retryDelay: .milliseconds(10))
     }
 
@@ -53,12 +53,12 @@ struct TwilioTests {
 
     @Test("POSTs To, From and Body as a form to Messages.json with basic auth")
     func request() async throws {
-        try await withProvider { gateway in
+        try await withProvider { provider in
             let log = CapturedLog()
-            let report = try await sender(gateway, log).send(message)
+            let report = try await sender(provider, log).send(message)
             #expect(report == DeliveryReport(providerID: "SM123", status: .queued))
-            let request = try #require(gateway.requests.first)
-            #expect(gateway.requests.count == 1)
+            let request = try #require(provider.requests.first)
+            #expect(provider.requests.count == 1)
             #expect(request.method == .post)
             #expect(request.path == "/2010-04-01/Accounts/AC0123/Messages.json")
             #expect(
@@ -73,11 +73,11 @@ struct TwilioTests {
 
     @Test("with --public-url, each text asks Twilio to report back at its own callback address")
     func statusCallback() async throws {
-        try await withProvider { gateway in
-            try await sender(gateway, CapturedLog(), callbacks: "https://login.example.com/callbacks/twilio/")
+        try await withProvider { provider in
+            try await sender(provider, CapturedLog(), callbacks: "https://login.example.com/callbacks/twilio/")
                 .send(message)
             #expect(
-                form(try #require(gateway.requests.first).body)["StatusCallback"]
+                form(try #require(provider.requests.first).body)["StatusCallback"]
                     == "https://login.example.com/callbacks/twilio/0123456789abcdef0123456789abcdef")
         }
     }
@@ -85,12 +85,12 @@ struct TwilioTests {
     @Test("a call: POST Calls.json with To, From and the TwiML inline, reporting every stage of the call")
     func placesCall() async throws {
         let answer = FakeProvider.Answer(body: #"{"sid": "CA77", "status": "queued"}"#)
-        try await withProvider([answer]) { gateway in
+        try await withProvider([answer]) { provider in
             let log = CapturedLog()
-            let sender = sender(gateway, log, callbacks: "https://login.example.com/callbacks/twilio/")
+            let sender = sender(provider, log, callbacks: "https://login.example.com/callbacks/twilio/")
             #expect(sender.channels == [.sms, .voice])
             #expect(try await sender.send(call) == DeliveryReport(providerID: "CA77", status: .queued))
-            let request = try #require(gateway.requests.first)
+            let request = try #require(provider.requests.first)
             #expect(request.path == "/2010-04-01/Accounts/AC0123/Calls.json")
             let sent = fields(request.body)
             #expect(form(request.body)["To"] == "+15305550123")
@@ -110,19 +110,19 @@ struct TwilioTests {
 
     @Test("a Messaging Service alone places no calls: no voice channel, and a call is refused without a request")
     func noCallsWithoutNumber() async throws {
-        try await withProvider { gateway in
-            let sender = sender(gateway, CapturedLog(), sender: .messagingService("MG42"))
+        try await withProvider { provider in
+            let sender = sender(provider, CapturedLog(), sender: .messagingService("MG42"))
             #expect(sender.channels == [.sms])
             await #expect(throws: DeliveryError.self) { try await sender.send(call) }
-            #expect(gateway.requests.isEmpty)
+            #expect(provider.requests.isEmpty)
         }
     }
 
     @Test("a Messaging Service instead of a number")
     func messagingService() async throws {
-        try await withProvider { gateway in
-            _ = try await sender(gateway, CapturedLog(), sender: .messagingService("MG42")).send(message)
-            let fields = form(try #require(gateway.requests.first).body)
+        try await withProvider { provider in
+            _ = try await sender(provider, CapturedLog(), sender: .messagingService("MG42")).send(message)
+            let fields = form(try #require(provider.requests.first).body)
             #expect(fields["MessagingServiceSid"] == "MG42")
             #expect(fields["From"] == nil)
         }
@@ -132,12 +132,12 @@ struct TwilioTests {
     func clientError() async throws {
         let error =
             #"{"code": 21211, "message": "The 'To' number +15305550123 is not valid. Body: 123456 is your code", "more_info": "https://www.twilio.com/docs/errors/21211", "status": 400}"#
-        try await withProvider([.init(status: .badRequest, body: error)]) { gateway in
+        try await withProvider([.init(status: .badRequest, body: error)]) { provider in
             let log = CapturedLog()
             // This message refused: nothing said of Twilio's health (no pause for anyone).
-            let refused = await #expect(throws: DeliveryError.self) { try await sender(gateway, log).send(message) }
+            let refused = await #expect(throws: DeliveryError.self) { try await sender(provider, log).send(message) }
             #expect(refused?.kind == .refused)
-            #expect(gateway.requests.count == 1)
+            #expect(provider.requests.count == 1)
             #expect(log.text.contains("Twilio error 21211"))
             #expect(log.text.contains("https://www.twilio.com/docs/errors/21211"))
             #expect(!log.text.contains("123456"))
@@ -147,45 +147,45 @@ struct TwilioTests {
 
     @Test("a 5xx is tried once more: success on the second try")
     func retryThenSuccess() async throws {
-        try await withProvider([.init(status: .serviceUnavailable, body: "{}")]) { gateway in
-            _ = try await sender(gateway, CapturedLog()).send(message)
-            #expect(gateway.requests.count == 2)
+        try await withProvider([.init(status: .serviceUnavailable, body: "{}")]) { provider in
+            _ = try await sender(provider, CapturedLog()).send(message)
+            #expect(provider.requests.count == 2)
         }
     }
 
     @Test("two 5xx: failure after exactly two requests")
     func retryThenFailure() async throws {
-        try await withProvider([.init(status: .internalServerError), .init(status: .badGateway)]) { gateway in
-            let failed = await #expect(throws: DeliveryError.self) { try await sender(gateway, CapturedLog()).send(message) }
+        try await withProvider([.init(status: .internalServerError), .init(status: .badGateway)]) { provider in
+            let failed = await #expect(throws: DeliveryError.self) { try await sender(provider, CapturedLog()).send(message) }
             #expect(failed?.kind == .unavailable)
-            #expect(gateway.requests.count == 2)
+            #expect(provider.requests.count == 2)
         }
     }
 
     @Test("429, 401 and 403 say Twilio cannot send for us now (a pause may follow), not that this message was refused",
           arguments: [HTTPResponse.Status.tooManyRequests, .unauthorized, .forbidden])
     func accountWideRefusals(_ status: HTTPResponse.Status) async throws {
-        try await withProvider([.init(status: status, body: "{}")]) { gateway in
-            let failed = await #expect(throws: DeliveryError.self) { try await sender(gateway, CapturedLog()).send(message) }
+        try await withProvider([.init(status: status, body: "{}")]) { provider in
+            let failed = await #expect(throws: DeliveryError.self) { try await sender(provider, CapturedLog()).send(message) }
             #expect(failed?.kind == .unavailable)
-            #expect(gateway.requests.count == 1)
+            #expect(provider.requests.count == 1)
         }
     }
 
     @Test("a timeout fails without a second request (the text may have gone out)")
     func timeout() async throws {
-        // The gateway would answer (a success) after 10 s; only the 300 ms deadline makes the
+        // The provider would answer (a success) after 10 s; only the 300 ms deadline makes the
         // send fail, so the failure is the outcome asserted, not how long it took.
-        try await withProvider([.init(delay: .seconds(10))]) { gateway in
+        try await withProvider([.init(delay: .seconds(10))]) { provider in
             let failed = await #expect(throws: DeliveryError.self) {
-                try await sender(gateway, CapturedLog(), timeout: .milliseconds(300)).send(message)
+                try await sender(provider, CapturedLog(), timeout: .milliseconds(300)).send(message)
             }
             #expect(failed?.kind == .timedOut)
-            #expect(gateway.requests.count == 1)
+            #expect(provider.requests.count == 1)
         }
     }
 
-    @Test("a gateway that cannot be reached is tried twice, then fails")
+    @Test("a provider that cannot be reached is tried twice, then fails")
     func unreachable() async throws {
         // A port held by a bound socket that never listens: connecting is refused, and no other
         // test's server can take the port meanwhile (a port merely freed was, once, taken by a
@@ -238,19 +238,19 @@ struct TwilioTests {
 struct WebhookTests {
     let secret = "a-shared-secret-of-some-length"
 
-    func sender(_ gateway: FakeProvider, _ log: CapturedLog = CapturedLog()) throws -> WebhookSender {
+    func sender(_ provider: FakeProvider, _ log: CapturedLog = CapturedLog()) throws -> WebhookSender {
         WebhookSender(
             // A bound only, long enough that a first attempt on a loaded machine leaves its retry room.
-            configuration: try .init(url: gateway.baseURL + "/sms", secret: secret, timeout: .seconds(3600)),
+            configuration: try .init(url: provider.baseURL + "/sms", secret: secret, timeout: .seconds(3600)),
             logger: log.logger, retryDelay: .milliseconds(10))
     }
 
     @Test("POSTs {to, channel, body, reference} as JSON with an HMAC-SHA256 signature of the exact body")
     func request() async throws {
-        try await withProvider { gateway in
+        try await withProvider { provider in
             let log = CapturedLog()
-            #expect(try await sender(gateway, log).send(message) == DeliveryReport(providerID: nil, status: .queued))
-            let request = try #require(gateway.requests.first)
+            #expect(try await sender(provider, log).send(message) == DeliveryReport(providerID: nil, status: .queued))
+            let request = try #require(provider.requests.first)
             #expect(request.method == .post)
             #expect(request.path == "/sms")
             #expect(request.headers[.contentType] == "application/json")
@@ -271,14 +271,14 @@ struct WebhookTests {
 
     @Test("a call carries channel voice and the words to say; with callbacks, its status_callback address")
     func voice() async throws {
-        try await withProvider { gateway in
+        try await withProvider { provider in
             let sender = WebhookSender(
                 configuration: try .init(
-                    url: gateway.baseURL + "/sms", secret: secret,
+                    url: provider.baseURL + "/sms", secret: secret,
                     statusCallbackBase: "https://login.example.com/callbacks/webhook/"),
                 logger: CapturedLog().logger, retryDelay: .milliseconds(10))
             _ = try await sender.send(call)
-            let json = try JSONSerialization.jsonObject(with: Data(try #require(gateway.requests.first).body.utf8))
+            let json = try JSONSerialization.jsonObject(with: Data(try #require(provider.requests.first).body.utf8))
             #expect(
                 json as? [String: String] == [
                     "to": "+15305550123", "channel": "voice",
@@ -291,13 +291,13 @@ struct WebhookTests {
 
     @Test("4xx final, 5xx retried once")
     func errors() async throws {
-        try await withProvider([.init(status: .unauthorized)]) { gateway in
-            await #expect(throws: DeliveryError.self) { try await sender(gateway).send(message) }
-            #expect(gateway.requests.count == 1)
+        try await withProvider([.init(status: .unauthorized)]) { provider in
+            await #expect(throws: DeliveryError.self) { try await sender(provider).send(message) }
+            #expect(provider.requests.count == 1)
         }
-        try await withProvider([.init(status: .badGateway)]) { gateway in
-            _ = try await sender(gateway).send(message)
-            #expect(gateway.requests.count == 2)
+        try await withProvider([.init(status: .badGateway)]) { provider in
+            _ = try await sender(provider).send(message)
+            #expect(provider.requests.count == 2)
         }
     }
 
@@ -307,7 +307,7 @@ struct WebhookTests {
             _ = try WebhookSender.Configuration(url: "file:///etc/passwd", secret: secret)
         }
         #expect(throws: SMSConfigurationError("WEBAPP_SMS_WEBHOOK_SECRET must be at least 16 characters.")) {
-            _ = try WebhookSender.Configuration(url: "https://gateway.example.com", secret: "short")
+            _ = try WebhookSender.Configuration(url: "https://provider.example.com", secret: "short")
         }
     }
 }

@@ -59,7 +59,7 @@ public struct PasskeyService: Sendable {
             exclude: options.exclude.map { Array($0) }, timeoutSeconds: SignInRules.passkeyChallengeLifetime)
     }
 
-    /// The browser's answer to ``creationOptions(for:session:)``, checked and stored; returns the
+    /// The browser's answer to ``creationOptions(for:session:enrolled:)``, checked and stored; returns the
     /// passkey's name. `browser` names it when its authenticator is not a known one.
     /// `userAgent` and `client`: the browser's, for the event.
     public func register(
@@ -84,7 +84,7 @@ public struct PasskeyService: Sendable {
         else { throw PasskeyError.operatorProofNeeded }
     }
 
-    /// ``register(_:for:session:browser:)`` with the JSON decoded already (the API's body).
+    /// ``register(_:for:session:browser:userAgent:client:enrolled:)`` with the JSON decoded already (the API's body).
     public func register(
         _ json: CredentialJSON.RegistrationJSON, for user: User, session: SessionToken, browser: String,
         userAgent: String? = nil, client: String? = nil
@@ -175,7 +175,7 @@ public struct PasskeyService: Sendable {
                 relyingParty: relyingParty, challenge: challenge, timeoutSeconds: SignInRules.passkeyChallengeLifetime))
     }
 
-    /// The answer to ``signInOptions(client:)``, sent back with its `token`: on success a fresh
+    /// The answer to ``signInOptions(client:token:)``, sent back with its `token`: on success a fresh
     /// signed-in session (ending `replacing`, the browser's session of a sign-in by text in
     /// progress), as after a right code. Each answer counts as a sign-in `client` started.
     public func signIn(

@@ -131,7 +131,7 @@ extension AuthDecision: Equatable where Outcome: Equatable {}
 /// A decision's outcome once its changes are written, with what the database assigned.
 public struct Applied<Outcome: Sendable>: Sendable {
     public var outcome: Outcome
-    /// The id of the user a ``AuthChange/signIn(phone:session:at:expiresAt:absoluteExpiresAt:)``
+    /// The id of the user an ``AuthChange/signIn(phone:session:at:expiresAt:absoluteExpiresAt:userAgent:api:method:provedAt:)``
     /// wrote, if one did.
     public var signedInUserID: Int64?
     /// The events written, by type: a ``AuthChange/recordEventOnce(_:since:)`` already noted is

@@ -96,7 +96,7 @@ public struct WaysBack: Sendable, Equatable {
     }
 }
 
-/// What ``AuthRead/recoveryCode(phone:digest:)`` found.
+/// What ``AuthRead/recoveryCode(phone:digest:account:)`` found.
 public struct RecoveryCodeMatch: Sendable, Equatable {
     /// The account on the number; nil when the number has none.
     public var user: Int64?

@@ -1,5 +1,6 @@
 import AccountCore
 import AuthCore
+import Encodings
 import EventsCore
 import Foundation
 
@@ -196,7 +197,7 @@ public enum AccountQueries {
                     let passkeys = try passkeyRows.map {
                         AccountExport.Passkey(
                             name: try $0.get("name"),
-                            aaguid: (try $0.get("aaguid") as Data).map { String(format: "%02x", $0) }.joined(),
+                            aaguid: (try $0.get("aaguid") as Data).hexString,
                             createdAt: date(try $0.get("created_at")),
                             lastUsedAt: try $0.optional("last_used_at").map(date),
                             flaggedAt: try $0.optional("flagged_at").map(date))

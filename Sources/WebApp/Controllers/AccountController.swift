@@ -12,7 +12,7 @@ import Wording
 ///
 /// Changing the number is a code to the new number, kept beside the signed-in session (a
 /// ``PendingCodeCookie`` on `/account/phone`); the right code moves the account in the
-/// transaction that checks it (``AuthCore/SignInService/moveAccount(of:to:session:holder:codeInput:client:language:)``).
+/// transaction that checks it (``AuthCore/SignInService/moveAccount(of:to:session:holder:codeInput:client:language:userAgent:)``).
 struct AccountController: Sendable {
     let signIn: SignInService
     let store: any AccountStore

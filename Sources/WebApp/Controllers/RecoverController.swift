@@ -13,7 +13,7 @@ import Wording
 ///    `/recover` holds its pending session);
 /// 3. the right code moves the account there, ends every session and remembered phone it had
 ///    (the lost phone's), signs this browser in and texts the old number that it happened
-///    (``AuthCore/SignInService/recoverAccount(of:to:session:holder:codeInput:client:language:userAgent:)``).
+///    (``AuthCore/SignInService/recoverAccount(_:from:to:session:holder:codeInput:client:language:userAgent:)``).
 ///
 /// A passkey of the account is the other proof: it signs in on Login, and Your account changes
 /// the number from there.

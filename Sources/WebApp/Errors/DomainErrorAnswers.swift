@@ -5,7 +5,7 @@ import WalletCore
 import Wording
 
 // What each domain error answers over HTTP, said once: its status, the headers it must carry
-// and the sentence for the person. Pages (``ErrorPages``, the forms shown again) and the JSON
+// and the sentence for the person. Pages (``ErrorMiddleware/pages(_:)``, the forms shown again) and the JSON
 // API (``APIError``) both start from here; only the body differs between them.
 
 /// A sign-in refusal: the Login or Verify form comes back with it, or the API's JSON.

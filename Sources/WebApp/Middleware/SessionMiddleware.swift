@@ -10,7 +10,7 @@ import WalletCore
 /// Home's group, the page every signed-in visit lands on, has one made with
 /// ``readingHome(_:)``: the wallet overview is read in the same database round trip as the
 /// session and handed to the page in the context. The console's has one made with
-/// ``readingPasskey(_:)``: its door asks whether the operator has a passkey.
+/// ``readingPasskey(_:of:)``: its door asks whether the operator has a passkey.
 struct SessionMiddleware: Middleware {
     let signIn: SignInService
     let cookie: SessionCookie
