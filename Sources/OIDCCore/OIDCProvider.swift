@@ -89,41 +89,36 @@ public struct OIDCProvider: Sendable {
         case redirect(String)
     }
 
-    /// - Parameter signedInFresh: the person signed in after this request first came (so
-    ///   `prompt=login`, `max_age` and `acr_values` are met).
+    /// Where `request` leads, as ``AuthorizationRules`` decide from what is read here: the
+    /// person's consent to the app (for an app that is not first-party), then the code when
+    /// the answer is to issue one.
+    ///
+    /// - Parameter pendingSince: when this request first came (the browser's pending sign-in
+    ///   for it); a sign-in since then meets `prompt=login`, `max_age` and `acr_values`.
     /// - Parameter askConsent: `false` when the consent page itself asks (its answer is judged).
     public func next(
-        for request: AuthorizationRequest, person: Person?, signedInFresh: Bool, askConsent: Bool = true
+        for request: AuthorizationRequest, person: Person?, pendingSince: Double?, askConsent: Bool = true
     ) async throws -> Next {
         let now = clock().timeIntervalSince1970
-        func refuse(_ code: AuthorizationError.Code, _ description: String) -> Next {
-            .redirect(
+        let consented: Bool =
+            if let person, askConsent, !request.client.firstParty {
+                try await store.hasConsent(user: person.userID, client: request.client.id, scopes: request.scopes)
+            } else { true }
+        switch AuthorizationRules.decide(
+            request, person: person, pendingSince: pendingSince, consented: consented, askConsent: askConsent,
+            freshProofWithin: freshProofWithin, now: now)
+        {
+        case .signIn(let again): return .signIn(again: again)
+        case .consent: return .consent
+        case .refuse(let code, let description):
+            return .redirect(
                 AuthorizationError.Redirect(
                     redirectURI: request.redirectURI, code: code, description: description, state: request.state
                 ).url(issuer: issuer))
+        case .issueCode:
+            guard let person else { return .signIn(again: false) }
+            return .redirect(try await issueCode(request, person: person, now: now))
         }
-        guard let person else {
-            return request.prompt == .none
-                ? refuse(.loginRequired, "The person is not signed in.") : .signIn(again: false)
-        }
-        // A sign-in time after now (the clock was set back) is no fresh sign-in.
-        let tooOld =
-            !SignInRules.hasHappened(person.authTime, by: now)
-            || request.maxAge.map { now - person.authTime > Double($0) } ?? false
-            || request.asksFreshProof && now - person.authTime > freshProofWithin
-        if !signedInFresh, request.prompt == .login || tooOld {
-            return request.prompt == .none
-                ? refuse(.loginRequired, "The sign-in is older than max_age.") : .signIn(again: true)
-        }
-        guard askConsent else { return .consent }
-        if !request.client.firstParty {
-            let agreed = try await store.hasConsent(
-                user: person.userID, client: request.client.id, scopes: request.scopes)
-            if request.prompt == .consent || !agreed {
-                return request.prompt == .none ? refuse(.consentRequired, "The person has not agreed yet.") : .consent
-            }
-        }
-        return .redirect(try await issueCode(request, person: person, now: now))
     }
 
     /// The person agreed on the consent page: remembered, then the code.
@@ -217,16 +212,16 @@ public struct OIDCProvider: Sendable {
         let idToken = IDToken(
             iss: issuer, sub: subject, aud: client.id, exp: expires, iat: issued, authTime: Int(issue.authTime),
             nonce: issue.nonce, amr: Self.amr(issue.method),
-            phoneNumber: issue.scopes.contains("phone") ? issue.phone : nil, sid: issue.sid)
+            phoneNumber: issue.scopes.contains(.phone) ? issue.phone : nil, sid: issue.sid)
         let access = AccessToken(
             iss: issuer, sub: subject, clientID: client.id, exp: expires, iat: issued,
-            scope: issue.scopes.joined(separator: " "), family: issue.family.hexString, jti: Self.randomToken())
+            scope: issue.scopes.text, family: issue.family.hexString, jti: Self.randomToken())
         return TokenResponse(
             access_token: try await signer.sign(access, type: "at+jwt"), expires_in: Int(Self.tokenLifetime),
             id_token: client.idTokenRS256
                 ? try await signer.signRS256(idToken, type: "JWT") : try await signer.sign(idToken, type: "JWT"),
             refresh_token: issue.refreshToken,
-            scope: issue.scopes.joined(separator: " "))
+            scope: issue.scopes.text)
     }
 
     // MARK: Userinfo

@@ -184,7 +184,7 @@ struct RequestTests {
         }
         let request = try parse(
             base + [("code_challenge", String(repeating: "A", count: 43)), ("code_challenge_method", "S256")])
-        #expect(request.scopes == ["openid", "offline_access"])
+        #expect(request.scopes == [.openid, .offlineAccess])
         #expect(request.prompt == .normal)
     }
 

@@ -14,7 +14,7 @@ struct TokenRulesTests {
     let hash = Data(repeating: 7, count: 32)
     let family = Data(repeating: 1, count: 16)
 
-    func code(challenge: String? = nil, scopes: [String] = ["openid", "phone"], expiresIn: Double = 60)
+    func code(challenge: String? = nil, scopes: [Scope] = [.openid, .phone], expiresIn: Double = 60)
         -> CodeGrant
     {
         CodeGrant(
@@ -45,7 +45,7 @@ struct TokenRulesTests {
         #expect(issue.userID == 42 && issue.phone == "+15305550123" && issue.refreshToken == nil)
         #expect(issue.method == .passkey && issue.nonce == "n")
 
-        let offline = redeem(stored(code(scopes: ["openid", "offline_access"])))
+        let offline = redeem(stored(code(scopes: [.openid, .offlineAccess])))
         guard case .issue(let withRefresh) = offline.outcome else { Issue.record("refused"); return }
         #expect(withRefresh.refreshToken == "new-refresh")
         #expect(offline.changes.count == 2)
@@ -88,13 +88,13 @@ struct TokenRulesTests {
     @Test("a refresh narrows the tokens' scopes, never the new refresh token's; a reused one revokes its family")
     func refresh() {
         let grant = RefreshGrant(
-            family: family, clientID: "app", userID: 42, scopes: ["openid", "phone", "offline_access"],
+            family: family, clientID: "app", userID: 42, scopes: [.openid, .phone, .offlineAccess],
             authTime: now - 100, method: .code, expiresAt: now + 60)
         let fresh = StoredGrant(
             grant: grant, phone: "+15305550123", usedAt: nil, familyRevokedAt: nil, familyCreatedAt: now - 60)
-        let narrowed = TokenRules.refresh(fresh, hash: hash, client: "app", asked: ["openid"], newRefreshToken: "r2", now: now)
+        let narrowed = TokenRules.refresh(fresh, hash: hash, client: "app", asked: [.openid], newRefreshToken: "r2", now: now)
         guard case .issue(let issue) = narrowed.outcome else { Issue.record("refused"); return }
-        #expect(issue.scopes == ["openid"])
+        #expect(issue.scopes == [.openid])
         guard case .saveRefresh(_, let saved) = narrowed.changes.last else { Issue.record("no refresh"); return }
         #expect(saved.scopes == grant.scopes)
         #expect(narrowed.changes.first == .markRefreshUsed(hash: hash, at: now))
@@ -108,7 +108,7 @@ struct TokenRulesTests {
     @Test("a refresh-token family ends at its fixed lifetime however often it is used; the last token it gives never outlives it")
     func familyLifetime() {
         let grant = RefreshGrant(
-            family: family, clientID: "app", userID: 42, scopes: ["openid", "offline_access"], authTime: now - 100,
+            family: family, clientID: "app", userID: 42, scopes: [.openid, .offlineAccess], authTime: now - 100,
             method: .code, expiresAt: now + 60)
         let lifetime: TimeInterval = 90 * 86_400
         // Used every day: the token is fresh, but the family began 90 days ago.

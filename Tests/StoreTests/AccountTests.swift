@@ -258,7 +258,7 @@ struct AccountTests {
                 "INSERT INTO accounts (user_id, name, balance_cents, created_at) VALUES (\(alice.id), 'Savings', 1, 1)")
             // Apps she used (a consent each); Bob's app is not hers.
             for (user, app) in [(alice.id, "grafana"), (alice.id, "notes"), (bob.id, "wiki")] {
-                try await database.oidc.grantConsent(user: user, client: app, scopes: ["openid"], at: 1)
+                try await database.oidc.grantConsent(user: user, client: app, scopes: [.openid], at: 1)
             }
             let rules = Self.rules
             #expect(try await database.account.delete(user: alice.id, at: fixture.clock.now.timeIntervalSince1970) { rules.deletion($0) } == .moneyHeld(cents: 1))

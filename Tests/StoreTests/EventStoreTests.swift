@@ -94,8 +94,8 @@ struct EventStoreTests {
             let pending = try await f.service.requestCode(phoneInput: "5305550123", session: nil)
             let user = try await f.service.verify(session: pending.session, codeInput: f.sms.lastCode!).user
             let now = f.clock.now.timeIntervalSince1970
-            try await database.oidc.grantConsent(user: user.id, client: "notes", scopes: ["openid"], at: now)
-            try await database.oidc.grantConsent(user: user.id, client: "notes", scopes: ["openid", "phone"], at: now + 1)
+            try await database.oidc.grantConsent(user: user.id, client: "notes", scopes: [.openid], at: now)
+            try await database.oidc.grantConsent(user: user.id, client: "notes", scopes: [.openid, .phone], at: now + 1)
             try await database.oidc.revokeConsent(user: user.id, client: "notes", at: now + 2)
             try await database.account.replaceRecoveryCodes(user: user.id, digests: [Data(repeating: 1, count: 32)], at: now + 3)
             let events = try await database.events.activity(user: user.id, since: 0, before: nil, limit: 10)

@@ -120,7 +120,7 @@ struct OIDCProviderTests {
         let person = OIDCProvider.Person(userID: user.id, authTime: 1_800_000_000, method: .code, sid: sid)
         guard
             case .redirect(let url) = try await provider.next(
-                for: try authorize(client, scope: scope), person: person, signedInFresh: false)
+                for: try authorize(client, scope: scope), person: person, pendingSince: nil)
         else { throw CancellationError() }
         return (person, url)
     }
@@ -167,7 +167,7 @@ struct OIDCProviderTests {
             #expect(Confirmation.isFresh(record, now: f.clock.now, within: 600))
             let person = OIDCProvider.Person(userID: signedIn.user.id, authTime: record.lastProof, method: record.method)
             guard case .redirect(let url) = try await provider.next(
-                for: try authorize("mobile"), person: person, signedInFresh: false)
+                for: try authorize("mobile"), person: person, pendingSince: nil)
             else { throw CancellationError() }
             let tokens = try await provider.token(try tokenRequest("mobile", try code(from: url)))
             #expect(try await provider.signer.verify(tokens.id_token, as: IDToken.self).amr == ["tel"])
@@ -217,20 +217,20 @@ struct OIDCProviderTests {
             let (person, _) = try await signedIn(provider, database)
             let now = clock.now.timeIntervalSince1970
             let stale = OIDCProvider.Person(userID: person.userID, authTime: now - 601, method: .code)
-            guard case .signIn(again: true) = try await provider.next(for: request, person: stale, signedInFresh: false)
+            guard case .signIn(again: true) = try await provider.next(for: request, person: stale, pendingSince: nil)
             else { Issue.record("a stale proof answered"); return }
             // The same sign-in once Confirm it's you made it fresh for this request.
-            guard case .redirect = try await provider.next(for: request, person: stale, signedInFresh: true)
+            guard case .redirect = try await provider.next(for: request, person: stale, pendingSince: stale.authTime)
             else { Issue.record("not answered after the proof"); return }
             let fresh = OIDCProvider.Person(userID: person.userID, authTime: now - 60, method: .code)
-            guard case .redirect = try await provider.next(for: request, person: fresh, signedInFresh: false)
+            guard case .redirect = try await provider.next(for: request, person: fresh, pendingSince: nil)
             else { Issue.record("a fresh proof was asked again"); return }
             // Without acr_values the stale sign-in is answered as before.
-            guard case .redirect = try await provider.next(for: try authorize("mobile"), person: stale, signedInFresh: false)
+            guard case .redirect = try await provider.next(for: try authorize("mobile"), person: stale, pendingSince: nil)
             else { Issue.record("asked without acr_values"); return }
             // A sign-in an hour in the future (the clock was set back since) is no fresh proof.
             let future = OIDCProvider.Person(userID: person.userID, authTime: now + 3600, method: .code)
-            guard case .signIn(again: true) = try await provider.next(for: request, person: future, signedInFresh: false)
+            guard case .signIn(again: true) = try await provider.next(for: request, person: future, pendingSince: nil)
             else { Issue.record("a sign-in from the future counted as fresh"); return }
         }
     }
@@ -303,10 +303,10 @@ struct OIDCProviderTests {
             }
             // A confidential client's code issued without PKCE, then redeemed with a verifier.
             let person = OIDCProvider.Person(userID: 1, authTime: 1_800_000_000, method: .code)
-            try await database.oidc.grantConsent(user: 1, client: "grafana", scopes: ["openid"], at: 1)
+            try await database.oidc.grantConsent(user: 1, client: "grafana", scopes: [.openid], at: 1)
             guard
                 case .redirect(let url) = try await provider.next(
-                    for: try authorize("grafana", scope: "openid", pkce: false), person: person, signedInFresh: false)
+                    for: try authorize("grafana", scope: "openid", pkce: false), person: person, pendingSince: nil)
             else { throw CancellationError() }
             await #expect(
                 throws: TokenError(.invalidGrant, "code_verifier given, but the request had no code_challenge.")
@@ -327,10 +327,10 @@ struct OIDCProviderTests {
             let person = OIDCProvider.Person(
                 userID: try await signedIn(provider, database).0.userID, authTime: 1, method: .code)
             let request = try authorize("grafana", scope: "openid phone", pkce: false)
-            #expect(try await provider.next(for: request, person: person, signedInFresh: false) == .consent)
+            #expect(try await provider.next(for: request, person: person, pendingSince: nil) == .consent)
             let url = try await provider.approve(request, person: person)
             #expect(url.hasPrefix("https://grafana.example.com/login/generic_oauth?code="))
-            guard case .redirect = try await provider.next(for: request, person: person, signedInFresh: false) else {
+            guard case .redirect = try await provider.next(for: request, person: person, pendingSince: nil) else {
                 Issue.record("consent was not remembered")
                 return
             }
@@ -339,7 +339,7 @@ struct OIDCProviderTests {
                 try tokenRequest("grafana", try code(from: url), verifier: nil, secret: "s3cret-s3cret-s3cret"))
             try await database.oidc.revokeConsent(user: person.userID, client: "grafana", at: 2)
             #expect(try await provider.userinfo(accessToken: tokens.access_token) == nil)
-            #expect(try await provider.next(for: request, person: person, signedInFresh: false) == .consent)
+            #expect(try await provider.next(for: request, person: person, pendingSince: nil) == .consent)
             #expect(provider.deny(request).contains("error=access_denied"))
         }
     }

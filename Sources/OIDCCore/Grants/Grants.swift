@@ -17,7 +17,7 @@ public struct CodeGrant: Sendable, Equatable {
     public var redirectURI: String
     public var codeChallenge: String?
     public var nonce: String?
-    public var scopes: [String]
+    public var scopes: [Scope]
     /// When the person signed in (seconds since 1970).
     public var authTime: Double
     /// How the person signed in (the ID token's `amr`).
@@ -29,7 +29,7 @@ public struct CodeGrant: Sendable, Equatable {
 
     public init(
         family: Data, clientID: String, userID: Int64, redirectURI: String, codeChallenge: String?, nonce: String?,
-        scopes: [String], authTime: Double, method: SignInMethod, expiresAt: Double, sid: String? = nil
+        scopes: [Scope], authTime: Double, method: SignInMethod, expiresAt: Double, sid: String? = nil
     ) {
         self.sid = sid
         self.family = family
@@ -56,13 +56,13 @@ public struct RefreshGrant: Sendable, Equatable {
     public var family: Data
     public var clientID: String
     public var userID: Int64
-    public var scopes: [String]
+    public var scopes: [Scope]
     public var authTime: Double
     public var method: SignInMethod
     public var expiresAt: Double
 
     public init(
-        family: Data, clientID: String, userID: Int64, scopes: [String], authTime: Double, method: SignInMethod,
+        family: Data, clientID: String, userID: Int64, scopes: [Scope], authTime: Double, method: SignInMethod,
         expiresAt: Double
     ) {
         self.family = family
@@ -129,10 +129,10 @@ public struct OIDCDecision<Outcome: Sendable>: Sendable {
 /// An app the person let have their phone number, or a first-party one signed in for them.
 public struct Consent: Sendable, Equatable {
     public var clientID: String
-    public var scopes: [String]
+    public var scopes: [Scope]
     public var grantedAt: Double
 
-    public init(clientID: String, scopes: [String], grantedAt: Double) {
+    public init(clientID: String, scopes: [Scope], grantedAt: Double) {
         self.clientID = clientID
         self.scopes = scopes
         self.grantedAt = grantedAt
@@ -156,8 +156,8 @@ public protocol OIDCStore: Sendable {
     ) async throws -> Outcome
     /// The person's phone (E.164) when `family` is live (not revoked) and theirs; `nil` otherwise.
     func userinfo(family: Data) async throws -> (userID: Int64, phone: String)?
-    func hasConsent(user: Int64, client: String, scopes: [String]) async throws -> Bool
-    func grantConsent(user: Int64, client: String, scopes: [String], at now: Double) async throws
+    func hasConsent(user: Int64, client: String, scopes: [Scope]) async throws -> Bool
+    func grantConsent(user: Int64, client: String, scopes: [Scope], at now: Double) async throws
     /// Removes the consent and revokes every family of the person for that client.
     func revokeConsent(user: Int64, client: String, at now: Double, recording operatorEvent: Event?) async throws
     /// The apps the person let have their phone number (consents), and the first-party apps
@@ -172,8 +172,8 @@ public protocol OIDCStore: Sendable {
     func userOfSession(sid: String, client: String) async throws -> Int64?
 }
 
-/// Scopes kept as one space-separated text, and how long what was used is kept.
-public enum OIDCScopes {
+/// How long used codes and grants are kept.
+public enum GrantRetention {
     /// Codes are kept a day past their minute, so one presented again within the day is seen
     /// for what it is (a replay) and revokes what it issued.
     public static let usedCodesKept: TimeInterval = 86_400
@@ -182,12 +182,6 @@ public enum OIDCScopes {
     /// from its sign-in) and ten days more, so the session's end can still be told to the app
     /// (Back-Channel Logout), retries and a resumed endpoint included.
     public static let sessionGrantsKept: TimeInterval = 40 * 86_400
-
-    /// `had` with `more` added, in the provider's order.
-    public static func union(_ had: [String], _ more: [String]) -> [String] {
-        let all = Set(had + more)
-        return AuthorizationRequest.supportedScopes.filter(all.contains)
-    }
 }
 
 extension OIDCStore {

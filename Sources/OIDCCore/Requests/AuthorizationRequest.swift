@@ -18,7 +18,7 @@ public struct AuthorizationRequest: Sendable, Equatable {
     public let client: OIDCClient
     public let redirectURI: String
     /// The scopes granted ones among those asked: `openid` always, `phone`, `offline_access`.
-    public let scopes: [String]
+    public let scopes: [Scope]
     public let state: String?
     public let nonce: String?
     /// PKCE S256 challenge (required of public clients).
@@ -33,8 +33,6 @@ public struct AuthorizationRequest: Sendable, Equatable {
     /// any value asks for it; the ID token names none (the values are voluntary, Core §3.1.2.1).
     public let asksFreshProof: Bool
 
-    /// The scopes this provider knows; others asked for are ignored (OAuth 2.0 §3.3).
-    public static let supportedScopes = ["openid", "phone", "offline_access"]
     /// Longest accepted `state` and `nonce`: apps use tens of characters.
     static let maxValueLength = 512
 
@@ -71,8 +69,8 @@ public struct AuthorizationRequest: Sendable, Equatable {
         if let mode = values["response_mode"], mode != "query" {
             throw refuse(.invalidRequest, "Only response_mode=query is supported.")
         }
-        let asked = (values["scope"] ?? "").split(separator: " ").map(String.init)
-        guard asked.contains("openid") else { throw refuse(.invalidScope, "The scope must include openid.") }
+        let scopes = Scope.known(in: values["scope"] ?? "")
+        guard scopes.contains(.openid) else { throw refuse(.invalidScope, "The scope must include openid.") }
         for (name, value) in [("state", state), ("nonce", values["nonce"])] {
             if let value, value.unicodeScalars.count > maxValueLength || value.isEmpty {
                 throw refuse(.invalidRequest, "\(name) must be 1 to \(maxValueLength) characters.")
@@ -108,7 +106,7 @@ public struct AuthorizationRequest: Sendable, Equatable {
         }
         return AuthorizationRequest(
             client: client, redirectURI: redirectURI,
-            scopes: supportedScopes.filter { asked.contains($0) }, state: state, nonce: values["nonce"],
+            scopes: scopes, state: state, nonce: values["nonce"],
             codeChallenge: challenge,
             prompt: prompts.contains("none")
                 ? .none : prompts.contains("login") ? .login : prompts.contains("consent") ? .consent : .normal,

@@ -5,7 +5,8 @@ import Foundation
 public struct TokenRequest: Sendable, Equatable {
     public enum Grant: Sendable, Equatable {
         case authorizationCode(code: String, redirectURI: String, verifier: String?)
-        case refreshToken(String, scopes: [String]?)
+        /// `scopes`: those of the request's `scope` this provider knows (nil: none was given).
+        case refreshToken(String, scopes: [Scope]?)
     }
 
     public let client: OIDCClient
@@ -40,7 +41,7 @@ public struct TokenRequest: Sendable, Equatable {
             }
             return TokenRequest(
                 client: client,
-                grant: .refreshToken(token, scopes: values["scope"].map { $0.split(separator: " ").map(String.init) }))
+                grant: .refreshToken(token, scopes: values["scope"].map(Scope.known(in:))))
         case nil:
             throw TokenError(.invalidRequest, "grant_type is missing.")
         default:

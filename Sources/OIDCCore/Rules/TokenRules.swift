@@ -20,7 +20,7 @@ public enum TokenRules {
         public var userID: Int64
         public var phone: String
         /// The access and ID tokens' scopes.
-        public var scopes: [String]
+        public var scopes: [Scope]
         public var authTime: Double
         public var method: SignInMethod
         public var nonce: String?
@@ -89,7 +89,7 @@ public enum TokenRules {
     /// A refresh token presented by `client`, asking for `asked` scopes (nil: the grant's). Its
     /// family ends `familyLifetime` after the sign-in that began it, however often it is used.
     public static func refresh(
-        _ stored: StoredGrant<RefreshGrant>?, hash: Data, client: String, asked: [String]?, newRefreshToken: String,
+        _ stored: StoredGrant<RefreshGrant>?, hash: Data, client: String, asked: [Scope]?, newRefreshToken: String,
         now: Double, familyLifetime: TimeInterval = RefreshGrant.familyLifetime
     ) -> OIDCDecision<Outcome> {
         guard let stored, stored.familyRevokedAt == nil else { return OIDCDecision(.refuse(unusableRefresh)) }
@@ -117,8 +117,8 @@ public enum TokenRules {
         // RFC 6749 §6: these tokens may have fewer scopes than the grant (never more: others
         // asked for are left out, as at the authorization); the new refresh token keeps the
         // grant's, so a narrower refresh loses nothing.
-        let known = (asked ?? []).filter(AuthorizationRequest.supportedScopes.contains)
-        let scopes = known.isEmpty ? grant.scopes : grant.scopes.filter { $0 == "openid" || known.contains($0) }
+        let known = asked ?? []
+        let scopes = known.isEmpty ? grant.scopes : grant.scopes.filter { $0 == .openid || known.contains($0) }
         return issue(
             family: grant.family, client: client, userID: grant.userID, phone: stored.phone, scopes: scopes,
             refreshScopes: grant.scopes, authTime: grant.authTime, method: grant.method, nonce: nil, sid: stored.sid,
@@ -126,13 +126,13 @@ public enum TokenRules {
     }
 
     private static func issue(
-        family: Data, client: String, userID: Int64, phone: String, scopes: [String], refreshScopes: [String],
+        family: Data, client: String, userID: Int64, phone: String, scopes: [Scope], refreshScopes: [Scope],
         authTime: Double, method: SignInMethod, nonce: String?, sid: String?, newRefreshToken: String,
         familyEnds: Double, now: Double, changes: [OIDCChange]
     ) -> OIDCDecision<Outcome> {
         var changes = changes
         var refresh: String?
-        if refreshScopes.contains("offline_access") {
+        if refreshScopes.contains(.offlineAccess) {
             refresh = newRefreshToken
             changes.append(
                 .saveRefresh(

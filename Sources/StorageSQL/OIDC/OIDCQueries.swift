@@ -22,7 +22,7 @@ public enum OIDCQueries {
             Statement(insertGrant, grant.family, grant.clientID, grant.userID, now, grant.sid),
             Statement(
                 insertCode, hash, grant.family, grant.redirectURI, grant.codeChallenge, grant.nonce,
-                grant.scopes.joined(separator: " "), grant.authTime, grant.method.storedMethod, grant.expiresAt,
+                grant.scopes.text, grant.authTime, grant.method.storedMethod, grant.expiresAt,
                 grant.method.byCall),
         ])
     }
@@ -45,7 +45,7 @@ public enum OIDCQueries {
             CodeGrant(
                 family: family, clientID: try row.get("client_id"), userID: try row.get("user_id"),
                 redirectURI: try row.get("redirect_uri"), codeChallenge: try row.optional("code_challenge"),
-                nonce: try row.optional("nonce"), scopes: scopes(try row.get("scope")),
+                nonce: try row.optional("nonce"), scopes: try scopes(try row.get("scope")),
                 authTime: try row.get("auth_time"), method: try method(row), expiresAt: try row.get("expires_at"))
         }
     }
@@ -71,7 +71,7 @@ public enum OIDCQueries {
         redeem(Statement(refreshByHash, hash), decide) { row, family in
             RefreshGrant(
                 family: family, clientID: try row.get("client_id"), userID: try row.get("user_id"),
-                scopes: scopes(try row.get("scope")), authTime: try row.get("auth_time"), method: try method(row),
+                scopes: try scopes(try row.get("scope")), authTime: try row.get("auth_time"), method: try method(row),
                 expiresAt: try row.get("expires_at"))
         }
     }
@@ -104,7 +104,7 @@ public enum OIDCQueries {
         case .revoke(let family, let at): Statement(revokeFamily, at, family)
         case .saveRefresh(let hash, let grant):
             Statement(
-                insertRefresh, hash, grant.family, grant.scopes.joined(separator: " "), grant.authTime,
+                insertRefresh, hash, grant.family, grant.scopes.text, grant.authTime,
                 grant.method.storedMethod, grant.expiresAt, grant.method.byCall)
         }
     }
@@ -147,10 +147,10 @@ public enum OIDCQueries {
     static let consentScopesLocked = SQL(
         "SELECT scope FROM oidc_consents WHERE user_id = $1 AND client_id = $2 FOR UPDATE")
 
-    public static func hasConsent(user: Int64, client: String, scopes wanted: [String]) -> Step<Bool> {
+    public static func hasConsent(user: Int64, client: String, scopes wanted: [Scope]) -> Step<Bool> {
         .rows(Statement(consentScopes, user, client)) { rows in
             guard let granted: String = try rows.first?.get("scope") else { return .done(false) }
-            let had = scopes(granted)
+            let had = try scopes(granted)
             return .done(wanted.allSatisfy(had.contains))
         }
     }
@@ -162,10 +162,10 @@ public enum OIDCQueries {
         """)
 
     /// Adds `more` to what the person already granted the client.
-    public static func grantConsent(user: Int64, client: String, scopes more: [String], at now: Double) -> Step<Int> {
+    public static func grantConsent(user: Int64, client: String, scopes more: [Scope], at now: Double) -> Step<Int> {
         .rows(Statement(consentScopesLocked, user, client)) { rows in
-            let had = try rows.first.map { scopes(try $0.get("scope")) } ?? []
-            let all = OIDCScopes.union(had, more).joined(separator: " ")
+            let had = try rows.first.map { try scopes(try $0.get("scope")) } ?? []
+            let all = Scope.union(had, more).text
             // A first consent connects the app (a wider one later is the same connection).
             let connected = rows.isEmpty ? [EventQueries.insert(Event(.appConnected, at: now, user: user, app: client))] : []
             return .execute([Statement(upsertConsent, user, client, all, now)] + connected)
@@ -209,17 +209,17 @@ public enum OIDCQueries {
             .done(
                 try rows.map { row in
                     Consent(
-                        clientID: try row.get("client_id"), scopes: scopes(try row.get("scope")),
+                        clientID: try row.get("client_id"), scopes: try scopes(try row.get("scope")),
                         grantedAt: try row.get("granted_at"))
                 })
         }
     }
 
     /// Codes a day past their minute, expired refresh tokens, and grants left with neither:
-    /// after a day, or ``OIDCCore/OIDCScopes/sessionGrantsKept`` for one that names a browser
+    /// after a day, or ``OIDCCore/GrantRetention/sessionGrantsKept`` for one that names a browser
     /// session (its end is still to be told to the app).
     public static func purge(before now: Double) -> Step<Int> {
-        let kept = now - OIDCScopes.usedCodesKept
+        let kept = now - GrantRetention.usedCodesKept
         return .execute([
             Statement(SQL("DELETE FROM oidc_codes WHERE expires_at <= $1"), kept),
             Statement(SQL("DELETE FROM oidc_refresh_tokens WHERE expires_at <= $1"), now),
@@ -229,7 +229,7 @@ public enum OIDCQueries {
                     DELETE FROM oidc_grants WHERE created_at <= $1 AND (sid IS NULL OR created_at <= $2)
                         AND NOT EXISTS (SELECT 1 FROM oidc_refresh_tokens r WHERE r.family = oidc_grants.family)
                         AND NOT EXISTS (SELECT 1 FROM oidc_codes c WHERE c.family = oidc_grants.family)
-                    """), kept, now - OIDCScopes.sessionGrantsKept),
+                    """), kept, now - GrantRetention.sessionGrantsKept),
         ])
     }
 
@@ -246,8 +246,11 @@ public enum OIDCQueries {
         .rows(Statement(appsOfUser, user)) { rows in .done(try rows.map { try $0.get("client_id") }) }
     }
 
-    /// A stored space-separated scope list.
-    static func scopes(_ stored: String) -> [String] {
-        stored.split(separator: " ").map(String.init)
+    /// A stored space-separated scope list; a name the code does not know is corrupt data.
+    static func scopes(_ stored: String) throws -> [Scope] {
+        try stored.split(separator: " ").map { name in
+            guard let scope = Scope(rawValue: String(name)) else { throw StoredDataCorrupt("an unknown scope") }
+            return scope
+        }
     }
 }

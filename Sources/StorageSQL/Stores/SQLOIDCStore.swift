@@ -35,11 +35,11 @@ public struct SQLOIDCStore<Runner: StepRunner>: OIDCStore {
         try await runner.read { OIDCQueries.userinfo(family: family) }.map { ($0.userID, $0.phone) }
     }
 
-    public func hasConsent(user: Int64, client: String, scopes: [String]) async throws -> Bool {
+    public func hasConsent(user: Int64, client: String, scopes: [Scope]) async throws -> Bool {
         try await runner.read { OIDCQueries.hasConsent(user: user, client: client, scopes: scopes) }
     }
 
-    public func grantConsent(user: Int64, client: String, scopes: [String], at now: Double) async throws {
+    public func grantConsent(user: Int64, client: String, scopes: [Scope], at now: Double) async throws {
         _ = try await runner.transaction {
             OIDCQueries.grantConsent(user: user, client: client, scopes: scopes, at: now)
         }

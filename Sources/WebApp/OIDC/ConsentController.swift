@@ -74,9 +74,8 @@ struct ConsentController: Sendable {
         // The request's sign-in checks (prompt=login, max_age) hold here too: the page's address
         // is anyone's to open with an old session.
         let pending = continuing.pending(in: request, for: Substring(query))
-        let fresh = pending.map { person.authTime >= $0.since } ?? false
         if case .signIn = try await provider.next(
-            for: authorization, person: person, signedInFresh: fresh, askConsent: false)
+            for: authorization, person: person, pendingSince: pending?.since, askConsent: false)
         {
             return .redirect(to: "/oidc/authorize?" + query)
         }

@@ -56,7 +56,7 @@ struct OIDCController: Sendable {
             "grant_types_supported": ["authorization_code", "refresh_token"],
             "subject_types_supported": ["public"],
             "id_token_signing_alg_values_supported": provider.signer.signsRS256 ? ["ES256", "RS256"] : ["ES256"],
-            "scopes_supported": AuthorizationRequest.supportedScopes,
+            "scopes_supported": Scope.allCases.map(\.rawValue),
             "claims_supported": [
                 "sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "amr", "azp",
                 "phone_number", "phone_number_verified", "sid",
@@ -105,8 +105,7 @@ struct OIDCController: Sendable {
         // A sign-in counts as fresh only for the request it was made for.
         let pending = continuing.pending(in: request, for: query)
         let person = try await self.person(context)
-        let fresh = person.map { person in pending.map { person.authTime >= $0.since } ?? false } ?? false
-        switch try await provider.next(for: authorization, person: person, signedInFresh: fresh) {
+        switch try await provider.next(for: authorization, person: person, pendingSince: pending?.since) {
         case .signIn(let again):
             var response = Response.redirect(to: "/login", status: .found)
             guard let cookies = continuing.cookies(query: query, in: request) else {
