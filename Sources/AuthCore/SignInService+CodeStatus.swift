@@ -21,6 +21,10 @@ extension SignInService {
         public var lockedFor: Int? = nil
     }
 
+    /// How recent a text or call must be for a second tap on the button that asked for it to
+    /// be that same tap again (a slow network, a double tap) rather than a new request.
+    public static let sameTapWithin = 5
+
     /// What is known of the last code's text or call.
     public struct Delivery: Sendable, Equatable {
         public let channel: DeliveryChannel
@@ -98,5 +102,21 @@ extension SignInService {
             expiresIn: held.code.isLive(at: now.timeIntervalSince1970)
                 ? wholeSeconds(from: now, to: Date(timeIntervalSince1970: held.code.expiresAt)) : 0,
             resendWait: wholeSeconds(rules.resendWait(held.code, now: now)))
+    }
+}
+
+extension SignInService.CodeStatus {
+    /// Whether `error`, a new code by `channel` refused as too soon, answers a second tap on the
+    /// same button or Resend tapped at once: the text or call sent within
+    /// ``SignInService/sameTapWithin`` seconds is still on its way, nothing new was sent, and
+    /// that is what to tell the person, not a refusal. A text or call already reported
+    /// undelivered or unanswered is no such tap.
+    public func isStillOnItsWay(after error: SignInError, by channel: DeliveryChannel) -> Bool {
+        switch error {
+        case .resendTooSoon, .callTooSoon: break
+        default: return false
+        }
+        guard let delivery, delivery.channel == channel, !delivery.status.isFinal else { return false }
+        return (sentAgo ?? .max) < SignInService.sameTapWithin
     }
 }

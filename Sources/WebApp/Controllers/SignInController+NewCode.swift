@@ -25,24 +25,12 @@ extension SignInController {
             _ = try await signIn.resendCode(
                 session: token, client: request.client?.group, userAgent: request.headers[.userAgent], channel: channel,
                 language: context.language)
-            return notice(channel == .voice ? "called" : "resent")
+            return notice(channel == .voice ? .called : .resent)
         } catch SignInError.noPendingSignIn {
             return Redirect.toLoginExpired(secure: cookie.secure).response
         } catch let error as SignInError {
             let status = try await signIn.codeStatus(for: phone)
-            // A second tap on the same button (a slow network, a double tap), or Resend tapped
-            // at once: the text or call already sent is still on its way, so say that (nothing
-            // new was sent), not a refusal. (One reported unanswered or undelivered is no double tap.)
-            let tooSoon =
-                switch error {
-                case .resendTooSoon, .callTooSoon: true
-                default: false
-                }
-            if tooSoon, let delivery = status.delivery, delivery.channel == channel,
-                !delivery.status.isFinal, (status.sentAgo ?? .max) < 5
-            {
-                return notice(channel == .voice ? "called" : "onItsWay")
-            }
+            if status.isStillOnItsWay(after: error, by: channel) { return notice(channel == .voice ? .called : .onItsWay) }
             // Refused a new code while the one already sent still works: say so, so the
             // person types that one instead of waiting.
             let usable = status.triesLeft.map { $0 > 0 } ?? false
@@ -57,12 +45,32 @@ extension SignInController {
         }
     }
 
-    /// Verify, with a notice: a new code was sent (`resent`), we are calling (`called`), or
-    /// the text already sent is on its way (`onItsWay`).
-    func notice(_ name: String) -> Response {
+    /// What Verify says after a new code was asked for, carried to it in a short-lived cookie.
+    enum Notice: String {
+        /// A new code was sent.
+        case resent
+        /// We are calling with the code.
+        case called
+        /// The text already sent is on its way (a second tap sent nothing).
+        case onItsWay
+
+        /// The sentence, in the catalog `words`, for `phone`.
+        func sentence(_ words: Catalog, phone: PhoneNumber) -> String {
+            let key =
+                switch self {
+                case .resent: "verify.notice.resent"
+                case .called: "verify.notice.called"
+                case .onItsWay: "verify.notice.onItsWay"
+                }
+            return words(key, ["phone": phone.nationalFormat])
+        }
+    }
+
+    /// Verify, with `notice`.
+    func notice(_ notice: Notice) -> Response {
         var response = Response.redirect(to: "/verify")
         response.setCookie(
-            Cookie(name: Self.noticeCookie, value: name, path: "/verify", maxAge: 60, secure: cookie.secure))
+            Cookie(name: Self.noticeCookie, value: notice.rawValue, path: "/verify", maxAge: 60, secure: cookie.secure))
         return response
     }
 

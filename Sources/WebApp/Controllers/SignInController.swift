@@ -159,7 +159,7 @@ struct SignInController: Sendable {
                 phoneInput: phoneInput, session: context.sessionToken, client: request.client?.group,
                 userAgent: request.headers[.userAgent], channel: channel, language: context.language)
             // A call placed says so on Verify ("We're calling … now"), as Verify's own button does.
-            var response = channel == .voice && result.sent ? notice("called") : Response.redirect(to: "/verify")
+            var response = channel == .voice && result.sent ? notice(.called) : Response.redirect(to: "/verify")
             if result.session != context.sessionToken { response.setCookie(cookie.pending(result.session)) }
             return response
         } catch let error as SignInError {
@@ -208,13 +208,7 @@ struct SignInController: Sendable {
     @Sendable func showVerify(_ request: Request, _ context: PendingSignInContext) async throws -> Response {
         let phone = context.phone
         let words = pages.in(context.language).words
-        let notice: String? =
-            switch request.cookie(Self.noticeCookie) {
-            case "resent": words("verify.notice.resent", ["phone": phone.nationalFormat])
-            case "called": words("verify.notice.called", ["phone": phone.nationalFormat])
-            case "onItsWay": words("verify.notice.onItsWay", ["phone": phone.nationalFormat])
-            default: nil
-            }
+        let notice = request.cookie(Self.noticeCookie).flatMap(Notice.init(rawValue:))?.sentence(words, phone: phone)
         // A locked number, or a code that took its last try or expired, stays so on reload: the
         // page says what the POST said, and offers only what it offered.
         let status = try await signIn.codeStatus(for: phone)
