@@ -90,7 +90,7 @@ public struct OIDCProvider: Sendable {
     }
 
     /// Where `request` leads, as ``AuthorizationRules`` decide from what is read here: the
-    /// person's consent to the app (for an app that is not first-party), then the code when
+    /// person's consent to the app, read only when the answer turns on it, then the code when
     /// the answer is to issue one.
     ///
     /// - Parameter pendingSince: when this request first came (the browser's pending sign-in
@@ -100,14 +100,18 @@ public struct OIDCProvider: Sendable {
         for request: AuthorizationRequest, person: Person?, pendingSince: Double?, askConsent: Bool = true
     ) async throws -> Next {
         let now = clock().timeIntervalSince1970
-        let consented: Bool =
-            if let person, askConsent, !request.client.firstParty {
-                try await store.hasConsent(user: person.userID, client: request.client.id, scopes: request.scopes)
-            } else { true }
-        switch AuthorizationRules.decide(
-            request, person: person, pendingSince: pendingSince, consented: consented, askConsent: askConsent,
-            freshProofWithin: freshProofWithin, now: now)
-        {
+        func decide(consented: Bool?) -> AuthorizationRules.Decision {
+            AuthorizationRules.decide(
+                request, person: person, pendingSince: pendingSince, consented: consented, askConsent: askConsent,
+                freshProofWithin: freshProofWithin, now: now)
+        }
+        var decision = decide(consented: nil)
+        if decision == .readConsent, let person {
+            decision = decide(
+                consented: try await store.hasConsent(
+                    user: person.userID, client: request.client.id, scopes: request.scopes))
+        }
+        switch decision {
         case .signIn(let again): return .signIn(again: again)
         case .consent: return .consent
         case .refuse(let code, let description):
@@ -118,6 +122,9 @@ public struct OIDCProvider: Sendable {
         case .issueCode:
             guard let person else { return .signIn(again: false) }
             return .redirect(try await issueCode(request, person: person, now: now))
+        case .readConsent:
+            // Asked again with the consent read, it never says this; were it to, the page asks.
+            return .consent
         }
     }
 

@@ -28,7 +28,7 @@ struct AuthorizationRulesTests {
 
     func decide(
         _ request: AuthorizationRequest, signedIn: Bool = true, authTime: Double? = nil, pendingSince: Double? = nil,
-        consented: Bool = true, askConsent: Bool = true
+        consented: Bool? = true, askConsent: Bool = true
     ) -> AuthorizationRules.Decision {
         let person = signedIn ? OIDCProvider.Person(userID: 7, authTime: authTime ?? self.person.authTime, method: .code) : nil
         return AuthorizationRules.decide(
@@ -77,8 +77,20 @@ struct AuthorizationRulesTests {
                 == .refuse(.consentRequired, "The person has not agreed yet."))
         #expect(decide(try request("ours"), consented: false) == .issueCode)
         #expect(decide(try request("ours", [("prompt", "consent")]), consented: false) == .issueCode)
+        // The consent is read only when the answer turns on it.
+        #expect(decide(try request(), consented: nil) == .readConsent)
+        #expect(decide(try request("app", [("prompt", "none")]), consented: nil) == .readConsent)
+        #expect(decide(try request("ours"), consented: nil) == .issueCode)
+        #expect(decide(try request("app", [("prompt", "consent")]), consented: nil) == .consent)
+        #expect(decide(try request(), signedIn: false, consented: nil) == .signIn(again: false))
+        #expect(decide(try request("app", [("max_age", "600")]), consented: nil) == .signIn(again: true))
+        #expect(decide(try request(), consented: nil, askConsent: false) == .consent)
         // The consent page asks: its sign-in checks still hold, then it is the page's to judge.
         #expect(decide(try request(), askConsent: false) == .consent)
         #expect(decide(try request("app", [("prompt", "login")]), askConsent: false) == .signIn(again: true))
+        // ... and prompt=none with a sign-in too old is refused there too, never allowed.
+        #expect(
+            decide(try request("app", [("prompt", "none"), ("max_age", "600")]), askConsent: false)
+                == .refuse(.loginRequired, "The sign-in is older than max_age."))
     }
 }

@@ -14,6 +14,9 @@ public enum AuthorizationRules {
         case refuse(AuthorizationError.Code, String)
         /// Back to the app with a code.
         case issueCode
+        /// The answer turns on the person's consent to this app, which was not read: read it,
+        /// and ask again with it.
+        case readConsent
     }
 
     /// What the request leads to.
@@ -21,12 +24,13 @@ public enum AuthorizationRules {
     /// - Parameter pendingSince: when this request first came to the provider (seconds since
     ///   1970; `nil`: it is not the request the browser is signing in for). A sign-in at or after
     ///   it was made for this request, so it meets `prompt=login`, `max_age` and `acr_values`.
-    /// - Parameter consented: the person agreed before to every scope asked (read only for an app
-    ///   that is not first-party; a first-party app is never asked).
+    /// - Parameter consented: the person agreed before to every scope asked; `nil` when it was not
+    ///   read (it is read only when the answer turns on it: a signed-in person, fresh enough, and
+    ///   an app that is not first-party, which is never asked).
     /// - Parameter askConsent: `false` when the consent page itself asks (its answer is judged).
     /// - Parameter freshProofWithin: how recent a sign-in `acr_values` accepts (`--confirm-within`).
     public static func decide(
-        _ request: AuthorizationRequest, person: OIDCProvider.Person?, pendingSince: Double?, consented: Bool,
+        _ request: AuthorizationRequest, person: OIDCProvider.Person?, pendingSince: Double?, consented: Bool?,
         askConsent: Bool = true, freshProofWithin: Double, now: Double
     ) -> Decision {
         guard let person else {
@@ -43,9 +47,13 @@ public enum AuthorizationRules {
                 ? .refuse(.loginRequired, "The sign-in is older than max_age.") : .signIn(again: true)
         }
         guard askConsent else { return .consent }
-        if !request.client.firstParty, request.prompt == .consent || !consented {
-            return request.prompt == .none ? .refuse(.consentRequired, "The person has not agreed yet.") : .consent
+        if !request.client.firstParty, request.prompt != .consent {
+            guard let consented else { return .readConsent }
+            if !consented {
+                return request.prompt == .none ? .refuse(.consentRequired, "The person has not agreed yet.") : .consent
+            }
         }
+        if !request.client.firstParty, request.prompt == .consent { return .consent }
         return .issueCode
     }
 }

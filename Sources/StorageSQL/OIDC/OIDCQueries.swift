@@ -45,7 +45,7 @@ public enum OIDCQueries {
             CodeGrant(
                 family: family, clientID: try row.get("client_id"), userID: try row.get("user_id"),
                 redirectURI: try row.get("redirect_uri"), codeChallenge: try row.optional("code_challenge"),
-                nonce: try row.optional("nonce"), scopes: try scopes(try row.get("scope")),
+                nonce: try row.optional("nonce"), scopes: scopes(try row.get("scope")),
                 authTime: try row.get("auth_time"), method: try method(row), expiresAt: try row.get("expires_at"))
         }
     }
@@ -71,7 +71,7 @@ public enum OIDCQueries {
         redeem(Statement(refreshByHash, hash), decide) { row, family in
             RefreshGrant(
                 family: family, clientID: try row.get("client_id"), userID: try row.get("user_id"),
-                scopes: try scopes(try row.get("scope")), authTime: try row.get("auth_time"), method: try method(row),
+                scopes: scopes(try row.get("scope")), authTime: try row.get("auth_time"), method: try method(row),
                 expiresAt: try row.get("expires_at"))
         }
     }
@@ -150,7 +150,7 @@ public enum OIDCQueries {
     public static func hasConsent(user: Int64, client: String, scopes wanted: [Scope]) -> Step<Bool> {
         .rows(Statement(consentScopes, user, client)) { rows in
             guard let granted: String = try rows.first?.get("scope") else { return .done(false) }
-            let had = try scopes(granted)
+            let had = scopes(granted)
             return .done(wanted.allSatisfy(had.contains))
         }
     }
@@ -164,7 +164,7 @@ public enum OIDCQueries {
     /// Adds `more` to what the person already granted the client.
     public static func grantConsent(user: Int64, client: String, scopes more: [Scope], at now: Double) -> Step<Int> {
         .rows(Statement(consentScopesLocked, user, client)) { rows in
-            let had = try rows.first.map { try scopes(try $0.get("scope")) } ?? []
+            let had = try rows.first.map { scopes(try $0.get("scope")) } ?? []
             let all = Scope.union(had, more).text
             // A first consent connects the app (a wider one later is the same connection).
             let connected = rows.isEmpty ? [EventQueries.insert(Event(.appConnected, at: now, user: user, app: client))] : []
@@ -209,7 +209,7 @@ public enum OIDCQueries {
             .done(
                 try rows.map { row in
                     Consent(
-                        clientID: try row.get("client_id"), scopes: try scopes(try row.get("scope")),
+                        clientID: try row.get("client_id"), scopes: scopes(try row.get("scope")),
                         grantedAt: try row.get("granted_at"))
                 })
         }
@@ -246,11 +246,10 @@ public enum OIDCQueries {
         .rows(Statement(appsOfUser, user)) { rows in .done(try rows.map { try $0.get("client_id") }) }
     }
 
-    /// A stored space-separated scope list; a name the code does not know is corrupt data.
-    static func scopes(_ stored: String) throws -> [Scope] {
-        try stored.split(separator: " ").map { name in
-            guard let scope = Scope(rawValue: String(name)) else { throw StoredDataCorrupt("an unknown scope") }
-            return scope
-        }
+    /// A stored space-separated scope list. A name this version does not know (one a newer
+    /// version wrote, during a rolling deploy or after a rollback) is left out: a grant or a
+    /// consent read with fewer scopes gives less, never more.
+    static func scopes(_ stored: String) -> [Scope] {
+        Scope.known(in: stored)
     }
 }

@@ -74,9 +74,12 @@ struct ConsentController: Sendable {
         // The request's sign-in checks (prompt=login, max_age) hold here too: the page's address
         // is anyone's to open with an old session.
         let pending = continuing.pending(in: request, for: Substring(query))
-        if case .signIn = try await provider.next(
-            for: authorization, person: person, pendingSince: pending?.since, askConsent: false)
-        {
+        // Only a request whose answer is this page may be allowed here: one that asks for a
+        // sign-in again, or that prompt=none refuses, goes back to be answered as such.
+        guard
+            try await provider.next(
+                for: authorization, person: person, pendingSince: pending?.since, askConsent: false) == .consent
+        else {
             return .redirect(to: "/oidc/authorize?" + query)
         }
         let location = try await provider.approve(authorization, person: person)
