@@ -56,8 +56,10 @@ final class RawConnection: @unchecked Sendable {
     }
 
     /// Whether the server listening on `port` has read all that was sent on this connection:
-    /// its end's receive queue in the kernel's table of TCP sockets (Linux's `/proc/net/tcp`)
-    /// is empty. What a test waits for before acting on a request the server must have seen.
+    /// in the kernel's table of TCP sockets (Linux's `/proc/net/tcp`), this end has nothing
+    /// unacknowledged in its send queue, and the server's end of it, established, has nothing
+    /// left in its receive queue. What a test waits for before acting on a request the server
+    /// must have seen.
     func isReadByServer(port: Int) -> Bool {
         // Read to the end with read(2): the file says its size is 0, and Foundation's readers
         // can stop at a first page of what may be many sockets'.
@@ -71,17 +73,25 @@ final class RawConnection: @unchecked Sendable {
             if count <= 0 { break }
             bytes += chunk[0..<count]
         }
-        let table = String(decoding: bytes, as: UTF8.self)
         let mine = localPort
-        for line in table.split(separator: "\n").dropFirst() {
+        let loopback = "0100007F"
+        var sent = false, read = false
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n").dropFirst() {
             // sl local_address rem_address st tx_queue:rx_queue …, addresses as hex "0100007F:1F90".
             let fields = line.split(separator: " ")
             guard fields.count > 4 else { continue }
-            func portOf(_ address: Substring) -> Int? { address.split(separator: ":").last.flatMap { Int($0, radix: 16) } }
-            guard portOf(fields[1]) == port, portOf(fields[2]) == mine else { continue }
-            return fields[4].split(separator: ":").last.flatMap { Int($0, radix: 16) } == 0
+            func end(_ address: Substring) -> (host: Substring, port: Int?) {
+                let parts = address.split(separator: ":")
+                return (parts.first ?? "", parts.last.flatMap { Int($0, radix: 16) })
+            }
+            let (local, remote) = (end(fields[1]), end(fields[2]))
+            guard local.host == loopback, remote.host == loopback else { continue }
+            let queues = fields[4].split(separator: ":").map { Int($0, radix: 16) }
+            guard queues.count == 2, fields[3] == "01" else { continue }  // established
+            if local.port == mine, remote.port == port { sent = queues[0] == 0 }
+            if local.port == port, remote.port == mine { read = queues[1] == 0 }
         }
-        return false
+        return sent && read
     }
 
     /// How a send ended.
