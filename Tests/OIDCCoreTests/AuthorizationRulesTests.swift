@@ -72,6 +72,10 @@ struct AuthorizationRulesTests {
         #expect(decide(try request(), consented: false) == .consent)
         #expect(decide(try request(), consented: true) == .issueCode)
         #expect(decide(try request("app", [("prompt", "consent")]), consented: true) == .consent)
+        // prompt=login consent: a fresh sign-in first, then the consent page even when agreed.
+        let both = try request("app", [("prompt", "login consent")])
+        #expect(decide(both, consented: true) == .signIn(again: true))
+        #expect(decide(both, pendingSince: Self.now - 1800, consented: true) == .consent)
         #expect(
             decide(try request("app", [("prompt", "none")]), consented: false)
                 == .refuse(.consentRequired, "The person has not agreed yet."))

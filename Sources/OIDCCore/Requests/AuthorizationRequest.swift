@@ -5,14 +5,18 @@ import Foundation
 /// error page, never a redirect: RFC 6749 §4.1.2.1), then every other parameter (refused by
 /// redirecting back with `error` and `state`).
 public struct AuthorizationRequest: Sendable, Equatable {
-    public enum Prompt: Sendable, Equatable {
-        case normal
-        /// Sign in again even when signed in.
-        case login
+    /// What `prompt` asks (Core §3.1.2.1): `none` alone, or `login` and `consent`, either or
+    /// both (`prompt=login consent`: a fresh sign-in, then the consent page).
+    public struct Prompt: Sendable, Equatable {
         /// Never show a page: signed in (and consented) or `login_required` / `consent_required`.
-        case none
+        public var none = false
+        /// Sign in again even when signed in.
+        public var login = false
         /// Ask for consent again, even when given before (a first-party client is never asked).
-        case consent
+        public var consent = false
+
+        /// No `prompt`.
+        public static let normal = Prompt()
     }
 
     public let client: OIDCClient
@@ -108,8 +112,8 @@ public struct AuthorizationRequest: Sendable, Equatable {
             client: client, redirectURI: redirectURI,
             scopes: scopes, state: state, nonce: values["nonce"],
             codeChallenge: challenge,
-            prompt: prompts.contains("none")
-                ? .none : prompts.contains("login") ? .login : prompts.contains("consent") ? .consent : .normal,
+            prompt: Prompt(
+                none: prompts.contains("none"), login: prompts.contains("login"), consent: prompts.contains("consent")),
             maxAge: maxAge,
             loginHint: values["login_hint"].map { String($0.prefix(64)) },
             asksFreshProof: !acrValues.trimmingCharacters(in: .whitespaces).isEmpty)

@@ -34,7 +34,7 @@ public enum AuthorizationRules {
         askConsent: Bool = true, freshProofWithin: Double, now: Double
     ) -> Decision {
         guard let person else {
-            return request.prompt == .none ? .refuse(.loginRequired, "The person is not signed in.") : .signIn(again: false)
+            return request.prompt.none ? .refuse(.loginRequired, "The person is not signed in.") : .signIn(again: false)
         }
         let signedInFresh = pendingSince.map { person.authTime >= $0 } ?? false
         // A sign-in time after now (the clock was set back) is no fresh sign-in.
@@ -42,18 +42,18 @@ public enum AuthorizationRules {
             !SignInRules.hasHappened(person.authTime, by: now)
             || request.maxAge.map { now - person.authTime > Double($0) } ?? false
             || request.asksFreshProof && now - person.authTime > freshProofWithin
-        if !signedInFresh, request.prompt == .login || tooOld {
-            return request.prompt == .none
+        if !signedInFresh, request.prompt.login || tooOld {
+            return request.prompt.none
                 ? .refuse(.loginRequired, "The sign-in is older than max_age.") : .signIn(again: true)
         }
         guard askConsent else { return .consent }
-        if !request.client.firstParty, request.prompt != .consent {
+        if !request.client.firstParty, !request.prompt.consent {
             guard let consented else { return .readConsent }
             if !consented {
-                return request.prompt == .none ? .refuse(.consentRequired, "The person has not agreed yet.") : .consent
+                return request.prompt.none ? .refuse(.consentRequired, "The person has not agreed yet.") : .consent
             }
         }
-        if !request.client.firstParty, request.prompt == .consent { return .consent }
+        if !request.client.firstParty, request.prompt.consent { return .consent }
         return .issueCode
     }
 }
