@@ -1,6 +1,7 @@
 """The built `webapp` as the Python tests run it: on 127.0.0.1, a data folder of its own and, with a
 PostgreSQL URL (scripts/test's throwaway server), a schema of its own there instead of a SQLite file.
-Stopped and cleaned up by stop(). Used by Tests/Browser and Tests/Delivery.
+Stopped and cleaned up by stop(). Also `eventually`, the one wait for a condition. Used by the
+Python test folders.
 """
 
 import json
@@ -10,11 +11,24 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import time
 import urllib.error
 import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BINARY = os.environ.get("WEBAPP_BINARY", os.path.join(ROOT, ".build", "debug", "webapp"))
+
+
+def eventually(condition, within=30.0):
+    """Whether `condition()` becomes true within `within` seconds (looked at every 50 ms): a
+    bound so a broken build fails instead of hanging, generous for a loaded machine. Tests wait
+    for what they expect this way, never a fixed time."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return condition()
 
 
 def free_port():

@@ -25,7 +25,7 @@ import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "PythonSupport"))
-from webapp_process import BINARY, free_port, psql  # noqa: E402
+from webapp_process import BINARY, eventually, free_port, psql  # noqa: E402
 
 POSTGRES = os.path.join(ROOT, "scripts", "postgres")
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
@@ -206,15 +206,11 @@ http {
                         signed_in.append(opener)
 
         def more_sign_ins(than):
-            """Waits until more than `than` sign-ins reached Home (bounded, so a broken build
-            fails instead of hanging); whether they did."""
-            deadline = time.monotonic() + 120
-            while time.monotonic() < deadline and not stop.is_set():
+            """Whether more than `than` sign-ins reach Home (waited for, within two minutes)."""
+            def reached():
                 with lock:
-                    if len(signed_in) > than:
-                        return True
-                time.sleep(0.1)
-            return False
+                    return len(signed_in) > than
+            return eventually(reached, within=120)
 
         workers = [threading.Thread(target=person, args=(n,), daemon=True) for n in range(4)]
         for worker in workers:

@@ -169,17 +169,28 @@ struct ConnectionTests {
         }
     }
 
+    /// The idle and request timeouts far past the caps' tests' sockets' own 60 s: a close those
+    /// sockets see is a cap's doing (the counter says so too), however long a loaded machine
+    /// takes to do it.
+    static func onlyCapsClose(_ configuration: inout AppConfiguration) {
+        configuration.server.requestTimeout = .seconds(600)
+        configuration.server.idleTimeout = .seconds(600)
+    }
+
+    /// `count` idle connections to `server`, once it has taken them all.
+    func hold(_ count: Int, on server: TestServer) async throws -> [RawConnection] {
+        let held = try (0..<count).map { _ in try RawConnection(port: server.port, readTimeoutSeconds: 60) }
+        #expect(await eventually { server.app.server.openConnectionCount == count })
+        return held
+    }
+
     @Test("connections past the per-client cap are closed at once and counted")
     func perClientCap() async throws {
-        // The idle and request timeouts are far past these sockets' own 60 s: a close seen is the cap's doing
-        // (the counter below says so too), however long a loaded machine takes to do it.
         try await withServer({
             $0.server.maxConnectionsPerClient = 5
-            $0.server.requestTimeout = .seconds(600)
-            $0.server.idleTimeout = .seconds(600)
+            Self.onlyCapsClose(&$0)
         }) { server in
-            let held = try (0..<5).map { _ in try RawConnection(port: server.port, readTimeoutSeconds: 60) }
-            #expect(await eventually { server.app.server.openConnectionCount == 5 })
+            let held = try await hold(5, on: server)
             let sixth = try RawConnection(port: server.port, readTimeoutSeconds: 60)
             #expect(await sixth.isClosedByPeer())
             held[0].send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -199,14 +210,11 @@ struct ConnectionTests {
 
     @Test("connections past the total cap are closed at once and counted")
     func totalCap() async throws {
-        // As above: only the cap closes a connection within the sockets' 60 s.
         try await withServer({
             $0.server.maxConnections = 3
-            $0.server.requestTimeout = .seconds(600)
-            $0.server.idleTimeout = .seconds(600)
+            Self.onlyCapsClose(&$0)
         }) { server in
-            let held = try (0..<3).map { _ in try RawConnection(port: server.port, readTimeoutSeconds: 60) }
-            #expect(await eventually { server.app.server.openConnectionCount == 3 })
+            let held = try await hold(3, on: server)
             let fourth = try RawConnection(port: server.port, readTimeoutSeconds: 60)
             #expect(await fourth.isClosedByPeer())
             held[0].send("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")

@@ -23,20 +23,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 DATABASE_URL = os.environ.get("WEBHOOK_DATABASE_URL") or None
 
 sys.path.insert(0, os.path.join(ROOT, "Tests", "PythonSupport"))
-from webapp_process import BINARY, WebappProcess  # noqa: E402
+from webapp_process import BINARY, WebappProcess, eventually  # noqa: E402
 
 SECRET = "whsec_" + base64.b64encode(bytes(range(32))).decode()
-
-
-def eventually(condition, within=30.0):
-    """Whether `condition()` becomes true within `within` seconds (looked at every 50 ms): a
-    bound so a broken build fails instead of hanging, generous for a loaded machine."""
-    deadline = time.monotonic() + within
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return condition()
 
 
 class Receiver:

@@ -47,13 +47,13 @@ public enum AuthorizationRules {
                 ? .refuse(.loginRequired, "The sign-in is older than max_age.") : .signIn(again: true)
         }
         guard askConsent else { return .consent }
-        if !request.client.firstParty, !request.prompt.consent {
+        if !request.client.firstParty {
+            if request.prompt.consent { return .consent }
             guard let consented else { return .readConsent }
             if !consented {
                 return request.prompt.none ? .refuse(.consentRequired, "The person has not agreed yet.") : .consent
             }
         }
-        if !request.client.firstParty, request.prompt.consent { return .consent }
         return .issueCode
     }
 }
