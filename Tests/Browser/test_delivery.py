@@ -34,7 +34,7 @@ class DeliveryTests(base.BrowserTestCase):
         if twilio:
             self.twilio = fake_twilio.FakeTwilio()
             self.addCleanup(self.twilio.stop)
-            port = fake_twilio.free_port()
+            port = base.free_port()
             self.server = self.start_server(
                 options=["--sms", "twilio", "--public-url", "http://127.0.0.1:%d" % port],
                 env=self.twilio.environment(), port=port)

@@ -1,4 +1,5 @@
 """The Login and Verify pages in a real browser, Chromium or WebKit (engines.py), driven by Selenium.
+The wallet's pages on a phone: test_wallet_pages.py.
 
 Each test starts the built `webapp` binary on a free port with its own data folder, so the
 tests see exactly what a person would (base.py). Run by ./scripts/test (see ./scripts/browser-tests).
@@ -43,7 +44,7 @@ class PageTests(base.BrowserTestCase):
     def test_paste_fills_all_six(self):
         self.go_to_verify()
         # A wrong code, so the page stays and the result can be inspected.
-        wrong = "%06d" % ((int(self.server.last_code()) + 1) % 1000000)
+        wrong = self.wrong_code()
         pasted = wrong[:3] + " " + wrong[3:]
         self.driver.execute_script(
             """
@@ -57,7 +58,7 @@ class PageTests(base.BrowserTestCase):
 
     def test_autofill_fills_all_six_and_submits_once(self):
         self.go_to_verify()
-        wrong = "%06d" % ((int(self.server.last_code()) + 1) % 1000000)
+        wrong = self.wrong_code()
         # Autofill drops the whole code into box one in one go; then the person also hits Enter.
         self.driver.execute_script(
             """
@@ -74,7 +75,7 @@ class PageTests(base.BrowserTestCase):
     def test_wrong_code_clears_boxes_then_right_code_and_back_button(self):
         self.go_to_verify()
         code = self.server.last_code()
-        wrong = "%06d" % ((int(code) + 1) % 1000000)
+        wrong = self.wrong_code()
         for digit in wrong:
             self.driver.switch_to.active_element.send_keys(digit)
         self.wait.until(lambda d: "Incorrect verification code" in d.find_element(By.ID, "otp-error").text)
@@ -123,7 +124,7 @@ class PageTests(base.BrowserTestCase):
         self.wait_for_page("/verify")
         code = self.server.last_code()
         # Without the script the cursor does not advance: tap each box, then press Verify.
-        wrong = "%06d" % ((int(code) + 1) % 1000000)
+        wrong = self.wrong_code()
         for index, digit in enumerate(wrong, start=1):
             self.box(index).send_keys(digit)
         self.driver.find_element(By.ID, "verify-button").send_keys(Keys.ENTER)
@@ -228,78 +229,6 @@ class PageTests(base.BrowserTestCase):
         self.wait_for_page("/verify")
         self.type_code()
         self.assertEqual(self.driver.execute_script("return sessionStorage.getItem('otpAborted')"), "1")
-
-    def open_checking_next_to_savings(self):
-        """Signs in, adds the accounts Checking and Savings, and opens Checking."""
-        self.sign_in()
-        for name in ["Checking", "Savings"]:
-            self.driver.find_element(By.ID, "account-name").send_keys(name)
-            self.driver.find_element(By.CSS_SELECTOR, "#add-account-form button").click()
-            self.wait_for_page("/accounts/", prefix=True)
-            self.driver.get(self.server.url + "/home")
-        self.driver.find_element(By.LINK_TEXT, "Checking").click()
-        self.wait.until(lambda d: d.find_element(By.ID, "account-name-heading").text == "Checking")
-
-    def test_wallet_deposit_and_transfer_on_a_phone(self):
-        self.open_checking_next_to_savings()
-        self.driver.find_element(By.ID, "deposit-amount").send_keys("$1,250.75")
-        self.driver.find_element(By.CSS_SELECTOR, "#deposit-form button").click()
-        self.wait.until(lambda d: d.find_element(By.ID, "balance").text == "$1,250.75")
-        self.driver.find_element(By.ID, "transfer-amount").send_keys("250.75")
-        self.driver.find_element(By.CSS_SELECTOR, "#transfer-form button").click()
-        self.wait.until(lambda d: d.find_element(By.ID, "balance").text == "$1,000.00")
-        self.assertIn("Transferred $250.75.", self.driver.find_element(By.ID, "notice").text)
-        self.assertLessEqual(self.driver.execute_script("return document.documentElement.scrollWidth"),
-                             engines.width(self.driver))
-        for element in self.driver.find_elements(By.CSS_SELECTOR, "button, input[type=text], select"):
-            if element.is_displayed():
-                self.assertGreaterEqual(element.size["height"], 44, element.get_attribute("outerHTML")[:80])
-        self.screenshot("account.png")
-        # Refresh after the transfer re-reads the page; it never posts the transfer again.
-        self.driver.refresh()
-        self.assertEqual(self.driver.find_element(By.ID, "balance").text, "$1,000.00")
-        self.assertEqual(self.driver.find_element(By.ID, "notice").text, "")  # said once, not on reload
-        self.driver.get(self.server.url + "/home")
-        self.assertEqual(self.driver.find_element(By.ID, "total").text, "$1,250.75")
-        self.screenshot("home.png")
-
-
-    def test_a_wallet_error_is_next_to_its_field_which_takes_focus_in_an_open_section(self):
-        self.open_checking_next_to_savings()
-
-        def described(field):
-            """The text of what the field's aria-describedby points at."""
-            ids = (field.get_attribute("aria-describedby") or "").split()
-            return " ".join(self.driver.find_element(By.ID, i).text for i in ids)
-
-        # Withdraw more than the balance: the sentence is under Withdraw, not above Deposit.
-        self.driver.find_element(By.ID, "withdraw-amount").send_keys("5")
-        self.driver.find_element(By.CSS_SELECTOR, "#withdraw-form button").click()
-        self.wait.until(lambda d: d.title.startswith("Error: "))
-        self.assertEqual(self.active(), "withdraw-amount")
-        field = self.driver.find_element(By.ID, "withdraw-amount")
-        self.assertEqual(field.get_attribute("aria-invalid"), "true")
-        self.assertEqual(described(field), "That is more than the balance of $0.00.")
-        error = self.driver.find_element(By.ID, "withdraw-error")
-        self.assertGreater(error.location["y"], field.location["y"])
-        self.assertLess(error.location["y"], self.driver.find_element(By.ID, "history-heading").location["y"])
-        self.assertEqual(self.driver.find_elements(By.ID, "deposit-error"), [])
-        self.assertEqual(self.driver.find_element(By.ID, "deposit-amount").get_attribute("aria-invalid"), None)
-
-        # Rename to a name taken: the folded section comes back open, its field focused.
-        self.driver.get(self.server.url + "/accounts/1")
-        self.driver.find_element(By.CSS_SELECTOR, "details.more summary").click()
-        rename = self.driver.find_element(By.ID, "rename-input")
-        rename.clear()
-        rename.send_keys("savings")
-        self.driver.find_element(By.CSS_SELECTOR, "details.more form button").click()
-        self.wait.until(lambda d: d.title.startswith("Error: "))
-        self.assertEqual(self.driver.find_element(By.CSS_SELECTOR, "details.more").get_attribute("open"), "true")
-        self.assertEqual(self.active(), "rename-input")
-        rename = self.driver.find_element(By.ID, "rename-input")
-        self.assertTrue(rename.is_displayed())
-        self.assertEqual(described(rename), "You already have an account with that name.")
-        self.screenshot("account-error.png")
 
 
 # Defines OTPCredential and a navigator.credentials.get that records its call, resolves when

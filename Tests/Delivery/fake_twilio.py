@@ -16,7 +16,6 @@ import base64
 import http.server
 import json
 import re
-import socket
 import threading
 import time
 import urllib.error
@@ -29,13 +28,6 @@ from twilio.request_validator import RequestValidator
 ACCOUNT_SID = "AC" + "0123456789abcdef" * 2
 AUTH_TOKEN = "fake-twilio-auth-token-for-tests"
 FROM_NUMBER = "+15005550006"
-
-
-def free_port():
-    """A port free on 127.0.0.1 right now (for an app whose --public-url must name its port)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class Send:

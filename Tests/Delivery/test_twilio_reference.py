@@ -19,14 +19,14 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 DATABASE_URL = os.environ.get("DELIVERY_DATABASE_URL") or None
 
 sys.path.insert(0, os.path.join(ROOT, "Tests", "PythonSupport"))
-from webapp_process import WebappProcess  # noqa: E402
+from webapp_process import WebappProcess, free_port  # noqa: E402
 
 
 class App(WebappProcess):
     """The real binary, sending through `twilio`, its --public-url its own address."""
 
     def __init__(self, twilio, messaging_service=False):
-        port = fake_twilio.free_port()
+        port = free_port()
         url = "http://127.0.0.1:%d" % port
         super().__init__(
             ["--sms", "twilio", "--public-url", url], env=twilio.environment(messaging_service), port=port,
