@@ -249,6 +249,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
+                "Encodings",
                 "PostgresStorage",
                 "Wording",
                 "WebAuthnCore",
@@ -311,7 +312,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GatewayCoreTests",
-            dependencies: ["GatewayCore", "AuthCore", .product(name: "JWTKit", package: "jwt-kit")]
+            dependencies: ["GatewayCore", "AuthCore", "Encodings", .product(name: "JWTKit", package: "jwt-kit")]
         ),
         .testTarget(
             name: "OIDCCoreTests",
@@ -324,7 +325,7 @@ let package = Package(
         .testTarget(
             name: "WebAuthnCoreTests",
             dependencies: [
-                "WebAuthnCore", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
+                "WebAuthnCore", "Encodings", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
@@ -343,7 +344,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DeliveryCoreTests",
-            dependencies: ["DeliveryCore", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["DeliveryCore", "Encodings", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(
             name: "SMSProvidersTests",
@@ -351,6 +352,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 "SMSProviders",
                 "DeliveryCore",
+                "Encodings",
                 "AuthCore",
                 "HTTPLite",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -368,6 +370,7 @@ let package = Package(
                 "WebApp",
                 "AuthCore",
                 "DeliveryCore",
+                "Encodings",
                 "GatewayCore",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 "HTTPLite",

@@ -1,4 +1,5 @@
 import Crypto
+import Encodings
 import Foundation
 import Testing
 
@@ -71,8 +72,7 @@ struct SignatureTests {
         let secret = SymmetricKey(data: Data("0123456789abcdef-secret".utf8))
         let body = Data(#"{"status":"delivered"}"#.utf8)
         let signature = WebhookSignature.compute(body: body, secret: secret)
-        let expected = HMAC<SHA256>.authenticationCode(for: body, using: secret).map { String(format: "%02x", $0) }
-            .joined()
+        let expected = Data(HMAC<SHA256>.authenticationCode(for: body, using: secret)).hexString
         #expect(signature == "sha256=" + expected)
         #expect(WebhookSignature.isValid(signature, body: body, secret: secret))
         #expect(!WebhookSignature.isValid(signature, body: body + Data(" ".utf8), secret: secret))

@@ -1,4 +1,5 @@
 import AuthCore
+import Encodings
 import Foundation
 import GatewayCore
 import JWTKit
@@ -40,9 +41,7 @@ struct AssertionTests {
         #expect(claims.name == "Ada" && pass.name == "Ada")
         #expect(claims.exp.value.timeIntervalSince(claims.iat.value) == 300)
         let header = try #require(pass.assertion.split(separator: ".").first)
-        let padded = header.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-            .padding(toLength: (header.count + 3) / 4 * 4, withPad: "=", startingAt: 0)
-        let fields = try JSONSerialization.jsonObject(with: Data(base64Encoded: padded)!) as! [String: String]
+        let fields = try JSONSerialization.jsonObject(with: Data(base64URLEncoded: String(header))!) as! [String: String]
         #expect(fields["alg"] == "ES256" && fields["kid"] == signer.keyID)
         // Expired five minutes later.
         await #expect(throws: (any Error).self) {

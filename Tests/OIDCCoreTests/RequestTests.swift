@@ -1,4 +1,5 @@
 import Crypto
+import Encodings
 import Foundation
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
 @Suite("OpenID Connect requests")
 struct RequestTests {
     static let secret = "a-secret-of-enough-entropy-0123456789"
-    static let secretHash = Data(SHA256.hash(data: Data(secret.utf8))).map { String(format: "%02x", $0) }.joined()
+    static let secretHash = Data(SHA256.hash(data: Data(secret.utf8))).hexString
     let registry = ClientRegistry([
         OIDCClient(
             id: "app", name: "App", redirectURIs: ["https://app.example.com/cb"],

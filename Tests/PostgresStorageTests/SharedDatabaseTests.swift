@@ -12,65 +12,12 @@ import Wording
 
 @testable import PostgresStorage
 
-/// Counts the texts it is asked to send; never fails.
-final class CountingSender: CodeSender {
-    private let count = NIOLockedValueBox(0)
-    var sent: Int { count.withLockedValue { $0 } }
-    func send(_ message: CodeMessage) async throws -> DeliveryReport {
-        count.withLockedValue { $0 += 1 }
-        return DeliveryReport(providerID: nil, status: .sent)
-    }
-}
-
 /// Several app instances on one PostgreSQL database: each "instance" here is its own
 /// `PostgresBackend` (its own connection pool) on a shared schema, and the requests of one test
 /// are spread over them and run at once. What SQLite gets from its single writer, PostgreSQL
 /// must get from its locks.
 @Suite("One PostgreSQL database, several instances", .enabled(if: TestPostgres.url != nil))
-struct SharedDatabaseTests {
-    struct Instance {
-        let backend: PostgresBackend
-        let signIn: SignInService
-        let wallet: Wallet
-    }
-
-    /// `count` instances on a fresh schema, all started at once (so their migrations race too).
-    func withInstances(
-        _ count: Int = 2, policy: SignInPolicy = SignInPolicy(), sender: CountingSender = CountingSender(),
-        _ body: ([Instance], String) async throws -> Void
-    ) async throws {
-        let configuration = try await TestPostgres.makeSchema()
-        let schema = configuration.schema!
-        let secret = ServerSecret.random()
-        let running = try await withThrowingTaskGroup(
-            of: (backend: PostgresBackend, stop: @Sendable () async -> Void).self
-        ) { group in
-            for _ in 0..<count {
-                group.addTask { try await PostgresBackend.running(configuration, logger: Logger(label: "pg")) }
-            }
-            return try await group.reduce(into: []) { $0.append($1) }
-        }
-        let instances = running.map(\.backend).map { backend in
-            Instance(
-                backend: backend,
-                signIn: SignInService(
-                    store: SQLAuthStore(runner: PostgresRunner(backend)), sms: sender,
-                    hasher: CodeHasher(secret: secret),
-                    composer: MessageComposer(appName: nil, domain: "example.com", wording: .forTests),
-                    policy: policy, logger: Logger(label: "test"), makeCode: { .testMode }),
-                wallet: Wallet(store: SQLWalletStore(runner: PostgresRunner(backend))))
-        }
-        do {
-            try await body(instances, schema)
-        } catch {
-            for instance in running { await instance.stop() }
-            await TestPostgres.dropSchema(schema)
-            throw error
-        }
-        for instance in running { await instance.stop() }
-        await TestPostgres.dropSchema(schema)
-    }
-
+struct SharedDatabaseTests: SharedDatabaseSteps {
     @Test("instances started together migrate once")
     func migrationsOnce() async throws {
         try await withInstances(4) { _, schema in
@@ -202,101 +149,6 @@ struct SharedDatabaseTests {
             }
             try await instances[1].signIn.signOut(session: signedIn.session)
             #expect(try await instances[0].signIn.state(of: signedIn.session) == nil)
-        }
-    }
-
-    @Test("200 random transfers at once over two instances: money is neither made nor lost")
-    func parallelTransfers() async throws {
-        try await withInstances { instances, schema in
-            let id = try #require(
-                try await instances[0].signIn.sendCode(phoneInput: "5305550123").verificationID
-            ).value
-            let user = try await instances[0].signIn.verify(
-                phoneInput: "5305550123", verificationID: id, codeInput: "123456"
-            ).user.id
-            var accounts: [Int64] = []
-            for _ in 0..<4 {
-                let id = try await instances[0].wallet.addAccount(user: user, name: nil).accountID!
-                _ = try await instances[1].wallet.deposit(user: user, account: id, amount: Money(cents: 25_000))
-                accounts.append(id)
-            }
-            var generator = SeededGenerator(seed: 2026)
-            let plan = (0..<200).map { _ in
-                (
-                    from: accounts.randomElement(using: &generator)!, to: accounts.randomElement(using: &generator)!,
-                    cents: Int64.random(in: 1...20_000, using: &generator)
-                )
-            }
-            await withTaskGroup(of: Void.self) { group in
-                for (index, transfer) in plan.enumerated() {
-                    group.addTask {
-                        _ = try? await instances[index % 2].wallet.transfer(
-                            user: user, from: transfer.from, to: transfer.to, amount: Money(cents: transfer.cents))
-                    }
-                }
-            }
-            let overview = try await instances[0].wallet.overview(user: user, defaultName: "")
-            #expect(try overview.total == Money(cents: 100_000))
-            for account in overview.accounts {
-                #expect(account.balance.cents >= 0)
-                let history = try await instances[1].wallet.history(user: user, account: account.id, limit: 1_000)
-                #expect(history.first?.balanceAfter == account.balance)
-                let net = history.reduce(Int64(0)) { sum, operation in
-                    switch operation.kind {
-                    case .deposit, .transferIn: sum + operation.amount.cents
-                    case .withdrawal, .transferOut: sum - operation.amount.cents
-                    }
-                }
-                #expect(net == account.balance.cents)
-            }
-            let operations = try await TestPostgres.count("operations", in: schema)
-            #expect(operations > 4 && (operations - 4) % 2 == 0)
-        }
-    }
-
-    @Test("one form key sent to both instances at once applies once")
-    func replayedKey() async throws {
-        try await withInstances { instances, schema in
-            let id = try #require(
-                try await instances[0].signIn.sendCode(phoneInput: "5305550123").verificationID
-            ).value
-            let user = try await instances[0].signIn.verify(
-                phoneInput: "5305550123", verificationID: id, codeInput: "123456"
-            ).user.id
-            let account = try await instances[0].wallet.addAccount(user: user, name: "Savings").accountID!
-            let key = OperationKey(Wallet.newKey(), fingerprint: Data(repeating: 7, count: 32))
-            let receipts = try await withThrowingTaskGroup(of: Receipt.self) { group in
-                for index in 0..<10 {
-                    group.addTask {
-                        try await instances[index % 2].wallet.deposit(
-                            user: user, account: account, amount: Money(cents: 500), key: key)
-                    }
-                }
-                return try await group.reduce(into: [Receipt]()) { $0.append($1) }
-            }
-            #expect(receipts.filter { !$0.replayed }.count == 1)
-            #expect(Set(receipts.map(\.operationID)).count == 1)
-            #expect(try await instances[1].wallet.account(user: user, id: account).balance == Money(cents: 500))
-            #expect(try await TestPostgres.count("operations", in: schema) == 1)
-        }
-    }
-
-    @Test("account names are unique per person regardless of case, as on SQLite")
-    func uniqueNames() async throws {
-        try await withInstances { instances, _ in
-            let id = try #require(
-                try await instances[0].signIn.sendCode(phoneInput: "5305550123").verificationID
-            ).value
-            let user = try await instances[0].signIn.verify(
-                phoneInput: "5305550123", verificationID: id, codeInput: "123456"
-            ).user.id
-            _ = try await instances[0].wallet.addAccount(user: user, name: "Savings")
-            await #expect(throws: WalletError.accountNameTaken) {
-                _ = try await instances[1].wallet.addAccount(user: user, name: "SAVINGS")
-            }
-            #expect(try await instances[1].wallet.addAccount(user: user, name: nil).accountID != nil)
-            let names = try await instances[0].wallet.overview(user: user, defaultName: "").accounts.map(\.name)
-            #expect(names == ["Savings", "Account 1"])
         }
     }
 }

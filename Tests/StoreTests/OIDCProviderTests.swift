@@ -1,9 +1,8 @@
 import Crypto
+import Encodings
 import EventsCore
-import GatewayCore
 import Foundation
 import JWTKit
-import Logging
 import Testing
 
 @testable import AuthCore
@@ -11,120 +10,11 @@ import Testing
 
 /// The OpenID Connect provider's grants on every backend (issue 28): a code becomes tokens once;
 /// presented twice, it revokes what it issued; refresh tokens rotate, and a used one coming back
-/// revokes its family; PKCE is checked and never downgraded; consent is kept per person;
-/// userinfo takes only our own signed, live access tokens (not `alg: none`, not HS256).
+/// revokes its family; PKCE is checked and never downgraded; userinfo takes only our own
+/// signed, live access tokens (not `alg: none`, not HS256). Consent is ``OIDCConsentTests``,
+/// back-channel logout ``OIDCLogoutTests``.
 @Suite("OpenID Connect provider")
-struct OIDCProviderTests {
-    static let issuer = "https://login.example.com"
-    static let verifier = String(repeating: "v", count: 43)
-    static let challenge = Data(SHA256.hash(data: Data(verifier.utf8))).base64EncodedString()
-        .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        .replacingOccurrences(of: "=", with: "")
-
-    /// ES256 with one key, as the app's signer does, and RS256 with the app's RSA key (made once,
-    /// in a temporary folder, as on first start).
-    struct KeySigner: TokenSigner {
-        let keys: JWTKeyCollection
-        let keyID = "test"
-        let signsRS256 = true
-        static let rsa: JWTKit.Insecure.RSA.PrivateKey = {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("oidc-rsa-\(UUID())").path
-            try! FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            return try! RSASigningKey.loadOrCreate(folder: folder)
-        }()
-
-        static func make() async -> KeySigner {
-            let keys = JWTKeyCollection()
-            await keys.add(ecdsa: ES256PrivateKey(), kid: JWKIdentifier(string: "test"))
-            await keys.add(rsa: rsa, digestAlgorithm: .sha256, kid: JWKIdentifier(string: "rsa"))
-            return KeySigner(keys: keys)
-        }
-
-        func sign<Payload: JWTPayload>(_ payload: Payload, type: String) async throws -> String {
-            try await keys.sign(payload, kid: JWKIdentifier(string: keyID), header: ["typ": .string(type)])
-        }
-
-        func signRS256<Payload: JWTPayload>(_ payload: Payload, type: String) async throws -> String {
-            try await keys.sign(payload, kid: JWKIdentifier(string: "rsa"), header: ["typ": .string(type)])
-        }
-
-        func verify<Payload: JWTPayload>(_ token: String, as payload: Payload.Type) async throws -> Payload {
-            try await keys.verify(token, as: payload)
-        }
-    }
-
-    let registry = ClientRegistry([
-        OIDCClient(
-            id: "grafana", name: "Grafana", redirectURIs: ["https://grafana.example.com/login/generic_oauth"],
-            secretSHA256: Data(SHA256.hash(data: Data("s3cret-s3cret-s3cret".utf8)))),
-        OIDCClient(
-            id: "mobile", name: "Mobile", redirectURIs: ["http://127.0.0.1:9000/cb"], secretSHA256: nil,
-            firstParty: true),
-        OIDCClient(
-            id: "legacy", name: "Legacy", redirectURIs: ["http://127.0.0.1:9001/cb"], secretSHA256: nil,
-            firstParty: true, idTokenRS256: true),
-        OIDCClient(
-            id: "notes", name: "Notes", redirectURIs: ["http://127.0.0.1:9002/cb"], secretSHA256: nil,
-            firstParty: true, backchannelLogoutURI: "http://127.0.0.1:9002/backchannel"),
-    ])
-
-    func provider(_ database: TestDatabase, clock: TestClock) async -> OIDCProvider {
-        OIDCProvider(
-            issuer: Self.issuer, registry: registry, store: database.oidc, signer: await KeySigner.make(),
-            subjectKey: SymmetricKey(size: .bits256), logger: Logger(label: "test"), clock: { clock.now })
-    }
-
-    func authorize(_ client: String, scope: String = "openid phone offline_access", pkce: Bool = true) throws
-        -> AuthorizationRequest
-    {
-        let redirect = registry[client]!.redirectURIs[0]
-        return try AuthorizationRequest.parse(
-            [
-                ("client_id", client), ("redirect_uri", redirect), ("response_type", "code"), ("scope", scope),
-                ("state", "xyz"), ("nonce", "n-1"),
-            ]
-                + (pkce ? [("code_challenge", Self.challenge), ("code_challenge_method", "S256")] : []),
-            registry: registry)
-    }
-
-    func code(from url: String) throws -> String {
-        let items = URLComponents(string: url)?.queryItems ?? []
-        #expect(items.first { $0.name == "iss" }?.value == Self.issuer)
-        #expect(items.first { $0.name == "state" }?.value == "xyz")
-        return try #require(items.first { $0.name == "code" }?.value)
-    }
-
-    func tokenRequest(_ client: String, _ code: String, verifier: String? = verifier, secret: String? = nil) throws
-        -> TokenRequest
-    {
-        try TokenRequest.parse(
-            [
-                ("grant_type", "authorization_code"), ("code", code),
-                ("redirect_uri", registry[client]!.redirectURIs[0]),
-                ("client_id", client),
-            ] + (verifier.map { [("code_verifier", $0)] } ?? [])
-                + (secret.map { [("client_secret", $0)] } ?? []),
-            authorization: nil, registry: registry)
-    }
-
-    /// Signs the person in through the provider for `client`; the code's redirect.
-    func signedIn(
-        _ provider: OIDCProvider, _ database: TestDatabase, client: String = "mobile", sid: String? = nil,
-        scope: String = "openid phone offline_access"
-    ) async throws -> (OIDCProvider.Person, String) {
-        let f = ServiceFixture(database)
-        let pending = try await f.service.requestCode(phoneInput: "(530) 555-0123", session: nil)
-        let user = try await f.service.verify(
-            session: pending.session, pendingFor: pending.phone, codeInput: f.sms.lastCode!
-        ).user
-        let person = OIDCProvider.Person(userID: user.id, authTime: 1_800_000_000, method: .code, sid: sid)
-        guard
-            case .redirect(let url) = try await provider.next(
-                for: try authorize(client, scope: scope), person: person, pendingSince: nil)
-        else { throw CancellationError() }
-        return (person, url)
-    }
-
+struct OIDCProviderTests: OIDCProviderFixture {
     @Test("a code becomes an ID token, an access token and a refresh token, once", arguments: Backend.all)
     func codeFlow(_ backend: Backend) async throws {
         try await withDatabase(backend) { database in
@@ -186,10 +76,8 @@ struct OIDCProviderTests {
         try await withDatabase(backend) { database in
             let provider = await provider(database, clock: TestClock())
             func header(_ jwt: String) throws -> [String: Any] {
-                let part = String(jwt.split(separator: ".")[0])
-                let padded = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-                    + String(repeating: "=", count: (4 - part.count % 4) % 4)
-                return try #require(try JSONSerialization.jsonObject(with: Data(base64Encoded: padded)!) as? [String: Any])
+                let part = try #require(Data(base64URLEncoded: String(jwt.split(separator: ".")[0])))
+                return try #require(try JSONSerialization.jsonObject(with: part) as? [String: Any])
             }
             let (_, legacyURL) = try await signedIn(provider, database, client: "legacy")
             let legacy = try await provider.token(try tokenRequest("legacy", try code(from: legacyURL)))
@@ -318,129 +206,6 @@ struct OIDCProviderTests {
         }
     }
 
-    @Test(
-        "consent: asked once per person and client, then remembered; revoking it revokes the tokens",
-        arguments: Backend.all)
-    func consent(_ backend: Backend) async throws {
-        try await withDatabase(backend) { database in
-            let provider = await provider(database, clock: TestClock())
-            let person = OIDCProvider.Person(
-                userID: try await signedIn(provider, database).0.userID, authTime: 1, method: .code)
-            let request = try authorize("grafana", scope: "openid phone", pkce: false)
-            #expect(try await provider.next(for: request, person: person, pendingSince: nil) == .consent)
-            let url = try await provider.approve(request, person: person)
-            #expect(url.hasPrefix("https://grafana.example.com/login/generic_oauth?code="))
-            guard case .redirect = try await provider.next(for: request, person: person, pendingSince: nil) else {
-                Issue.record("consent was not remembered")
-                return
-            }
-            #expect(try await provider.consents(of: person.userID).map(\.clientID) == ["grafana"])
-            let tokens = try await provider.token(
-                try tokenRequest("grafana", try code(from: url), verifier: nil, secret: "s3cret-s3cret-s3cret"))
-            try await database.oidc.revokeConsent(user: person.userID, client: "grafana", at: 2)
-            #expect(try await provider.userinfo(accessToken: tokens.access_token) == nil)
-            #expect(try await provider.next(for: request, person: person, pendingSince: nil) == .consent)
-            #expect(provider.deny(request).contains("error=access_denied"))
-        }
-    }
-
-    @Test("a first-party app holding a refresh token is listed, and disconnecting it ends it", arguments: Backend.all)
-    func firstPartyListed(_ backend: Backend) async throws {
-        try await withDatabase(backend) { database in
-            let provider = await provider(database, clock: TestClock())
-            let (person, url) = try await signedIn(provider, database)
-            let tokens = try await provider.token(try tokenRequest("mobile", try code(from: url)))
-            #expect(try await provider.consents(of: person.userID).map(\.clientID) == ["mobile"])
-            try await provider.disconnect(user: person.userID, client: "mobile")
-            #expect(try await provider.consents(of: person.userID).isEmpty)
-            #expect(try await provider.userinfo(accessToken: tokens.access_token) == nil)
-        }
-    }
-
-    @Test(
-        "back-channel logout: the ID tokens name the browser session (sid); its end is told to the app it signed in to, with the same sub and sid, signed and typed logout+jwt; another session's end, an app without a logout address or another app's disconnection tells nothing; a deletion or a disconnection names the person",
-        arguments: Backend.all)
-    func backchannelLogout(_ backend: Backend) async throws {
-        try await withDatabase(backend) { database in
-            let provider = await provider(database, clock: TestClock())
-            let session = SessionToken.generate()
-            let sid = SessionToken.sid(ofStorageKey: session.storageKey)
-            #expect(sid.count == 32 && sid != SignedInPlaces.publicID(of: session.storageKey))
-            let (person, url) = try await signedIn(provider, database, client: "notes", sid: sid)
-            let tokens = try await provider.token(try tokenRequest("notes", try code(from: url)))
-            let id = try await provider.signer.verify(tokens.id_token, as: IDToken.self)
-            #expect(id.sid == sid)
-            let refreshed = try await provider.token(
-                try TokenRequest.parse(
-                    [("grant_type", "refresh_token"), ("refresh_token", try #require(tokens.refresh_token)),
-                     ("client_id", "notes")], authorization: nil, registry: registry))
-            #expect(try await provider.signer.verify(refreshed.id_token, as: IDToken.self).sid == sid)
-
-            let notes = try #require(registry["notes"])
-            let ended = Event(.signedOut, at: 1, user: person.userID, detail: "signed_out", reference: sid)
-            let token = try #require(try await provider.logoutToken(for: ended, to: notes))
-            let logout = try await provider.signer.verify(token, as: LogoutToken.self)
-            #expect(logout.sub.value == id.sub.value && logout.sid == sid && logout.aud.value == ["notes"])
-            #expect(logout.iss.value == Self.issuer && logout.events == [LogoutToken.event: [:]])
-            func part(_ index: Int) throws -> [String: Any] {
-                var text = String(token.split(separator: ".")[index])
-                text = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-                while text.count % 4 != 0 { text += "=" }
-                let data = try #require(Data(base64Encoded: text))
-                return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-            }
-            #expect(try part(0)["typ"] as? String == "logout+jwt")
-            #expect(Set(try part(1).keys) == ["iss", "sub", "aud", "iat", "exp", "jti", "sid", "events"], "never a nonce")
-            // Another browser session, an app with no logout address, another event: nothing.
-            var elsewhere = ended
-            elsewhere.reference = SessionToken.sid(ofStorageKey: SessionToken.generate().storageKey)
-            #expect(try await provider.logoutToken(for: elsewhere, to: notes) == nil)
-            #expect(try await provider.logoutToken(for: ended, to: try #require(registry["mobile"])) == nil)
-            #expect(try await provider.logoutToken(for: Event(.codeSent, at: 1, user: person.userID), to: notes) == nil)
-            #expect(
-                try await provider.logoutToken(
-                    for: Event(.appDisconnected, at: 1, user: person.userID, app: "grafana"), to: notes) == nil)
-            // The person: every session of theirs at the app; a deletion only to the apps it names.
-            for event in [
-                Event(.accountDeleted, at: 1, user: person.userID, detail: "mobile notes"),
-                Event(.appDisconnected, at: 1, user: person.userID, app: "notes"),
-            ] {
-                let everywhere = try await provider.signer.verify(
-                    try #require(try await provider.logoutToken(for: event, to: notes)), as: LogoutToken.self)
-                #expect(everywhere.sub.value == id.sub.value && everywhere.sid == nil)
-            }
-            for detail in [nil, "grafana", "notes2 mobile"] {
-                let deleted = Event(.accountDeleted, at: 1, user: person.userID, detail: detail)
-                #expect(try await provider.logoutToken(for: deleted, to: notes) == nil, "\(detail ?? "none")")
-            }
-            // Disconnected: told once (above), then nothing of its sessions.
-            try await provider.disconnect(user: person.userID, client: "notes")
-            #expect(try await provider.logoutToken(for: ended, to: notes) == nil)
-        }
-    }
-
-    @Test(
-        "back-channel logout outlives the purge: a grant naming a browser session is kept as long as the session can last, then goes",
-        arguments: Backend.all)
-    func backchannelLogoutAfterPurge(_ backend: Backend) async throws {
-        try await withDatabase(backend) { database in
-            let clock = TestClock()
-            let provider = await provider(database, clock: clock)
-            let sid = SessionToken.sid(ofStorageKey: SessionToken.generate().storageKey)
-            // No refresh token: the grant is its code's only.
-            let (person, url) = try await signedIn(provider, database, client: "notes", sid: sid, scope: "openid")
-            _ = try await provider.token(try tokenRequest("notes", try code(from: url)))
-            let ended = Event(.signedOut, at: 1, user: person.userID, detail: "expired", reference: sid)
-            let notes = try #require(registry["notes"])
-            clock.advance(by: 2 * 86_400)
-            _ = try await provider.purge()
-            #expect(try await provider.logoutToken(for: ended, to: notes) != nil, "kept past a day")
-            clock.advance(by: 39 * 86_400)
-            _ = try await provider.purge()
-            #expect(try await provider.logoutToken(for: ended, to: notes) == nil, "gone after 40 days")
-        }
-    }
-
     @Test("userinfo refuses alg none, HS256, another key's and a tampered token")
     func forgedTokens() async throws {
         try await withDatabase(.sqlite) { database in
@@ -448,10 +213,7 @@ struct OIDCProviderTests {
             let (_, url) = try await signedIn(provider, database)
             let tokens = try await provider.token(try tokenRequest("mobile", try code(from: url)))
             let parts = tokens.access_token.split(separator: ".").map(String.init)
-            func b64(_ text: String) -> String {
-                Data(text.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
-                    .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            }
+            func b64(_ text: String) -> String { Base64URL.encode(text.utf8) }
             let none = b64(#"{"alg":"none","typ":"at+jwt"}"#) + "." + parts[1] + "."
             #expect(try await provider.userinfo(accessToken: none) == nil)
             let hs = JWTKeyCollection()

@@ -1,3 +1,4 @@
+import Encodings
 import Foundation
 import Logging
 import PostgresNIO
@@ -57,7 +58,7 @@ public enum TestPostgres {
                         case .int2, .int4, .int8: return (try? cell.decode(Int.self)).map(String.init) ?? "?"
                         case .float4, .float8: return (try? cell.decode(Double.self)).map { String($0) } ?? "?"
                         case .bytea:
-                            return (try? cell.decode([UInt8].self))?.map { String(format: "%02x", $0) }.joined() ?? "?"
+                            return (try? cell.decode([UInt8].self))?.hexString ?? "?"
                         default: return (try? cell.decode(String.self)) ?? "?"
                         }
                     })

@@ -1,4 +1,5 @@
 import Crypto
+import Encodings
 import Foundation
 import HTTPTypes
 import OIDCCore
@@ -16,10 +17,7 @@ struct BackChannelLogoutFlowTests {
 
     /// The JSON of a JWT's payload (its signature is the store suite's to check).
     static func claims(_ jwt: String) throws -> [String: Any] {
-        var text = String(jwt.split(separator: ".")[1])
-        text = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while text.count % 4 != 0 { text += "=" }
-        let data = try #require(Data(base64Encoded: text))
+        let data = try #require(Data(base64URLEncoded: String(jwt.split(separator: ".")[1])))
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 

@@ -7,7 +7,7 @@ import Testing
 /// the database (sessions, codes' digests, balances) nor the secret nor the outbox (codes).
 @Suite("Data file modes")
 struct FileModeTests {
-    /// Runs the built binary (``CommandTests``' helpers).
+    /// Runs the built binary (``CommandSteps``, as ``CommandTests`` takes them).
     let binary = CommandTests()
 
     @Test(

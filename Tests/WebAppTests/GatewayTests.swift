@@ -6,42 +6,11 @@ import Testing
 import WalletCore
 
 @testable import WebApp
-
 /// Gateway mode over HTTP: the proxy's checks, the way back to the protected app after signing
-/// in, who may pass, and signing out of every app at once.
+/// in, the session cookie for the domain, and signing out of every app at once. Who may pass,
+/// and what the app is told, is ``GatewayAccessTests``.
 @Suite("Gateway mode, end to end")
-struct GatewayTests {
-    static let domain = try! GatewayDomain("example.test")
-    static let rules = try! GatewayRules(
-        json: Data(#"{"hosts": {"admin.example.test": ["+14155550100"], "photos.example.test": ["+1530"]}}"#.utf8),
-        domain: domain)
-
-    /// A server in gateway mode for `example.test`, its public address login.example.test.
-    func withGateway(https: Bool = false, _ body: (TestServer) async throws -> Void) async throws {
-        try await withServer(
-            { configuration in
-                configuration.https = https
-                configuration.gateway = try! Gateway(
-                    publicURL: "\(https ? "https" : "http")://login.example.test", domain: Self.domain,
-                    rules: Self.rules, https: https)
-            }, body)
-    }
-
-    /// What the proxy sends with its check for a request to `host` at `uri`.
-    static func forwarded(_ host: String, _ uri: String = "/", proto: String = "http") -> HTTPHeaders {
-        ["X-Forwarded-Proto": proto, "X-Forwarded-Host": host, "X-Forwarded-Uri": uri]
-    }
-
-    /// Login (with `rd` when given), the phone, the code; the response to the code.
-    func signIn(
-        _ server: TestServer, _ browser: Browser, rd: String?, phone: String = "5305550123", remember: Bool = false
-    ) async throws -> TestResponse {
-        _ = try await browser.get("/login" + (rd.map { "?rd=" + Browser.encode($0) } ?? ""))
-        #expect(try await browser.post("/login", form: [("phone", phone)]).location == "/verify")
-        return try await browser.post(
-            "/verify", form: [("code", try server.lastCode(to: "+1" + phone))] + (remember ? [("remember", "on")] : []))
-    }
-
+struct GatewayTests: GatewaySteps {
     @Test("signed out: 401 for nginx, a redirect to Login with rd for Traefik and Caddy; signing in returns there")
     func signInAndReturn() async throws {
         try await withGateway { server in
@@ -75,28 +44,6 @@ struct GatewayTests {
             // The next sign-in on this browser, with no rd, ends on Home again.
             _ = try await browser.post("/logout")
             #expect(try await signIn(server, browser, rd: nil).location == "/home")
-        }
-    }
-
-    @Test("the assertion verifies with the published key set, for the app that asked, and carries the name")
-    func assertion() async throws {
-        try await withGateway { server in
-            let browser = Browser(baseURL: server.baseURL)
-            _ = try await signIn(server, browser, rd: nil)
-            _ = try await browser.post("/home/name", form: [("name", "Ada Lovelace"), ("key", Wallet.newKey())])
-            let passed = try await browser.get("/auth/request", headers: Self.forwarded("photos.example.test"))
-            #expect(passed.header("Remote-Name") == "Ada Lovelace")
-            let keySet = try await browser.get("/.well-known/jwks.json")
-            #expect(keySet.status == .ok)
-            #expect(keySet.header("Content-Type") == "application/json")
-            let keys = JWTKeyCollection()
-            try await keys.add(jwksJSON: keySet.body)
-            let claims = try await keys.verify(try #require(passed.header("Phone-Login-Assertion")), as: Assertion.self)
-            #expect(claims.aud.value == ["photos.example.test"])
-            #expect(claims.iss.value == "http://login.example.test")
-            #expect(claims.phoneNumber == "+15305550123")
-            #expect(claims.name == "Ada Lovelace")
-            #expect(claims.exp.value.timeIntervalSince(claims.iat.value) <= 300)
         }
     }
 
@@ -191,50 +138,6 @@ struct GatewayTests {
             _ = try await browser.post("/logout")
             _ = try await browser.get("/login?rd=" + Browser.encode(rd))
             #expect(try await browser.post("/login", form: [("phone", "5305550123")]).location == "/verify")
-        }
-    }
-
-    @Test("the rules: a number not allowed gets 403 (a page for Traefik and Caddy); an area code lets its numbers in")
-    func rules() async throws {
-        try await withGateway { server in
-            let browser = Browser(baseURL: server.baseURL)
-            _ = try await signIn(server, browser, rd: nil)
-            #expect(
-                try await browser.get("/auth/request", headers: Self.forwarded("admin.example.test")).status
-                    == .forbidden)
-            let page = try await browser.get("/auth/forward", headers: Self.forwarded("admin.example.test"))
-            #expect(page.status == .forbidden)
-            #expect(page.body.contains(#"open <span class="host">admin.example.test</span></h1>"#))
-            #expect(page.body.contains("(530) 555-0123"))
-            #expect(page.body.contains(#"href="http://login.example.test/logout""#))
-            #expect(page.header("Remote-User") == nil && page.header("Phone-Login-Assertion") == nil)
-            // Shown on the protected host by the proxy: its style sheet comes from this app.
-            #expect(page.body.contains(#"<link rel="stylesheet" href="http://login.example.test/public/app."#))
-            #expect(
-                page.header("Content-Security-Policy")?.contains("style-src 'self' http://login.example.test;") == true
-                    && page.header("Content-Security-Policy")?.contains("script-src 'self' http://login.example.test 'sha256-") == true)
-            #expect(
-                try await browser.get("/auth/request", headers: Self.forwarded("photos.example.test")).status == .ok)
-        }
-    }
-
-    @Test(
-        "a host the proxy does not name once, or names outside the domain, is refused, signed in or not",
-        arguments: [[:], ["X-Forwarded-Host": "evil.test"], ["X-Forwarded-Host": "example.test.evil.test"]]
-            as [HTTPHeaders])
-    func foreignHost(headers: HTTPHeaders) async throws {
-        try await withGateway { server in
-            let browser = Browser(baseURL: server.baseURL)
-            #expect(try await browser.get("/auth/request", headers: headers).status == .forbidden)
-            #expect(try await browser.get("/auth/forward", headers: headers).status == .forbidden)
-            _ = try await signIn(server, browser, rd: nil)
-            let signedIn = try await browser.get("/auth/request", headers: headers)
-            #expect(signedIn.status == .forbidden)
-            #expect(signedIn.header("Remote-User") == nil)
-            var twice = HTTPHeaders()
-            twice.add(name: "X-Forwarded-Host", value: "wiki.example.test")
-            twice.add(name: "X-Forwarded-Host", value: "admin.example.test")
-            #expect(try await browser.get("/auth/request", headers: twice).status == .forbidden)
         }
     }
 

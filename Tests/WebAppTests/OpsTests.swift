@@ -121,4 +121,38 @@ struct OpsTests {
             #expect(ours.wholeMatch(of: /[0-9a-f]{1,4}-\d+\.\d+/) != nil)
         }
     }
+
+    @Test("health, readiness and metrics answer only on their exact paths")
+    func exactOpsPaths() async throws {
+        try await withServer { server in
+            let probe = Browser(baseURL: server.baseURL)
+            for path in ["/metrics", "/healthz", "/readyz"] {
+                let exact = try await probe.get(path).status
+                #expect(exact == .ok, "\(path)")
+                for variant in [path + "/", "/" + path, path + "//", path.uppercased(), path + "/x"] {
+                    let status = try await probe.get(variant).status
+                    #expect(status == .notFound, "\(variant)")
+                }
+            }
+        }
+    }
+
+    @Test("with --ops-port, health, readiness and metrics are served there and not on the main port")
+    func opsPort() async throws {
+        try await withServer({ $0.opsPort = 0 }) { server in
+            let opsPort = try #require(await server.app.opsListeningAddress()?.port)
+            #expect(opsPort != server.port)
+            let main = Browser(baseURL: server.baseURL)
+            let ops = Browser(baseURL: "http://127.0.0.1:\(opsPort)")
+            for path in ["/metrics", "/healthz", "/readyz"] {
+                let onMain = try await main.get(path).status
+                let onOps = try await ops.get(path).status
+                #expect(onMain == .notFound, "\(path)")
+                #expect(onOps == .ok, "\(path)")
+            }
+            #expect(try await main.get("/login").status == .ok)
+            #expect(try await ops.get("/login").status == .notFound)
+            #expect(sample(try await ops.get("/metrics").body, "http_requests_total", ["route": "/login"]) == 1)
+        }
+    }
 }

@@ -6,40 +6,7 @@ import Testing
 
 /// The wallet pages over HTTP, as a signed-in browser uses them.
 @Suite("Wallet pages")
-struct WalletPageTests {
-    /// A browser signed in as `phone`.
-    func signedIn(_ server: TestServer, _ phone: String = "+15305550123") async throws -> Browser {
-        let browser = Browser(baseURL: server.baseURL)
-        _ = try await browser.post("/login", form: [("phone", phone)])
-        let code = try server.lastCode(to: phone)
-        #expect(try await browser.post("/verify", form: [("code", code)]).location == "/home")
-        return browser
-    }
-
-    /// The one-time key of the form posting to `action` on the page.
-    func key(_ page: TestResponse, _ action: String) throws -> String {
-        let pattern =
-            #"action=""# + NSRegularExpression.escapedPattern(for: action)
-            + #""[^>]*>\s*<input type="hidden" name="csrf" value="[^"]*">\s*<input type="hidden" name="key" value="([A-Za-z0-9_-]+)""#
-        let regex = try NSRegularExpression(pattern: pattern)
-        let range = NSRange(page.body.startIndex..., in: page.body)
-        guard let match = regex.firstMatch(in: page.body, range: range),
-            let key = Range(match.range(at: 1), in: page.body)
-        else { throw TestFailure("no form posting to \(action)") }
-        return String(page.body[key])
-    }
-
-    /// Posts the form at `action` found on `page`, with its key and `fields`.
-    func submit(_ browser: Browser, _ page: TestResponse, _ action: String, _ fields: [(String, String)] = [])
-        async throws -> TestResponse
-    {
-        try await browser.post(action, form: fields + [("key", try key(page, action))])
-    }
-
-    func balance(_ page: TestResponse) -> String? {
-        page.body.firstMatch(of: /<strong id="balance">([^<]*)<\/strong>/).map { String($0.1) }
-    }
-
+struct WalletPageTests: WalletPageSteps {
     @Test("Home greets with the phone, adds accounts with default names, renames the person")
     func home() async throws {
         try await withServer { server in
@@ -182,64 +149,6 @@ struct WalletPageTests {
             // Signed out: Login, like every signed-in page.
             let stranger = Browser(baseURL: server.baseURL)
             #expect(try await stranger.get("/accounts/7/withdraw").location == "/login")
-        }
-    }
-
-    @Test("a double tap or a replayed form applies once and lands on the same page")
-    func replay() async throws {
-        try await withServer { server in
-            let browser = try await signedIn(server)
-            _ = try await submit(browser, try await browser.get("/home"), "/accounts")
-            let page = try await browser.get("/accounts/1")
-            let key = try key(page, "/accounts/1/deposit")
-            let taps = try await withThrowingTaskGroup(of: String?.self) { group in
-                for _ in 0..<5 {
-                    group.addTask {
-                        try await browser.post("/accounts/1/deposit", form: [("amount", "10"), ("key", key)]).location
-                    }
-                }
-                return try await group.reduce(into: [String?]()) { $0.append($1) }
-            }
-            #expect(Set(taps) == ["/accounts/1"])
-            // Back and resubmit, an hour later: still once.
-            server.clock.advance(by: 3600)
-            #expect(
-                try await browser.post("/accounts/1/deposit", form: [("amount", "10"), ("key", key)]).location
-                    == "/accounts/1")
-            #expect(balance(try await browser.get("/accounts/1")) == "$10.00")
-            // Without a key it is refused as an expired form, never applied unguarded.
-            let keyless = try await browser.post("/accounts/1/deposit", form: [("amount", "10")])
-            #expect(keyless.status == .unprocessableEntity)
-            #expect(balance(try await browser.get("/accounts/1")) == "$10.00")
-        }
-    }
-
-    @Test("a form's key sent again for another action or with other fields is 422 with a sentence and changes nothing")
-    func keyReused() async throws {
-        try await withServer { server in
-            let browser = try await signedIn(server)
-            _ = try await submit(browser, try await browser.get("/home"), "/accounts")
-            _ = try await submit(browser, try await browser.get("/home"), "/accounts")
-            let key = try key(try await browser.get("/accounts/1"), "/accounts/1/deposit")
-            #expect(
-                try await browser.post("/accounts/1/deposit", form: [("amount", "10"), ("key", key)]).location
-                    == "/accounts/1")
-            for (action, fields) in [
-                ("/accounts/1/withdraw", [("amount", "10")]), ("/accounts/1/deposit", [("amount", "11")]),
-                ("/accounts/1/transfer", [("amount", "10"), ("to", "2")]), ("/accounts/1/rename", [("name", "Mine")]),
-                ("/home/name", [("name", "Ann")]),
-            ] {
-                let reused = try await browser.post(action, form: fields + [("key", key)])
-                #expect(reused.status == .unprocessableEntity, "\(action)")
-                #expect(reused.body.contains("This form was already sent with other details, so nothing was done."))
-            }
-            // The same form sent again, its fields in another order, is still the first deposit.
-            #expect(
-                try await browser.post("/accounts/1/deposit", form: [("key", key), ("amount", "10")]).location
-                    == "/accounts/1")
-            let page = try await browser.get("/accounts/1")
-            #expect(balance(page) == "$10.00")
-            #expect(page.body.contains(#"<h1 id="account-name-heading">Account 1</h1>"#))
         }
     }
 

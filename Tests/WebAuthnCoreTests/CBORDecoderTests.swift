@@ -1,3 +1,4 @@
+import Encodings
 import Foundation
 import TestSupport
 import Testing
@@ -9,14 +10,7 @@ import Testing
 @Suite("CBOR")
 struct CBORDecoderTests {
     static func hex(_ text: String) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var index = text.startIndex
-        while index < text.endIndex {
-            let next = text.index(index, offsetBy: 2)
-            bytes.append(UInt8(text[index..<next], radix: 16)!)
-            index = next
-        }
-        return bytes
+        Array(Data(hexString: text)!)
     }
 
     @Test(

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import AuthCore
+import Encodings
 import Foundation
 import GRDB
 import HTTPLite
@@ -151,7 +152,7 @@ final class TestServer: @unchecked Sendable {
                     case .int64(let number): String(number)
                     case .double(let number): String(number)
                     case .string(let text): text
-                    case .blob(let data): data.map { String(format: "%02x", $0) }.joined()
+                    case .blob(let data): data.hexString
                     }
                 }
             }

@@ -2,7 +2,6 @@ import AuthCore
 import Crypto
 import DeliveryCore
 import Foundation
-import Glibc
 import HTTPTypes
 import NIOCore
 import NIOHTTP1
@@ -10,19 +9,8 @@ import Testing
 
 @testable import SMSProviders
 
-let body = "123456 is your Phone Login verification code.\n\n@login.example.com #123456"
-let reference = SendReference(Substring("0123456789abcdef0123456789abcdef"))!
-let message = CodeMessage(to: try! PhoneNumber(parsing: "(530) 555-0123"), content: .text(body), reference: reference)
-let call = CodeMessage(
-    to: try! PhoneNumber(parsing: "(530) 555-0123"),
-    content: .call(
-        CallScript(
-            CallScript.Words(
-                opening: "Your Phone Login verification code is", again: "Again.", againWritten: "Again:",
-                closing: "Goodbye.", voice: ""),
-            digits: "123456")),
-    reference: reference)
-
+/// Texts and calls through Twilio's REST API, against a fake Twilio: the requests, the retries
+/// and the failures, and the configuration from the environment.
 @Suite("Twilio")
 struct TwilioTests {
     func sender(
@@ -231,110 +219,5 @@ struct TwilioTests {
             try TwilioSender.Configuration(environment: [
                 "TWILIO_ACCOUNT_SID": "AC1", "TWILIO_AUTH_TOKEN": "t", "TWILIO_FROM_NUMBER": "+15005550006",
             ]).apiBase == "https://api.twilio.com")
-    }
-}
-
-@Suite("SMS webhook")
-struct WebhookTests {
-    let secret = "a-shared-secret-of-some-length"
-
-    func sender(_ provider: FakeProvider, _ log: CapturedLog = CapturedLog()) throws -> WebhookSender {
-        WebhookSender(
-            // A bound only, long enough that a first attempt on a loaded machine leaves its retry room.
-            configuration: try .init(url: provider.baseURL + "/sms", secret: secret, timeout: .seconds(3600)),
-            logger: log.logger, retryDelay: .milliseconds(10))
-    }
-
-    @Test("POSTs {to, channel, body, reference} as JSON with an HMAC-SHA256 signature of the exact body")
-    func request() async throws {
-        try await withProvider { provider in
-            let log = CapturedLog()
-            #expect(try await sender(provider, log).send(message) == DeliveryReport(providerID: nil, status: .queued))
-            let request = try #require(provider.requests.first)
-            #expect(request.method == .post)
-            #expect(request.path == "/sms")
-            #expect(request.headers[.contentType] == "application/json")
-            let json = try JSONSerialization.jsonObject(with: Data(request.body.utf8)) as! [String: String]
-            #expect(
-                json == [
-                    "to": "+15305550123", "channel": "sms", "body": body,
-                    "reference": "0123456789abcdef0123456789abcdef",
-                ])
-            // The receiver's check, written independently of the sender's code.
-            let expected = HMAC<SHA256>.authenticationCode(
-                for: Data(request.body.utf8), using: SymmetricKey(data: Data(secret.utf8)))
-            let hex = expected.map { String(format: "%02x", $0) }.joined()
-            #expect(request.headers[HTTPField.Name("X-Signature-256")!] == "sha256=" + hex)
-            #expect(!log.text.contains("123456"))
-        }
-    }
-
-    @Test("a call carries channel voice and the words to say; with callbacks, its status_callback address")
-    func voice() async throws {
-        try await withProvider { provider in
-            let sender = WebhookSender(
-                configuration: try .init(
-                    url: provider.baseURL + "/sms", secret: secret,
-                    statusCallbackBase: "https://login.example.com/callbacks/webhook/"),
-                logger: CapturedLog().logger, retryDelay: .milliseconds(10))
-            _ = try await sender.send(call)
-            let json = try JSONSerialization.jsonObject(with: Data(try #require(provider.requests.first).body.utf8))
-            #expect(
-                json as? [String: String] == [
-                    "to": "+15305550123", "channel": "voice",
-                    "body": "Your Phone Login verification code is 1. 2. 3. 4. 5. 6. Again: 1. 2. 3. 4. 5. 6. Goodbye.",
-                    "reference": "0123456789abcdef0123456789abcdef",
-                    "status_callback": "https://login.example.com/callbacks/webhook/0123456789abcdef0123456789abcdef",
-                ])
-        }
-    }
-
-    @Test("4xx final, 5xx retried once")
-    func errors() async throws {
-        try await withProvider([.init(status: .unauthorized)]) { provider in
-            await #expect(throws: DeliveryError.self) { try await sender(provider).send(message) }
-            #expect(provider.requests.count == 1)
-        }
-        try await withProvider([.init(status: .badGateway)]) { provider in
-            _ = try await sender(provider).send(message)
-            #expect(provider.requests.count == 2)
-        }
-    }
-
-    @Test("bad configuration is refused with a clear message")
-    func configuration() {
-        #expect(throws: SMSConfigurationError("The SMS webhook URL must be an http(s) URL, got file:///etc/passwd.")) {
-            _ = try WebhookSender.Configuration(url: "file:///etc/passwd", secret: secret)
-        }
-        #expect(throws: SMSConfigurationError("WEBAPP_SMS_WEBHOOK_SECRET must be at least 16 characters.")) {
-            _ = try WebhookSender.Configuration(url: "https://provider.example.com", secret: "short")
-        }
-    }
-}
-
-/// A TCP port bound on 127.0.0.1 and never listened on: connections to it are refused.
-struct BoundPort {
-    let descriptor: Int32
-    let port: Int
-
-    init() throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        self.descriptor = descriptor
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bind(descriptor, address, length) == 0 && getsockname(descriptor, address, &length) == 0
-            }
-        }
-        guard descriptor >= 0, bound else { throw CocoaError(.fileWriteUnknown) }
-        port = Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    func close() {
-        _ = Glibc.close(descriptor)
     }
 }
