@@ -7,10 +7,13 @@ public final class SQLiteDatabase: Sendable {
     /// Readers run concurrently (with a pool), writers one at a time on GRDB's own queues, never
     /// on the caller's thread (so never on an event loop).
     public let writer: any DatabaseWriter
+    /// Every store's write transactions, sharing commits under load (``GroupCommit``).
+    let commits: GroupCommit
 
     /// Migrates `writer` and keeps it.
     public init(writer: any DatabaseWriter) throws {
         self.writer = writer
+        self.commits = GroupCommit(writer: writer)
         try SQLiteMigrations.migrator.migrate(writer)
     }
 

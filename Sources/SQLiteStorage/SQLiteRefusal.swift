@@ -23,23 +23,3 @@ enum SQLiteRefusal {
         }
     }
 }
-
-extension DatabaseWriter {
-    /// GRDB's `write` (one transaction), with SQLite's refusals translated (``SQLiteRefusal``).
-    func translatedWrite<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        do {
-            return try await write(updates)
-        } catch {
-            throw SQLiteRefusal.translated(error)
-        }
-    }
-
-    /// GRDB's `read`, with SQLite's refusals translated (``SQLiteRefusal``).
-    func translatedRead<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        do {
-            return try await read(value)
-        } catch {
-            throw SQLiteRefusal.translated(error)
-        }
-    }
-}

@@ -1,0 +1,112 @@
+import GRDB
+import NIOConcurrencyHelpers
+import NIOPosix
+
+/// Write transactions that arrive while another is being written share its commit (a "group
+/// commit"): SQLite has one writer, so under load the transactions waiting for it are run one
+/// after another inside one SQLite transaction, each in a savepoint of its own, and committed
+/// together.
+///
+/// Each caller still gets its own outcome: a transaction that throws is rolled back to its
+/// savepoint alone and its caller gets the error, the others commit. Nobody hears back before
+/// the commit that holds their changes, so an answer never tells of a change that a crash could
+/// still lose. When SQLite gives up the whole transaction (a full disk, say), every caller of the
+/// batch gets the error: none of their changes were kept.
+///
+/// What it saves is what each commit costs beyond its statements: its own `BEGIN IMMEDIATE`
+/// and `COMMIT`, the WAL frames of the pages every sign-in touches (the hour's and minute's
+/// counts, the indexes' last pages, written once per batch instead of once per transaction),
+/// and GRDB's hand-off of each write to its queue (docs/BENCHMARKS.md). With nothing else
+/// waiting, a transaction is committed alone, at once.
+final class GroupCommit: Sendable {
+    private let writer: any DatabaseWriter
+    private let state = NIOLockedValueBox(State())
+
+    private struct State {
+        var waiting: [Job] = []
+        var writing = false
+    }
+
+    /// One caller's transaction, type-erased: `run` does its work in a savepoint and keeps the
+    /// outcome; `finish` hands the caller that outcome, or the error that lost the whole batch.
+    private struct Job: Sendable {
+        let run: @Sendable (Database) -> Void
+        let finish: @Sendable ((any Error)?) -> Void
+    }
+
+    init(writer: any DatabaseWriter) {
+        self.writer = writer
+    }
+
+    /// How many transactions wait for the writer now (for tests).
+    var waitingCount: Int { state.withLockedValue { $0.waiting.count } }
+
+    /// Runs `updates` as one transaction of its own (a savepoint of a shared one), returning
+    /// after the commit that keeps it; SQLite's refusals come out translated (``SQLiteRefusal``).
+    func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        // Resumed on the caller's event loop, as reads are (readOnWorkerThread).
+        let loop = MultiThreadedEventLoopGroup.currentEventLoop
+        return try await withCheckedThrowingContinuation { continuation in
+            let outcome = NIOLockedValueBox<Result<T, any Error>>(.failure(CancellationError()))
+            let job = Job(
+                run: { db in
+                    let result = Result { () throws -> T in
+                        var value: T?
+                        try db.inSavepoint {
+                            value = try updates(db)
+                            return .commit
+                        }
+                        guard let value else { throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "no result") }
+                        return value
+                    }
+                    outcome.withLockedValue { $0 = result }
+                },
+                finish: { batchError in
+                    let result = (batchError.map { .failure($0) } ?? outcome.withLockedValue { $0 })
+                        .mapError(SQLiteRefusal.translated)
+                    if let loop {
+                        loop.execute { continuation.resume(with: result) }
+                    } else {
+                        continuation.resume(with: result)
+                    }
+                })
+            let start = state.withLockedValue { state in
+                state.waiting.append(job)
+                defer { state.writing = true }
+                return !state.writing
+            }
+            if start { writer.asyncWriteWithoutTransaction { db in self.drain(db) } }
+        }
+    }
+
+    /// On the writer's queue: commits what is waiting, batch after batch, until nothing is.
+    private func drain(_ db: Database) {
+        while true {
+            let batch = state.withLockedValue { state in
+                let batch = state.waiting
+                state.waiting.removeAll(keepingCapacity: true)
+                if batch.isEmpty { state.writing = false }
+                return batch
+            }
+            if batch.isEmpty { return }
+            commit(batch, db)
+        }
+    }
+
+    /// One transaction for `batch`, each job in its savepoint; then every caller is told.
+    private func commit(_ batch: [Job], _ db: Database) {
+        do {
+            try db.inTransaction(.immediate) {
+                // When SQLite ends the whole transaction (a full disk, an I/O error), GRDB refuses
+                // every later statement of this block and its commit (SQLITE_ABORT): every job of
+                // the batch then fails, those before too, whose writes went with it.
+                for job in batch { job.run(db) }
+                return .commit
+            }
+        } catch {
+            for job in batch { job.finish(error) }
+            return
+        }
+        for job in batch { job.finish(nil) }
+    }
+}
