@@ -11,7 +11,9 @@ import NIOPosix
 /// savepoint alone and its caller gets the error, the others commit. Nobody hears back before
 /// the commit that holds their changes, so an answer never tells of a change that a crash could
 /// still lose. When SQLite gives up the whole transaction (a full disk, say), every caller of the
-/// batch gets the error: none of their changes were kept.
+/// batch gets that error: none of their changes were kept. So does every caller of a batch whose
+/// `BEGIN IMMEDIATE` waited past the busy timeout for another process's write lock (a 503 each,
+/// where one request at a time waited before). At most ``largestBatch`` share a commit.
 ///
 /// What it saves is what each commit costs beyond its statements: its own `BEGIN IMMEDIATE`
 /// and `COMMIT`, the WAL frames of the pages every sign-in touches (the hour's and minute's
@@ -27,10 +29,15 @@ final class GroupCommit: Sendable {
         var writing = false
     }
 
-    /// One caller's transaction, type-erased: `run` does its work in a savepoint and keeps the
-    /// outcome; `finish` hands the caller that outcome, or the error that lost the whole batch.
+    /// At most this many transactions share a commit: the first of a batch waits for all the
+    /// others, and a batch that fails as a whole fails them all.
+    static let largestBatch = 64
+
+    /// One caller's transaction, type-erased: `run` does its work in a savepoint, keeps the
+    /// outcome and returns its error if it failed; `finish` hands the caller that outcome, or
+    /// the error that lost the whole batch.
     private struct Job: Sendable {
-        let run: @Sendable (Database) -> Void
+        let run: @Sendable (Database) -> (any Error)?
         let finish: @Sendable ((any Error)?) -> Void
     }
 
@@ -60,6 +67,8 @@ final class GroupCommit: Sendable {
                         return value
                     }
                     outcome.withLockedValue { $0 = result }
+                    if case .failure(let error) = result { return error }
+                    return nil
                 },
                 finish: { batchError in
                     let result = (batchError.map { .failure($0) } ?? outcome.withLockedValue { $0 })
@@ -83,8 +92,8 @@ final class GroupCommit: Sendable {
     private func drain(_ db: Database) {
         while true {
             let batch = state.withLockedValue { state in
-                let batch = state.waiting
-                state.waiting.removeAll(keepingCapacity: true)
+                let batch = Array(state.waiting.prefix(Self.largestBatch))
+                state.waiting.removeFirst(batch.count)
                 if batch.isEmpty { state.writing = false }
                 return batch
             }
@@ -97,10 +106,16 @@ final class GroupCommit: Sendable {
     private func commit(_ batch: [Job], _ db: Database) {
         do {
             try db.inTransaction(.immediate) {
-                // When SQLite ends the whole transaction (a full disk, an I/O error), GRDB refuses
-                // every later statement of this block and its commit (SQLITE_ABORT): every job of
-                // the batch then fails, those before too, whose writes went with it.
-                for job in batch { job.run(db) }
+                for job in batch {
+                    let failure = job.run(db)
+                    // SQLite ended the whole transaction (a full disk mid-statement, an I/O
+                    // error): the writes of the jobs before went with it, and GRDB would refuse
+                    // every later statement (SQLITE_ABORT). Every job of the batch fails with the
+                    // cause, which SQLiteRefusal translates (a full disk is a 503, as before).
+                    if !db.isInsideTransaction {
+                        throw failure ?? DatabaseError(resultCode: .SQLITE_ABORT, message: "the transaction ended")
+                    }
+                }
                 return .commit
             }
         } catch {

@@ -62,11 +62,15 @@ public final class SQLiteDatabase: Sendable {
         _ = try await writer.readOnWorkerThread { db in try db.execute(sql: "SELECT 1") }
     }
 
-    /// Closes the database; called once at shutdown, after the last request. The WAL is folded
-    /// into the file first and emptied, so a stopped server leaves one self-contained file (a
-    /// backup copied over it is not mixed with an old WAL at the next start).
-    public func close() throws {
-        _ = try? writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+    /// Closes the database; called once at shutdown, after the last request. The server folds
+    /// the WAL into the file first and empties it (`foldingWAL`), so a stopped server leaves one
+    /// self-contained file (a backup copied over it is not mixed with an old WAL at the next
+    /// start). A command run beside a live server (`webapp admin`, `events`, `webhooks`) does not:
+    /// that checkpoint would hold off the server's writers while it waits for their readers.
+    public func close(foldingWAL: Bool = true) throws {
+        if foldingWAL {
+            _ = try? writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        }
         try writer.close()
     }
 }

@@ -13,24 +13,9 @@ enum Entry {
         // happen first, before any task is scheduled.
         NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         let arguments = Array(CommandLine.arguments.dropFirst())
-        // `webapp events`: the operator's trail, printed; the server is not started.
-        if arguments.first == "events" {
-            await EventsCommand.main(Array(arguments.dropFirst()))
-            return
-        }
-        // `webapp backup --to FILE`: a consistent copy of the live SQLite database.
-        if arguments.first == "backup" {
-            BackupCommand.main(Array(arguments.dropFirst()))
-            return
-        }
-        // `webapp webhooks`: where deliveries stand, and `resume` for a paused endpoint.
-        if arguments.first == "webhooks" {
-            await WebhooksCommand.main(Array(arguments.dropFirst()))
-            return
-        }
-        // `webapp admin`: the console's help for a person, from a shell.
-        if arguments.first == "admin" {
-            await AdminCommand.main(Array(arguments.dropFirst()))
+        // `webapp events`, `backup`, `webhooks`, `admin`: the server is not started.
+        if let word = arguments.first, let command = Subcommand(rawValue: word) {
+            await command.run(Array(arguments.dropFirst()))
             return
         }
         await WebAppCommand.main(

@@ -40,8 +40,9 @@ struct Storage: Sendable {
     let close: @Sendable () async throws -> Void
 
     /// Opens the configured database (SQLite: the file, migrated; PostgreSQL: the pool, which
-    /// connects and migrates once the services run).
-    static func open(_ configuration: AppConfiguration, logger: Logger) throws -> Storage {
+    /// connects and migrates once the services run). A command beside a live server passes
+    /// `server: false`: closing, it leaves SQLite's WAL to the server (``SQLiteDatabase/close(foldingWAL:)``).
+    static func open(_ configuration: AppConfiguration, logger: Logger, server: Bool = true) throws -> Storage {
         if let postgres = configuration.postgres {
             let database = PostgresBackend(configuration: postgres, logger: logger)
             logger.info("Using PostgreSQL", metadata: ["database": "\(postgres.redacted)"])
@@ -66,8 +67,8 @@ struct Storage: Sendable {
             webhooks: SQLWebhookDeliveries(runner: SQLiteRunner(database)),
             console: SQLConsoleStore(runner: SQLiteRunner(database)), apps: SQLAppStore(runner: SQLiteRunner(database)),
             ping: { try await database.ping() },
-            service: DatabaseService(name: "SQLite", close: { try database.close() }, logger: logger), prepare: {},
-            close: { try database.close() })
+            service: DatabaseService(name: "SQLite", close: { try database.close(foldingWAL: server) }, logger: logger),
+            prepare: {}, close: { try database.close(foldingWAL: server) })
     }
 }
 

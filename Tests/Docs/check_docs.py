@@ -25,7 +25,10 @@ and the last line is `docs: N passed, M failed`.
     subcommands their SUBCOMMANDS list names, down to the commands that take options. Every
     long option of such a command is defined (the same rule as (a)) exactly once, either in
     the page's section headed "### `webapp COMMAND`" or in its "### Every command" section,
-    and an option defined under a command's heading must be one its --help prints.
+    and an option defined under a command's heading must be one its --help prints; an option
+    under "Every command" must be one every command prints, and every "### `webapp …`"
+    heading under Commands must name a command that runs. (`webapp --help`'s paragraph and
+    the dispatch come from one list, `Sources/WebApp/Commands/Subcommand.swift`.)
 (b) Targets. Every `name: "X"` of a `.target`, `.testTarget` or `.executableTarget` in
     Package.swift must appear in docs/ARCHITECTURE.md in backticks (`X`).
 (b2) Folders. Every folder of a target in Sources/ (`Sources/WebApp/Console/`) is named on
@@ -42,15 +45,17 @@ and the last line is `docs: N passed, M failed`.
     page, slugged as GitHub does (lower case; punctuation other than `-` and `_` dropped;
     spaces become `-`; repeats get `-1`, `-2`, ...).
 (e) Source files. No hand-written Swift or Python file under Sources/, Tests/, bench/ or
-    scripts/ is longer than 300 lines (a file is split by concept: `Type+Concept.swift`). Two kinds are not hand-written prose to read
-    whole and are left out: generated files (their first line starts `// Generated`) and the
-    two migration lists (`SQLiteMigrations.swift`, `PostgresMigrations.swift`), a log of
-    shipped schema changes that is added to at the end and never edited.
+    scripts/ is longer than 300 lines (a file is split by concept: `Type+Concept.swift`).
+    Three files, named by path in docs_common.LONG_FILES, are left out: the generated phone
+    data (`NANPMetadata.swift`) and the two migration lists, a log of shipped schema changes
+    that is added to at the end and never edited.
 (f) HTTPLite's layers. Its folders are used in one direction, as docs/ARCHITECTURE.md says:
     `Messages/` (requests, responses, errors that carry their answer) uses no other folder;
     `Routing/` uses `Messages/`; `Compression/` and `Server/` use those two (and not each
     other); `Files/` uses `Compression/` too. A file "uses" a folder when its code (comments
-    left out) names a type declared at the top level of a file in that folder.
+    left out) names a type or function declared at the top level of a file in that folder, or
+    a member an extension there adds (`.member`, `member(`), unless its own layers declare a
+    name the same.
 """
 
 import sys

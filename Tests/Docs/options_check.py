@@ -123,4 +123,13 @@ def check_commands(results, binary):
         for option in sorted(set(own) - set(options)):
             results.check(False, "docs/CONFIGURATION.md: %s is documented under %s (line %s) but its "
                           "--help prints no such option" % (option, heading, own[option][0]))
+    # "Every command" holds only what every command takes; a heading names a real command.
+    for option, lines in sorted(shared.items()):
+        lacking = [" ".join(words) for words, options in leaves if option not in options]
+        results.check(not lacking, "docs/CONFIGURATION.md: %s is under \"Every command\" (line %d) but "
+                      "`webapp %s --help` prints no such option" % (option, lines[0], (lacking or [""])[0]))
+    commands = {"`webapp %s`" % " ".join(words) for words, _ in leaves} | {"Every command"}
+    for heading in sorted(set(sections) - commands):
+        results.check(False, "docs/CONFIGURATION.md: \"### %s\" under Commands names no command "
+                      "that runs (not in `webapp --help`'s commands and their SUBCOMMANDS)" % heading)
     return len(leaves)

@@ -12,7 +12,7 @@ import Testing
 @Suite("SQLite's group commit")
 struct GroupCommitTests {
     /// A database file of its own with a table `t(x)` that refuses negative numbers, and the
-    /// number of COMMITs run so far.
+    /// number of write transactions begun so far (`BEGIN IMMEDIATE`; reads begin deferred).
     struct Fixture {
         let database: SQLiteDatabase
         let runner: SQLiteRunner
@@ -23,7 +23,7 @@ struct GroupCommitTests {
             folder = FileManager.default.temporaryDirectory.appendingPathComponent("group-commit-\(UUID())")
             let commits = NIOLockedValueBox(0)
             database = try SQLiteDatabase(path: folder.appendingPathComponent("db.sqlite").path) { sql in
-                if sql.hasPrefix("COMMIT") { commits.withLockedValue { $0 += 1 } }
+                if sql.hasPrefix("BEGIN IMMEDIATE") { commits.withLockedValue { $0 += 1 } }
             }
             try database.writer.write { db in try db.execute(sql: "CREATE TABLE t (x INTEGER NOT NULL CHECK (x >= 0))") }
             commits.withLockedValue { $0 = 0 }
@@ -35,6 +35,11 @@ struct GroupCommitTests {
             try await runner.transaction(locking: []) {
                 Step.execute([Statement(SQL("INSERT INTO t (x) VALUES ($1)"), arguments: [.integer(Int64(x))])])
             }
+        }
+
+        /// The rows holding `x`, read on another connection than the writer's.
+        func count(_ x: Int) throws -> Int? {
+            try database.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM t WHERE x = ?", arguments: [x]) }
         }
 
         func rows() throws -> [Int] {
@@ -89,7 +94,8 @@ struct GroupCommitTests {
                                 }
                             }) != nil
                     default:
-                        ok = (try? await f.insert(x)) != nil
+                        // Answered only after the commit that keeps it: another connection sees it.
+                        ok = (try? await f.insert(x)) != nil && (try? f.count(x)) == 1
                     }
                     outcomes.withLockedValue { $0[x] = ok }
                 }
@@ -99,32 +105,44 @@ struct GroupCommitTests {
         while outcomes.withLockedValue({ $0.count }) < 20, Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
         let told = outcomes.withLockedValue { $0 }
         #expect(told.filter { !$0.value }.keys.sorted() == [7, 13])
-        // The holder's transaction, and one for the twenty (counted before the read below,
-        // which commits a read transaction of its own).
+        // The holder's transaction, and one for the twenty.
         #expect(f.commits.withLockedValue { $0 } == 2)
         #expect(try f.rows() == Array(1...20).filter { $0 != 7 && $0 != 13 })
     }
 
-    @Test("a transaction SQLite ends fails every caller of its batch, and none of their writes is kept")
-    func lostBatch() async throws {
+    @Test("a full disk mid-statement ends the whole transaction: every caller of the batch hears StorageUnavailable (a 503), and nothing is kept")
+    func fullDiskMidStatement() async throws {
         let f = try Fixture()
         defer { try? FileManager.default.removeItem(at: f.folder) }
-        let outcomes = NIOLockedValueBox([Int: Bool]())
+        // No trigger on `big`: a one-row insert has no statement journal, so SQLite answers a
+        // page it cannot add by rolling back the whole transaction, not the statement alone.
+        try await f.database.writer.writeWithoutTransaction { db in
+            try db.execute(sql: "CREATE TABLE big (pad BLOB)")
+            let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+            try db.execute(sql: "PRAGMA max_page_count = \(pages + 4)")
+        }
+        let outcomes = NIOLockedValueBox([Int: String]())
         try await f.holdWriter(until: 3) {
             for x in 1...3 {
                 Task {
-                    let ok: Bool
-                    if x == 2 {
-                        // As SQLite does on a full disk or an I/O error: the whole transaction is gone.
-                        ok = (try? await f.runner.transaction(locking: []) {
-                            Step.execute([Statement(SQL("ROLLBACK"))])
-                        }) != nil
-                    } else {
-                        ok = (try? await f.insert(x)) != nil
+                    let outcome: String
+                    do {
+                        if x == 2 {
+                            _ = try await f.runner.transaction(locking: []) {
+                                Step.execute([Statement(SQL("INSERT INTO big (pad) VALUES (zeroblob(1000000))"))])
+                            }
+                        } else {
+                            _ = try await f.insert(x)
+                        }
+                        outcome = "kept"
+                    } catch is StorageUnavailable {
+                        outcome = "503"
+                    } catch {
+                        outcome = "\(error)"
                     }
-                    outcomes.withLockedValue { $0[x] = ok }
+                    outcomes.withLockedValue { $0[x] = outcome }
                 }
-                // In order: the first insert is queued before the rollback, the last after it.
+                // In order: the first insert is queued before the one that fills the disk.
                 let queued = x
                 let deadline = Date().addingTimeInterval(60)
                 while f.database.commits.waitingCount < queued, Date() < deadline {
@@ -134,7 +152,28 @@ struct GroupCommitTests {
         }
         let deadline = Date().addingTimeInterval(60)
         while outcomes.withLockedValue({ $0.count }) < 3, Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
-        #expect(outcomes.withLockedValue { $0 } == [1: false, 2: false, 3: false])
+        #expect(outcomes.withLockedValue { $0 } == [1: "503", 2: "503", 3: "503"])
         #expect(try f.rows() == [])
+    }
+
+    @Test("no more than largestBatch transactions share a commit")
+    func batchesAreBounded() async throws {
+        let f = try Fixture()
+        defer { try? FileManager.default.removeItem(at: f.folder) }
+        let total = GroupCommit.largestBatch + 6
+        let done = NIOLockedValueBox(0)
+        try await f.holdWriter(until: total) {
+            for x in 1...total {
+                Task {
+                    _ = try? await f.insert(x)
+                    done.withLockedValue { $0 += 1 }
+                }
+            }
+        }
+        let deadline = Date().addingTimeInterval(60)
+        while done.withLockedValue({ $0 }) < total, Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        // The holder's, a full batch, and the six left over.
+        #expect(f.commits.withLockedValue { $0 } == 3)
+        #expect(try f.rows().count == total)
     }
 }

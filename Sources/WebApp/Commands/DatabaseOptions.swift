@@ -34,7 +34,7 @@ struct DatabaseOptions: ParsableArguments {
         }
         var logger = Logger(label: label)
         logger.logLevel = .warning
-        let storage = try Storage.open(configuration, logger: logger)
+        let storage = try Storage.open(configuration, logger: logger, server: false)
         return try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask {
                 try await storage.service.run()

@@ -39,13 +39,7 @@ struct WebAppCommand: AsyncParsableCommand {
             With --public-url, Twilio and the webhook report each delivery to
             /callbacks/twilio/... or /callbacks/webhook/... (signed).
 
-            Commands: webapp COMMAND runs against the server's database instead of
-            serving (each has its own --help):
-              events     print the stored events as JSON Lines
-              backup     copy the live SQLite database, consistently
-              webhooks   where webhook deliveries stand; resume a paused endpoint
-              admin      an operator's work from a shell: find, sign out
-                         everywhere, unlock, enroll an operator, the apps
+            \(Subcommand.helpParagraph)
 
             Every option can also come from the environment as WEBAPP_ and its name in \
             capitals with underscores: WEBAPP_HOST, WEBAPP_PORT, WEBAPP_DATA_DIR, WEBAPP_DB, \
