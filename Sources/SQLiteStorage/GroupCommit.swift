@@ -7,8 +7,14 @@ import NIOPosix
 /// after another inside one SQLite transaction, each in a savepoint of its own, and committed
 /// together.
 ///
-/// Each caller still gets its own outcome: a transaction that throws is rolled back to its
-/// savepoint alone and its caller gets the error, the others commit. Nobody hears back before
+/// Each caller still gets its own outcome: a transaction that throws is undone alone and its
+/// caller gets the error, the others commit. Savepoints would undo it, but they cost about a
+/// fifth of a sign-in's time on the writer (each page a transaction changes is copied to SQLite's
+/// sub-journal first), so a batch runs without them: a transaction that fails having changed no
+/// row (a refused decision, a CHECK or UNIQUE refusal of its first change) leaves nothing to undo;
+/// one that fails after changing rows has the batch rolled back and run again, each transaction
+/// in a savepoint of its own, and the next batch starts with savepoints too, so failures sent on
+/// purpose cost no more than savepoints always did (``Mode``). Nobody hears back before
 /// the commit that holds their changes, so an answer never tells of a change that a crash could
 /// still lose. When SQLite gives up the whole transaction (a full disk, say), every caller of the
 /// batch gets that error: none of their changes were kept. So does every caller of a batch whose
@@ -27,19 +33,37 @@ final class GroupCommit: Sendable {
     private struct State {
         var waiting: [Job] = []
         var writing = false
+        /// How the next batch runs: with savepoints only after a batch that needed them.
+        var mode = Mode.withoutSavepoints
+        var runAgain = 0
+    }
+
+    /// How a batch runs its transactions.
+    enum Mode: Sendable {
+        /// One after another in the batch's transaction; one that fails after changing rows
+        /// cannot be undone alone, and the batch is run again ``withSavepoints``.
+        case withoutSavepoints
+        /// Each in a savepoint of its own, undone alone when it fails.
+        case withSavepoints
     }
 
     /// At most this many transactions share a commit: the first of a batch waits for all the
     /// others, and a batch that fails as a whole fails them all.
     static let largestBatch = 64
 
-    /// One caller's transaction, type-erased: `run` does its work in a savepoint, keeps the
-    /// outcome and returns its error if it failed; `finish` hands the caller that outcome, or
-    /// the error that lost the whole batch.
+    /// One caller's transaction, type-erased: `run` does its work (in a savepoint or not), keeps
+    /// the outcome (a run again replaces it) and returns its error if it failed; `finish` hands
+    /// the caller that outcome, or the error that lost the whole batch.
     private struct Job: Sendable {
-        let run: @Sendable (Database) -> (any Error)?
+        let run: @Sendable (Database, Mode) -> (any Error)?
         let finish: @Sendable ((any Error)?) -> Void
     }
+
+    /// How many batches were run again with savepoints (for tests).
+    var batchesRunAgain: Int { state.withLockedValue { $0.runAgain } }
+
+    /// How the next batch will run (for tests).
+    var nextMode: Mode { state.withLockedValue { $0.mode } }
 
     init(writer: any DatabaseWriter) {
         self.writer = writer
@@ -56,8 +80,9 @@ final class GroupCommit: Sendable {
         return try await withCheckedThrowingContinuation { continuation in
             let outcome = NIOLockedValueBox<Result<T, any Error>>(.failure(CancellationError()))
             let job = Job(
-                run: { db in
+                run: { db, mode in
                     let result = Result { () throws -> T in
+                        guard mode == .withSavepoints else { return try updates(db) }
                         var value: T?
                         try db.inSavepoint {
                             value = try updates(db)
@@ -102,12 +127,47 @@ final class GroupCommit: Sendable {
         }
     }
 
-    /// One transaction for `batch`, each job in its savepoint; then every caller is told.
+    /// One transaction for `batch` (two when it is run again with savepoints); then every
+    /// caller is told.
     private func commit(_ batch: [Job], _ db: Database) {
+        var mode = state.withLockedValue { $0.mode }
+        while true {
+            switch transaction(batch, db, mode) {
+            case .committed(let savepointsNeeded):
+                // A batch that had a transaction to undo alone: the next starts with savepoints.
+                state.withLockedValue { $0.mode = savepointsNeeded ? .withSavepoints : .withoutSavepoints }
+                for job in batch { job.finish(nil) }
+                return
+            case .failed(let error):
+                for job in batch { job.finish(error) }
+                return
+            case .runAgain:
+                // Never the answer of a batch run with savepoints.
+                state.withLockedValue { $0.runAgain += 1 }
+                mode = .withSavepoints
+            }
+        }
+    }
+
+    /// How a batch's transaction ended.
+    private enum Batch {
+        /// Committed; `savepointsNeeded`: a transaction failed that only a savepoint could undo.
+        case committed(savepointsNeeded: Bool)
+        /// Rolled back: a transaction failed after changing rows, with no savepoint to undo it.
+        case runAgain
+        /// Lost as a whole; every caller gets this error.
+        case failed(any Error)
+    }
+
+    /// Runs `batch` in one SQLite transaction, each job `mode`'s way, and commits it.
+    private func transaction(_ batch: [Job], _ db: Database, _ mode: Mode) -> Batch {
+        var savepointsNeeded = false
+        var runAgain = false
         do {
             try db.inTransaction(.immediate) {
                 for job in batch {
-                    let failure = job.run(db)
+                    let changesBefore = db.totalChangesCount
+                    let failure = job.run(db, mode)
                     // SQLite ended the whole transaction (a full disk mid-statement, an I/O
                     // error): the writes of the jobs before went with it, and GRDB would refuse
                     // every later statement (SQLITE_ABORT). Every job of the batch fails with the
@@ -115,13 +175,22 @@ final class GroupCommit: Sendable {
                     if !db.isInsideTransaction {
                         throw failure ?? DatabaseError(resultCode: .SQLITE_ABORT, message: "the transaction ended")
                     }
+                    // A job that failed having changed rows (its count counts every row inserted,
+                    // changed or deleted, by triggers too; a statement SQLite refused undid its
+                    // own): a savepoint undid it, else the batch is undone and run again.
+                    if failure != nil, db.totalChangesCount != changesBefore {
+                        savepointsNeeded = true
+                        if mode == .withoutSavepoints {
+                            runAgain = true
+                            return .rollback
+                        }
+                    }
                 }
                 return .commit
             }
         } catch {
-            for job in batch { job.finish(error) }
-            return
+            return .failed(error)
         }
-        for job in batch { job.finish(nil) }
+        return runAgain ? .runAgain : .committed(savepointsNeeded: savepointsNeeded)
     }
 }

@@ -11,24 +11,59 @@ import Testing
 /// and each caller still gets its own outcome.
 @Suite("SQLite's group commit")
 struct GroupCommitTests {
-    /// A database file of its own with a table `t(x)` that refuses negative numbers, and the
-    /// number of write transactions begun so far (`BEGIN IMMEDIATE`; reads begin deferred).
+    /// A database file of its own with a table `t(x)` that refuses negative numbers, the
+    /// number of write transactions begun so far (`BEGIN IMMEDIATE`; reads begin deferred), and
+    /// of savepoints.
     struct Fixture {
         let database: SQLiteDatabase
         let runner: SQLiteRunner
         let commits: NIOLockedValueBox<Int>
+        let savepoints: NIOLockedValueBox<Int>
         let folder: URL
 
         init() throws {
             folder = FileManager.default.temporaryDirectory.appendingPathComponent("group-commit-\(UUID())")
             let commits = NIOLockedValueBox(0)
+            let savepoints = NIOLockedValueBox(0)
             database = try SQLiteDatabase(path: folder.appendingPathComponent("db.sqlite").path) { sql in
                 if sql.hasPrefix("BEGIN IMMEDIATE") { commits.withLockedValue { $0 += 1 } }
+                if sql.hasPrefix("SAVEPOINT") { savepoints.withLockedValue { $0 += 1 } }
             }
             try database.writer.write { db in try db.execute(sql: "CREATE TABLE t (x INTEGER NOT NULL CHECK (x >= 0))") }
             commits.withLockedValue { $0 = 0 }
             self.commits = commits
+            self.savepoints = savepoints
             self.runner = SQLiteRunner(database)
+        }
+
+        /// Inserts `x`, then throws: its row must not be kept.
+        func insertThenThrow(_ x: Int) async throws -> Int {
+            try await runner.transaction(locking: []) {
+                Step.execute([Statement(SQL("INSERT INTO t (x) VALUES ($1)"), arguments: [.integer(Int64(x))])]).then {
+                    _ in .next { throw Refused() }
+                }
+            }
+        }
+
+        /// Twenty transactions queued behind the writer, each inserting its number but those
+        /// `failing` runs; the numbers whose callers were told they failed.
+        func twenty(_ failing: [Int: @Sendable (Int) async throws -> Int]) async throws -> [Int] {
+            let outcomes = NIOLockedValueBox([Int: Bool]())
+            try await holdWriter(until: 20) {
+                for x in 1...20 {
+                    Task {
+                        // Answered only after the commit that keeps it: another connection sees it.
+                        let ok =
+                            if let run = failing[x] { (try? await run(x)) != nil } else {
+                                (try? await insert(x)) != nil && (try? count(x)) == 1
+                            }
+                        outcomes.withLockedValue { $0[x] = ok }
+                    }
+                }
+            }
+            let deadline = Date().addingTimeInterval(60)
+            while outcomes.withLockedValue({ $0.count }) < 20, Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
+            return outcomes.withLockedValue { $0 }.filter { !$0.value }.keys.sorted()
         }
 
         func insert(_ x: Int) async throws -> Int {
@@ -74,40 +109,41 @@ struct GroupCommitTests {
 
     struct Refused: Error {}
 
-    @Test("transactions that wait for the writer share one commit; a refused or throwing one is rolled back alone")
+    @Test("transactions that wait for the writer share one commit, without savepoints; one refused before it changed a row fails alone")
     func sharedCommit() async throws {
         let f = try Fixture()
         defer { try? FileManager.default.removeItem(at: f.folder) }
-        let outcomes = NIOLockedValueBox([Int: Bool]())
-        try await f.holdWriter(until: 20) {
-            for x in 1...20 {
-                Task {
-                    let ok: Bool
-                    switch x {
-                    case 7:  // The schema's CHECK refuses it.
-                        ok = (try? await f.insert(-7)) != nil
-                    case 13:  // Writes, then throws: its write must go too.
-                        ok =
-                            (try? await f.runner.transaction(locking: []) {
-                                Step.execute([Statement(SQL("INSERT INTO t (x) VALUES (13)"))]).then { _ in
-                                    .next { throw Refused() }
-                                }
-                            }) != nil
-                    default:
-                        // Answered only after the commit that keeps it: another connection sees it.
-                        ok = (try? await f.insert(x)) != nil && (try? f.count(x)) == 1
-                    }
-                    outcomes.withLockedValue { $0[x] = ok }
-                }
-            }
-        }
-        let deadline = Date().addingTimeInterval(60)
-        while outcomes.withLockedValue({ $0.count }) < 20, Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
-        let told = outcomes.withLockedValue { $0 }
-        #expect(told.filter { !$0.value }.keys.sorted() == [7, 13])
-        // The holder's transaction, and one for the twenty.
+        let failed = try await f.twenty([
+            7: { x in try await f.insert(-x) },  // The schema's CHECK refuses it.
+            13: { _ in try await f.runner.transaction(locking: []) { .next { throw Refused() } } },  // A decision's refusal.
+        ])
+        #expect(failed == [7, 13])
+        // The holder's transaction, and one for the twenty: no savepoint, nothing run again.
         #expect(f.commits.withLockedValue { $0 } == 2)
+        #expect(f.savepoints.withLockedValue { $0 } == 0)
+        #expect(f.database.commits.batchesRunAgain == 0)
         #expect(try f.rows() == Array(1...20).filter { $0 != 7 && $0 != 13 })
+    }
+
+    @Test("one that throws after changing a row is undone alone: its batch runs again with savepoints, and so does the next batch")
+    func throwingAfterAChange() async throws {
+        let f = try Fixture()
+        defer { try? FileManager.default.removeItem(at: f.folder) }
+        let failed = try await f.twenty([13: { x in try await f.insertThenThrow(x) }])
+        #expect(failed == [13])
+        #expect(try f.rows() == Array(1...20).filter { $0 != 13 })
+        // The holder's, the batch undone, and the batch again with a savepoint each.
+        #expect(f.database.commits.batchesRunAgain == 1)
+        #expect(f.commits.withLockedValue { $0 } == 3)
+        #expect(f.savepoints.withLockedValue { $0 } == 20)
+        #expect(f.database.commits.nextMode == .withSavepoints)
+        // The next batch, alone, has its savepoint; with nothing to undo, the one after has none.
+        _ = try await f.insert(21)
+        #expect(f.savepoints.withLockedValue { $0 } == 21)
+        #expect(f.database.commits.nextMode == .withoutSavepoints)
+        _ = try await f.insert(22)
+        #expect(f.savepoints.withLockedValue { $0 } == 21)
+        #expect(try f.rows().count == 21)
     }
 
     @Test("a full disk mid-statement ends the whole transaction: every caller of the batch hears StorageUnavailable (a 503), and nothing is kept")
