@@ -17,12 +17,35 @@ extension Database {
                 step = try make()
             case .rows(let statement, let next):
                 let prepared = try prepare(statement)
-                let rows = try translatingDuplicate(statement) { try GRDBRow.fetchAll(prepared) }
+                let rows = try translatingDuplicate(statement) { try GRDBRow.fetchAll(prepared, on: self) }
                 step = try next(rows)
             case .changes(let statement, let next):
                 let prepared = try prepare(statement)
-                try translatingDuplicate(statement) { try prepared.execute() }
+                try translatingDuplicate(statement) { try stepThrough(prepared) { _ in } }
                 step = try next(changesCount)
+            }
+        }
+    }
+
+    /// Runs `prepared` (its values bound) to its end, handing `row` each row it returns.
+    ///
+    /// Straight on SQLite: GRDB's own execution also keeps what its observation, regions and
+    /// cancellation need, which this app does not use, and that was about a tenth of the
+    /// writer's time under sign-ins (docs/BENCHMARKS.md). A failure ends the step with
+    /// SQLite's error, its extended code and message as GRDB gives them, so nothing of that
+    /// transaction runs after it (a ``GroupCommit`` batch checks after each of its transactions
+    /// that SQLite did not end the batch's). The statement stays cached: ``prepare(_:)`` resets
+    /// it before its next run.
+    func stepThrough(_ prepared: GRDB.Statement, _ row: (SQLiteStatement) throws -> Void) throws {
+        let handle = prepared.sqliteStatement
+        while true {
+            switch sqlite3_step(handle) {
+            case SQLITE_DONE:
+                return
+            case SQLITE_ROW:
+                try row(handle)
+            case let code:
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: lastErrorMessage, sql: prepared.sql)
             }
         }
     }
@@ -103,13 +126,13 @@ struct GRDBRow: SQLRow {
     let columns: Columns
     let values: [DatabaseValue]
 
-    /// Every row `statement` returns (its arguments already set).
-    static func fetchAll(_ statement: GRDB.Statement) throws -> [any SQLRow] {
+    /// Every row `statement` returns (its arguments already set), each value copied once.
+    static func fetchAll(_ statement: GRDB.Statement, on db: Database) throws -> [any SQLRow] {
         let columns = Columns(statement.columnNames)
+        let count = CInt(columns.names.count)
         var rows: [any SQLRow] = []
-        let cursor = try Row.fetchCursor(statement)
-        while let row = try cursor.next() {
-            rows.append(GRDBRow(columns: columns, values: Array(row.databaseValues)))
+        try db.stepThrough(statement) { handle in
+            rows.append(GRDBRow(columns: columns, values: (0..<count).map { DatabaseValue(sqliteStatement: handle, index: $0) }))
         }
         return rows
     }

@@ -2,8 +2,8 @@ import AuthCore
 import GRDB
 import StorageSQL
 
-/// Runs `StorageSQL`'s steps on the app's SQLite database: a transaction is one savepoint of a
-/// ``GroupCommit`` (SQLite runs them one at a time, so every lock a ``ReadList`` names is
+/// Runs `StorageSQL`'s steps on the app's SQLite database: a transaction is one of a
+/// ``GroupCommit`` batch (SQLite runs them one at a time, so every lock a ``ReadList`` names is
 /// implied; those that wait for the writer share its next commit), a read runs
 /// on a worker thread (``GRDB/DatabaseReader/readOnWorkerThread(_:)``), and SQLite's refusals
 /// come out translated (``SQLiteRefusal``).
