@@ -49,8 +49,11 @@ public struct Event: Sendable, Equatable {
 }
 
 extension Event {
-    /// A user agent as kept: its first 512 bytes, cut between characters.
-    static func kept(_ agent: String) -> String {
+    /// A user agent as kept (an event's, a session's, a remembered device's): its first 512
+    /// bytes, cut between characters, so within every column's limit however it is counted
+    /// (bytes, or code points as SQLite's and PostgreSQL's `length`; 512 characters of Swift's
+    /// can be many more: a flag is two code points, eight bytes).
+    public static func kept(_ agent: String) -> String {
         var kept = Substring(agent.utf8.count > 512 ? String(decoding: Array(agent.utf8.prefix(512)), as: UTF8.self) : agent)
         while kept.utf8.count > 512 { kept = kept.dropLast() }
         return String(kept)

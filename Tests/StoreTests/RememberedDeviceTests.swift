@@ -66,6 +66,25 @@ struct RememberedDeviceTests {
         }
     }
 
+    @Test(
+        "a user agent of 512 flags (1,024 code points) signs in and is remembered, kept to its first 512 bytes, on every backend",
+        arguments: Backend.all)
+    func longUserAgent(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database in
+            let f = ServiceFixture(database)
+            // Swift counts each flag as one character; the columns' CHECKs count code points.
+            let agent = String(repeating: "🇺🇸", count: 512)
+            let pending = try await f.service.requestCode(phoneInput: phoneText, session: nil)
+            let signedIn = try await f.service.verify(
+                session: pending.session, pendingFor: pending.phone, codeInput: f.sms.lastCode!, rememberDevice: true,
+                userAgent: agent)
+            let places = try await f.service.places(of: signedIn.user)
+            let kept = String(repeating: "🇺🇸", count: 64)
+            #expect(places.sessions.map(\.userAgent) == [kept])
+            #expect(places.devices.map(\.userAgent) == [kept])
+        }
+    }
+
     @Test("without asking to be remembered, no device is stored", arguments: Backend.all)
     func notAsked(_ backend: Backend) async throws {
         try await withDatabase(backend) { database in

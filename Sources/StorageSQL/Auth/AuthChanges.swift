@@ -50,7 +50,7 @@ public enum AuthChanges {
                 guard let user: Int64 = try rows.first?.get("id") else {
                     throw StoredDataCorrupt("a sign-in's user was not returned")
                 }
-                let agent = userAgent.map { String($0.prefix(512)) }
+                let agent = userAgent.map(Event.kept)
                 return .changes(
                     Statement(
                         insertSignedInSession, session, user, at, at, expiresAt, absoluteExpiresAt, agent, api,
@@ -113,7 +113,7 @@ public enum AuthChanges {
         case .liftLock(let phone):
             [Statement(forgetFailures, phone), Statement(forgetWrongTries, phone)]
         case .rememberDevice(let key, let phone, let at, let until, let userAgent, let session):
-            [Statement(insertDevice, key, at, until, userAgent.map { String($0.prefix(512)) }, session, phone)]
+            [Statement(insertDevice, key, at, until, userAgent.map(Event.kept), session, phone)]
         case .rotateDevice(let old, let new, let at, let session):
             [Statement(rotateDevice, new, at, session, old)]
         case .forgetDevice(let key):
