@@ -49,9 +49,10 @@ struct WebhookTests {
     func voice() async throws {
         try await withProvider { provider in
             let sender = WebhookSender(
+                // The same bound only as `sender`'s: the default 5 s failed a full suite run once.
                 configuration: try .init(
                     url: provider.baseURL + "/sms", secret: secret,
-                    statusCallbackBase: "https://login.example.com/callbacks/webhook/"),
+                    statusCallbackBase: "https://login.example.com/callbacks/webhook/", timeout: .seconds(3600)),
                 logger: CapturedLog().logger, retryDelay: .milliseconds(10))
             _ = try await sender.send(call)
             let json = try JSONSerialization.jsonObject(with: Data(try #require(provider.requests.first).body.utf8))
