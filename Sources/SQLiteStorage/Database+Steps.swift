@@ -31,7 +31,8 @@ extension Database {
     ///
     /// Straight on SQLite: GRDB's own execution also keeps what its observation, regions and
     /// cancellation need, which this app does not use, and that was about a tenth of the
-    /// writer's time under sign-ins (docs/BENCHMARKS.md). A failure ends the step with
+    /// writer's time under sign-ins (docs/BENCHMARKS.md); so a transaction observer, should one
+    /// ever be added, would not see the steps' changes. A failure ends the step with
     /// SQLite's error, its extended code and message as GRDB gives them, so nothing of that
     /// transaction runs after it (a ``GroupCommit`` batch checks after each of its transactions
     /// that SQLite did not end the batch's). The statement stays cached: ``prepare(_:)`` resets
@@ -57,6 +58,12 @@ extension Database {
     /// sign-in's CPU (its forty-odd statements). GRDB is told the statement is bound with no
     /// arguments of its own, so it only resets it before running it, which keeps the bindings.
     private func prepare(_ statement: StorageSQL.Statement) throws -> GRDB.Statement {
+        // Every statement runs in a transaction (a read's, or a ``GroupCommit`` batch's). Once
+        // SQLite has ended it (a full disk, an I/O error), a statement would run on its own and
+        // commit at once: refused, as GRDB's own execution refuses it.
+        guard sqlite3_get_autocommit(sqliteConnection) == 0 else {
+            throw DatabaseError(resultCode: .SQLITE_ABORT, message: "Transaction was aborted", sql: statement.sql.sqlite)
+        }
         let prepared = try cachedStatement(sql: statement.sql.sqlite)
         let handle = prepared.sqliteStatement
         // A count that does not match the statement is an error for this request, as GRDB's
@@ -69,8 +76,9 @@ extension Database {
                 message: "wrong number of statement arguments: \(statement.arguments.count), not \(expected)",
                 sql: statement.sql.sqlite)
         }
-        // GRDB drops a statement that failed from its cache, so this one resets cleanly; reset
-        // here first anyway, so the unchecked setter's own reset cannot find an old error.
+        // A statement that failed stays cached (``stepThrough(_:_:)``), and SQLite's reset
+        // returns its last error once: reset here first, so the unchecked setter's own reset
+        // (GRDB's `try!`) never finds that error, which would end the whole process.
         sqlite3_reset(handle)
         prepared.setUncheckedArguments(StatementArguments())
         for (index, value) in statement.arguments.enumerated() {

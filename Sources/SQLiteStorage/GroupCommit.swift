@@ -4,8 +4,7 @@ import NIOPosix
 
 /// Write transactions that arrive while another is being written share its commit (a "group
 /// commit"): SQLite has one writer, so under load the transactions waiting for it are run one
-/// after another inside one SQLite transaction, each in a savepoint of its own, and committed
-/// together.
+/// after another inside one SQLite transaction, and committed together.
 ///
 /// Each caller still gets its own outcome: a transaction that throws is undone alone and its
 /// caller gets the error, the others commit. Savepoints would undo it, but they cost about a
@@ -13,8 +12,9 @@ import NIOPosix
 /// sub-journal first), so a batch runs without them: a transaction that fails having changed no
 /// row (a refused decision, a CHECK or UNIQUE refusal of its first change) leaves nothing to undo;
 /// one that fails after changing rows has the batch rolled back and run again, each transaction
-/// in a savepoint of its own, and the next batch starts with savepoints too, so failures sent on
-/// purpose cost no more than savepoints always did (``Mode``). Nobody hears back before
+/// in a savepoint of its own, and the next ``savepointBatches`` batches start with savepoints, so
+/// failures sent on purpose cost about what savepoints always did, plus one batch run twice in
+/// every ``savepointBatches`` (``Mode``). Nobody hears back before
 /// the commit that holds their changes, so an answer never tells of a change that a crash could
 /// still lose. When SQLite gives up the whole transaction (a full disk, say), every caller of the
 /// batch gets that error: none of their changes were kept. So does every caller of a batch whose
@@ -33,8 +33,8 @@ final class GroupCommit: Sendable {
     private struct State {
         var waiting: [Job] = []
         var writing = false
-        /// How the next batch runs: with savepoints only after a batch that needed them.
-        var mode = Mode.withoutSavepoints
+        /// How many batches still run with savepoints, after one that needed them.
+        var savepointBatchesLeft = 0
         var runAgain = 0
     }
 
@@ -51,6 +51,10 @@ final class GroupCommit: Sendable {
     /// others, and a batch that fails as a whole fails them all.
     static let largestBatch = 64
 
+    /// After a batch with a transaction that failed having changed rows, this many batches run
+    /// with savepoints: requests made to fail that way cannot have batch after batch run twice.
+    static let savepointBatches = 16
+
     /// One caller's transaction, type-erased: `run` does its work (in a savepoint or not), keeps
     /// the outcome (a run again replaces it) and returns its error if it failed; `finish` hands
     /// the caller that outcome, or the error that lost the whole batch.
@@ -63,7 +67,7 @@ final class GroupCommit: Sendable {
     var batchesRunAgain: Int { state.withLockedValue { $0.runAgain } }
 
     /// How the next batch will run (for tests).
-    var nextMode: Mode { state.withLockedValue { $0.mode } }
+    var nextMode: Mode { state.withLockedValue { $0.savepointBatchesLeft > 0 ? .withSavepoints : .withoutSavepoints } }
 
     init(writer: any DatabaseWriter) {
         self.writer = writer
@@ -72,7 +76,7 @@ final class GroupCommit: Sendable {
     /// How many transactions wait for the writer now (for tests).
     var waitingCount: Int { state.withLockedValue { $0.waiting.count } }
 
-    /// Runs `updates` as one transaction of its own (a savepoint of a shared one), returning
+    /// Runs `updates` as one transaction of its own (in a shared one), returning
     /// after the commit that keeps it; SQLite's refusals come out translated (``SQLiteRefusal``).
     func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
         // Resumed on the caller's event loop, as reads are (readOnWorkerThread).
@@ -130,12 +134,14 @@ final class GroupCommit: Sendable {
     /// One transaction for `batch` (two when it is run again with savepoints); then every
     /// caller is told.
     private func commit(_ batch: [Job], _ db: Database) {
-        var mode = state.withLockedValue { $0.mode }
+        var mode = nextMode
         while true {
             switch transaction(batch, db, mode) {
             case .committed(let savepointsNeeded):
-                // A batch that had a transaction to undo alone: the next starts with savepoints.
-                state.withLockedValue { $0.mode = savepointsNeeded ? .withSavepoints : .withoutSavepoints }
+                state.withLockedValue { state in
+                    state.savepointBatchesLeft =
+                        savepointsNeeded ? Self.savepointBatches : max(0, state.savepointBatchesLeft - 1)
+                }
                 for job in batch { job.finish(nil) }
                 return
             case .failed(let error):

@@ -125,7 +125,7 @@ struct GroupCommitTests {
         #expect(try f.rows() == Array(1...20).filter { $0 != 7 && $0 != 13 })
     }
 
-    @Test("one that throws after changing a row is undone alone: its batch runs again with savepoints, and so does the next batch")
+    @Test("one that throws after changing a row is undone alone: its batch runs again with savepoints, and so do the next 16 batches")
     func throwingAfterAChange() async throws {
         let f = try Fixture()
         defer { try? FileManager.default.removeItem(at: f.folder) }
@@ -137,13 +137,36 @@ struct GroupCommitTests {
         #expect(f.commits.withLockedValue { $0 } == 3)
         #expect(f.savepoints.withLockedValue { $0 } == 20)
         #expect(f.database.commits.nextMode == .withSavepoints)
-        // The next batch, alone, has its savepoint; with nothing to undo, the one after has none.
-        _ = try await f.insert(21)
-        #expect(f.savepoints.withLockedValue { $0 } == 21)
+        // The next batches, each alone here, have their savepoints; the one after them has none.
+        for x in 21...36 { _ = try await f.insert(x) }
+        #expect(f.savepoints.withLockedValue { $0 } == 36)
         #expect(f.database.commits.nextMode == .withoutSavepoints)
-        _ = try await f.insert(22)
-        #expect(f.savepoints.withLockedValue { $0 } == 21)
-        #expect(try f.rows().count == 21)
+        _ = try await f.insert(100)
+        #expect(f.savepoints.withLockedValue { $0 } == 36)
+        #expect(try f.rows().count == 36)
+    }
+
+    @Test("a statement refused after a change of the same transaction: undone alone, and the refused statement serves the next transaction")
+    func refusedAfterAChange() async throws {
+        let f = try Fixture()
+        defer { try? FileManager.default.removeItem(at: f.folder) }
+        let insert = SQL("INSERT INTO t (x) VALUES ($1)")
+        let failed = try await f.twenty([
+            5: { x in
+                try await f.runner.transaction(locking: []) {
+                    Step.execute([
+                        Statement(insert, arguments: [.integer(Int64(x))]), Statement(insert, arguments: [.integer(-1)]),
+                    ])
+                }
+            }
+        ])
+        #expect(failed == [5])
+        #expect(try f.rows() == Array(1...20).filter { $0 != 5 })
+        #expect(f.database.commits.batchesRunAgain == 1)
+        // The statement SQLite refused, cached, runs again at once.
+        await #expect(throws: SchemaCheckFailed.self) { _ = try await f.insert(-2) }
+        #expect(try await f.insert(21) == 1)
+        #expect(try f.rows().count == 20)
     }
 
     @Test("a full disk mid-statement ends the whole transaction: every caller of the batch hears StorageUnavailable (a 503), and nothing is kept")
