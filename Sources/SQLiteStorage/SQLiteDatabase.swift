@@ -43,12 +43,30 @@ public final class SQLiteDatabase: Sendable {
         configuration.maximumReaderCount = max(5, ProcessInfo.processInfo.activeProcessorCount)
         configuration.prepareDatabase { db in
             // With WAL, NORMAL keeps every committed transaction across a process crash (kill -9)
-            // and only risks the last ones on power loss, at a fraction of FULL's fsync cost.
+            // and only risks the last ones on power loss (those since the last checkpoint, which
+            // syncs the WAL: up to ``checkpointPages`` of changes), at a fraction of FULL's cost.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.checkpointPages)")
+            try db.execute(sql: "PRAGMA journal_size_limit = \(Self.walBytesKept)")
             if let onStatement { db.trace(options: .statement) { event in onStatement(event.description) } }
         }
         try self.init(writer: try DatabasePool(path: path, configuration: configuration))
     }
+
+    /// How many pages the WAL holds before the writer copies them into the database file
+    /// (SQLite's automatic checkpoint, run by the commit that passes it): 16 MB of 4 KB pages,
+    /// where SQLite's default is 1,000. A checkpoint writes each page changed since the last one
+    /// once, however often it changed (the indexes' last pages, the minute's count), and syncs
+    /// the file; under sign-ins it had become a tenth of the writer's time, growing with the
+    /// database; with a fourth as many, two 32 s sign-in loads reached 983 and 1,032 a second
+    /// where 1,000 pages gave 872 and 955 (docs/BENCHMARKS.md). The cost: a WAL file of up to
+    /// about 16 MB beside the database, read once at start-up after a crash.
+    static let checkpointPages = 4_000
+
+    /// The most a WAL file keeps on disk once its pages are all in the database again: twice a
+    /// checkpoint's pages. A WAL that grew past it (a long read, a backup's snapshot, held the
+    /// checkpoint back) is cut back to it, not left at its largest.
+    static let walBytesKept = 2 * checkpointPages * 4096
 
     /// An empty database in memory, migrated: for tests.
     public static func inMemory() throws -> SQLiteDatabase {
