@@ -73,8 +73,15 @@ local function code_in_tail(number, size)
   file:seek("set", math.max(0, length - size))
   local tail = file:read("*a") or ""
   file:close()
-  local at = tail:find('"to":"+1' .. number .. '"', 1, true)
+  local to = '"to":"+1' .. number .. '"'
+  local at = tail:find(to, 1, true)
   if not at then return nil end
+  -- The newest text to the number (a run gives each sign-in its own, so this rarely loops).
+  while true do
+    local later = tail:find(to, at + 1, true)
+    if not later then break end
+    at = later
+  end
   -- The line's own body: the last one before its "to" (the line starts at most 300 bytes back).
   return tail:sub(math.max(1, at - 300), at):match('.*"body":"%D*(%d%d%d%d%d%d)')
 end

@@ -13,8 +13,8 @@ import NIOPosix
 /// row (a refused decision, a CHECK or UNIQUE refusal of its first change) leaves nothing to undo;
 /// one that fails after changing rows has the batch rolled back and run again, each transaction
 /// in a savepoint of its own, and the next ``savepointBatches`` batches start with savepoints, so
-/// failures sent on purpose cost about what savepoints always did, plus one batch run twice in
-/// every ``savepointBatches`` (``Mode``). Nobody hears back before
+/// failures sent on purpose cost about what savepoints always did, plus at most one batch run
+/// twice in every ``savepointBatches`` + 1 (``Mode``). Nobody hears back before
 /// the commit that holds their changes, so an answer never tells of a change that a crash could
 /// still lose. When SQLite gives up the whole transaction (a full disk, say), every caller of the
 /// batch gets that error: none of their changes were kept. So does every caller of a batch whose
@@ -35,6 +35,7 @@ final class GroupCommit: Sendable {
         var writing = false
         /// How many batches still run with savepoints, after one that needed them.
         var savepointBatchesLeft = 0
+        /// How many batches were run again with savepoints (``batchesRunAgain``).
         var runAgain = 0
     }
 

@@ -43,8 +43,9 @@ public final class SQLiteDatabase: Sendable {
         configuration.maximumReaderCount = max(5, ProcessInfo.processInfo.activeProcessorCount)
         configuration.prepareDatabase { db in
             // With WAL, NORMAL keeps every committed transaction across a process crash (kill -9)
-            // and only risks the last ones on power loss (those since the last checkpoint, which
-            // syncs the WAL: up to ``checkpointPages`` of changes), at a fraction of FULL's cost.
+            // and only risks the last ones on power loss (at most those since the last checkpoint,
+            // which syncs the WAL: up to ``checkpointPages`` of changes; docs/RELIABILITY.md), at a
+            // fraction of FULL's cost.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
             try db.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.checkpointPages)")
             try db.execute(sql: "PRAGMA journal_size_limit = \(Self.walBytesKept)")
